@@ -1,0 +1,13 @@
+"""Audit, re-score and review recorded games of Hearts."""
+
+from .cards import Card, Mask, card_name, parse_card
+from .engine import GameResult, HandResult, HandState, replay_game
+from .records import GameRecord, HandRecord, RecordError, read_games
+from .rules import PRESETS, RuleError, Rules
+from .violations import CATALOGUE, Violation
+
+__version__ = "0.1.0"
+
+__all__ = ["CATALOGUE", "Card", "GameRecord", "GameResult", "HandRecord", "HandResult", "HandState",
+           "Mask", "PRESETS", "RecordError", "RuleError", "Rules", "Violation", "card_name",
+           "parse_card", "read_games", "replay_game"]

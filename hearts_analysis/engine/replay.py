@@ -1,0 +1,296 @@
+"""The reference replay: re-deal, pass, play and score every hand, flagging every violation.
+
+After a violation the card is taken as played, so that later, independent
+violations are found too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterator
+
+from ..cards import Card, Mask, card_name, describe, mask_of, names
+from ..records.model import GameRecord, HandRecord
+from ..rules import Table
+from ..violations import Violation
+from .scoring import Moon, score_hand
+from .state import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One replayed hand: what happened and what it scores."""
+
+    number: int
+    dealer: int
+    pass_direction: str
+    raw_points: tuple[int, ...]
+    """Points before the moon adjustment."""
+    points: tuple[int, ...]
+    """Points after the moon adjustment."""
+    totals: tuple[int, ...]
+    """Computed running totals after this hand."""
+    moon: Moon | None
+    tricks_won: tuple[int, ...]
+    taken: tuple[Mask, ...]
+    trick_winners: tuple[int, ...]
+    violations: tuple[Violation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A replayed game: every hand, every violation, the result."""
+
+    record: GameRecord
+    hands: tuple[HandResult, ...]
+    violations: tuple[Violation, ...]
+    totals: tuple[int, ...]
+    complete: bool
+    """A total reached the target (the game is over under the rules)."""
+    ended_at: int | None
+    """The hand after which the game ended."""
+    winners: tuple[int, ...]
+    """Seats with the lowest total when the game ended; empty while it is not over."""
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+
+class _Collector:
+    __slots__ = ("hand", "players", "items")
+
+    def __init__(self, hand: int, players: tuple[str, ...]):
+        self.hand = hand
+        self.players = players
+        self.items: list[Violation] = []
+
+    def add(self, code: str, message: str, seat: int | None = None, trick: int | None = None,
+            card: Card | None = None) -> None:
+        self.items.append(Violation(code, self.hand, trick, seat,
+                                    None if card is None else card_name(card), message))
+
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.players[seat]})"
+
+
+def _check_deal(table: Table, deal: tuple[tuple[Card, ...], ...], out: _Collector) -> list[Mask]:
+    hands = [mask_of(cards) for cards in deal]
+    size = table.hand_size
+    owner: dict[Card, int] = {}
+    for seat, cards in enumerate(deal):
+        if len(cards) != size:
+            out.add("deal-invalid", f"{out.who(seat)} was dealt {len(cards)} cards; each seat gets {size}", seat)
+        for card in cards:
+            if card in owner:
+                other = owner[card]
+                where = "twice" if other == seat else f"to seat {other} and seat {seat}"
+                out.add("deal-invalid", f"{card_name(card)} was dealt {where}; every card is dealt once", seat, card=card)
+            else:
+                owner[card] = seat
+            if table.removed >> card & 1:
+                out.add("deal-invalid", f"{card_name(card)} was dealt, but the rules remove it from the deck "
+                        f"({', '.join(table.removed_cards)})", seat, card=card)
+    dealt = mask_of(owner)
+    missing = table.deck & ~dealt
+    if missing:
+        out.add("deal-invalid", f"{describe(missing)} {'was' if missing.bit_count() == 1 else 'were'} "
+                "not dealt; the whole deck is dealt")
+    return hands
+
+
+def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mask],
+                  out: _Collector) -> str:
+    """Check and apply the passes; returns the direction used (the recorded one if stated)."""
+    n = table.players
+    expected = table.pass_direction(number)
+    stated = record.pass_direction
+    if expected == "any":
+        direction = stated or "hold"
+        if stated is None and record.passes and any(record.passes):
+            out.add("pass-invalid", "the rules take each hand's pass direction from the record, "
+                    "and this hand does not state one")
+    else:
+        direction = stated or expected
+        if stated is not None and stated != expected:
+            out.add("pass-invalid", f"the record says the pass went {stated}, but hand {number} "
+                    f"passes {expected} under the pass cycle ({' '.join(table.pass_cycle)})")
+    passes = record.passes or (None,) * n
+    if direction == "hold" or table.rules.pass_count == 0:
+        for seat, cards in enumerate(passes):
+            if cards:
+                out.add("pass-invalid", f"{out.who(seat)} passed {', '.join(names(cards))}, "
+                        f"but hand {number} is a hold hand: nobody passes", seat)
+        return "hold"
+    count = table.rules.pass_count
+    offset = table.pass_offset(direction)
+    given: list[Mask] = []
+    for seat, cards in enumerate(passes):
+        if cards is None:
+            out.add("pass-invalid", f"{out.who(seat)} has no recorded pass; every seat passes {count} "
+                    f"cards {direction} on hand {number}", seat)
+            given.append(0)
+            continue
+        if len(cards) != count or len(set(cards)) != len(cards):
+            out.add("pass-invalid", f"{out.who(seat)} passed {len(set(cards))} different cards "
+                    f"({', '.join(names(cards)) or 'none'}); each seat passes exactly {count}", seat)
+        wanted = mask_of(cards)
+        not_held = wanted & ~hands[seat]
+        if not_held:
+            out.add("pass-invalid", f"{out.who(seat)} passed {describe(not_held)}, which it was not dealt; "
+                    f"a seat passes cards from its own hand: {describe(hands[seat])}", seat,
+                    card=not_held.bit_length() - 1)
+        given.append(wanted & hands[seat])
+    for seat in range(n):
+        hands[seat] &= ~given[seat]
+    for seat in range(n):
+        hands[(seat + offset) % n] |= given[seat]
+    return direction
+
+
+def _where_is(state: HandState, card: Card, seat: int, table: Table) -> str:
+    if table.removed >> card & 1:
+        return "it is removed from the deck"
+    if state.played >> card & 1:
+        return "it was already played"
+    for other, hand in enumerate(state.hands):
+        if hand >> card & 1:
+            return f"seat {other} holds it"
+    return "it is not in the deal"
+
+
+def _play_hand(table: Table, number: int, record: HandRecord, hands: list[Mask], dealer: int,
+               out: _Collector) -> HandState:
+    n = table.players
+    first = HandState.first_leader_for(table, hands, dealer)
+    state = HandState(table, hands, first)
+    expected_plays = sum(hand.bit_count() for hand in hands)
+    plays = record.plays
+    for index, (seat, card) in enumerate(plays):
+        if state.is_over:
+            extra = len(plays) - index
+            reason = (f"the hand ended when seat {state.leader} had to lead holding only hearts "
+                      "(only_hearts_lead ends_hand)" if state.ended else f"all {expected_plays} cards were played")
+            out.add("hand-incomplete", f"{extra} more play{'s' if extra > 1 else ''} recorded after {reason}",
+                    seat, state.trick_number, card)
+            break
+        trick = state.trick_number
+        turn = state.to_play
+        if seat != turn:
+            if trick == 1 and not state.trick:
+                rule = ("the seat left of the dealer" if table.rules.first_lead == "left_of_dealer"
+                        else f"the holder of {card_name(table.lowest_club)}")
+                out.add("wrong-first-lead", f"{out.who(seat)} led trick 1, but {rule}, seat {turn}, "
+                        "leads the first trick", seat, trick, card)
+            else:
+                why = (f"seat {turn} leads trick {trick} (winner of trick {trick - 1})" if not state.trick
+                       else f"play goes clockwise, and it was seat {turn}'s turn")
+                out.add("out-of-turn", f"{out.who(seat)} played {card_name(card)} out of turn: {why}",
+                        seat, trick, card)
+        if not (state.hands[seat] >> card & 1):
+            out.add("card-not-held", f"{out.who(seat)} played {card_name(card)}, which it does not hold "
+                    f"({_where_is(state, card, seat, table)})", seat, trick, card)
+        elif seat == turn:
+            excluded = state.exclusion(seat, card)
+            if excluded is not None:
+                out.add(excluded.code, f"{out.who(seat)} played {card_name(card)}: {excluded.message}",
+                        seat, trick, card)
+        state.push(seat, card)
+    else:
+        if not state.is_over:
+            played = len(plays)
+            out.add("hand-incomplete", f"{played} plays recorded; the hand needs {expected_plays} "
+                    f"({table.hand_size} per seat) and stops at trick {state.trick_number}",
+                    trick=state.trick_number)
+    return state
+
+
+def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[str, ...],
+                previous_totals: tuple[int, ...]) -> tuple[HandResult, _Collector]:
+    out = _Collector(number, players)
+    n = table.players
+    dealer = record.dealer if record.dealer is not None else (number - 1) % n
+    hands = _check_deal(table, record.deal, out)
+    direction = _apply_passes(table, number, record, hands, out)
+    state = _play_hand(table, number, record, hands, dealer, out)
+    raw, points, moon = score_hand(table, state.taken, state.tricks_won, record.moon, record.points)
+    _check_moon_record(table, record, moon, out)
+    if record.points is not None:
+        for seat, (got, want) in enumerate(zip(record.points, points)):
+            if got != want:
+                out.add("points-mismatch", f"{out.who(seat)} is recorded with {got} points for hand "
+                        f"{number}; the tricks give {want}{_moon_note(moon, seat)}", seat)
+    totals = tuple(a + b for a, b in zip(previous_totals, points))
+    result = HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon,
+                        tuple(state.tricks_won), tuple(state.taken), tuple(state.trick_winners), ())
+    return result, out
+
+
+def _moon_note(moon: Moon | None, seat: int) -> str:
+    if moon is None:
+        return ""
+    who = "shot the moon" if moon.seat == seat else f"seat {moon.seat} shot the moon"
+    return f" ({who}, scored {moon.choice.replace('_', ' ')})"
+
+
+def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out: _Collector) -> None:
+    if record.moon is None:
+        return
+    rule = table.rules.moon
+    if moon is None:
+        reason = "the rules have no moon (moon none)" if rule == "none" else "no seat took every heart and QS"
+        out.add("moon-choice-invalid", f"the record gives a moon choice ({record.moon}), but {reason}")
+    elif rule != "shooter_choice" and record.moon != rule:
+        out.add("moon-choice-invalid", f"seat {moon.seat} shot the moon and the record says "
+                f"{record.moon}, but the rules fix the moon to {rule}", moon.seat)
+
+
+def _is_over(table: Table, totals: tuple[int, ...]) -> bool:
+    target = table.rules.target
+    if table.rules.end_at == "exceed":
+        return max(totals) > target
+    return max(totals) >= target
+
+
+def replay_game(game: GameRecord) -> GameResult:
+    """Replay and audit every hand of a game."""
+    table = game.rules.table(game.seats)
+    totals = (0,) * game.seats
+    deviation = [0] * game.seats
+    results: list[HandResult] = []
+    violations: list[Violation] = []
+    ended_at: int | None = None
+    winners: tuple[int, ...] = ()
+    for number, record in enumerate(game.hands, 1):
+        result, out = replay_hand(table, number, record, game.players, totals)
+        if ended_at is not None and ended_at == number - 1:
+            out.add("game-continued", f"the game ended after hand {ended_at} (a total reached "
+                    f"{table.rules.target}), but hand {number} was recorded")
+        totals = result.totals
+        if record.totals is not None:
+            for seat, (got, want) in enumerate(zip(record.totals, totals)):
+                off = got - want
+                if off and off != deviation[seat]:
+                    out.add("totals-mismatch", f"{out.who(seat)}'s total after hand {number} is recorded as "
+                            f"{got}; the points add up to {want}", seat)
+                deviation[seat] = off
+        if ended_at is None and _is_over(table, totals):
+            ended_at = number
+            low = min(totals)
+            winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+        result = replace(result, violations=tuple(out.items))
+        results.append(result)
+        violations.extend(out.items)
+    if game.complete and ended_at is None:
+        top = max(totals) if game.hands else 0
+        verb = "exceeded" if table.rules.end_at == "exceed" else "reached"
+        violations.append(Violation("game-over-early", None, None, None, None,
+                                    f"the record says the game is complete, but no total {verb} "
+                                    f"the target of {table.rules.target} (highest: {top})"))
+    return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
+                      ended_at, winners)
+
+
+def replay_games(games) -> Iterator[GameResult]:
+    for game in games:
+        yield replay_game(game)

@@ -1,0 +1,306 @@
+"""``hearts-game/1`` JSON: one game per ``.json`` file, one per line in ``.jsonl``.
+
+Parsing is strict about structure (every error names the field, e.g.
+``hands[2].plays[17]``) and lenient about content: a duplicate card or an
+illegal play is the replay engine's business, not the reader's.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Iterable, Iterator
+
+import orjson
+
+from ..atomic import atomic_open
+from ..cards import Card, CardError, card_name, parse_card
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
+from .model import FORMAT, GameRecord, HandRecord
+
+_GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
+_HAND_KEYS = ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: bad JSON, a schema error or an unknown card."""
+
+    def __init__(self, message: str, field: str | None = None, source: str | None = None):
+        self.field = field
+        self.source = source
+        self.detail = message
+        super().__init__(self.text())
+
+    def text(self) -> str:
+        where = f"{self.field}: " if self.field else ""
+        return f"{where}{self.detail}"
+
+    def at(self, source: str) -> "RecordError":
+        self.source = source
+        return self
+
+
+# -- dict -> record ---------------------------------------------------------
+def _fail(field: str, message: str) -> RecordError:
+    return RecordError(message, field)
+
+
+def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(field, f"expected a whole number, got {_show(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _fail(field, f"{value} is out of range {low}..{high}")
+    return value
+
+
+def _list(value: Any, field: str) -> list:
+    if not isinstance(value, list):
+        raise _fail(field, f"expected a list, got {_show(value)}")
+    return value
+
+
+def _card(value: Any, field: str) -> Card:
+    try:
+        return parse_card(value)
+    except CardError as error:
+        raise _fail(field, str(error)) from None
+
+
+def _cards(value: Any, field: str) -> tuple[Card, ...]:
+    return tuple(_card(v, f"{field}[{i}]") for i, v in enumerate(_list(value, field)))
+
+
+def _ints(value: Any, field: str, n: int) -> tuple[int, ...]:
+    items = _list(value, field)
+    if len(items) != n:
+        raise _fail(field, f"expected one number per seat ({n}), got {len(items)}")
+    return tuple(_int(v, f"{field}[{i}]") for i, v in enumerate(items))
+
+
+def _show(value: Any) -> str:
+    text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
+    if not isinstance(obj, dict):
+        raise _fail(field, f"expected a hand object, got {_show(obj)}")
+    nulls = frozenset(k for k in _HAND_KEYS if k in obj and obj[k] is None)
+    deal = _list(obj.get("deal"), f"{field}.deal") if "deal" in obj else None
+    if deal is None:
+        raise _fail(f"{field}.deal", "missing: the cards dealt to each seat")
+    if len(deal) != n:
+        raise _fail(f"{field}.deal", f"expected one list of cards per seat ({n}), got {len(deal)}")
+    deal_cards = tuple(_cards(d, f"{field}.deal[{s}]") for s, d in enumerate(deal))
+
+    passes = None
+    if obj.get("passes") is not None:
+        raw = _list(obj["passes"], f"{field}.passes")
+        if len(raw) != n:
+            raise _fail(f"{field}.passes", f"expected one entry per seat ({n}), got {len(raw)}")
+        passes = tuple(None if p is None else _cards(p, f"{field}.passes[{s}]") for s, p in enumerate(raw))
+
+    if "plays" not in obj:
+        raise _fail(f"{field}.plays", "missing: every card played, as [seat, card]")
+    plays = []
+    get_card = parse_card
+    for i, play in enumerate(_list(obj["plays"], f"{field}.plays")):
+        if not isinstance(play, list) or len(play) != 2:
+            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {_show(play)}")
+        seat, card = play
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {_show(seat)}")
+        try:
+            plays.append((seat, get_card(card)))
+        except CardError as error:
+            raise _fail(f"{field}.plays[{i}][1]", str(error)) from None
+
+    dealer = obj.get("dealer")
+    if dealer is not None:
+        dealer = _int(dealer, f"{field}.dealer", 0, n - 1)
+    direction = obj.get("pass_direction")
+    if direction is not None and direction not in PASS_DIRECTIONS:
+        raise _fail(f"{field}.pass_direction", f"unknown direction {_show(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
+    moon = obj.get("moon")
+    if moon is not None and moon not in MOON_CHOICES:
+        raise _fail(f"{field}.moon", f"unknown moon choice {_show(moon)} (allowed: {', '.join(MOON_CHOICES)})")
+    points = _ints(obj["points"], f"{field}.points", n) if obj.get("points") is not None else None
+    totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
+    extra = {k: v for k, v in obj.items() if k not in _HAND_KEYS}
+    return HandRecord(deal=deal_cards, plays=tuple(plays), passes=passes, dealer=dealer,
+                      pass_direction=direction, moon=moon, points=points, totals=totals,
+                      extra=extra, nulls=nulls)
+
+
+def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
+    """Read one game object; ``rules`` (if given) replaces the record's own rule set."""
+    if not isinstance(obj, dict):
+        raise _fail("", f"expected a game object, got {_show(obj)}")
+    fmt = obj.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise _fail("format", f"expected {FORMAT!r}, got {_show(fmt)}")
+    players = _list(obj.get("players"), "players") if "players" in obj else None
+    if players is None:
+        raise _fail("players", "missing: the player at each seat")
+    if not 3 <= len(players) <= 7:
+        raise _fail("players", f"{len(players)} players; Hearts is played by 3 to 7")
+    for i, p in enumerate(players):
+        if not isinstance(p, str) or not p:
+            raise _fail(f"players[{i}]", f"expected a non-empty name, got {_show(p)}")
+    n = len(players)
+    rules_spec = obj.get("rules")
+    try:
+        parsed_rules = Rules.from_spec(rules_spec)
+        (rules or parsed_rules).table(n)
+    except RuleError as error:
+        raise _fail("rules", str(error)) from None
+    hands = tuple(_hand_from_dict(h, n, f"hands[{k}]") for k, h in enumerate(_list(obj.get("hands", []), "hands")))
+    complete = obj.get("complete")
+    if complete is not None and not isinstance(complete, bool):
+        raise _fail("complete", f"expected true or false, got {_show(complete)}")
+    for key in ("game_id", "played_at"):
+        if obj.get(key) is not None and not isinstance(obj[key], (str, int)):
+            raise _fail(key, f"expected a string, got {_show(obj[key])}")
+    game_id = obj.get("game_id")
+    return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
+                      rules_spec=rules_spec, game_id=None if game_id is None else str(game_id),
+                      played_at=obj.get("played_at"), complete=complete,
+                      extra={k: v for k, v in obj.items() if k not in _GAME_KEYS},
+                      nulls=frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None))
+
+
+# -- record -> dict ---------------------------------------------------------
+def _names(cards: Iterable[Card]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    values = {
+        "dealer": hand.dealer, "pass_direction": hand.pass_direction,
+        "deal": [_names(d) for d in hand.deal],
+        "passes": None if hand.passes is None else [None if p is None else _names(p) for p in hand.passes],
+        "plays": [[seat, card_name(card)] for seat, card in hand.plays],
+        "moon": hand.moon,
+        "points": None if hand.points is None else list(hand.points),
+        "totals": None if hand.totals is None else list(hand.totals),
+    }
+    for key in _HAND_KEYS:
+        if values[key] is not None or key in hand.nulls:
+            out[key] = values[key]
+    out.update(hand.extra)
+    return out
+
+
+def game_to_dict(game: GameRecord) -> dict[str, Any]:
+    """The record as a ``hearts-game/1`` object with canonical card names."""
+    out: dict[str, Any] = {"format": FORMAT}
+    values = {"game_id": game.game_id, "played_at": game.played_at, "rules": game.rules_spec,
+              "players": list(game.players), "hands": [hand_to_dict(h) for h in game.hands],
+              "complete": game.complete}
+    for key in _GAME_KEYS[1:]:
+        if values[key] is not None or key in game.nulls or key in ("players", "hands"):
+            out[key] = values[key]
+    out.update(game.extra)
+    return out
+
+
+def dumps_game(game: GameRecord) -> bytes:
+    return orjson.dumps(game_to_dict(game))
+
+
+# -- files ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One entry read from an input: a game, or the error that made it unreadable."""
+
+    source: str
+    game: GameRecord | None = None
+    error: RecordError | None = None
+
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
+def _decode_error(error: orjson.JSONDecodeError, line_offset: int = 0) -> str:
+    return f"bad JSON: {error.msg} (line {error.lineno + line_offset}, column {error.colno})"
+
+
+def _item(obj: Any, source: str, rules: Rules | None) -> Item:
+    try:
+        return Item(source, game_from_dict(obj, rules))
+    except RecordError as error:
+        return Item(source, error=error.at(source))
+
+
+def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
+    for number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        source = f"{name}:{number}"
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            yield Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
+            continue
+        yield _item(obj, source, rules)
+
+
+def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterator[Item]:
+    """A whole ``.json`` document: one game (or a list of games); JSON Lines if it is not one document."""
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        lines = data.splitlines()
+        if len([l for l in lines if l.strip()]) > 1 and lines[0].strip().startswith(b"{"):
+            yield from iter_jsonl(iter(lines), name, rules)
+            return
+        yield Item(f"{name}:{error.lineno}", error=RecordError(_decode_error(error), source=f"{name}:{error.lineno}"))
+        return
+    if isinstance(obj, list):
+        for index, game in enumerate(obj):
+            yield _item(game, f"{name}:#{index + 1}", rules)
+    else:
+        yield _item(obj, f"{name}:1", rules)
+
+
+def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
+    name = str(path)
+    try:
+        if path.suffix.lower() in JSONL_SUFFIXES:
+            with open(path, "rb") as stream:
+                yield from iter_jsonl(stream, name, rules)
+        else:
+            yield from iter_json_text(path.read_bytes(), name, rules)
+    except OSError as error:
+        yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
+
+
+def read_stdin(rules: Rules | None = None) -> Iterator[Item]:
+    yield from iter_json_text(sys.stdin.buffer.read(), "<stdin>", rules)
+
+
+def write_games(games: Iterable[GameRecord], path: str | Path) -> int:
+    """Write games as JSON Lines (or one ``.json`` game) atomically; returns the count."""
+    path = Path(path)
+    count = 0
+    with atomic_open(path, "wb") as out:
+        if path.suffix.lower() == ".json":
+            games = list(games)
+            if len(games) != 1:
+                raise ValueError(f"{path}: a .json file holds exactly one game; use .jsonl for {len(games)}")
+            out.write(orjson.dumps(game_to_dict(games[0]), option=orjson.OPT_INDENT_2) + b"\n")
+            return 1
+        for game in games:
+            out.write(dumps_game(game) + b"\n")
+            count += 1
+    return count
+
+
+def read_games(paths: Iterable[str | Path] | str | Path, rules: Rules | None = None) -> Iterator[Item]:
+    """Every game in files, folders (recursively) and ``-`` (stdin), in order."""
+    from .sources import iter_sources  # the registry of formats; Parquet is optional
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    yield from iter_sources(paths, rules)

@@ -1,0 +1,40 @@
+"""Where games come from: files by format, folders, standard input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..rules import Rules
+from .jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdin
+
+JSON_SUFFIXES = (".json",) + JSONL_SUFFIXES
+PARQUET_SUFFIXES = (".parquet", ".pq")
+
+
+def _read_file(path: Path, rules: Rules | None) -> Iterator[Item]:
+    if path.suffix.lower() in PARQUET_SUFFIXES:
+        from .parquetio import read_parquet_items
+        yield from read_parquet_items(path, rules)
+    else:
+        yield from read_json_path(path, rules)
+
+
+def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[Item]:
+    for raw in paths:
+        if str(raw) == "-":
+            yield from read_stdin(rules)
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*")
+                           if p.is_file() and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES
+                           and not p.name.startswith("."))
+            if not found:
+                yield Item(str(path), error=RecordError("no .json, .jsonl or .parquet files in this folder", source=str(path)))
+            for file in found:
+                yield from _read_file(file, rules)
+        elif not path.exists():
+            yield Item(str(path), error=RecordError("no such file or folder", source=str(path)))
+        else:
+            yield from _read_file(path, rules)

@@ -1,0 +1,347 @@
+"""Rule sets: one frozen type, built from a preset name plus field overrides.
+
+Every rule system of the supported sources is a preset; house rules are a
+preset with overrides. Defaults that depend on the number of players (removed
+cards, pass cycle) stay ``None`` here and are resolved by :meth:`Rules.table`.
+
+>>> Rules.from_spec({"preset": "omnibus"}).jack_of_diamonds
+-10
+>>> Rules.preset("standard").table(5).removed_cards
+('2D', '2C')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Mapping
+
+from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, QS_MASK, Card, CardError, Mask, card_name,
+                    iter_cards, lowest, mask_of, parse_card, popcount)
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
+
+PASS_DIRECTIONS = ("left", "right", "across", "hold")
+ANY_DIRECTION = "any"
+"""A pass-cycle entry that takes each hand's direction from the record (OpenSpiel deals it by chance)."""
+FIRST_LEADS = ("lowest_club", "any_club", "left_of_dealer")
+HEARTS_BROKEN_BY = ("heart", "heart_or_queen")
+ONLY_HEARTS_LEADS = ("allowed", "queen_first", "ends_hand")
+MOON_RULES = ("add_to_others", "subtract_from_shooter", "shooter_choice", "none")
+MOON_CHOICES = ("add_to_others", "subtract_from_shooter")
+END_AT = ("reach", "exceed")
+
+DEFAULT_REMOVED: dict[int, tuple[str, ...]] = {
+    3: ("2D",), 4: (), 5: ("2D", "2C"), 6: ("2D", "3D", "3C", "4C"), 7: ("2D", "3D", "3C"),
+}
+"""Cards removed so that the deck deals evenly (classic rules for 3 to 7 players)."""
+
+
+class RuleError(ValueError):
+    """A rule set that cannot be built or cannot be played by this many players."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete rule set. Field names and values are part of the record format."""
+
+    removed_cards: tuple[str, ...] | None = None
+    """Cards taken out of the deck; ``None``: by player count (:data:`DEFAULT_REMOVED`)."""
+    pass_count: int = 3
+    """Cards each seat passes; 0 means no passing."""
+    pass_cycle: tuple[str, ...] | None = None
+    """Directions for hands 1, 2, ...; ``None``: 4 players ``left right across hold``, others ``left right``."""
+    first_lead: str = "lowest_club"
+    """Who leads trick 1 and what: ``lowest_club``, ``any_club`` or ``left_of_dealer``."""
+    points_on_first_trick: bool = False
+    """May hearts or QS fall on trick 1 (always, for a seat holding nothing else)."""
+    hearts_must_be_broken: bool = True
+    """May a heart be led only once hearts are broken."""
+    hearts_broken_by: str = "heart_or_queen"
+    """What breaks hearts when played on an earlier trick: ``heart`` or ``heart_or_queen``."""
+    only_hearts_lead: str = "allowed"
+    """A leader left with only hearts (and maybe QS) while unbroken: ``allowed``, ``queen_first``, ``ends_hand``."""
+    jack_of_diamonds: int = 0
+    """Points for taking JD (Omnibus: -10)."""
+    queen_of_clubs_cancels_queen: bool = False
+    """QS scores 0 for a seat that also took QC."""
+    no_tricks_bonus: int = 0
+    """Points for a seat that took no trick, in a hand where nobody shot the moon."""
+    moon: str = "shooter_choice"
+    """``add_to_others``, ``subtract_from_shooter``, ``shooter_choice`` or ``none``."""
+    target: int = 100
+    """The game ends after the hand in which a total reaches it."""
+    end_at: str = "reach"
+    """``reach`` (total >= target) or ``exceed`` (total > target)."""
+    preset: str = field(default="standard", compare=False)
+    """The preset this rule set was built from (for display and round trips only)."""
+
+    def __post_init__(self) -> None:
+        _check_choice("pass_cycle", self.pass_cycle, PASS_DIRECTIONS + (ANY_DIRECTION,), many=True)
+        _check_choice("first_lead", self.first_lead, FIRST_LEADS)
+        _check_choice("hearts_broken_by", self.hearts_broken_by, HEARTS_BROKEN_BY)
+        _check_choice("only_hearts_lead", self.only_hearts_lead, ONLY_HEARTS_LEADS)
+        _check_choice("moon", self.moon, MOON_RULES)
+        _check_choice("end_at", self.end_at, END_AT)
+        if self.pass_cycle is not None and not self.pass_cycle:
+            raise RuleError("pass_cycle: must name at least one direction")
+        if self.pass_count < 0:
+            raise RuleError("pass_count: must be 0 or more")
+        if self.target <= 0:
+            raise RuleError("target: must be a positive number of points")
+
+    # -- building ---------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str = "standard", **overrides: Any) -> "Rules":
+        """The named preset with field overrides (values as in the record format)."""
+        return cls.from_spec({"preset": name, **overrides})
+
+    @classmethod
+    def from_spec(cls, spec: "Mapping[str, Any] | str | None") -> "Rules":
+        """Build from a record's ``rules`` value: a preset name or ``{"preset": ..., field: value}``."""
+        if spec is None:
+            spec = {}
+        if isinstance(spec, str):
+            spec = {"preset": spec}
+        if not isinstance(spec, Mapping):
+            raise RuleError("rules: expected a preset name or an object of rule fields")
+        name = spec.get("preset", "standard")
+        if name not in PRESETS:
+            raise RuleError(f"preset: unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        values = dict(PRESETS[name].fields)
+        for key, value in spec.items():
+            if key == "preset":
+                continue
+            if key not in _FIELD_TYPES:
+                raise RuleError(f"{key}: unknown rule field (known: {', '.join(_FIELD_TYPES)})")
+            values[key] = _coerce(key, value)
+        return cls(**values, preset=name)
+
+    def replace(self, **overrides: Any) -> "Rules":
+        return dataclasses.replace(self, **{k: _coerce(k, v) for k, v in overrides.items()})
+
+    def to_spec(self) -> dict[str, Any]:
+        """The shortest ``{"preset": ..., overrides}`` that rebuilds this rule set."""
+        base = Rules.from_spec(self.preset)
+        spec: dict[str, Any] = {"preset": self.preset}
+        for name in _FIELD_TYPES:
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                spec[name] = list(value) if isinstance(value, tuple) else value
+        return spec
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready."""
+        return {name: (list(v) if isinstance(v, tuple) else v)
+                for name in _FIELD_TYPES for v in [getattr(self, name)]}
+
+    def table(self, players: int) -> "Table":
+        """This rule set resolved for a number of players; raises :class:`RuleError` if unplayable."""
+        return Table(self, players)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A rule set resolved for ``players`` seats: the deck, hand size, pass offsets."""
+
+    rules: Rules
+    players: int
+
+    def __post_init__(self) -> None:
+        n = self.players
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise RuleError(f"players: {n} players; Hearts is played by {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if popcount(self.deck) % n:
+            raise RuleError(f"removed_cards: a deck of {popcount(self.deck)} cards does not deal evenly to {n} players")
+        if self.rules.pass_count > self.hand_size:
+            raise RuleError(f"pass_count: {self.rules.pass_count} is more than a hand of {self.hand_size}")
+        if "across" in self.pass_cycle and n % 2:
+            raise RuleError(f"pass_cycle: there is no 'across' with an odd number of players ({n})")
+        if self.rules.first_lead != "left_of_dealer" and not self.deck & CLUBS_MASK:
+            raise RuleError("first_lead: the deck has no clubs to lead")
+
+    @property
+    def removed_cards(self) -> tuple[str, ...]:
+        if self.rules.removed_cards is not None:
+            return self.rules.removed_cards
+        return DEFAULT_REMOVED[self.players] if self.players in DEFAULT_REMOVED else ()
+
+    @cached_property
+    def removed(self) -> Mask:
+        return mask_of(parse_card(c) for c in self.removed_cards)
+
+    @cached_property
+    def deck(self) -> Mask:
+        return DECK & ~self.removed
+
+    @cached_property
+    def hand_size(self) -> int:
+        return popcount(self.deck) // self.players
+
+    @cached_property
+    def pass_cycle(self) -> tuple[str, ...]:
+        if self.rules.pass_cycle is not None:
+            return self.rules.pass_cycle
+        return ("left", "right", "across", "hold") if self.players == 4 else ("left", "right")
+
+    @cached_property
+    def lowest_club(self) -> Card | None:
+        clubs = self.deck & CLUBS_MASK
+        return lowest(clubs) if clubs else None
+
+    def pass_direction(self, hand_number: int) -> str:
+        """Direction of hand ``hand_number`` (1-based): ``pass_cycle[(k-1) % len]``; ``hold`` without passing."""
+        if self.rules.pass_count == 0:
+            return "hold"
+        return self.pass_cycle[(hand_number - 1) % len(self.pass_cycle)]
+
+    def pass_offset(self, direction: str) -> int:
+        """Seats from a passer to its receiver: left +1, right -1, across n/2, hold 0."""
+        return {"left": 1, "right": self.players - 1, "across": self.players // 2, "hold": 0}[direction]
+
+    @cached_property
+    def point_total(self) -> int:
+        """Hearts and QS points in this deck: 26 unless point cards were removed."""
+        return popcount(self.deck & HEARTS_MASK) + (13 if self.deck & QS_MASK else 0)
+
+
+# -- field coercion: the record format's values to the frozen type's ------------
+def _cards_tuple(key: str, value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)):
+        raise RuleError(f"{key}: expected a list of cards")
+    try:
+        cards = [parse_card(v) for v in value]
+    except CardError as error:
+        raise RuleError(f"{key}: {error}") from None
+    if len(set(cards)) != len(cards):
+        raise RuleError(f"{key}: a card is listed twice")
+    return tuple(card_name(c) for c in cards)
+
+
+def _strings_tuple(key: str, value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise RuleError(f"{key}: expected a list of directions")
+    return tuple(value)
+
+
+def _typed(kind: type) -> Any:
+    def coerce(key: str, value: Any) -> Any:
+        if kind is bool:
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return value.lower() == "true"
+            if not isinstance(value, bool):
+                raise RuleError(f"{key}: expected true or false, got {value!r}")
+            return value
+        if kind is int:
+            if isinstance(value, str):
+                try:
+                    return int(value)
+                except ValueError:
+                    pass
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RuleError(f"{key}: expected a whole number, got {value!r}")
+            return value
+        if not isinstance(value, str):
+            raise RuleError(f"{key}: expected a name, got {value!r}")
+        return value
+    return coerce
+
+
+_FIELD_TYPES = {
+    "removed_cards": _cards_tuple, "pass_count": _typed(int), "pass_cycle": _strings_tuple,
+    "first_lead": _typed(str), "points_on_first_trick": _typed(bool),
+    "hearts_must_be_broken": _typed(bool), "hearts_broken_by": _typed(str),
+    "only_hearts_lead": _typed(str), "jack_of_diamonds": _typed(int),
+    "queen_of_clubs_cancels_queen": _typed(bool), "no_tricks_bonus": _typed(int),
+    "moon": _typed(str), "target": _typed(int), "end_at": _typed(str),
+}
+RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key not in _FIELD_TYPES:
+        raise RuleError(f"{key}: unknown rule field")
+    return _FIELD_TYPES[key](key, value)
+
+
+def _check_choice(key: str, value: Any, allowed: tuple[str, ...], many: bool = False) -> None:
+    for item in (value or ()) if many else (value,):
+        if item not in allowed:
+            raise RuleError(f"{key}: unknown value {item!r} (allowed: {', '.join(allowed)})")
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    source: str
+    """Where the rule system comes from, and the interpretations chosen."""
+    fields: Mapping[str, Any]
+
+
+def _preset(name: str, source: str, **fields: Any) -> Preset:
+    return Preset(name, source, {k: _coerce(k, v) for k, v in fields.items()})
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in [
+    _preset("standard", "The common modern rules (the table in the README); 3-7 players with the classic removed cards."),
+    _preset("omnibus", "Standard rules with Omnibus Hearts' jack of diamonds worth -10.", jack_of_diamonds=-10),
+    _preset(
+        "black_queen",
+        "'Black Queen', Hebrew encyclopedia article (seeds/000): hearts are broken only by a heart; "
+        "a leader with only hearts while unbroken ends the hand (interpretation: that leader takes all "
+        "remaining cards, and the moon rule applies if that gives it every point card); the moon adds 26 "
+        "to every other seat; the game ends when a total passes (exceeds) 100. Its optional variants are "
+        "overrides: jack_of_diamonds -10, queen_of_clubs_cancels_queen true.",
+        pass_cycle=["left", "right", "across", "hold"], hearts_broken_by="heart",
+        only_hearts_lead="ends_hand", moon="add_to_others", end_at="exceed"),
+    _preset(
+        "classic",
+        "Classic rules for 3 to 7 players derived from Reversis (seeds/001): removed cards by player count; "
+        "where 2C is removed the lowest club in the deck leads (interpretation); hearts broken by a heart or QS; "
+        "the shooter chooses -26 for itself or +26 to the others; the game ends when a total reaches the target."),
+    _preset(
+        "online",
+        "The rules page of an online Hearts site (seeds/002): 4 players, left right across hold, 2C leads, "
+        "no points on trick 1, hearts broken by a heart or QS, a leader with only hearts (and QS) may lead a "
+        "heart, the shooter chooses -26 or +26 to the others, game to 100. Its optional rule is jack_of_diamonds -10.",
+        pass_cycle=["left", "right", "across", "hold"]),
+    _preset(
+        "basic",
+        "Basic how-to rules for 3 or 4 players (seeds/004): pass to the left every hand, the player left of "
+        "the dealer leads any legal card, no first-trick restriction, hearts broken only by a heart, the "
+        "shooter chooses. Interpretation: the 3-player deck drops 2D (the source loses the suit).",
+        pass_cycle=["left"], first_lead="left_of_dealer", points_on_first_trick=True,
+        hearts_broken_by="heart"),
+    _preset(
+        "openspiel",
+        "OpenSpiel's hearts game with its default parameters: a chance-dealt pass direction each hand "
+        "(pass_cycle 'any': the record states it), 2C leads, no points on trick 1, hearts broken by a heart or QS, "
+        "a leader with only hearts and QS must lead QS, the moon adds 26 to the others. Its options map to "
+        "overrides: can_lead_any_club -> first_lead any_club, no_pts_on_first_trick=false -> "
+        "points_on_first_trick true, must_break_hearts=false -> hearts_must_be_broken false, "
+        "qs_breaks_hearts=false -> hearts_broken_by heart, can_lead_hearts_instead_of_qs -> only_hearts_lead "
+        "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5.",
+        pass_cycle=["any"], only_hearts_lead="queen_first", moon="add_to_others"),
+]}
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``field=value`` from the command line; JSON-ish values (``true``, ``-10``, ``2D,3D``)."""
+    key, sep, value = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep:
+        raise RuleError(f"{text!r}: expected field=value, e.g. jack_of_diamonds=-10")
+    return key, _coerce(key, value.strip())
+
+
+def describe_removed(mask: Mask) -> str:
+    return " ".join(card_name(c) for c in iter_cards(mask)) or "none"
