@@ -167,7 +167,7 @@ def _play_hand(table: Table, number: int, record: HandRecord, hands: list[Mask],
     expected_plays = sum(hand.bit_count() for hand in hands)
     plays = record.plays
     for index, (seat, card) in enumerate(plays):
-        if state.is_over:
+        if state.ended or index >= expected_plays:
             extra = len(plays) - index
             reason = (f"the hand ended when seat {state.leader} had to lead holding only hearts "
                       "(only_hearts_lead ends_hand)" if state.ended else f"all {expected_plays} cards were played")
@@ -197,7 +197,7 @@ def _play_hand(table: Table, number: int, record: HandRecord, hands: list[Mask],
                         seat, trick, card)
         state.push(seat, card)
     else:
-        if not state.is_over:
+        if not state.ended and len(plays) < expected_plays:
             played = len(plays)
             out.add("hand-incomplete", f"{played} plays recorded; the hand needs {expected_plays} "
                     f"({table.hand_size} per seat) and stops at trick {state.trick_number}",

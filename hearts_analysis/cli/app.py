@@ -1,0 +1,74 @@
+"""The typer application, shared options, and the one place domain errors become exit codes."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from enum import Enum
+from typing import Iterator, Optional
+
+import typer
+
+from ..records.jsonio import RecordError
+from ..rules import RuleError, Rules, parse_override
+
+app = typer.Typer(
+    name="hearts",
+    help="Audit, re-score and review recorded games of Hearts (hearts-game/1 JSON, JSON Lines, Parquet).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+RULES_OPTION = typer.Option(
+    None, "--rules", "-r", metavar="PRESET",
+    help="Judge every game under this preset instead of the rules each record names "
+         "(see `hearts rules`).")
+SET_OPTION = typer.Option(
+    None, "--set", "-s", metavar="FIELD=VALUE",
+    help="Override one rule field, e.g. --set jack_of_diamonds=-10 (repeatable; implies --rules "
+         "standard when --rules is not given).")
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> "typer.Exit":
+    typer.echo(f"hearts: {message}", err=True)
+    return typer.Exit(code)
+
+
+def rules_from_options(preset: Optional[str], overrides: Optional[list[str]]) -> Rules | None:
+    """The rule set forced by ``--rules`` / ``--set``, or ``None`` to use each record's own."""
+    if preset is None and not overrides:
+        return None
+    try:
+        spec = dict(parse_override(text) for text in overrides or [])
+        return Rules.from_spec({"preset": preset or "standard", **spec})
+    except RuleError as error:
+        raise fail(f"bad rules: {error}")
+
+
+@contextmanager
+def domain_errors() -> Iterator[None]:
+    """Turn the library's input errors into a one-line message and exit code 2."""
+    try:
+        yield
+    except (RecordError, RuleError, OSError) as error:
+        raise fail(str(error))
+
+
+def main() -> None:
+    app()
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,101 @@
+"""``hearts score``: the score sheet of each game, recomputed from the plays."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from typing import Optional
+
+import orjson
+import typer
+
+from ..audit import error_report
+from ..engine.replay import GameResult, replay_game
+from ..records.sources import iter_sources
+from .app import RULES_OPTION, SET_OPTION, Format, app, rules_from_options
+
+
+def score_sheet(result: GameResult, source: str) -> dict:
+    """The JSON-ready score sheet of one game."""
+    return {
+        "source": source,
+        "game_id": result.record.game_id,
+        "players": list(result.record.players),
+        "hands": [{"hand": h.number, "pass_direction": h.pass_direction,
+                   "points_before_moon": list(h.raw_points), "points": list(h.points),
+                   "totals": list(h.totals), "moon": None if h.moon is None else h.moon.to_dict(),
+                   "violations": len(h.violations)} for h in result.hands],
+        "totals": list(result.totals),
+        "winners": list(result.winners),
+        "complete": result.complete,
+        "violations": len(result.violations),
+    }
+
+
+def render_text(sheet: dict) -> str:
+    players = sheet["players"]
+    width = max(9, *(len(p) for p in players))
+    head = f"{'hand':>4}  " + "  ".join(f"{p:>{width}}" for p in players) + "  moon"
+    title = f"{sheet['game_id'] or '(no game id)'}  [{sheet['source']}]"
+    sub = f"{'':>4}  " + "  ".join(f"{'pts total':>{width}}" for _ in players)
+    lines = [title, head, sub, "-" * len(head)]
+    for hand in sheet["hands"]:
+        cells = "  ".join(f"{f'{pts:>3} {tot:>5}':>{width}}" for pts, tot in zip(hand["points"], hand["totals"]))
+        moon = hand["moon"]
+        note = f"{players[moon['seat']]} shot the moon ({moon['choice'].replace('_', ' ')})" if moon else ""
+        lines.append(f"{hand['hand']:>4}  {cells}  {note}".rstrip())
+    lines.append("-" * len(head))
+    lines.append(f"{'total':>4}  " + "  ".join(f"{t:>{width}}" for t in sheet["totals"]))
+    if sheet["complete"]:
+        names = " and ".join(players[s] for s in sheet["winners"])
+        lines.append(f"winner: {names}" if len(sheet["winners"]) == 1 else f"tied winners: {names}")
+    else:
+        lines.append("game not finished: no total has reached the target")
+    if sheet["violations"]:
+        lines.append(f"note: {sheet['violations']} rule violation(s); see `hearts validate`")
+    return "\n".join(lines)
+
+
+CSV_COLUMNS = ["source", "game_id", "hand", "seat", "player", "points_before_moon", "points",
+               "total", "moon_seat", "moon_choice"]
+
+
+@app.command()
+def score(
+    paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
+    format: Format = typer.Option(Format.text, "--format", "-f", help="text, json or csv."),
+    rules: Optional[str] = RULES_OPTION,
+    set_: Optional[list[str]] = SET_OPTION,
+) -> None:
+    """Print each game's score sheet: points per hand, running totals, moons, winner.
+
+    Points are recomputed from the plays; recorded points are audited by
+    `hearts validate`.
+
+    Example: hearts score game.json --format csv
+    """
+    forced = rules_from_options(rules, set_)
+    sheets, errors = [], []
+    writer = csv.writer(sys.stdout, lineterminator="\n") if format == Format.csv else None
+    if writer:
+        writer.writerow(CSV_COLUMNS)
+    for item in iter_sources(paths, forced):
+        if item.game is None:
+            errors.append(error_report(item))
+            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            continue
+        sheet = score_sheet(replay_game(item.game), item.source)
+        if format == Format.json:
+            sheets.append(sheet)
+        elif writer:
+            for hand in sheet["hands"]:
+                moon = hand["moon"] or {}
+                for seat, player in enumerate(sheet["players"]):
+                    writer.writerow([sheet["source"], sheet["game_id"], hand["hand"], seat, player,
+                                     hand["points_before_moon"][seat], hand["points"][seat],
+                                     hand["totals"][seat], moon.get("seat", ""), moon.get("choice", "")])
+        else:
+            typer.echo(render_text(sheet) + "\n")
+    if format == Format.json:
+        sys.stdout.buffer.write(orjson.dumps({"games": sheets, "errors": errors}, option=orjson.OPT_INDENT_2) + b"\n")
+    raise typer.Exit(2 if errors else 0)
