@@ -38,3 +38,15 @@ def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Ite
             yield Item(str(path), error=RecordError("no such file or folder", source=str(path)))
         else:
             yield from _read_file(path, rules)
+
+
+def write_any(games: Iterable, path: str | Path) -> int:
+    """Write games to ``path`` in the format its suffix names (.json, .jsonl, .parquet); atomic."""
+    path = Path(path)
+    if path.suffix.lower() in PARQUET_SUFFIXES:
+        from .parquetio import write_parquet
+        return write_parquet(games, path)
+    if path.suffix.lower() not in JSON_SUFFIXES:
+        raise ValueError(f"{path}: unknown output format {path.suffix!r} (use .json, .jsonl or .parquet)")
+    from .jsonio import write_games
+    return write_games(games, path)
