@@ -160,11 +160,10 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     if complete is not None and not isinstance(complete, bool):
         raise _fail("complete", f"expected true or false, got {_show(complete)}")
     for key in ("game_id", "played_at"):
-        if obj.get(key) is not None and not isinstance(obj[key], (str, int)):
+        if obj.get(key) is not None and not isinstance(obj[key], str):
             raise _fail(key, f"expected a string, got {_show(obj[key])}")
-    game_id = obj.get("game_id")
     return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
-                      rules_spec=rules_spec, game_id=None if game_id is None else str(game_id),
+                      rules_spec=rules_spec, game_id=obj.get("game_id"),
                       played_at=obj.get("played_at"), complete=complete,
                       extra={k: v for k, v in obj.items() if k not in _GAME_KEYS},
                       nulls=frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None))
