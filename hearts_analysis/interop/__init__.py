@@ -1,0 +1,1 @@
+"""Other engines' game logs to and from ``hearts-game/1``."""
