@@ -341,7 +341,10 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
                             f"replay this hand under {game_string(parameters)})")
             continue
         histories.append(history_of_hand(single, direction))
-    rescored = mapping.rescored if parameters == mapping.parameters else ()
+    rescored = mapping.rescored
+    if parameters != mapping.parameters:
+        rescored += (f"rules {game.rules.to_spec()} are closest to {game_string(mapping.parameters)}, "
+                     f"exported as {game_string(parameters)}",)
     return Export(tuple(histories), dict(parameters), tuple(problems), rescored)
 
 

@@ -1,0 +1,142 @@
+"""``hearts import`` / ``hearts export``: other engines' logs to and from hearts-game/1."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Iterator, Optional, TextIO
+
+import typer
+
+from ..atomic import atomic_open
+from ..interop import openspiel
+from ..records.jsonio import dumps_game
+from ..records.sources import iter_sources, write_any
+from .app import EXIT_BAD_INPUT, app, fail
+
+import_app = typer.Typer(name="import", help="Read another engine's game logs into hearts-game/1 records.",
+                         no_args_is_help=True)
+export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another engine's game logs.",
+                         no_args_is_help=True)
+app.add_typer(import_app)
+app.add_typer(export_app)
+
+GAME_OPTION_HELP = ("OpenSpiel's game string, in its own syntax, e.g. 'hearts(jd_bonus=true,"
+                    "can_lead_any_club=true)'.")
+
+
+def _game_parameters(text: str) -> dict[str, bool]:
+    try:
+        return openspiel.parse_game_string(text)
+    except openspiel.OpenSpielError as error:
+        raise fail(str(error))
+
+
+@contextmanager
+def _text_input(path: str) -> Iterator[TextIO]:
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        stream = open(path, encoding="utf-8")
+    except OSError as error:
+        raise fail(f"{path}: cannot read: {error.strerror or error}")
+    with stream:
+        yield stream
+
+
+@import_app.command("openspiel")
+def import_openspiel(
+    path: str = typer.Argument(..., metavar="FILE", help="OpenSpiel hearts histories, one per line (- for stdin)."),
+    game: str = typer.Option("hearts", "--game", "-g", help=GAME_OPTION_HELP),
+    output: str = typer.Option("-", "--output", "-o", help="Output file (.jsonl, .json, .parquet); - for stdout."),
+) -> None:
+    """Import OpenSpiel `hearts` histories: each line is one hand, and becomes a game of one hand.
+
+    The rule set is the `openspiel` preset with the --game parameters; each
+    hand states its chance-dealt pass direction. Bad lines are reported with
+    their line and action number; the others are still imported (exit 2).
+
+    Example: hearts import openspiel histories.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
+    """
+    rules = openspiel.rules_from_parameters(_game_parameters(game))
+    games, errors = [], 0
+    with _text_input(path) as stream:
+        for item in openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules):
+            if item.game is None:
+                errors += 1
+                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            else:
+                games.append(item.game)
+    _write_games(games, output)
+    typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} under "
+               f"{openspiel.game_string(rules)}" + (f"; {errors:,} bad line(s)" if errors else ""), err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
+
+
+def _write_games(games: list, output: str) -> None:
+    if output == "-":
+        for game in games:
+            sys.stdout.buffer.write(dumps_game(game) + b"\n")
+        sys.stdout.flush()
+        return
+    try:
+        write_any(games, output)
+    except (OSError, ValueError) as error:
+        raise fail(str(error))
+
+
+@export_app.command("openspiel")
+def export_openspiel(
+    paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
+    output: str = typer.Option("-", "--output", "-o", help="Histories file, one hand per line; - for stdout."),
+    game: Optional[str] = typer.Option(
+        None, "--game", "-g",
+        help=GAME_OPTION_HELP + " Default: those of the first game's rules; every game must replay under them."),
+) -> None:
+    """Export 4-player games as OpenSpiel `hearts` histories, one line per hand.
+
+    Every hand is checked to be legal under the OpenSpiel parameters, since
+    OpenSpiel can only replay legal hands; a game with a hand it cannot replay
+    is left out and reported (exit 2). Rules OpenSpiel scores differently (a
+    moon choice, other bonuses) are noted: its returns then differ from ours.
+
+    Example: hearts export openspiel games.jsonl -o histories.txt
+    """
+    forced = _game_parameters(game) if game is not None else None
+    lines: list[str] = []
+    chosen: dict[str, bool] | None = forced
+    notes: set[str] = set()
+    errors = exported = 0
+    for item in iter_sources(paths):
+        if item.game is None:
+            errors += 1
+            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            continue
+        result = openspiel.export_game(item.game, chosen)
+        if result.problems:
+            errors += 1
+            for problem in result.problems:
+                typer.echo(f"{item.source}: not exported: {problem}", err=True)
+            continue
+        if chosen is None:
+            chosen = result.parameters
+        notes.update(result.rescored)
+        lines.extend(result.histories)
+        exported += 1
+    try:
+        if output == "-":
+            openspiel.write_histories(lines, sys.stdout)
+        else:
+            with atomic_open(output, "w") as out:
+                openspiel.write_histories(lines, out)
+    except OSError as error:
+        raise fail(f"{output}: {error.strerror or error}")
+    for note in sorted(notes):
+        typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
+    where = openspiel.game_string(chosen or {})
+    typer.echo(f"exported {len(lines):,} hand{'s' if len(lines) != 1 else ''} from {exported:,} "
+               f"game{'s' if exported != 1 else ''}; load them with pyspiel.load_game({where!r})"
+               + (f"; {errors:,} game(s) or record(s) left out" if errors else ""), err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
+
