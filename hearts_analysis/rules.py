@@ -93,7 +93,7 @@ class Rules:
 
     # -- building ---------------------------------------------------------
     @classmethod
-    def preset(cls, name: str = "standard", **overrides: Any) -> "Rules":
+    def from_preset(cls, name: str = "standard", **overrides: Any) -> "Rules":
         """The named preset with field overrides (values as in the record format)."""
         return cls.from_spec({"preset": name, **overrides})
 
@@ -139,6 +139,12 @@ class Rules:
     def table(self, players: int) -> "Table":
         """This rule set resolved for a number of players; raises :class:`RuleError` if unplayable."""
         return Table(self, players)
+
+
+# ``Rules.preset(name, **overrides)`` builds a rule set; ``rules.preset`` is an instance's preset name.
+# The classmethod is attached after the dataclass is made: defined in the class body it would
+# become the ``preset`` field's default (and drop its ``compare=False``).
+Rules.preset = Rules.__dict__["from_preset"]  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
