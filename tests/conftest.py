@@ -1,0 +1,81 @@
+"""Builders for crafted games: readable card strings in, ``GameRecord`` out.
+
+A crafted hand is written as one string of cards per seat and a string of
+``seat:card`` plays::
+
+    game(["2C 5D QS", "3C 6D 4H", "4C KD 5H", "AC 7D 6H"],
+         "0:2C 1:3C 2:4C 3:AC  3:7D 0:5D 1:6D 2:KD  2:5H 3:6H 0:QS 1:4H",
+         rules=tiny_rules(...))
+
+``tiny_rules`` removes every card not dealt, so a hand of three tricks is a
+complete, legal hand; ``full_deal`` gives each seat a whole suit for full-deck
+cases.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from hearts_analysis.cards import card_name, parse_card
+from hearts_analysis.records.model import GameRecord, HandRecord
+from hearts_analysis.rules import Rules
+
+ALL_CARDS = [card_name(c) for c in range(52)]
+SUIT_OF_SEAT = ["C", "D", "H", "S"]
+
+
+def cards(text: str | Sequence[str] | None) -> tuple[int, ...] | None:
+    """``"2C 5D QS"`` -> card ints in the given order."""
+    if text is None:
+        return None
+    items = text.split() if isinstance(text, str) else text
+    return tuple(parse_card(c) for c in items)
+
+
+def plays(text: str) -> tuple[tuple[int, int], ...]:
+    """``"0:2C 1:3C"`` -> ``((0, 0), (1, 1))``."""
+    out = []
+    for token in text.split():
+        seat, _, card = token.partition(":")
+        out.append((int(seat), parse_card(card)))
+    return tuple(out)
+
+
+def hand(deal: Sequence[str], play: str, passes: Sequence[str | None] | None = None,
+         **fields: Any) -> HandRecord:
+    """One hand; ``fields`` are the other ``HandRecord`` fields (dealer, moon, points, totals...)."""
+    return HandRecord(deal=tuple(cards(d) for d in deal), plays=plays(play),
+                      passes=None if passes is None else tuple(cards(p) for p in passes),
+                      **fields)
+
+
+def game(deal: Sequence[str] | None = None, play: str = "", *, rules: Rules | None = None,
+         hands: Sequence[HandRecord] | None = None, complete: bool | None = None,
+         **fields: Any) -> GameRecord:
+    """A game of one crafted hand (``deal``/``play``/``fields``) or of the given ``hands``."""
+    if hands is None:
+        hands = [hand(deal, play, **fields)]
+    seats = len(hands[0].deal)
+    return GameRecord(players=tuple(f"p{i}" for i in range(seats)), hands=tuple(hands),
+                      rules=rules or Rules(), complete=complete)
+
+
+def tiny_rules(deal: Sequence[str], preset: str = "standard", **overrides: Any) -> Rules:
+    """A rule set whose deck is exactly the cards of ``deal`` (no passing unless overridden)."""
+    dealt = {card_name(c) for seat in deal for c in cards(seat)}
+    overrides.setdefault("pass_count", 0)
+    return Rules.preset(preset, removed_cards=[c for c in ALL_CARDS if c not in dealt], **overrides)
+
+
+def full_deal(order: Sequence[str] = SUIT_OF_SEAT) -> list[str]:
+    """Seat ``i`` holds the whole suit ``order[i]`` (four players)."""
+    return [" ".join(r + s for r in "23456789TJQKA") for s in order]
+
+
+def codes(result) -> list[str]:
+    return [v.code for v in result.violations]
+
+
+def located(result) -> list[tuple]:
+    """Violations as ``(code, hand, trick, seat, card)``."""
+    return [(v.code, v.hand, v.trick, v.seat, v.card) for v in result.violations]
