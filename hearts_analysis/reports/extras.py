@@ -1,0 +1,95 @@
+"""The optional sections of the game report: the analysis (moon attempts, pass verdicts) and the
+review (the cost of each decision).
+
+Both come in the JSON shapes their commands print (``hearts analyze --format json`` and
+``hearts review --format json``, one entry of ``"games"`` each), so the report reads exactly
+what users can read, and either layer may be absent: the report then leaves its section out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..engine.replay import GameResult
+
+GameJSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameExtras:
+    """What the analysis and the review say about one game."""
+
+    analysis: GameJSON | None = None
+    """``{"moons": [{"hand", "seat", "outcome", "stopper", "trick"}], "passes": [{"hand", "seat", "to",
+    "cards", "verdicts"}]}`` (hand and trick 1-based, seats 0-based)."""
+    review: GameJSON | None = None
+    """``{"decisions": [{"hand", "trick", "seat", "kind", "played", "best", "cost", "class"}],
+    "accuracy": {seat: percent}}``."""
+
+    @property
+    def moons(self) -> list[dict[str, Any]]:
+        return sorted((self.analysis or {}).get("moons") or [], key=lambda m: (m["hand"], m["seat"]))
+
+    @property
+    def passes(self) -> list[dict[str, Any]]:
+        return sorted((self.analysis or {}).get("passes") or [], key=lambda p: (p["hand"], p["seat"]))
+
+    @property
+    def accuracy(self) -> list[tuple[int, float]]:
+        raw = (self.review or {}).get("accuracy") or {}
+        return sorted((int(seat), float(value)) for seat, value in raw.items())
+
+    def costly(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The flagged decisions, costliest first (ties in game order)."""
+        flagged = [d for d in (self.review or {}).get("decisions") or [] if d.get("class")]
+        return sorted(flagged, key=lambda d: (-d["cost"], d["hand"], d["trick"] or 0, d["seat"]))[:limit]
+
+    def review_notes(self, hand: int, plays: list[list[Any]], players: list[str]) -> dict[str, dict[str, Any]]:
+        """The review of each play of one hand, keyed by play index, as text for the replay viewer."""
+        n = len(players)
+        notes: dict[str, dict[str, Any]] = {}
+        for decision in (self.review or {}).get("decisions") or []:
+            if decision.get("kind") != "play" or decision["hand"] != hand:
+                continue
+            index = next((i for i, (seat, _) in enumerate(plays)
+                          if i // n + 1 == decision["trick"] and seat == decision["seat"]), None)
+            if index is None:
+                continue
+            notes[str(index)] = {"class": decision.get("class"), "text": decision_text(decision, players)}
+        return dict(sorted(notes.items(), key=lambda kv: int(kv[0])))
+
+
+def _cards_text(cards: Any) -> str:
+    return " ".join(cards) if isinstance(cards, list) else str(cards)
+
+
+def decision_text(decision: dict[str, Any], players: list[str]) -> str:
+    who = players[decision["seat"]]
+    what = "passed" if decision.get("kind") == "pass" else "played"
+    text = f"Review: {who} {what} {_cards_text(decision['played'])}"
+    if decision.get("class"):
+        return (f"{text}: {decision['class']}, {decision['cost']:.1f} expected points lost; "
+                f"better: {_cards_text(decision['best'])}.")
+    return f"{text}: no clear loss ({decision['cost']:.1f} points)."
+
+
+def _optional(module: str, name: str) -> Callable[[GameResult], GameJSON] | None:
+    """A function of a layer that may not be installed (or not yet have it)."""
+    import importlib
+    try:
+        return getattr(importlib.import_module(f"hearts_analysis.{module}"), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def game_extras(result: GameResult) -> GameExtras | None:
+    """The analysis and review of a game, from whichever of the two layers is available.
+
+    Extension point: ``hearts_analysis.analysis.analyze_game(result)`` and
+    ``hearts_analysis.review.review_game(result)``, each returning its command's JSON game entry.
+    """
+    analyze = _optional("analysis", "analyze_game")
+    review = _optional("review", "review_game")
+    extras = GameExtras(analyze(result) if analyze else None, review(result) if review else None)
+    return extras if extras.analysis is not None or extras.review is not None else None

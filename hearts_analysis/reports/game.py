@@ -1,0 +1,239 @@
+"""The game report: the table, the score charts, the hand table and the trick-by-trick replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+
+from ..analysis.trace import HandTrace, trace_game
+from ..cards import HEARTS_MASK, QS, card_name, iter_cards
+from ..engine.replay import GameResult, HandResult
+from ..engine.scoring import raw_points
+from ..violations import CATALOGUE, Violation
+from . import charts
+from .extras import GameExtras, game_extras
+from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
+from .words import display_order, joined, ordinal, places, preset_note, rules_in_words
+
+_AT_HAND_START = frozenset({"deal-invalid", "pass-invalid", "game-continued"})
+"""Violations shown before the first lead; others without a card are shown when the hand is scored."""
+
+
+def _sorted_names(cards) -> list[str]:
+    return [card_name(c) for c in sorted(cards, key=display_order)]
+
+
+def _play_index(plays, players: int, violation: Violation) -> int | None:
+    """The play a violation is about: the same trick, seat and card."""
+    if violation.trick is None or violation.card is None:
+        return None
+    for index, (seat, card) in enumerate(plays):
+        if index // players + 1 == violation.trick and seat == violation.seat and card_name(card) == violation.card:
+            return index
+    return None
+
+
+def _replay_hand(result: GameResult, hand: HandResult, trace: HandTrace) -> dict[str, Any]:
+    game = result.record
+    record = game.hands[hand.number - 1]
+    table = game.rules.table(game.seats)
+    n = game.seats
+    plays = record.plays
+    tricks = [{"winner": trick.winner, "points": raw_points(table, trick.cards, 1)} for trick in trace.tricks]
+    flags: dict[int, list[int]] = {}
+    hand_level, end_level = [], []
+    for index, violation in enumerate(hand.violations):
+        at = _play_index(plays, n, violation)
+        if at is not None:
+            flags.setdefault(at, []).append(index)
+        elif violation.code in _AT_HAND_START:
+            hand_level.append(index)
+        else:
+            end_level.append(index)
+    passes = None
+    if trace.direction != "hold" and record.passes:
+        offset = table.pass_offset(trace.direction)
+        passes = [{"to": (seat + offset) % n, "cards": _sorted_names(cards or ())}
+                  for seat, cards in enumerate(record.passes)]
+    ended = None
+    if trace.sweeper is not None:
+        rest = trace.swept.bit_count()
+        ended = (f"The hand ended early: {game.players[trace.sweeper]} had to lead holding only hearts while "
+                 f"hearts were unbroken, and took the {rest} cards still in play.")
+    return {
+        "number": hand.number, "dealer": hand.dealer, "direction": trace.direction,
+        "start": [_sorted_names(iter_cards(mask)) for mask in trace.held],
+        "passes": passes,
+        "plays": [[seat, card_name(card)] for seat, card in plays],
+        "tricks": tricks,
+        "flags": {str(k): v for k, v in sorted(flags.items())},
+        "hand_level": hand_level, "end_level": end_level,
+        "violations": [v.to_dict() for v in hand.violations],
+        "points": list(hand.points),
+        "recorded": None if record.points is None else list(record.points),
+        "totals": list(hand.totals),
+        "moon": None if hand.moon is None else hand.moon.to_dict(),
+        "ended": ended,
+        "review": {},
+    }
+
+
+def replay_data(result: GameResult, extras: GameExtras | None = None) -> dict[str, Any]:
+    """Everything the replay viewer shows, as JSON-ready data (names stay plain text)."""
+    hands = [_replay_hand(result, hand, trace) for hand, trace in zip(result.hands, trace_game(result))]
+    if extras is not None:
+        for hand in hands:
+            hand["review"] = extras.review_notes(hand["number"], hand["plays"], list(result.record.players))
+    return {"players": list(result.record.players), "hands": hands}
+
+
+def _hand_rows(result: GameResult) -> list[dict[str, Any]]:
+    rows = []
+    for hand in result.hands:
+        record = result.record.hands[hand.number - 1]
+        cells = []
+        for seat, points in enumerate(hand.points):
+            recorded = None if record.points is None else record.points[seat]
+            cells.append({
+                "points": points, "total": hand.totals[seat],
+                "hearts": (hand.taken[seat] & HEARTS_MASK).bit_count(),
+                "qs": bool(hand.taken[seat] >> QS & 1),
+                "recorded": recorded, "mismatch": recorded is not None and recorded != points,
+            })
+        qs_taker = next((seat for seat, taken in enumerate(hand.taken) if taken >> QS & 1), None)
+        rows.append({"number": hand.number, "direction": hand.pass_direction, "cells": cells,
+                     "qs_taker": qs_taker, "moon": hand.moon, "violations": len(hand.violations)})
+    return rows
+
+
+def _seat_summary(result: GameResult) -> list[dict[str, Any]]:
+    placed = places(result.totals) if result.hands else [1] * result.record.seats
+    out = []
+    for seat, player in enumerate(result.record.players):
+        out.append({
+            "seat": seat, "player": player, "total": result.totals[seat], "place": ordinal(placed[seat]),
+            "winner": seat in result.winners, "colour": charts.colour(seat),
+            "qs": sum(1 for h in result.hands if h.taken[seat] >> QS & 1),
+            "hearts": sum((h.taken[seat] & HEARTS_MASK).bit_count() for h in result.hands),
+            "moons": sum(1 for h in result.hands if h.moon is not None and h.moon.seat == seat),
+            "tricks": sum(h.tricks_won[seat] for h in result.hands),
+        })
+    return out
+
+
+def score_figure(result: GameResult) -> go.Figure:
+    """Running totals per player, the target line, and a star where someone shot the moon."""
+    players = result.record.players
+    hands = list(range(len(result.hands) + 1))
+    fig = charts.figure(None, xaxis=dict(title="after hand", dtick=1 if len(hands) <= 30 else None),
+                        yaxis=dict(title="total points"), hovermode="x unified")
+    for seat, player in enumerate(players):
+        totals = [0] + [h.totals[seat] for h in result.hands]
+        fig.add_scatter(x=hands, y=totals, name=charts.label(player), mode="lines+markers",
+                        line=dict(color=charts.colour(seat), width=2.5, dash=charts.DASHES[seat % 7]),
+                        marker=dict(symbol=charts.MARKERS[seat % 7], size=7),
+                        hovertemplate="%{y}<extra>" + charts.label(player) + "</extra>")
+    moons = [(h.number, h.totals[h.moon.seat], h.moon.seat) for h in result.hands if h.moon is not None]
+    if moons:
+        fig.add_scatter(x=[m[0] for m in moons], y=[m[1] for m in moons], mode="markers", name="moon shot",
+                        marker=dict(symbol="star", size=17, color="#ffd166", line=dict(color="#1d2330", width=1.5)),
+                        text=[charts.label(players[m[2]]) + " shot the moon" for m in moons],
+                        hovertemplate="%{text}<extra></extra>")
+    target = result.record.rules.target
+    fig.add_hline(y=target, line=dict(color="#b4233c", dash="dash", width=1.5),
+                  annotation=dict(text=f"target {target}", font=dict(color="#b4233c"), xanchor="left"),
+                  annotation_position="top left")
+    return fig
+
+
+def points_figure(result: GameResult) -> go.Figure:
+    """Points per hand per player, stacked (a moon shot's negative points stack below zero)."""
+    fig = charts.figure(None, barmode="relative", hovermode="x unified",
+                        xaxis=dict(title="hand", dtick=1 if len(result.hands) <= 30 else None),
+                        yaxis=dict(title="points"))
+    numbers = [h.number for h in result.hands]
+    for seat, player in enumerate(result.record.players):
+        fig.add_bar(x=numbers, y=[h.points[seat] for h in result.hands], name=charts.label(player),
+                    marker=dict(color=charts.colour(seat)),
+                    hovertemplate="%{y}<extra>" + charts.label(player) + "</extra>")
+    return fig
+
+
+def _violation_rows(result: GameResult) -> list[dict[str, Any]]:
+    """Every violation with where to show it in the replay (hand index, step)."""
+    rows = []
+    n = result.record.seats
+    for h_index, hand in enumerate(result.hands):
+        plays = result.record.hands[hand.number - 1].plays
+        for violation in hand.violations:
+            at = _play_index(plays, n, violation)
+            step = at + 1 if at is not None else (0 if violation.code in _AT_HAND_START else len(plays))
+            rows.append({"v": violation, "hand_index": h_index, "step": step})
+    shown = {id(row["v"]) for row in rows}
+    rows += [{"v": v, "hand_index": None, "step": None} for v in result.violations if id(v) not in shown]
+    return rows
+
+
+def game_context(result: GameResult, source: str, extras: GameExtras | None = None) -> dict[str, Any]:
+    game = result.record
+    players = list(game.players)
+    winners = [players[s] for s in result.winners]
+    if result.complete:
+        verdict = (f"{joined(winners)} {'wins' if len(winners) == 1 else 'tie for the win'} with "
+                   f"{result.totals[result.winners[0]]} points after hand {result.ended_at}.")
+    elif not result.hands:
+        verdict = "No hand was recorded."
+    else:
+        verdict = (f"The game is not finished: after {len(result.hands)} hands no total has reached "
+                   f"{game.rules.target}.")
+    codes = sorted({v.code for v in result.violations}, key=list(CATALOGUE).index)
+    return {
+        "title": f"Game {game.game_id}" if game.game_id else "Game report",
+        "subtitle": " \u00b7 ".join(part for part in [source, game.played_at and f"played {game.played_at}",
+                                                    " vs ".join(players)] if part),
+        "kind": "game report",
+        "page_class": "game",
+        "sources": source,
+        "game": game,
+        "players": players,
+        "verdict": verdict,
+        "complete": result.complete,
+        "violation_count": len(result.violations),
+        "seats": _seat_summary(result),
+        "rules_words": rules_in_words(game.rules, game.seats),
+        "preset": game.rules.preset,
+        "preset_note": preset_note(game.rules),
+        "rows": _hand_rows(result),
+        "totals": list(result.totals),
+        "has_recorded": any(h.points is not None for h in game.hands),
+        "violations": _violation_rows(result),
+        "catalogue": [CATALOGUE[c] for c in codes],
+        "score_figure": charts_or_none(score_figure, result),
+        "points_figure": charts_or_none(points_figure, result),
+        "replay": replay_data(result, extras),
+        "extras": extras,
+    }
+
+
+def charts_or_none(build, result: GameResult) -> dict[str, Any] | None:
+    return figure_data(build(result)) if result.hands else None
+
+
+def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INLINE,
+                       extras: GameExtras | None | bool = True) -> str:
+    """The HTML page for one replayed game. ``extras=True`` adds the analysis and review
+    sections when those layers are installed; pass a :class:`GameExtras` to supply them."""
+    if extras is True:
+        extras = game_extras(result)
+    elif extras is False:
+        extras = None
+    context = game_context(result, source, extras)
+    return render_page("game.html", context, plotly if result.hands else PlotlyMode("none"),
+                       scripts=("report.js", "replay.js"))
+
+
+def write_game_report(result: GameResult, source: str, target: str | Path, plotly: PlotlyMode = INLINE,
+                      extras: GameExtras | None | bool = True) -> Path:
+    return write_page(render_game_report(result, source, plotly, extras), target, plotly)

@@ -1,0 +1,109 @@
+"""Rules, cards and places in plain words, for people reading a report."""
+
+from __future__ import annotations
+
+from ..cards import SUIT_LETTERS, Card, CardError, card_name, parse_card, rank_of, suit_of
+from ..rules import PRESETS, Rules
+
+_DISPLAY_SUIT_ORDER = {0: 0, 1: 1, 3: 2, 2: 3}
+"""Clubs, diamonds, spades, hearts: black and red alternate in a displayed hand."""
+
+
+def display_order(card: Card) -> tuple[int, int]:
+    return _DISPLAY_SUIT_ORDER[suit_of(card)], rank_of(card)
+
+
+def suit_letter(card: Card) -> str:
+    return SUIT_LETTERS[suit_of(card)]
+
+
+def _points(n: int) -> str:
+    return f"{n:+d} points".replace("-", "\u2212")
+
+
+def rules_in_words(rules: Rules, players: int) -> list[str]:
+    """One sentence per rule that matters at this table, in the order a player needs them."""
+    table = rules.table(players)
+    r = rules
+    lines = [f"{players} players, {table.hand_size} cards each"
+             + (f"; {', '.join(table.removed_cards)} removed from the deck" if table.removed_cards else "") + "."]
+    if r.pass_count == 0:
+        lines.append("No passing.")
+    elif table.pass_cycle == ("any",):
+        lines.append(f"Each seat passes {r.pass_count} cards; each hand's direction is drawn and recorded.")
+    else:
+        lines.append(f"Each seat passes {r.pass_count} cards: {', '.join(table.pass_cycle)}, then the cycle repeats.")
+    if r.first_lead == "lowest_club":
+        lines.append(f"The holder of {card_name(table.lowest_club)} leads it to the first trick.")
+    elif r.first_lead == "any_club":
+        lines.append("The holder of the lowest club leads any club to the first trick.")
+    else:
+        lines.append("The player left of the dealer leads the first trick, any card.")
+    lines.append("Points may be played on the first trick." if r.points_on_first_trick
+                 else "No heart and no QS on the first trick, unless a player holds nothing else.")
+    if r.hearts_must_be_broken:
+        by = "a heart" if r.hearts_broken_by == "heart" else "a heart or QS"
+        lines.append(f"Hearts may not be led until {by} has been played on an earlier trick.")
+        lines.append({
+            "allowed": "A leader holding only hearts (and maybe QS) may lead a heart anyway.",
+            "queen_first": "A leader holding only hearts and QS must lead QS.",
+            "ends_hand": "A leader holding only hearts ends the hand and takes every remaining card.",
+        }[r.only_hearts_lead])
+    else:
+        lines.append("Hearts may be led at any time.")
+    scoring = "Each heart scores 1 point, QS 13"
+    if r.jack_of_diamonds:
+        scoring += f", JD {_points(r.jack_of_diamonds)}"
+    lines.append(scoring + ".")
+    if r.queen_of_clubs_cancels_queen:
+        lines.append("A player who takes QC and QS scores nothing for QS.")
+    if r.no_tricks_bonus:
+        lines.append(f"A player who takes no trick scores {_points(r.no_tricks_bonus)}.")
+    lines.append({
+        "add_to_others": "Shooting the moon (all hearts and QS) adds 26 to every other player.",
+        "subtract_from_shooter": "Shooting the moon (all hearts and QS) subtracts 26 from the shooter.",
+        "shooter_choice": "Shooting the moon (all hearts and QS): the shooter chooses \u221226 for itself "
+                          "or +26 to every other player.",
+        "none": "There is no moon: every point counts as taken.",
+    }[r.moon].replace("26", str(table.point_total)))
+    verb = "passes" if r.end_at == "exceed" else "reaches"
+    lines.append(f"The game ends when a total {verb} {r.target}; the lowest total wins.")
+    return lines
+
+
+def preset_note(rules: Rules) -> str:
+    preset = PRESETS.get(rules.preset)
+    return preset.source if preset else ""
+
+
+def places(totals: tuple[int, ...] | list[int]) -> list[int]:
+    """Finishing places, 1 for the lowest total; tied totals share a place (1, 2, 2, 4)."""
+    return [1 + sum(other < total for other in totals) for total in totals]
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def joined(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+_SUIT_WORDS = (("\u2663", "clubs"), ("\u2666", "diamonds"), ("\u2665", "hearts"), ("\u2660", "spades"))
+_RANK_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+
+def card_parts(text: str) -> dict[str, str] | None:
+    """What a card shows: rank, suit symbol, suit letter and a spoken label; ``None`` if not a card."""
+    try:
+        card = parse_card(text)
+    except CardError:
+        return None
+    name = card_name(card)
+    symbol, suit = _SUIT_WORDS[suit_of(card)]
+    return {"name": name, "rank": "10" if name[0] == "T" else name[0], "symbol": symbol, "suit": name[1],
+            "label": f"{_RANK_WORDS[rank_of(card)]} of {suit}"}

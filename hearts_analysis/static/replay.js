@@ -1,0 +1,301 @@
+/* The trick-by-trick replay viewer of the game report. Data comes from #replay-data (JSON, never HTML). */
+(function () {
+  'use strict';
+  var root = document.getElementById('replay');
+  var data = window.HeartsReport.readJSON('replay-data');
+  if (!root || !data || !data.hands.length) { return; }
+  var card = window.HeartsReport.cardElement;
+  var players = data.players, n = players.length;
+  var view = { hand: 0, step: 0 };
+
+  function $(sel) { return root.querySelector(sel); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function who(seat) { return players[seat] + ' (seat ' + seat + ')'; }
+  function plural(k, word) { return k + ' ' + word + (k === 1 ? '' : 's'); }
+  function codeLink(code) {
+    var a = el('a', 'code', code);
+    a.href = '#rule-' + code;
+    return a;
+  }
+
+  function hand() { return data.hands[view.hand]; }
+
+  /* What the table looks like after `step` plays of the current hand. */
+  function snapshot(h, step) {
+    var remaining = h.start.map(function (cards) { return cards.slice(); });
+    var tricks = new Array(n).fill(0), points = new Array(n).fill(0);
+    for (var i = 0; i < step; i++) {
+      var seat = h.plays[i][0], c = h.plays[i][1], at = remaining[seat].indexOf(c);
+      if (at >= 0) { remaining[seat].splice(at, 1); }
+    }
+    var complete = Math.min(Math.floor(step / n), h.tricks.length);
+    for (var t = 0; t < complete; t++) {
+      tricks[h.tricks[t].winner] += 1;
+      points[h.tricks[t].winner] += h.tricks[t].points;
+    }
+    var trick = step === 0 ? -1 : Math.floor((step - 1) / n);
+    return { remaining: remaining, tricks: tricks, points: points, trick: trick };
+  }
+
+  function renderSeats(h, snap) {
+    var box = $('.seats');
+    box.textContent = '';
+    var next = view.step < h.plays.length ? h.plays[view.step][0] : -1;
+    var trick = snap.trick >= 0 ? h.tricks[snap.trick] : null;
+    var trickDone = trick && view.step === (snap.trick + 1) * n;
+    for (var seat = 0; seat < n; seat++) {
+      var s = el('div', 'seat');
+      if (seat === next) { s.classList.add('to-play'); }
+      if (trickDone && trick.winner === seat) { s.classList.add('won'); }
+      var head = el('div', 'seat-head');
+      var name = el('span', 'name', players[seat]);
+      var meta = el('span', 'meta', 'seat ' + seat + (seat === h.dealer ? ' \u00b7 dealer' : '') + ' \u00b7 ' +
+        plural(snap.tricks[seat], 'trick') + ' \u00b7 ' + plural(snap.points[seat], 'point'));
+      if (seat === next) { meta.textContent += ' \u00b7 to play'; }
+      head.appendChild(name);
+      head.appendChild(meta);
+      s.appendChild(head);
+      var cards = el('div', 'cards');
+      cards.setAttribute('aria-label', players[seat] + ' holds');
+      snap.remaining[seat].forEach(function (c) { cards.appendChild(card(c)); });
+      if (!snap.remaining[seat].length) { cards.appendChild(el('span', 'empty', 'no cards left')); }
+      s.appendChild(cards);
+      box.appendChild(s);
+    }
+  }
+
+  function renderTrick(h, snap) {
+    var title = $('.trick-title'), cards = $('.trick-cards'), result = $('.trick-result');
+    cards.textContent = '';
+    result.textContent = '';
+    if (snap.trick < 0) {
+      title.textContent = h.direction === 'hold' ? 'Before the first lead (no passing this hand)' : 'Before the first lead';
+      return;
+    }
+    title.textContent = 'Trick ' + (snap.trick + 1) + ' of ' + Math.ceil(h.plays.length / n);
+    var first = snap.trick * n, last = Math.min(view.step, first + n);
+    var info = h.tricks[snap.trick];
+    var done = info && view.step === first + n;
+    for (var i = first; i < last; i++) {
+      var seat = h.plays[i][0];
+      var p = el('div', 'played');
+      if (i === view.step - 1) { p.classList.add('latest'); }
+      if (done && info.winner === seat) { p.classList.add('winner'); }
+      p.appendChild(el('span', 'who', players[seat]));
+      p.appendChild(card(h.plays[i][1]));
+      if (h.flags[i]) {
+        p.classList.add('flagged');
+        p.appendChild(el('span', 'flag', '\u26a0 ' + h.flags[i].map(function (v) { return h.violations[v].code; }).join(', ')));
+      }
+      cards.appendChild(p);
+    }
+    if (done) {
+      result.textContent = who(info.winner) + ' wins the trick' +
+        (info.points ? ' and takes ' + plural(info.points, 'point') : ' (no points)');
+    } else if (!info && last === first + n) {
+      result.textContent = 'Not scored: the hand had already ended.';
+    }
+  }
+
+  function event(kind, parts) {
+    var e = el('div', 'event ' + kind);
+    parts.forEach(function (part) { e.appendChild(typeof part === 'string' ? document.createTextNode(part) : part); });
+    return e;
+  }
+
+  function renderEvents(h) {
+    var box = $('.events');
+    box.textContent = '';
+    if (view.step === 0) {
+      if (h.passes) {
+        var list = el('ul', 'pass-list');
+        h.passes.forEach(function (p, seat) {
+          var li = el('li');
+          li.appendChild(document.createTextNode(players[seat] + ' passed ' + h.direction + ' to ' + players[p.to] + ': '));
+          p.cards.forEach(function (c) { li.appendChild(card(c)); li.appendChild(document.createTextNode(' ')); });
+          list.appendChild(li);
+        });
+        box.appendChild(event('info', ['Passes (', h.direction, ')', list]));
+      }
+      h.hand_level.forEach(function (v) { box.appendChild(violationEvent(h.violations[v])); });
+    }
+    if (view.step > 0 && h.flags[view.step - 1]) {
+      h.flags[view.step - 1].forEach(function (v) { box.appendChild(violationEvent(h.violations[v])); });
+    }
+    if (view.step > 0 && h.review && h.review[view.step - 1]) {
+      var r = h.review[view.step - 1];
+      box.appendChild(event('info', [r.text]));
+    }
+    if (view.step === h.plays.length) {
+      if (h.ended) { box.appendChild(event('info', [h.ended])); }
+      if (h.moon) {
+        box.appendChild(event('moon', [players[h.moon.seat] + ' shot the moon (' + h.moon.choice.replace(/_/g, ' ') + ').']));
+      }
+      box.appendChild(event('info', ['Hand ' + h.number + ' scores: ' + h.points.map(function (pts, seat) {
+        return players[seat] + ' ' + pts;
+      }).join(', ') + '.']));
+      h.end_level.forEach(function (v) { box.appendChild(violationEvent(h.violations[v])); });
+    }
+    if (!box.childNodes.length) {
+      box.appendChild(el('p', 'muted', view.step < h.plays.length ? 'Nothing to flag at this card.' : ''));
+    }
+  }
+
+  function violationEvent(v) {
+    return event('', ['\u26a0 ', codeLink(v.code), v.message]);
+  }
+
+  function renderControls(h) {
+    $('.position').textContent = 'Play ' + view.step + ' of ' + h.plays.length;
+    $('[data-go="start"]').disabled = $('[data-go="back"]').disabled = view.step === 0;
+    $('[data-go="end"]').disabled = $('[data-go="forward"]').disabled = view.step === h.plays.length;
+    $('[data-go="prev-hand"]').disabled = view.hand === 0;
+    $('[data-go="next-hand"]').disabled = view.hand === data.hands.length - 1;
+    $('select').value = String(view.hand);
+    var marks = $('.timeline').children;
+    for (var i = 0; i < marks.length; i++) {
+      marks[i].classList.toggle('current', i === view.step - 1);
+    }
+  }
+
+  function renderTimeline(h) {
+    var box = $('.timeline');
+    box.textContent = '';
+    h.plays.forEach(function (play, i) {
+      var b = el('button');
+      b.type = 'button';
+      b.setAttribute('aria-label', 'Play ' + (i + 1) + ': ' + players[play[0]] + ' ' + play[1] + (h.flags[i] ? ' (violation)' : ''));
+      b.title = 'Trick ' + (Math.floor(i / n) + 1) + ': ' + players[play[0]] + ' ' + play[1];
+      if (h.flags[i]) { b.classList.add('flagged'); }
+      if (i % n === 0 && i) { b.classList.add('trick-start'); }
+      b.addEventListener('click', function () { go(view.hand, i + 1); });
+      box.appendChild(b);
+    });
+  }
+
+  function renderScore(h) {
+    var box = $('.hand-score');
+    box.textContent = '';
+    var table = el('table'), head = el('tr'), rows = [['Computed', h.points]];
+    if (h.recorded) { rows.push(['Recorded', h.recorded]); }
+    rows.push(['Total', h.totals]);
+    head.appendChild(el('th', '', 'Hand ' + h.number));
+    players.forEach(function (p) {
+      var th = el('th', 'num');
+      th.title = p;
+      th.appendChild(el('span', 'clip', p));
+      head.appendChild(th);
+    });
+    var thead = el('thead');
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = el('tbody');
+    rows.forEach(function (row) {
+      var tr = el('tr');
+      tr.appendChild(el('th', '', row[0]));
+      row[1].forEach(function (v, seat) {
+        var td = el('td', 'num', String(v));
+        if (row[0] === 'Recorded' && v !== h.points[seat]) {
+          td.classList.add('mismatch');
+          td.textContent += ' \u2260';
+          td.title = 'recorded ' + v + ', computed ' + h.points[seat];
+        }
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    box.appendChild(table);
+  }
+
+  var drawnHand = -1;
+  function render() {
+    var h = hand();
+    if (drawnHand !== view.hand) {
+      renderTimeline(h);
+      renderScore(h);
+      drawnHand = view.hand;
+    }
+    var snap = snapshot(h, view.step);
+    renderSeats(h, snap);
+    renderTrick(h, snap);
+    renderEvents(h);
+    renderControls(h);
+    root.setAttribute('data-hand', String(h.number));
+    root.setAttribute('data-step', String(view.step));
+  }
+
+  function go(handIndex, step) {
+    handIndex = Math.max(0, Math.min(data.hands.length - 1, handIndex));
+    var plays = data.hands[handIndex].plays.length;
+    view.hand = handIndex;
+    view.step = Math.max(0, Math.min(plays, step));
+    render();
+  }
+
+  function trickStep(direction) {
+    var step = view.step;
+    if (direction > 0) { return Math.min(hand().plays.length, (Math.floor(step / n) + 1) * n); }
+    return step % n ? step - step % n : Math.max(0, step - n);
+  }
+
+  var actions = {
+    'start': function () { go(view.hand, 0); },
+    'back': function () { go(view.hand, view.step - 1); },
+    'forward': function () { go(view.hand, view.step + 1); },
+    'end': function () { go(view.hand, hand().plays.length); },
+    'trick-back': function () { go(view.hand, trickStep(-1)); },
+    'trick-forward': function () { go(view.hand, trickStep(1)); },
+    'prev-hand': function () { go(view.hand - 1, 0); },
+    'next-hand': function () { go(view.hand + 1, 0); }
+  };
+
+  Array.prototype.forEach.call(root.querySelectorAll('[data-go]'), function (b) {
+    b.addEventListener('click', function () { actions[b.getAttribute('data-go')](); });
+  });
+  $('select').addEventListener('change', function (e) { go(parseInt(e.target.value, 10), 0); });
+
+  function inView() {
+    var r = root.getBoundingClientRect();
+    return r.top < window.innerHeight * 0.6 && r.bottom > window.innerHeight * 0.3;
+  }
+
+  document.addEventListener('keydown', function (e) {
+    var active = document.activeElement;
+    var focused = root.contains(active);
+    var idle = !active || active === document.body;
+    if (!(focused || (idle && inView())) || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (active && (active.tagName === 'SELECT' || active.tagName === 'INPUT')) { return; }
+    var key = e.key, name = null;
+    if (key === 'ArrowRight') { name = e.shiftKey ? 'trick-forward' : 'forward'; }
+    else if (key === 'ArrowLeft') { name = e.shiftKey ? 'trick-back' : 'back'; }
+    else if (key === 'Home') { name = 'start'; }
+    else if (key === 'End') { name = 'end'; }
+    else if (key === 'n' || key === 'N' || key === 'PageDown') { name = 'next-hand'; }
+    else if (key === 'p' || key === 'P' || key === 'PageUp') { name = 'prev-hand'; }
+    if (name) {
+      e.preventDefault();
+      actions[name]();
+    }
+  });
+
+  /* Links elsewhere in the page ("show in the replay") carry data-hand / data-step. */
+  Array.prototype.forEach.call(document.querySelectorAll('[data-show-hand]'), function (a) {
+    a.addEventListener('click', function (e) {
+      e.preventDefault();
+      go(parseInt(a.getAttribute('data-show-hand'), 10), parseInt(a.getAttribute('data-show-step'), 10));
+      root.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      root.focus({ preventScroll: true });
+    });
+  });
+
+  root.hidden = false;
+  var fallback = document.getElementById('replay-fallback');
+  if (fallback) { fallback.hidden = true; }
+  go(0, 0);
+}());
