@@ -243,20 +243,23 @@ def hand_from_history(line: str, rules: Rules) -> HandRecord:
     cards = [card_from_openspiel(a) for a in actions[start:]]
     if len(cards) > CARDS:
         raise RecordError(f"{len(cards)} plays; a hand has {CARDS}", f"action {start + CARDS}")
-    return HandRecord(deal=deal, plays=_seat_plays(rules, deal, passes, direction, cards),
-                      passes=passes, pass_direction=direction)
+    hand = HandRecord(deal=deal, plays=(), passes=passes, pass_direction=direction)
+    return dataclasses.replace(hand, plays=_seat_plays(opening_state(hand, rules), cards))
 
 
-def _seat_plays(rules: Rules, deal, passes, direction: str, cards: list[Card]) -> tuple:
-    """Who played each card: OpenSpiel's turn order (2C's holder leads; the trick winner leads next)."""
-    table = rules.table(PLAYERS)
-    hands = [mask_of(cards_) for cards_ in deal]
-    if passes is not None:
-        offset = DIRECTION_ACTION[direction]
-        given = [mask_of(p) for p in passes]
+def opening_state(hand: HandRecord, rules: Rules) -> HandState:
+    """The hand after the pass, as OpenSpiel holds it: the holder of 2C to lead."""
+    hands = [mask_of(cards) for cards in hand.deal]
+    if hand.passes is not None:
+        offset = DIRECTION_ACTION[hand.pass_direction or "hold"]
+        given = [mask_of(p or ()) for p in hand.passes]
         hands = [(hands[s] & ~given[s]) | given[(s - offset) % PLAYERS] for s in range(PLAYERS)]
     holder = next((s for s, h in enumerate(hands) if h >> TWO_CLUBS & 1), 0)
-    state = HandState(table, hands, holder)
+    return HandState(rules.table(PLAYERS), hands, holder)
+
+
+def _seat_plays(state: HandState, cards: list[Card]) -> tuple:
+    """Who played each card: OpenSpiel's turn order (the trick winner leads the next trick)."""
     plays = []
     for card in cards:
         seat = state.to_play
@@ -358,5 +361,5 @@ def write_histories(lines: Iterable[str], out: IO[str]) -> int:
 
 __all__ = ["DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
            "card_from_openspiel", "export_game", "game_from_history", "game_string",
-           "hand_from_history", "history_of_hand", "openspiel_card", "parameters_for",
+           "hand_from_history", "history_of_hand", "opening_state", "openspiel_card", "parameters_for",
            "parse_game_string", "read_histories", "rules_from_parameters", "write_histories"]
