@@ -51,11 +51,11 @@ def hand(deal: Sequence[str], play: str, passes: Sequence[str | None] | None = N
 
 def game(deal: Sequence[str] | None = None, play: str = "", *, rules: Rules | None = None,
          hands: Sequence[HandRecord] | None = None, complete: bool | None = None,
-         **fields: Any) -> GameRecord:
+         seats: int = 4, **fields: Any) -> GameRecord:
     """A game of one crafted hand (``deal``/``play``/``fields``) or of the given ``hands``."""
     if hands is None:
         hands = [hand(deal, play, **fields)]
-    seats = len(hands[0].deal)
+    seats = len(hands[0].deal) if hands else seats
     return GameRecord(players=tuple(f"p{i}" for i in range(seats)), hands=tuple(hands),
                       rules=rules or Rules(), complete=complete)
 
