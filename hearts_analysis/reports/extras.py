@@ -9,7 +9,7 @@ what users can read, and either layer may be absent: the report then leaves its 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..engine.replay import GameResult
 
@@ -45,6 +45,33 @@ class GameExtras:
         flagged = [d for d in (self.review or {}).get("decisions") or [] if d.get("class")]
         return sorted(flagged, key=lambda d: (-d["cost"], d["hand"], d["trick"] or 0, d["seat"]))[:limit]
 
+    def moon_notes(self, hand: int, players: list[str], seats: int) -> dict[str, list[str]]:
+        """What the moon detector saw in one hand, keyed by the replay step it belongs to."""
+        notes: dict[str, list[str]] = {}
+        for moon in self.moons:
+            if moon["hand"] != hand:
+                continue
+            runner = players[moon["seat"]]
+            start = moon.get("start_trick")
+            if start:
+                notes.setdefault(str(start * seats), []).append(
+                    f"{runner} is running for the moon: every point so far is theirs.")
+            if moon["outcome"] == "stopped" and moon.get("trick"):
+                stopper = players[moon["stopper"]] if moon.get("stopper") is not None else "another seat"
+                card = f" ({moon['card']})" if moon.get("card") else ""
+                notes.setdefault(str(moon["trick"] * seats), []).append(
+                    f"{stopper} stopped {runner}'s moon run{card}.")
+            elif moon["outcome"] == "abandoned" and moon.get("trick"):
+                notes.setdefault(str(moon["trick"] * seats), []).append(f"{runner} gave up the moon run.")
+            for missed in moon.get("missed_stops") or []:
+                notes.setdefault(str(missed["trick"] * seats), []).append(
+                    f"{players[missed['seat']]} could have stopped the moon with {missed['card']} and did not.")
+        return dict(sorted(notes.items(), key=lambda kv: int(kv[0])))
+
+    def pass_verdicts(self, hand: int) -> dict[int, list[str]]:
+        """The advisor's verdicts on each seat's pass in one hand."""
+        return {p["seat"]: list(p.get("verdicts") or []) for p in self.passes if p["hand"] == hand}
+
     def review_notes(self, hand: int, plays: list[list[Any]], players: list[str]) -> dict[str, dict[str, Any]]:
         """The review of each play of one hand, keyed by play index, as text for the replay viewer."""
         n = len(players)
@@ -74,22 +101,25 @@ def decision_text(decision: dict[str, Any], players: list[str]) -> str:
     return f"{text}: no clear loss ({decision['cost']:.1f} points)."
 
 
-def _optional(module: str, name: str) -> Callable[[GameResult], GameJSON] | None:
-    """A function of a layer that may not be installed (or not yet have it)."""
-    import importlib
-    try:
-        return getattr(importlib.import_module(f"hearts_analysis.{module}"), name)
-    except (ImportError, AttributeError):
-        return None
+def game_extras(result: GameResult, source: str = "") -> GameExtras | None:
+    """The analysis and review of a game, from whichever of the two layers is installed.
 
-
-def game_extras(result: GameResult) -> GameExtras | None:
-    """The analysis and review of a game, from whichever of the two layers is available.
-
-    Extension point: ``hearts_analysis.analysis.analyze_game(result)`` and
-    ``hearts_analysis.review.review_game(result)``, each returning its command's JSON game entry.
+    The review's entry point is ``hearts_analysis.review.review_game(result)`` returning its
+    command's JSON game entry; until it exists the review section is left out.
     """
-    analyze = _optional("analysis", "analyze_game")
-    review = _optional("review", "review_game")
-    extras = GameExtras(analyze(result) if analyze else None, review(result) if review else None)
+    analysis = None
+    try:
+        from ..analysis import analyze_game, game_to_dict
+    except ImportError:
+        pass
+    else:
+        analysis = game_to_dict(analyze_game(result, source))
+    review = None
+    try:
+        from ..review import review_game  # type: ignore[attr-defined]
+    except ImportError:
+        pass
+    else:
+        review = review_game(result)
+    extras = GameExtras(analysis, review)
     return extras if extras.analysis is not None or extras.review is not None else None

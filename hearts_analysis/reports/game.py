@@ -77,15 +77,21 @@ def _replay_hand(result: GameResult, hand: HandResult, trace: HandTrace) -> dict
         "moon": None if hand.moon is None else hand.moon.to_dict(),
         "ended": ended,
         "review": {},
+        "notes": {},
     }
 
 
 def replay_data(result: GameResult, extras: GameExtras | None = None) -> dict[str, Any]:
     """Everything the replay viewer shows, as JSON-ready data (names stay plain text)."""
     hands = [_replay_hand(result, hand, trace) for hand, trace in zip(result.hands, trace_game(result))]
+    players = list(result.record.players)
     if extras is not None:
         for hand in hands:
-            hand["review"] = extras.review_notes(hand["number"], hand["plays"], list(result.record.players))
+            hand["review"] = extras.review_notes(hand["number"], hand["plays"], players)
+            hand["notes"] = extras.moon_notes(hand["number"], players, len(players))
+            verdicts = extras.pass_verdicts(hand["number"])
+            for seat, entry in enumerate(hand["passes"] or []):
+                entry["verdicts"] = verdicts.get(seat, [])
     return {"players": list(result.record.players), "hands": hands}
 
 
@@ -226,7 +232,7 @@ def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INL
     """The HTML page for one replayed game. ``extras=True`` adds the analysis and review
     sections when those layers are installed; pass a :class:`GameExtras` to supply them."""
     if extras is True:
-        extras = game_extras(result)
+        extras = game_extras(result, source)
     elif extras is False:
         extras = None
     context = game_context(result, source, extras)

@@ -118,6 +118,7 @@
           var li = el('li');
           li.appendChild(document.createTextNode(players[seat] + ' passed ' + h.direction + ' to ' + players[p.to] + ': '));
           p.cards.forEach(function (c) { li.appendChild(card(c)); li.appendChild(document.createTextNode(' ')); });
+          (p.verdicts || []).forEach(function (v) { li.appendChild(el('span', 'verdict', v)); });
           list.appendChild(li);
         });
         box.appendChild(event('info', ['Passes (', h.direction, ')', list]));
@@ -127,6 +128,7 @@
     if (view.step > 0 && h.flags[view.step - 1]) {
       h.flags[view.step - 1].forEach(function (v) { box.appendChild(violationEvent(h.violations[v])); });
     }
+    (h.notes[view.step] || []).forEach(function (text) { box.appendChild(event('moon', ['\u263e ' + text])); });
     if (view.step > 0 && h.review && h.review[view.step - 1]) {
       var r = h.review[view.step - 1];
       box.appendChild(event('info', [r.text]));
