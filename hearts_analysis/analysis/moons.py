@@ -1,0 +1,288 @@
+"""Moon attempts: who ran for the moon, how the run ended, and who could have stopped it.
+
+Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.py``):
+
+* A seat is **running** from the end of the first trick after which
+  (1) every heart and QS played so far is in its tricks,
+  (2) it has at least :data:`MIN_RUN_POINTS` points of them, and
+  (3) it has made at least :data:`MIN_CONTROL_PLAYS` *control plays*: played to
+  win when it could have ducked. Following, that is a card above the one
+  winning the trick so far while it held a legal card of the led suit below
+  it; leading, a card no unplayed card of its suit can beat while it held a
+  lower card of that suit. Free wins do not count: trick 1 when no points may
+  fall on it, and the last card of a trick that holds no point card.
+  A seat that takes every heart and QS is always an attempt, even without (2)
+  or (3); its run starts where (1) and (2) first held.
+* The attempt ends in **shot** (it took every heart and QS), **stopped**
+  (another seat won a trick holding a point card and the runner could not
+  have prevented it: the winner is the stopper), or **abandoned** (in that
+  trick the runner held a legal card of the led suit above the winning card,
+  or, void in the suit, discarded a point card while it held one that scores
+  nothing; an unfinished hand also leaves the run abandoned).
+* A **missed stop**: during a run, a trick the runner won with a heart in it
+  (and no QS) in which another seat, when it played, already saw a heart on
+  the trick and held a legal card sure to win it — it played last, or no card
+  still out in that suit beat it — and played something else.
+* **Shooting the sun**: one seat won every trick. A **near miss**: one seat
+  took all the heart and QS points but one.
+* The **moon choice** under ``shooter_choice`` is judged on the totals before
+  the hand: an option that ends the game with the shooter winning beats one
+  that keeps it going, which beats one that ends it with the shooter losing;
+  when neither ends the game, adding to the others is better for a shooter
+  then lowest (alone or tied: it brings nearer an end it would win) and
+  subtracting is better otherwise; when both options end the game alike,
+  either choice is as good.
+
+Points alone are not evidence: a player left with QS holds "all the points"
+by accident in most hands, so requirement (3) is what separates an attempt
+from bad luck: with (1) and (2) only, fewer than one in six of the failed
+attempts found are real ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS, QS_MASK, SUIT_MASKS, Card, Mask, highest
+from ..engine.replay import HandResult, _is_over
+from ..engine.scoring import moon_points
+from ..rules import Table
+from .trace import HandTrace, Trick
+
+MIN_RUN_POINTS = 5
+"""Points (hearts 1, QS 13) a runner must hold before its run counts as an attempt."""
+MIN_CONTROL_PLAYS = 2
+"""Plays to win where a duck was possible before a run counts as an attempt."""
+
+OUTCOMES = ("shot", "stopped", "abandoned")
+CHOICES = ("add_to_others", "subtract_from_shooter", "either")
+
+
+@dataclass(frozen=True, slots=True)
+class MissedStop:
+    """A seat that could have taken a heart from a runner for sure, and did not."""
+
+    seat: int
+    trick: int
+    card: Card
+    """The lowest card that would have won the trick for sure."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoonChoice:
+    """How a shot was scored under ``shooter_choice``, and which option was better."""
+
+    choice: str
+    better: str
+    """``add_to_others``, ``subtract_from_shooter`` or ``either``."""
+
+    @property
+    def correct(self) -> bool | None:
+        """``None`` when either option was as good."""
+        return None if self.better == "either" else self.choice == self.better
+
+
+@dataclass(frozen=True, slots=True)
+class MoonAttempt:
+    """One run for the moon and how it ended."""
+
+    seat: int
+    start_trick: int
+    """The trick after which the run met the definition."""
+    outcome: str
+    trick: int | None
+    """The trick in which the run ended (``None`` for a shot)."""
+    stopper: int | None
+    """The seat that stopped the run (``stopped`` only)."""
+    taker: int | None
+    """The seat that took the point card that ended the run (``stopped`` or ``abandoned``)."""
+    card: Card | None
+    """The first point card of the trick that ended the run."""
+    giver: int | None
+    """The seat that played that card."""
+    points_at_end: int
+    """Heart and QS points the runner held when the run ended (all of them for a shot)."""
+    cost: int
+    """The runner's points for the hand, after the moon adjustment."""
+    sun: bool
+    """The runner won every trick."""
+    near_miss: bool
+    """The runner took all the heart and QS points but one."""
+    choice: MoonChoice | None
+    missed: tuple[MissedStop, ...] = ()
+
+
+def _points(taken: Mask) -> int:
+    return (taken & HEARTS_MASK).bit_count() + (13 if taken & QS_MASK else 0)
+
+
+def _play_of(trick: Trick, seat: int):
+    return next((play for play in trick.plays if play.seat == seat), None)
+
+
+def control_play(trick: Trick, seat: int, played_before: Mask, free_first_trick: bool) -> bool:
+    """``seat`` played to win this trick although it could have ducked (see the module notes)."""
+    if free_first_trick and trick.number == 1:
+        return False
+    suit = SUIT_MASKS[trick.led_suit]
+    so_far = 0
+    last = len(trick.plays) - 1
+    for index, play in enumerate(trick.plays):
+        if play.seat == seat:
+            if not suit >> play.card & 1:
+                return False
+            lower_held = play.legal & suit & ((1 << play.card) - 1)
+            if index == 0:
+                still_out = suit & ~played_before & ~play.held
+                return bool(lower_held) and play.card > highest(still_out)
+            if index == last and not so_far & POINT_CARDS_MASK:
+                return False
+            top = highest(so_far & suit)
+            return play.card > top and bool(play.legal & suit & ((1 << top) - 1))
+        so_far |= 1 << play.card
+    return False
+
+
+def gave_up(trick: Trick, seat: int) -> bool:
+    """``seat`` lost this trick by choice: it held a legal card of the led suit above the winning
+    card, or, void in the led suit, it discarded a point card while holding a legal card that scores nothing."""
+    play = _play_of(trick, seat)
+    if play is None:
+        return False
+    suit = SUIT_MASKS[trick.led_suit]
+    if play.legal & suit & ~((2 << highest(trick.cards & suit)) - 1):
+        return True
+    return not suit >> play.card & 1 and bool(POINT_CARDS_MASK >> play.card & 1) and bool(play.legal & ~POINT_CARDS_MASK)
+
+
+def missed_stops(trick: Trick, runner: int, played_before: Mask, players: int) -> list[MissedStop]:
+    """Seats that could surely have taken this heart trick from the runner (who won it)."""
+    out = []
+    suit = SUIT_MASKS[trick.led_suit]
+    so_far = 0
+    for index, play in enumerate(trick.plays):
+        if play.seat != runner and so_far & HEARTS_MASK and not so_far & QS_MASK:
+            top = highest(so_far & suit)
+            over = play.legal & suit & ~((2 << top) - 1) & ~QS_MASK
+            if over:
+                still_out = suit & ~played_before & ~so_far & ~play.held
+                bar = -1 if index == players - 1 else highest(still_out)
+                sure = over & ~((2 << bar) - 1) if bar >= 0 else over
+                if sure:
+                    out.append(MissedStop(play.seat, trick.number, (sure & -sure).bit_length() - 1))
+        so_far |= 1 << play.card
+    return out
+
+
+def judge_choice(table: Table, totals_before: tuple[int, ...], result: HandResult) -> MoonChoice | None:
+    """The shooter's choice against the better option (``None`` unless the rules let it choose)."""
+    if result.moon is None or table.rules.moon != "shooter_choice":
+        return None
+    shooter = result.moon.seat
+
+    def value(option: str) -> tuple[int, tuple[int, ...]]:
+        after = tuple(t + p for t, p in zip(totals_before, moon_points(table, list(result.taken), shooter, option)))
+        if not _is_over(table, after):
+            return 1, after
+        low = min(after)
+        if after[shooter] != low:
+            return 0, after
+        return (3 if after.count(low) == 1 else 2), after
+
+    add, add_after = value("add_to_others")
+    sub, _ = value("subtract_from_shooter")
+    if add != sub:
+        better = "add_to_others" if add > sub else "subtract_from_shooter"
+    elif add == 1:
+        leads = add_after[shooter] == min(add_after)
+        better = "add_to_others" if leads else "subtract_from_shooter"
+    else:
+        better = "either"
+    return MoonChoice(result.moon.choice, better)
+
+
+def detect_moon(table: Table, trace: HandTrace, result: HandResult,
+                totals_before: tuple[int, ...]) -> MoonAttempt | None:
+    """The hand's moon attempt, if any (at most one seat can hold every point card)."""
+    targets = table.deck & POINT_CARDS_MASK
+    n = table.players
+    taken = [0] * n
+    control = [0] * n
+    free_first = not table.rules.points_on_first_trick
+    fallen = played = 0
+    runner: int | None = None
+    holder: int | None = None  # the seat holding every heart and QS fallen so far
+    start = visible = None
+    missed: list[MissedStop] = []
+    steps: list[tuple[Trick | None, int, Mask]] = [(t, t.winner, t.cards) for t in trace.tricks]
+    if trace.sweeper is not None and trace.swept:
+        steps.append((None, trace.sweeper, trace.swept))
+    for number, (trick, winner, cards) in enumerate(steps, 1):
+        points = cards & targets
+        if runner is not None and trick is not None and winner == runner and cards & HEARTS_MASK:
+            missed += missed_stops(trick, runner, played, n)
+        if runner is not None and points and winner != runner:
+            return _ended(table, trace, result, totals_before, runner, start, trick, number, winner,
+                          points, _points(taken[runner]), missed)
+        if trick is not None:
+            for play in trick.plays:
+                if control_play(trick, play.seat, played, free_first):
+                    control[play.seat] += 1
+        taken[winner] |= cards
+        fallen |= points
+        played |= cards
+        if points:
+            holder = winner if taken[winner] & targets == fallen else None
+        if runner is None and holder is not None and _points(taken[holder]) >= MIN_RUN_POINTS:
+            visible = visible or number
+            if control[holder] >= MIN_CONTROL_PLAYS:
+                runner, start = holder, number
+        elif holder is None:
+            visible = None
+    shooter = next((s for s in range(n) if targets and taken[s] & targets == targets), None)
+    if shooter is None:
+        if runner is None:
+            return None
+        return _ended(table, trace, result, totals_before, runner, start, None, None, None, 0,
+                      _points(taken[runner]), missed)
+    return MoonAttempt(
+        seat=shooter, start_trick=start or visible or len(steps), outcome="shot", trick=None, stopper=None,
+        taker=None, card=None, giver=None, points_at_end=_points(taken[shooter]),
+        cost=result.points[shooter], sun=result.tricks_won[shooter] == table.hand_size,
+        near_miss=False, choice=judge_choice(table, totals_before, result), missed=tuple(missed))
+
+
+def _ended(table: Table, trace: HandTrace, result: HandResult, totals_before: tuple[int, ...],
+           runner: int, start: int, trick: Trick | None, number: int | None, winner: int | None,
+           points: Mask, held_points: int, missed: list[MissedStop]) -> MoonAttempt:
+    card = giver = None
+    outcome = "abandoned"
+    if number is not None:
+        if trick is None:  # swept up unplayed by an ends_hand leader
+            card = highest(points & QS_MASK or points)
+            giver = next((s for s, held in enumerate(trace.held) if held >> card & 1), winner)
+        else:
+            first = next(play for play in trick.plays if points >> play.card & 1)
+            card, giver = first.card, first.seat
+        outcome = "abandoned" if trick is not None and gave_up(trick, runner) else "stopped"
+    total = table.point_total
+    final = _points(result.taken[runner])
+    return MoonAttempt(
+        seat=runner, start_trick=start, outcome=outcome, trick=number,
+        stopper=winner if outcome == "stopped" else None, taker=winner, card=card, giver=giver,
+        points_at_end=held_points, cost=result.points[runner], sun=False,
+        near_miss=final == total - 1 and total > 0, choice=None, missed=tuple(missed))
+
+
+def near_miss_seat(table: Table, result: HandResult) -> int | None:
+    """The seat that took all the heart and QS points but one, if any."""
+    total = table.point_total
+    for seat, taken in enumerate(result.taken):
+        if total and _points(taken & table.deck) == total - 1:
+            return seat
+    return None
+
+
+def sun_seat(table: Table, result: HandResult) -> int | None:
+    """The seat that won every trick, if one did."""
+    return next((seat for seat, won in enumerate(result.tricks_won) if won == table.hand_size), None)

@@ -1,0 +1,97 @@
+"""Points taken: per hand and seat, and the story of every point card.
+
+Hearts, QS, and — when the rules give them a value — JD and QC are point
+cards; each one fell in a trick, was given by the seat that played it and taken
+by the trick's winner. (Cards an ``ends_hand`` leader swept up unplayed fall in
+the trick after the last one played and are "given" by the seat that held them.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import HEARTS_MASK, JD, QC, QS, QS_MASK, Card, Mask, iter_cards
+from ..engine.replay import HandResult
+from ..rules import Table
+from .trace import HandTrace
+
+
+@dataclass(frozen=True, slots=True)
+class PointCard:
+    """Where one point card went."""
+
+    card: Card
+    trick: int
+    """1-based; one past the last trick for cards swept up unplayed."""
+    giver: int
+    """The seat that played it (or held it, if swept)."""
+    taker: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPoints:
+    """What one seat took in one hand and where that leaves it."""
+
+    hearts: int
+    qs: bool
+    jd: bool
+    qc_cancel: bool
+    """It took QS and QC under ``queen_of_clubs_cancels_queen``, so QS scored 0."""
+    tricks_won: int
+    points_before_moon: int
+    points: int
+    total: int
+    position: int
+    """Standing after the hand: 1 for the lowest total; tied seats share the better place."""
+    points_given: int
+    """Hearts and QS this seat played into tricks that another seat won."""
+
+
+def point_mask(table: Table) -> Mask:
+    """The cards that score under these rules: hearts, QS, and JD / QC when the rules use them."""
+    mask = table.deck & (HEARTS_MASK | QS_MASK)
+    if table.rules.jack_of_diamonds:
+        mask |= 1 << JD
+    if table.rules.queen_of_clubs_cancels_queen:
+        mask |= 1 << QC
+    return mask & table.deck
+
+
+def positions(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """Standing by total, low first, ties sharing the better place: (10, 3, 10, 0) -> (3, 2, 3, 1)."""
+    return tuple(1 + sum(other < total for other in totals) for total in totals)
+
+
+def point_cards(table: Table, trace: HandTrace) -> tuple[PointCard, ...]:
+    """Every point card that was taken, in the order it fell."""
+    scoring = point_mask(table)
+    found = [PointCard(play.card, trick.number, play.seat, trick.winner)
+             for trick in trace.tricks if trick.cards & scoring
+             for play in trick.plays if scoring >> play.card & 1]
+    if trace.swept & scoring and trace.sweeper is not None:
+        after = len(trace.tricks) + 1
+        for card in iter_cards(trace.swept & scoring):
+            holder = next((s for s, held in enumerate(trace.held) if held >> card & 1), trace.sweeper)
+            found.append(PointCard(card, after, holder, trace.sweeper))
+    return tuple(found)
+
+
+def seat_points(table: Table, trace: HandTrace, result: HandResult,
+                cards: tuple[PointCard, ...]) -> tuple[SeatPoints, ...]:
+    """One :class:`SeatPoints` per seat."""
+    cancels = table.rules.queen_of_clubs_cancels_queen
+    standing = positions(result.totals)
+    given = [0] * table.players
+    for point in cards:
+        if point.giver != point.taker and (HEARTS_MASK | QS_MASK) >> point.card & 1:
+            given[point.giver] += 13 if point.card == QS else 1
+    out = []
+    for seat, taken in enumerate(result.taken):
+        has_qs = bool(taken >> QS & 1)
+        out.append(SeatPoints(
+            hearts=(taken & HEARTS_MASK).bit_count(), qs=has_qs, jd=bool(taken >> JD & 1),
+            qc_cancel=cancels and has_qs and bool(taken >> QC & 1),
+            tricks_won=result.tricks_won[seat], points_before_moon=result.raw_points[seat],
+            points=result.points[seat], total=result.totals[seat], position=standing[seat],
+            points_given=given[seat]))
+    return tuple(out)
