@@ -7,6 +7,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from ..analysis.points import positions
 from ..analysis.trace import HandTrace, trace_game
 from ..cards import HEARTS_MASK, QS, card_name, iter_cards
 from ..engine.replay import GameResult, HandResult
@@ -15,7 +16,7 @@ from ..violations import CATALOGUE, Violation
 from . import charts
 from .extras import GameExtras, game_extras
 from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
-from .words import display_order, joined, ordinal, places, preset_note, rules_in_words
+from .words import display_order, joined, ordinal, preset_note, rules_in_words
 
 _AT_HAND_START = frozenset({"deal-invalid", "pass-invalid", "game-continued"})
 """Violations shown before the first lead; others without a card are shown when the hand is scored."""
@@ -115,7 +116,7 @@ def _hand_rows(result: GameResult) -> list[dict[str, Any]]:
 
 
 def _seat_summary(result: GameResult) -> list[dict[str, Any]]:
-    placed = places(result.totals) if result.hands else [1] * result.record.seats
+    placed = positions(result.totals)
     out = []
     for seat, player in enumerate(result.record.players):
         out.append({

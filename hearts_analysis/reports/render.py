@@ -87,6 +87,7 @@ def environment() -> jinja2.Environment:
     env.filters["signed"] = lambda n: f"+{n}" if n > 0 else str(n).replace("-", "\u2212")
     env.filters["pct"] = lambda x, digits=1: "–" if x is None else f"{x:.{digits}f}%"
     env.filters["num"] = lambda n: f"{n:,}"
+    env.filters["fixed"] = lambda x, digits=1: "–" if x is None else f"{x:,.{digits}f}"
     env.globals["version"] = __version__
     env.globals["card_parts"] = card_parts
     return env

@@ -76,11 +76,6 @@ def preset_note(rules: Rules) -> str:
     return preset.source if preset else ""
 
 
-def places(totals: tuple[int, ...] | list[int]) -> list[int]:
-    """Finishing places, 1 for the lowest total; tied totals share a place (1, 2, 2, 4)."""
-    return [1 + sum(other < total for other in totals) for total in totals]
-
-
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
