@@ -1,0 +1,232 @@
+"""Every violation code of the catalogue, triggered by a crafted record at an exact location.
+
+Each case is ``(game, expected)`` where ``expected`` lists every violation the
+engine must report, in order, as ``(code, hand, trick, seat, card)``.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from hearts_analysis.engine import replay_game
+from hearts_analysis.rules import Rules
+from hearts_analysis.violations import CATALOGUE, CODES, Violation, explain, render_markdown
+
+from conftest import full_deal, game, hand, located, tiny_rules
+
+# The clean tiny hand of test_engine_rules (points 0 1 0 16): T1 AC wins, T2 KD wins,
+# T3 seat 2 leads 3S and KS wins (8H discarded), T4 4H led and 6H wins with QS on it.
+DEAL = ["2C 5D QS 9S", "3C JD 4H KS", "QC KD 5H 3S", "AC 7D 6H 8H"]
+PLAY = "0:2C 1:3C 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H 0:9S 1:KS  1:4H 2:5H 3:6H 0:QS"
+RULES = tiny_rules(DEAL)
+POINTS = (0, 1, 0, 16)
+PASS_RULES = tiny_rules(DEAL, pass_count=1, pass_cycle=["left", "hold"])
+# Passing left, each seat gives its first card: 2C->1, 3C->2, QC->3, AC->0. After the pass:
+# seat 0 AC 5D QS 9S, seat 1 2C JD 4H KS, seat 2 3C KD 5H 3S, seat 3 QC 7D 6H 8H.
+PASSES = ["2C", "3C", "QC", "AC"]
+PASS_PLAY = "1:2C 2:3C 3:QC 0:AC  0:5D 1:JD 2:KD 3:7D  2:3S 3:8H 0:9S 1:KS  1:4H 2:5H 3:6H 0:QS"
+MOON_RULES = Rules.preset("standard", pass_count=0)
+MOON_PLAY = " ".join(f"0:{r}C 1:{r}D 2:{r}H 3:{r}S" for r in "23456789TJQKA")  # seat 0 takes all
+
+
+def with_play(play: str, deal=DEAL, rules=RULES, **fields):
+    return game(deal, play, rules=rules, **fields)
+
+
+def swapped(text: str, a: str, b: str) -> str:
+    return text.replace(a, "\0").replace(b, a).replace("\0", b)
+
+
+PF_DEAL = ["2C 5D QS 9S", "3D JD 4H KS", "QC KD 5H 3S", "AC 7D 6H 8H"]  # seat 1 void in clubs
+PF_PLAY = "0:2C 1:4H 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H 0:9S 1:KS  1:3D 2:5H 3:6H 0:QS"
+PF_CLEAN = "0:2C 1:3D 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H 0:9S 1:KS  1:4H 2:5H 3:6H 0:QS"
+# Seat 0 passes 5D to seat 1 (the others pass a club): clean, and a record where seat 0 plays 5D anyway.
+PASSED_AWAY = ["5D", "3C", "QC", "AC"]
+PASSED_AWAY_PLAY = "0:2C 1:KS 2:3C 3:QC  3:7D 0:9S 1:5D 2:KD  2:3S 3:8H 0:QS 1:JD  0:AC 1:4H 2:5H 3:6H"
+PASSED_AWAY_BAD = "0:2C 1:KS 2:3C 3:QC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H 0:QS 1:5D  0:AC 1:4H 2:5H 3:6H"
+FEW = "0:2C 1:3C 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H"
+TARGET_RULES = tiny_rules(DEAL, target=40)  # seat 3 takes 16 a hand: the game ends after hand 3
+
+
+def hands(count: int, **fields_by_hand):
+    return [hand(DEAL, PLAY, **{k: v[i] for k, v in fields_by_hand.items()}) for i in range(count)]
+
+
+V = tuple  # (code, hand, trick, seat, card)
+
+CASES = {
+    "deal-invalid": [
+        pytest.param(with_play(PLAY, deal=["2C 5D QS", "3C JD 4H KS", "QC KD 5H 3S 9S", "AC 7D 6H 8H"]),
+                     [V(("deal-invalid", 1, None, 0, None)), V(("deal-invalid", 1, None, 2, None)),
+                      V(("card-not-held", 1, 3, 0, "9S"))], id="wrong-count"),
+        pytest.param(with_play(PLAY, deal=["2C 5D QS 9S", "3C JD 4H KS", "QC KD 5H 3S", "AC 7D 6H 4H"]),
+                     [V(("deal-invalid", 1, None, 3, "4H")), V(("deal-invalid", 1, None, None, None)),
+                      V(("card-not-held", 1, 3, 3, "8H"))], id="dealt-to-two-seats-and-missing"),
+        pytest.param(with_play(PLAY, deal=["2C 5D QS 9S", "3C JD 4H KS", "QC KD 5H 3S", "AC 7D 6H 6H"]),
+                     [V(("deal-invalid", 1, None, 3, "6H")), V(("deal-invalid", 1, None, None, None)),
+                      V(("card-not-held", 1, 3, 3, "8H")), V(("hand-incomplete", 1, 4, 0, "QS"))],
+                     id="dealt-twice-to-one-seat"),
+        pytest.param(with_play(PLAY, deal=["2C 5D QS 9S", "3C JD 4H KS", "QC KD 5H 3S", "AC 7D 6H 2D"]),
+                     [V(("deal-invalid", 1, None, 3, "2D")), V(("deal-invalid", 1, None, None, None)),
+                      V(("card-not-held", 1, 3, 3, "8H"))], id="removed-card"),
+    ],
+    "pass-invalid": [
+        pytest.param(game(DEAL, PASS_PLAY, rules=PASS_RULES, passes=["2C", "3C 4H", "QC", "AC"]),
+                     [V(("pass-invalid", 1, None, 1, None)), V(("card-not-held", 1, 4, 1, "4H"))],
+                     id="wrong-number"),
+        pytest.param(game(DEAL, PASS_PLAY, rules=PASS_RULES, passes=["2C", "3C", "QC", "KS"]),
+                     [V(("pass-invalid", 1, None, 3, "KS")), V(("card-not-held", 1, 1, 0, "AC"))],
+                     id="card-not-dealt"),
+        pytest.param(game(DEAL, PASS_PLAY, rules=PASS_RULES, passes=["2C", None, "QC", "AC"]),
+                     [V(("pass-invalid", 1, None, 1, None)), V(("card-not-held", 1, 1, 2, "3C"))],
+                     id="missing-pass"),
+        pytest.param(game(hands=[hand(DEAL, PASS_PLAY, passes=PASSES),
+                                 hand(DEAL, PLAY, passes=[None, None, "5H", None])], rules=PASS_RULES),
+                     [V(("pass-invalid", 2, None, 2, None))], id="pass-on-a-hold-hand"),
+        pytest.param(game(DEAL, PLAY, rules=PASS_RULES, passes=[None] * 4, pass_direction="hold"),
+                     [V(("pass-invalid", 1, None, None, None))], id="stated-direction-differs"),
+    ],
+    "wrong-first-lead": [
+        pytest.param(with_play("0:5D 1:JD 2:KD 3:7D"),
+                     [V(("wrong-first-lead", 1, 1, 0, "5D")), V(("hand-incomplete", 1, 2, None, None))],
+                     id="holder-leads-another-card"),
+        pytest.param(with_play("3:AC 0:2C 1:3C 2:QC"),
+                     [V(("wrong-first-lead", 1, 1, 3, "AC")), V(("out-of-turn", 1, 1, 0, "2C")),
+                      V(("out-of-turn", 1, 1, 1, "3C")), V(("out-of-turn", 1, 1, 2, "QC")),
+                      V(("hand-incomplete", 1, 2, None, None))], id="wrong-seat-leads"),
+    ],
+    "out-of-turn": [
+        pytest.param(with_play(PLAY.replace("3:7D 0:5D", "0:5D 3:7D")),
+                     [V(("out-of-turn", 1, 2, 0, "5D")), V(("out-of-turn", 1, 2, 3, "7D"))],
+                     id="two-plays-swapped"),
+    ],
+    "card-not-held": [
+        pytest.param(with_play(PLAY.replace("0:9S 1:KS", "0:KS 1:9S")),
+                     [V(("card-not-held", 1, 3, 0, "KS")), V(("card-not-held", 1, 3, 1, "9S")),
+                      V(("out-of-turn", 1, 4, 1, "4H")), V(("out-of-turn", 1, 4, 2, "5H")),
+                      V(("out-of-turn", 1, 4, 3, "6H")), V(("out-of-turn", 1, 4, 0, "QS"))],
+                     id="another-seats-card"),
+        pytest.param(with_play(PLAY[:-2] + "9S"), [V(("card-not-held", 1, 4, 0, "9S"))], id="played-twice"),
+        pytest.param(game(DEAL, PASSED_AWAY_BAD, rules=PASS_RULES, passes=PASSED_AWAY),
+                     [V(("card-not-held", 1, 2, 0, "5D"))], id="card-passed-away"),
+    ],
+    "revoke": [
+        pytest.param(with_play(swapped(PLAY, "0:5D", "0:9S")),
+                     [V(("revoke", 1, 2, 0, "9S")), V(("revoke", 1, 3, 0, "5D"))], id="discard-while-holding-suit"),
+    ],
+    "points-on-first-trick": [
+        pytest.param(game(PF_DEAL, PF_PLAY, rules=tiny_rules(PF_DEAL)),
+                     [V(("points-on-first-trick", 1, 1, 1, "4H"))], id="heart-dumped-on-trick-1"),
+    ],
+    "hearts-not-broken": [
+        pytest.param(with_play("0:2C 1:3C 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:5H 3:6H 0:QS 1:4H  3:8H 0:9S 1:KS 2:3S"),
+                     [V(("hearts-not-broken", 1, 3, 2, "5H"))], id="heart-led-early"),
+    ],
+    "hand-incomplete": [
+        pytest.param(with_play(FEW), [V(("hand-incomplete", 1, 3, None, None))], id="too-few-plays"),
+        pytest.param(with_play(PLAY + " 1:4H"), [V(("hand-incomplete", 1, 5, 1, "4H"))], id="too-many-plays"),
+    ],
+    "points-mismatch": [
+        pytest.param(with_play(PLAY, points=(0, 0, 1, 16)),
+                     [V(("points-mismatch", 1, None, 1, None)), V(("points-mismatch", 1, None, 2, None))],
+                     id="recorded-points-differ"),
+        pytest.param(game(full_deal(), MOON_PLAY, rules=MOON_RULES, moon="subtract_from_shooter",
+                          points=(0, 26, 26, 26)),
+                     [V(("points-mismatch", 1, None, s, None)) for s in range(4)], id="moon-scored-against-choice"),
+    ],
+    "totals-mismatch": [
+        pytest.param(game(hands=hands(3, totals=[(0, 1, 0, 16), (0, 3, 0, 32), (0, 4, 0, 48)]), rules=TARGET_RULES),
+                     [V(("totals-mismatch", 2, None, 1, None))], id="carried-error-reported-once"),
+        pytest.param(game(hands=hands(2, totals=[(0, 1, 0, 16), (0, 2, 0, 33)]), rules=TARGET_RULES),
+                     [V(("totals-mismatch", 2, None, 3, None))], id="wrong-sum"),
+    ],
+    "game-over-early": [
+        pytest.param(game(hands=hands(2), rules=TARGET_RULES, complete=True),
+                     [V(("game-over-early", None, None, None, None))], id="complete-below-target"),
+    ],
+    "game-continued": [
+        pytest.param(game(hands=hands(5), rules=TARGET_RULES, complete=True),
+                     [V(("game-continued", 4, None, None, None))], id="hands-after-the-end"),
+    ],
+    "moon-choice-invalid": [
+        pytest.param(with_play(PLAY, moon="add_to_others"),
+                     [V(("moon-choice-invalid", 1, None, None, None))], id="no-moon-shot"),
+        pytest.param(game(full_deal(), MOON_PLAY, rules=MOON_RULES.replace(moon="add_to_others"),
+                          moon="subtract_from_shooter"),
+                     [V(("moon-choice-invalid", 1, None, 0, None))], id="choice-the-rules-fix-otherwise"),
+        pytest.param(game(full_deal(), MOON_PLAY, rules=MOON_RULES.replace(moon="none"), moon="add_to_others"),
+                     [V(("moon-choice-invalid", 1, None, None, None))], id="rules-without-moons"),
+    ],
+}
+
+
+def test_the_base_records_are_clean():
+    assert located(replay_game(with_play(PLAY, points=POINTS))) == []
+    assert located(replay_game(game(DEAL, PASS_PLAY, rules=PASS_RULES, passes=PASSES, points=POINTS))) == []
+    assert located(replay_game(game(PF_DEAL, PF_CLEAN, rules=tiny_rules(PF_DEAL)))) == []
+    assert located(replay_game(game(DEAL, PASSED_AWAY_PLAY, rules=PASS_RULES, passes=PASSED_AWAY))) == []
+    assert located(replay_game(game(full_deal(), MOON_PLAY, rules=MOON_RULES, points=(-26, 0, 0, 0)))) == []
+    assert located(replay_game(game(hands=hands(3, totals=[(0, 1, 0, 16), (0, 2, 0, 32), (0, 3, 0, 48)]),
+                                    rules=TARGET_RULES, complete=True))) == []
+
+
+@pytest.mark.parametrize("code, record, expected",
+                         [pytest.param(code, *case.values, id=f"{code}:{case.id}")
+                          for code, cases in CASES.items() for case in cases])
+def test_every_code_is_triggered_at_its_exact_location(code, record, expected):
+    result = replay_game(record)
+    assert located(result) == expected
+    assert code in {v.code for v in result.violations}
+    assert not result.valid
+
+
+def test_every_catalogue_entry_has_a_triggering_case():
+    assert set(CASES) == set(CATALOGUE) == set(CODES)
+    assert all(CASES[code] for code in CODES)
+
+
+def test_independent_violations_in_later_hands_are_still_found():
+    bad_first = hand(DEAL, swapped(PLAY, "0:5D", "0:9S"))
+    bad_third = hand(DEAL, PLAY.replace("3:7D 0:5D", "0:5D 3:7D"))
+    result = replay_game(game(hands=[bad_first, hand(DEAL, PLAY), bad_third], rules=TARGET_RULES))
+    assert [(v.code, v.hand) for v in result.violations] == [("revoke", 1), ("revoke", 1),
+                                                           ("out-of-turn", 3), ("out-of-turn", 3)]
+    assert [len(h.violations) for h in result.hands] == [2, 0, 2]
+
+
+def test_messages_say_what_the_rule_is_and_what_was_legal():
+    result = replay_game(with_play(swapped(PLAY, "0:5D", "0:9S")))
+    assert result.violations[0].message == ("seat 0 (p0) played 9S: a diamond was led and a seat holding "
+                                            "diamonds must follow suit; legal instead: 5D")
+    result = replay_game(game(PF_DEAL, PF_PLAY, rules=tiny_rules(PF_DEAL)))
+    assert "legal instead: 3D, JD, KS" in result.violations[0].message
+    result = replay_game(with_play("0:5D 1:JD 2:KD 3:7D"))
+    assert "the holder of 2C must lead it to the first trick; legal instead: 2C" in result.violations[0].message
+    result = replay_game(game(DEAL, PASSED_AWAY_BAD, rules=PASS_RULES, passes=PASSED_AWAY))
+    assert result.violations[0].message == "seat 0 (p0) played 5D, which it does not hold (seat 1 holds it)"
+    for v in replay_game(with_play(PLAY + " 1:4H", points=(1, 1, 1, 1))).violations:
+        assert v.message and not v.message[0].isupper() and "None" not in v.message
+
+
+def test_violation_records_are_checked_and_serialisable():
+    with pytest.raises(ValueError, match="unknown violation code"):
+        Violation("no-such-code", 1, 1, 0, "QS", "x")
+    v = Violation("revoke", 2, 5, 1, "QS", "m")
+    assert v.to_dict() == {"code": "revoke", "hand": 2, "trick": 5, "seat": 1, "card": "QS", "message": "m"}
+    assert v.location() == "hand 2 trick 5 seat 1"
+    assert Violation("game-over-early", None, None, None, None, "m").location() == "game"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_catalogue_entries_are_complete(code):
+    rule = CATALOGUE[code]
+    assert rule.code == code and rule.title and rule.what and rule.why and rule.example
+    assert explain(code).startswith(f"{code}: {rule.title}")
+
+
+def test_docs_are_generated_from_the_catalogue():
+    """docs/violations.md is ``python -m hearts_analysis.violations`` output: regenerate it when this fails."""
+    docs = Path(__file__).resolve().parent.parent / "docs" / "violations.md"
+    assert docs.read_text(encoding="utf-8") == render_markdown()
+    for code in CODES:
+        assert f"## {code}" in render_markdown()
