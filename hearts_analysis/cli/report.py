@@ -1,0 +1,180 @@
+"""``hearts report``: HTML reports of a game, an audit of a corpus, and its players."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..audit import game_report
+from ..engine.replay import replay_game
+from ..records.sources import iter_sources
+from ..reports.audit import AuditDigest, digest_paths, write_audit_report
+from ..reports.game import write_game_report
+from ..reports.players import digest_players, player_leaks, write_players_report
+from ..reports.render import BESIDE, INLINE
+from .app import RULES_OPTION, SET_OPTION, app, domain_errors, fail, rules_from_options
+from .progress import progress
+from .validate import summary_line
+
+DEFAULT_FOLDER = Path("reports")
+MAX_GAME_REPORTS = 200
+
+
+def game_slug(game_id: str | None, source: str, taken: set[str]) -> str:
+    """A file name for a game's report: from its id (or its source), unique among ``taken``."""
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", game_id or Path(source.split(":")[0]).stem + "-" + source.rsplit(":", 1)[-1])
+    base = "game-" + (base.strip("-.") or "game")[:80]
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    taken.add(slug)
+    return slug
+
+
+def _say(path: Path) -> None:
+    typer.echo(f"wrote {path}")
+
+
+@app.command()
+def report(
+    paths: list[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Game files (.json, .jsonl, .parquet), folders of them, or - for stdin."),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", metavar="PATH",
+        help="The .html file to write, or a folder for several reports (default: reports/)."),
+    audit: bool = typer.Option(False, "--audit", help="Write the audit report of all the games (audit.html)."),
+    players: bool = typer.Option(False, "--players", help="Write the player report of all the games (players.html)."),
+    games: bool = typer.Option(False, "--games", help="Write one game report per game (game-<id>.html)."),
+    max_games: int = typer.Option(MAX_GAME_REPORTS, "--max-games", metavar="N",
+                                  help="With --games: write at most this many game reports (the audit covers all)."),
+    js_beside: bool = typer.Option(False, "--js-beside",
+                                   help="Write plotly.min.js once beside the reports instead of inside each page."),
+    rules: Optional[str] = RULES_OPTION,
+    set_: Optional[list[str]] = SET_OPTION,
+) -> None:
+    """Write HTML reports that open offline in any browser.
+
+    One game gives its game report; several games (a folder, a JSON Lines or
+    Parquet corpus) give the audit report plus one game report per game,
+    unless --audit, --players or --games say which reports to write.
+
+    Exit status: 0 written, 2 some input could not be read (the reports are
+    still written, and list the unreadable records).
+
+    \b
+    Examples:
+      hearts report game.json -o reports/game.html
+      hearts report corpus.parquet --audit -o reports/audit.html
+      hearts report corpus.parquet --players -o reports/players.html
+      hearts report examples/ -o reports/
+    """
+    forced = rules_from_options(rules, set_)
+    plotly = BESIDE if js_beside else INLINE
+    if max_games < 0:
+        raise fail("--max-games: must be 0 or more")
+    with domain_errors():
+        if not (audit or players or games):
+            return _default(paths, output, forced, plotly, max_games)
+        chosen = [name for name, on in (("audit", audit), ("players", players), ("games", games)) if on]
+        folder, single = _targets(output, chosen)
+        errors = 0
+        if games:
+            errors = _games_and_audit(paths, folder, forced, plotly, max_games, single if audit else None, audit)
+        elif audit:
+            digest = digest_paths(paths, forced)
+            errors = digest.summary.errors
+            _report_errors(digest.errors, errors)
+            typer.echo(summary_line(digest.summary), err=True)
+            _say(write_audit_report(digest, _sources(paths), single or folder / "audit.html", plotly))
+        if players:
+            digest = digest_players(paths, forced)
+            errors = max(errors, digest.error_count)
+            if not (audit or games):
+                _report_errors(digest.errors, digest.error_count)
+            leaks = player_leaks(paths, forced)
+            _say(write_players_report(digest, _sources(paths), single or folder / "players.html", plotly, leaks))
+    raise typer.Exit(2 if errors else 0)
+
+
+def _report_errors(listed: list[dict], count: int) -> None:
+    for error in listed:
+        typer.echo(f"{error['source']}: error: {error['message']}", err=True)
+    if count > len(listed):
+        typer.echo(f"hearts: {count - len(listed)} more unreadable records (see the report)", err=True)
+
+
+def _sources(paths: list[str]) -> str:
+    return ", ".join("<stdin>" if p == "-" else p for p in paths)
+
+
+def _targets(output: Path | None, chosen: list[str]) -> tuple[Path, Path | None]:
+    """The output folder, and the single file when one report goes to an ``.html`` path."""
+    if output is not None and output.suffix.lower() in (".html", ".htm"):
+        if len(chosen) > 1 or chosen == ["games"]:
+            raise fail(f"{output}: several reports are written; give a folder to -o")
+        return output.parent, output
+    return output or DEFAULT_FOLDER, None
+
+
+def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int) -> None:
+    """One game: its report. Several: the audit and a report per game."""
+    items = iter_sources(paths, forced)
+    first = next(items, None)
+    second = next(items, None)
+    if first is not None and second is None:
+        if first.game is None:
+            raise fail(f"{first.source}: {first.error.text()}")
+        if output is None or output.suffix.lower() not in (".html", ".htm"):
+            folder = output or DEFAULT_FOLDER
+            output = folder / (Path(first.source.split(":")[0]).stem + ".html")
+        _say(write_game_report(replay_game(first.game), first.source, output, plotly))
+        raise typer.Exit(0)
+    folder, _ = _targets(output, ["audit", "games"])
+    errors = _games_and_audit(paths, folder, forced, plotly, max_games, None, True)
+    raise typer.Exit(2 if errors else 0)
+
+
+def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: int,
+                     audit_file: Path | None, with_audit: bool) -> int:
+    """Replay each game once: its game report (up to ``max_games``) and its share of the audit."""
+    digest = AuditDigest()
+    written: dict[tuple[str, str | None], str] = {}
+    taken: set[str] = set()
+    skipped = 0
+    with progress("reporting", enabled="-" not in paths) as bar:
+        for item in iter_sources(paths, forced):
+            if item.game is None:
+                digest.add(item, None)
+                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+                continue
+            result = replay_game(item.game)
+            digest.add(item, game_report(result, item.source))
+            bar.advance(hands=len(result.hands))
+            if len(written) < max_games:
+                name = game_slug(result.record.game_id, item.source, taken) + ".html"
+                _say(write_game_report(result, item.source, folder / name, plotly))
+                written[(item.source, result.record.game_id)] = name
+            else:
+                skipped += 1
+    if skipped:
+        typer.echo(f"hearts: wrote {len(written)} game reports and skipped {skipped} more (--max-games)", err=True)
+    if with_audit:
+        target = audit_file or folder / "audit.html"
+        link = _relative_links(written, folder, target.parent)
+        _say(write_audit_report(digest, _sources(paths), target, plotly, link))
+    typer.echo(summary_line(digest.summary), err=True)
+    return digest.summary.errors
+
+
+def _relative_links(written: dict[tuple[str, str | None], str], folder: Path, page_folder: Path):
+    def link(source: str, game_id: str | None) -> str | None:
+        name = written.get((source, game_id))
+        if name is None:
+            return None
+        return Path(os.path.relpath((folder / name).resolve(), page_folder.resolve())).as_posix()
+    return link
