@@ -1,0 +1,36 @@
+"""``hearts explain``: one violation code in plain words, from the catalogue."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from ..violations import CATALOGUE, explain
+from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app
+
+
+def code_list() -> str:
+    width = max(len(code) for code in CATALOGUE)
+    return "\n".join(f"  {rule.code:<{width}}  {rule.title}" for rule in CATALOGUE.values())
+
+
+@app.command("explain")
+def explain_command(
+    code: Optional[str] = typer.Argument(None, metavar="[CODE]", help="A violation code, e.g. revoke."),
+) -> None:
+    """Explain a violation code: what the rule is, why it exists, an example.
+
+    Without a code, list every code. An unknown code lists them too (exit 2).
+
+    Example: hearts explain revoke
+    """
+    if code is None:
+        typer.echo("Violation codes (hearts explain CODE for one):\n" + code_list())
+        raise typer.Exit(EXIT_CLEAN)
+    wanted = code.strip().lower()
+    if wanted not in CATALOGUE:
+        typer.echo(f"hearts: unknown violation code {code!r}; the codes are:\n{code_list()}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    typer.echo(explain(wanted).rstrip())
+    raise typer.Exit(EXIT_CLEAN)
