@@ -53,7 +53,8 @@ class Rules:
     pass_cycle: tuple[str, ...] | None = None
     """Directions for hands 1, 2, ...; ``None``: 4 players ``left right across hold``, others ``left right``."""
     first_lead: str = "lowest_club"
-    """Who leads trick 1 and what: ``lowest_club``, ``any_club`` or ``left_of_dealer``."""
+    """Who leads trick 1 and what: ``lowest_club`` (the holder of the lowest club leads it), ``any_club``
+    (that holder leads any club) or ``left_of_dealer`` (the seat left of the dealer leads any legal card)."""
     points_on_first_trick: bool = False
     """May hearts or QS fall on trick 1 (always, for a seat holding nothing else)."""
     hearts_must_be_broken: bool = True
@@ -61,7 +62,8 @@ class Rules:
     hearts_broken_by: str = "heart_or_queen"
     """What breaks hearts when played on an earlier trick: ``heart`` or ``heart_or_queen``."""
     only_hearts_lead: str = "allowed"
-    """A leader left with only hearts (and maybe QS) while unbroken: ``allowed``, ``queen_first``, ``ends_hand``."""
+    """A leader left with only hearts (and maybe QS) while hearts are unbroken: ``allowed`` (may lead a
+    heart), ``queen_first`` (must lead QS if held), ``ends_hand`` (takes every remaining card; the hand ends)."""
     jack_of_diamonds: int = 0
     """Points for taking JD (Omnibus: -10)."""
     queen_of_clubs_cancels_queen: bool = False
@@ -69,7 +71,9 @@ class Rules:
     no_tricks_bonus: int = 0
     """Points for a seat that took no trick, in a hand where nobody shot the moon."""
     moon: str = "shooter_choice"
-    """``add_to_others``, ``subtract_from_shooter``, ``shooter_choice`` or ``none``."""
+    """A seat that took every heart and QS: ``add_to_others`` (every other seat scores 26 instead),
+    ``subtract_from_shooter`` (the shooter scores -26 instead), ``shooter_choice`` (the shooter picks one of
+    those) or ``none`` (no moon: points as taken)."""
     target: int = 100
     """The game ends after the hand in which a total reaches it."""
     end_at: str = "reach"
@@ -329,10 +333,12 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         hearts_broken_by="heart"),
     _preset(
         "openspiel",
-        "OpenSpiel's hearts game with its default parameters: a chance-dealt pass direction each hand "
+        "OpenSpiel's hearts game (open_spiel/games/hearts/hearts.cc) with its default parameters: one hand "
+        "of 4 players, a chance-dealt pass direction each hand "
         "(pass_cycle 'any': the record states it), 2C leads, no points on trick 1, hearts broken by a heart or QS, "
         "a leader with only hearts and QS must lead QS, the moon adds 26 to the others. Its options map to "
-        "overrides: can_lead_any_club -> first_lead any_club, no_pts_on_first_trick=false -> "
+        "overrides: pass_cards=false -> pass_count 0, can_lead_any_club -> first_lead any_club, "
+        "no_pts_on_first_trick=false -> "
         "points_on_first_trick true, must_break_hearts=false -> hearts_must_be_broken false, "
         "qs_breaks_hearts=false -> hearts_broken_by heart, can_lead_hearts_instead_of_qs -> only_hearts_lead "
         "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5.",
