@@ -3,86 +3,116 @@
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator, Sequence
+from functools import lru_cache
+from typing import Iterator, Sequence
 
-from ..cards import Card, iter_cards, mask_of
+from ..cards import Card, Mask, iter_cards
 from ..engine.replay import _is_over
 from ..engine.scoring import moon_points, moon_shooter, raw_points
-from ..engine.state import HandState
 from ..records.model import GameRecord, HandRecord
-from ..rules import PASS_DIRECTIONS, Rules, Table
-from .bots import Bot, HeuristicBot, RandomBot
-
-BotFactory = Callable[[random.Random], Bot]
-
-
-def deal(table: Table, rng: random.Random) -> list[list[Card]]:
-    cards = list(iter_cards(table.deck))
-    rng.shuffle(cards)
-    size = table.hand_size
-    return [sorted(cards[i * size:(i + 1) * size]) for i in range(table.players)]
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules, Table
+from .bits import BIT
+from .bots import Bot, BotFactory, HeuristicBot
+from .play import HandPlay
 
 
-def _moon_choice(table: Table, taken, shooter: int, totals: Sequence[int]) -> str:
-    """Add 26 to the others unless that ends the game with the shooter not alone in the lead."""
-    after = [t + p for t, p in zip(totals, moon_points(table, taken, shooter, "add_to_others"))]
-    if _is_over(table, after) and min(after) < after[shooter] or after.count(after[shooter]) > 1 and _is_over(table, after):
-        return "subtract_from_shooter"
-    return "add_to_others"
+@lru_cache(maxsize=64)
+def _deck_cards(table: Table) -> tuple[tuple[Card, ...], int]:
+    return tuple(iter_cards(table.deck)), table.hand_size
+
+
+def deal(table: Table, rng: random.Random) -> list[tuple[Card, ...]]:
+    """Shuffle the table's deck (sorting by random keys: one C call per card) and deal it, each hand sorted."""
+    cards, size = _deck_cards(table)
+    key = rng.random
+    shuffled = sorted(cards, key=lambda _card: key())
+    return [tuple(sorted(shuffled[start:start + size])) for start in range(0, len(cards), size)]
+
+
+def choose_moon(table: Table, taken: Sequence[Mask], shooter: int, totals: Sequence[int]) -> str:
+    """The shooter's better option under ``shooter_choice``, given the totals before the hand.
+
+    Ending the game as the only lowest total is best, then a shared win, then playing on;
+    adding 26 that ends the game with the shooter not lowest is worst. When the game goes
+    on either way the gaps between the seats are the same, so the shooter adds to the others
+    (bringing the end nearer) only if it leads afterwards.
+    """
+    def outcome(choice: str) -> tuple[int, int]:
+        after = [t + p for t, p in zip(totals, moon_points(table, taken, shooter, choice))]
+        mine, low = after[shooter], min(after)
+        leads = mine == low
+        if not _is_over(table, after):
+            return 1, (choice == "add_to_others") == leads
+        if leads:
+            return (3 if after.count(low) == 1 else 2), choice == "add_to_others"
+        return 0, choice == "add_to_others"
+    return max(MOON_CHOICES, key=outcome)
+
+
+def pass_direction_for(table: Table, number: int, rng: random.Random) -> str:
+    """The cycle's direction for hand ``number``; a chance draw where the cycle says ``any``."""
+    expected = table.pass_direction(number)
+    if expected != "any":
+        return expected
+    return rng.choice([d for d in PASS_DIRECTIONS if d != "across" or table.players % 2 == 0])
 
 
 def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random,
               totals: Sequence[int]) -> HandRecord:
+    """Deal, pass and play one hand; the record carries the points and the new totals."""
     n = table.players
     dealt = deal(table, rng)
-    hands = [mask_of(cards) for cards in dealt]
-    expected = table.pass_direction(number)
-    direction = rng.choice(PASS_DIRECTIONS) if expected == "any" else expected
-    passes = None
-    if direction != "hold" and table.rules.pass_count:
-        passes = [sorted(bots[s].choose_pass(hands[s], table.rules.pass_count, direction)) for s in range(n)]
-        offset = table.pass_offset(direction)
-        given = [mask_of(p) for p in passes]
-        for s in range(n):
-            hands[s] &= ~given[s]
-        for s in range(n):
-            hands[(s + offset) % n] |= given[s]
+    direction = pass_direction_for(table, number, rng)
     dealer = (number - 1) % n
-    state = HandState(table, hands, HandState.first_leader_for(table, hands, dealer))
-    plays = []
-    while not state.is_over:
-        seat = state.to_play
-        card = bots[seat].choose_play(state, seat)
-        plays.append((seat, card))
-        state.push(seat, card)
-    shooter = moon_shooter(table, state.taken)
+    hands = [sum(map(BIT.__getitem__, cards)) for cards in dealt]
+    play = HandPlay(table, hands, number, dealer, tuple(totals), direction)
+    passes = None
+    count = table.rules.pass_count
+    if direction != "hold" and count:
+        given = [bots[seat].choose_pass(play.views[seat], count) for seat in range(n)]
+        for seat, cards in enumerate(given):
+            if cards.bit_count() != count or cards & ~hands[seat]:
+                raise ValueError(f"seat {seat} ({type(bots[seat]).__name__}) passed an invalid set of cards")
+        play.exchange(given, table.pass_offset(direction))
+        passes = tuple(tuple(iter_cards(cards)) for cards in given)
+    play.start()
+    plays = play.play_out(bots)
+    public = play.public
+    shooter = moon_shooter(table, public.taken)
     moon = None
     if shooter is None:
-        points = [raw_points(table, t, w) for t, w in zip(state.taken, state.tricks_won)]
+        points = [raw_points(table, t, w) for t, w in zip(public.taken, public.tricks_won)]
     else:
         rule = table.rules.moon
-        moon = _moon_choice(table, state.taken, shooter, totals) if rule == "shooter_choice" else rule
-        points = moon_points(table, state.taken, shooter, moon)
-    new_totals = [t + p for t, p in zip(totals, points)]
-    return HandRecord(deal=tuple(tuple(d) for d in dealt), plays=tuple(plays),
-                      passes=None if passes is None else tuple(tuple(p) for p in passes),
-                      dealer=dealer, pass_direction=direction if expected == "any" else None,
-                      moon=moon, points=tuple(points), totals=tuple(new_totals))
+        moon = choose_moon(table, public.taken, shooter, totals) if rule == "shooter_choice" else rule
+        points = moon_points(table, public.taken, shooter, moon)
+    return HandRecord(deal=tuple(dealt), plays=tuple(plays), passes=passes, dealer=dealer,
+                      pass_direction=direction if table.pass_direction(number) == "any" else None,
+                      moon=moon, points=tuple(points),
+                      totals=tuple(t + p for t, p in zip(totals, points)))
 
 
-def simulate_game(rules: Rules, players: Sequence[str], seed: int | random.Random,
-                  bot: BotFactory = HeuristicBot, game_id: str | None = None,
+def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random.Random,
+                  bot: BotFactory | Sequence[BotFactory] = HeuristicBot, game_id: str | None = None,
                   max_hands: int = 1000) -> GameRecord:
-    """A full game to the target, every seat played by ``bot``; the same seed gives the same game."""
+    """A full game to the target; the same seed gives the same game.
+
+    ``bot`` builds every seat's player, or give one factory per seat, e.g.
+    ``[HeuristicBot, RandomBot, HeuristicBot, partial(BlunderBot, log=found)]``.
+    Raises :class:`~hearts_analysis.rules.RuleError` if the rules cannot be played by this many.
+    """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     table = rules.table(len(players))
-    bots = [bot(random.Random(rng.getrandbits(64))) for _ in players]
-    totals = [0] * len(players)
+    factories = [bot] * len(players) if callable(bot) else list(bot)
+    if len(factories) != len(players):
+        raise ValueError(f"{len(factories)} bots for {len(players)} players")
+    bots = [factory(random.Random(rng.getrandbits(64))) for factory in factories]
+    totals: tuple[int, ...] = (0,) * len(players)
     hands = []
     for number in range(1, max_hands + 1):
         hand = play_hand(table, number, bots, rng, totals)
         hands.append(hand)
-        totals = list(hand.totals)
+        totals = hand.totals
         if _is_over(table, totals):
             break
     return GameRecord(players=tuple(players), hands=tuple(hands), rules=rules,
@@ -90,7 +120,8 @@ def simulate_game(rules: Rules, players: Sequence[str], seed: int | random.Rando
 
 
 def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,
-                   bot: BotFactory = HeuristicBot) -> Iterator[GameRecord]:
+                   bot: BotFactory | Sequence[BotFactory] = HeuristicBot) -> Iterator[GameRecord]:
+    """``count`` games, generated one at a time; game ``i`` depends only on ``seed`` and ``i``."""
     names = [f"bot{i + 1}" for i in range(players)]
     for index in range(count):
         yield simulate_game(rules, names, random.Random(f"{seed}:{index}"), bot,
