@@ -1,0 +1,59 @@
+"""Small corpora for the report tests: simulated games with hostile player names, one game with
+violations at known plays and a wrong recorded score, and unreadable records."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from pathlib import Path
+
+import orjson
+
+from hearts_analysis.engine import replay_game
+from hearts_analysis.records.jsonio import game_from_dict, game_to_dict
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import simulate_game
+
+XSS_SCRIPT = "<script>alert(1)</script>"
+XSS_BREAKOUT = '"</script><img src=x onerror=alert(1)>'
+ODD_NAME = "Tom & Jerry\u2028<!--"
+PLAYERS = ["alice", XSS_SCRIPT, XSS_BREAKOUT, ODD_NAME]
+
+
+def clean_game(seed: int = 1, players=PLAYERS, game_id: str | None = None) -> dict:
+    game = simulate_game(Rules.preset("standard"), players, seed, game_id=game_id or f"clean-{seed}")
+    return game_to_dict(game)
+
+
+def flawed_game(seed: int = 2) -> dict:
+    """A game with a play-level violation (two plays of one seat swapped) and a wrong recorded score."""
+    base = clean_game(seed, game_id=f"flawed-{seed}")
+    plays = base["hands"][0]["plays"]
+    for i, j in itertools.combinations(range(len(plays)), 2):
+        if plays[i][0] != plays[j][0]:
+            continue
+        edited = copy.deepcopy(base)
+        p = edited["hands"][0]["plays"]
+        p[i][1], p[j][1] = p[j][1], p[i][1]
+        result = replay_game(game_from_dict(edited))
+        if any(v.trick is not None and v.card is not None for v in result.violations):
+            edited["hands"][1]["points"][0] += 3
+            return edited
+    raise AssertionError("no swap gives a located violation")
+
+
+def write_corpus(folder: Path) -> Path:
+    """``games.jsonl``: two clean games, a flawed one, and two unreadable records."""
+    lines = [orjson.dumps(clean_game(1)), orjson.dumps(flawed_game(2)),
+             b'{"format": "hearts-game/1", "players": ["a", "b"]}',
+             b"{not json",
+             orjson.dumps(clean_game(3, players=["alice", "bob", "carol", "dave"]))]
+    path = folder / "games.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def write_game(folder: Path, game: dict, name: str = "game.json") -> Path:
+    path = folder / name
+    path.write_bytes(orjson.dumps(game))
+    return path

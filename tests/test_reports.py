@@ -1,0 +1,339 @@
+"""The HTML reports without a browser: escaping, determinism, atomic output, nothing external."""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import os
+import re
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from hearts_analysis.cli import app
+from hearts_analysis.engine import replay_game
+from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.reports import render as render_module
+from hearts_analysis.reports.audit import AuditDigest, Limits, digest_paths, render_audit_report
+from hearts_analysis.reports.extras import GameExtras
+from hearts_analysis.reports.game import render_game_report, replay_data
+from hearts_analysis.reports.players import bucket_shares, digest_players, player_rows, render_players_report
+from hearts_analysis.reports.render import (BESIDE, INLINE, PLOTLY_FILE, PlotlyMode, json_for_script, plotly_js,
+                                            write_page, write_plotly_beside)
+from hearts_analysis.reports.words import card_parts, rules_in_words
+from hearts_analysis.rules import Rules
+
+from reportdata import ODD_NAME, PLAYERS, XSS_BREAKOUT, XSS_SCRIPT, clean_game, flawed_game, write_corpus
+
+NONE = PlotlyMode("none")
+
+
+class Page(html.parser.HTMLParser):
+    """Every element, attribute and script of a page, as the browser's parser sees them."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.text: list[str] = []
+        self._script: dict | None = None
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag == "script":
+            self._script = attrs
+            self.scripts.append((attrs, ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            attrs, body = self.scripts[-1]
+            self.scripts[-1] = (attrs, body + data)
+        else:
+            self.text.append(data)
+
+    def named(self, tag: str) -> list[dict]:
+        return [attrs for name, attrs in self.tags if name == tag]
+
+    def data(self, element_id: str):
+        return json.loads(next(body for attrs, body in self.scripts if attrs.get("id") == element_id))
+
+
+@pytest.fixture(scope="module")
+def flawed():
+    return replay_game(game_from_dict(flawed_game()))
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    return write_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+# -- escaping -------------------------------------------------------------------
+@settings(max_examples=200)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                    max_leaves=12))
+def test_json_for_script_round_trips_and_cannot_close_its_element(value):
+    text = json_for_script(value)
+    assert not set(text) & {"<", ">", "&", "\u2028", "\u2029"}
+    assert json.loads(text) == value
+
+
+def test_hostile_names_render_as_text_in_html_and_json(flawed):
+    page_html = render_game_report(flawed, XSS_SCRIPT + ".json", NONE, extras=False)
+    page = Page(page_html)
+    assert XSS_SCRIPT not in page_html and XSS_BREAKOUT not in page_html
+    assert not page.named("img")
+    # only the page's own script runs; every other script element is inert JSON
+    running = [body for attrs, body in page.scripts if attrs.get("type") != "application/json"]
+    assert len(running) == 1 and "HeartsReport" in running[0]
+    assert all("<" not in body for attrs, body in page.scripts if attrs.get("type") == "application/json")
+    shown = "".join(page.text)
+    for name in PLAYERS:
+        assert name in shown
+    assert page.data("replay-data")["players"] == PLAYERS
+
+
+def test_hostile_names_stay_literal_in_chart_labels(flawed):
+    page = Page(render_game_report(flawed, "g.json", NONE, extras=False))
+    figure = page.data("fig-score")
+    names = [trace["name"] for trace in figure["data"] if trace["name"] != "moon shot"]
+    # plotly reads <b>, <a href> in labels; the report hands it entities, which it shows as text
+    assert names == ["alice", "&lt;script&gt;alert(1)&lt;/script&gt;",
+                     '"&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;', "Tom &amp; Jerry\u2028&lt;!--"]
+
+
+def test_the_page_policy_allows_only_its_own_scripts_and_no_network(flawed):
+    page = Page(render_game_report(flawed, "g.json", INLINE, extras=False))
+    csp = next(m["content"] for m in page.named("meta") if m.get("http-equiv") == "Content-Security-Policy")
+    assert "default-src 'none'" in csp and "connect-src 'none'" in csp and "unsafe-inline" not in csp.split(";")[1]
+    hashes = re.findall(r"'sha256-([^']+)'", csp)
+    running = [body for attrs, body in page.scripts if attrs.get("type") != "application/json"]
+    import base64
+    import hashlib
+    assert sorted(hashes) == sorted(base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() for b in running)
+
+
+# -- nothing external ---------------------------------------------------------------
+def _external_references(page_html: str) -> list[str]:
+    page = Page(page_html)
+    refs = [value for _, attrs in page.tags for key, value in attrs.items()
+            if key in ("src", "href", "action", "poster", "data") and value]
+    bad = [r for r in refs if re.match(r"^([a-z][a-z0-9+.-]*:|//)", r, re.I) and not r.startswith("#")]
+    # outside scripts, no URL at all (plotly.js is checked separately: it is the package's own bundle)
+    outside = re.sub(r"<script\b[^>]*>.*?</script>", "", page_html, flags=re.S)
+    return bad + re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", outside, re.I)
+
+
+def test_reports_reference_nothing_outside_the_page(flawed, corpus):
+    pages = [render_game_report(flawed, "g.json", INLINE, extras=True),
+             render_audit_report(digest_paths([corpus]), str(corpus)),
+             render_players_report(digest_players([corpus]), str(corpus))]
+    for page_html in pages:
+        assert _external_references(page_html) == []
+        inline = [body for attrs, body in Page(page_html).scripts if len(body) > 1_000_000]
+        assert inline == [plotly_js()]  # plotly.js once, exactly as the plotly package ships it
+
+
+def test_js_beside_references_the_local_file_only(flawed, tmp_path):
+    target = write_page(render_game_report(flawed, "g.json", BESIDE, extras=False), tmp_path / "g.html", BESIDE)
+    page = Page(target.read_text(encoding="utf-8"))
+    assert [s["src"] for s in page.named("script") if s.get("src")] == [PLOTLY_FILE]
+    assert max(len(body) for _, body in page.scripts) < 1_000_000
+    js = tmp_path / PLOTLY_FILE
+    assert js.read_text(encoding="utf-8") == plotly_js()
+    before = js.stat().st_mtime_ns
+    write_plotly_beside(tmp_path)
+    assert js.stat().st_mtime_ns == before  # written once for many reports
+
+
+# -- determinism and atomic output -------------------------------------------------------
+def test_the_same_input_gives_the_same_bytes(corpus, flawed):
+    assert render_game_report(flawed, "g.json", NONE) == render_game_report(
+        replay_game(game_from_dict(flawed_game())), "g.json", NONE)
+    assert render_audit_report(digest_paths([corpus]), "c") == render_audit_report(digest_paths([corpus]), "c")
+    assert render_players_report(digest_players([corpus]), "c") == render_players_report(digest_players([corpus]), "c")
+
+
+def test_a_failed_write_leaves_the_old_report_and_no_debris(tmp_path, monkeypatch):
+    target = tmp_path / "report.html"
+    target.write_text("old", encoding="utf-8")
+
+    def broken(self, *args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr(Path, "write_text", broken)
+    with pytest.raises(OSError):
+        write_page("<p>new</p>", target)
+    monkeypatch.undo()
+    assert target.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+    write_page("<p>new</p>", target)
+    assert target.read_text(encoding="utf-8") == "<p>new</p>"
+    assert target.stat().st_mode & 0o777 == 0o644
+
+
+# -- what the game report says ---------------------------------------------------------
+def test_each_violation_is_attached_to_the_play_it_is_about(flawed):
+    data = replay_data(flawed)
+    n = len(PLAYERS)
+    located = 0
+    for hand, result in zip(data["hands"], flawed.hands):
+        for index, violations in hand["flags"].items():
+            seat, card = hand["plays"][int(index)]
+            for v in violations:
+                violation = hand["violations"][v]
+                assert (violation["trick"], violation["seat"], violation["card"]) == (int(index) // n + 1, seat, card)
+                located += 1
+        shown = sorted(sum(hand["flags"].values(), []) + hand["hand_level"] + hand["end_level"])
+        assert shown == list(range(len(result.violations)))
+    assert located >= 1
+
+
+def test_the_replay_starts_from_the_hands_after_passing(flawed):
+    hand = replay_data(flawed)["hands"][0]
+    for seat, start in enumerate(hand["start"]):
+        played = [card for s, card in hand["plays"] if s == seat]
+        assert len(start) == 13
+        assert set(played) <= set(start) or hand["flags"]  # a swapped play may not be held
+    dealt = set(flawed.record.hands[0].deal[0])
+    assert hand["passes"][0]["to"] == 1 and hand["direction"] == "left"
+    assert len(set(hand["passes"][0]["cards"])) == 3 and dealt
+
+
+def test_recorded_points_that_differ_are_highlighted(flawed):
+    page_html = render_game_report(flawed, "g.json", NONE, extras=False)
+    row = re.search(r'<tr id="hand-2">(.*?)</tr>', page_html, re.S).group(1)
+    assert row.count('class="num mismatch"') == 1
+    assert "recorded" in row
+
+
+def test_rules_in_words_follow_the_rule_set():
+    black = " ".join(rules_in_words(Rules.preset("black_queen"), 4))
+    assert "passes 100" in black and "ends the hand" in black and "adds 26 to every other player" in black
+    omnibus = " ".join(rules_in_words(Rules.preset("omnibus"), 5))
+    assert "2D, 2C removed" in omnibus and "JD \u221210 points" in omnibus and "reaches 100" in omnibus
+
+
+def test_cards_have_a_symbol_and_a_spoken_label():
+    assert card_parts("TH") == {"name": "TH", "rank": "10", "symbol": "\u2665", "suit": "H", "label": "ten of hearts"}
+    assert card_parts("<b>") is None
+
+
+def test_analysis_and_review_sections_render_from_their_json_shapes(flawed):
+    extras = GameExtras(
+        analysis={"moons": [{"hand": 1, "seat": 1, "outcome": "stopped", "stopper": 2, "trick": 9, "start_trick": 6,
+                             "card": "5H", "cost": 8, "missed_stops": []}],
+                  "passes": [{"hand": 1, "seat": 0, "to": 1, "cards": ["QS", "AH", "2C"],
+                              "verdicts": ["passed a spade below the queen"]}]},
+        review={"decisions": [{"hand": 1, "trick": 2, "seat": flawed.record.hands[0].plays[4][0], "kind": "play",
+                               "played": "KS", "best": "3S", "cost": 4.5, "class": "mistake"}],
+                "accuracy": {"0": 91.5, "1": 80.0}})
+    page_html = render_game_report(flawed, "g.json", NONE, extras=extras)
+    page = Page(page_html)
+    shown = "".join(page.text)
+    assert "passed a spade below the queen" in shown and "stopped" in shown and "mistake" in shown
+    assert "92% accuracy" not in shown and "alice accuracy" in shown
+    hand = page.data("replay-data")["hands"][0]
+    assert hand["review"]["4"]["class"] == "mistake" and "3S" in hand["review"]["4"]["text"]
+    assert hand["notes"][str(9 * 4)] == [f"{XSS_BREAKOUT} stopped {XSS_SCRIPT}'s moon run (5H)."]
+    assert hand["passes"][0]["verdicts"] == ["passed a spade below the queen"]
+
+
+# -- the audit and player reports -------------------------------------------------------
+def test_the_audit_keeps_the_worst_games_in_a_bounded_list(corpus):
+    digest = digest_paths([corpus], limits=Limits(worst_games=1, errors=1))
+    assert digest.summary.games == 3 and digest.summary.errors == 2
+    assert len(digest.errors) == 1 and digest.errors[0]["source"].endswith(":3")
+    assert [g["game_id"] for g in digest.worst] == ["flawed-2"]
+    assert digest.mismatch_games == 1 and digest.mismatches[0]["code"] == "points-mismatch"
+    assert sum(digest.buckets) == 3 and digest.buckets[0] == 2
+    page = Page(render_audit_report(digest, "c"))
+    assert any(a.get("href") == "#rule-points-mismatch" for a in page.named("a"))
+    assert "Hearts is played by 3 to 7" in "".join(page.text)
+
+
+def test_worst_games_tie_in_input_order():
+    digest = AuditDigest(Limits(worst_games=2))
+    for index, count in enumerate([1, 3, 1, 3, 2]):
+        report = {"source": f"s{index}", "game_id": str(index), "players": ["a", "b", "c"], "hands": [],
+                  "violations": [{"code": "revoke", "hand": 1, "trick": 1, "seat": 0, "card": "2C", "message": "m"}] * count}
+        digest.add(None, report)
+    assert [g["game_id"] for g in digest.worst] == ["1", "3"]
+
+
+def test_player_statistics_add_up_to_the_games(corpus):
+    digest = digest_players([corpus])
+    rows = {r["player"]: r for r in player_rows(digest)}
+    assert rows["alice"]["games"] == 3 and digest.error_count == 2
+    games = [replay_game(game_from_dict(g)) for g in (clean_game(1), flawed_game(2))]
+    hands = sum(len(g.hands) for g in games)
+    assert rows[XSS_SCRIPT]["hands"] == hands
+    assert rows[XSS_SCRIPT]["points_per_hand"] == pytest.approx(sum(g.totals[1] for g in games) / hands)
+    tally = digest.players[ODD_NAME]
+    assert sum(tally.points_hist.values()) == tally.hands
+    assert sum(bucket_shares(tally.points_hist)) == pytest.approx(100.0)
+
+
+# -- the command --------------------------------------------------------------------------
+def _run(*args: str):
+    return CliRunner().invoke(app, ["report", *args])
+
+
+def test_cli_writes_one_game_report(tmp_path):
+    source = tmp_path / "game.json"
+    source.write_bytes(orjson.dumps(clean_game(1)))
+    result = _run(str(source), "-o", str(tmp_path / "out" / "g.html"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "g.html").read_text(encoding="utf-8").startswith("<!doctype html>")
+
+
+def test_cli_defaults_to_the_reports_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.json").write_bytes(orjson.dumps(clean_game(1)))
+    assert _run("game.json").exit_code == 0
+    assert (tmp_path / "reports" / "game.html").exists()
+
+
+def test_cli_folder_gives_the_audit_and_linked_game_reports(corpus, tmp_path):
+    out = tmp_path / "reports"
+    result = _run(str(corpus), "-o", str(out), "--js-beside")
+    assert result.exit_code == 2  # two records are unreadable; the reports are still written
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["audit.html", "game-clean-1.html", "game-clean-3.html", "game-flawed-2.html", PLOTLY_FILE]
+    links = [a["href"] for a in Page((out / "audit.html").read_text(encoding="utf-8")).named("a")
+             if a.get("href", "").endswith(".html")]
+    assert links == ["game-flawed-2.html"] and (out / links[0]).exists()
+
+
+def test_cli_audit_and_players_to_files(corpus, tmp_path):
+    assert _run(str(corpus), "--audit", "-o", str(tmp_path / "a.html")).exit_code == 2
+    assert _run(str(corpus), "--players", "-o", str(tmp_path / "p.html")).exit_code == 2
+    assert "Statistics per player" in (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert "Violations by code" in (tmp_path / "a.html").read_text(encoding="utf-8")
+
+
+def test_cli_unreadable_game_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "hearts-game/1", "players": ["a", "b", "c"], "hands": [{"deal": 3}]}')
+    result = _run(str(bad), "-o", str(tmp_path / "x.html"))
+    assert result.exit_code == 2
+    assert "bad.json" in result.output and "hands[0].deal" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "x.html").exists()
+    missing = _run(str(tmp_path / "nope.json"))
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_cli_several_reports_need_a_folder(corpus, tmp_path):
+    result = _run(str(corpus), "--audit", "--players", "-o", str(tmp_path / "x.html"))
+    assert result.exit_code == 2 and "give a folder" in result.output
