@@ -35,8 +35,8 @@ Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.
 
 Points alone are not evidence: a player left with QS holds "all the points"
 by accident in most hands, so requirement (3) is what separates an attempt
-from bad luck: with (1) and (2) only, fewer than one in six of the failed
-attempts found are real ones.
+from bad luck: with (1) and (2) only, between 1% and 23% of the failed
+attempts found in the benchmark corpora were real ones; with (3), all were.
 """
 
 from __future__ import annotations

@@ -97,11 +97,12 @@ def advise(dealt: Mask, given: Mask, direction: str, mooning: bool = False) -> t
     spades = dealt & SUIT_MASKS[SPADES]
     short = spades.bit_count()
     if short < 4:
+        only = f"with only {short} spade{'' if short == 1 else 's'}"
         if kept & QS_MASK:
-            out.append(Verdict("kept-queen-short", f"kept QS with only {short} spades"))
+            out.append(Verdict("kept-queen-short", f"kept QS {only}"))
         exempt = direction == "right" and spades & LOW_SPADES
         if kept & HIGH_SPADES and not exempt:
-            out.append(Verdict("kept-high-spade-short", f"kept {_cards(kept & HIGH_SPADES)} with only {short} spades"))
+            out.append(Verdict("kept-high-spade-short", f"kept {_cards(kept & HIGH_SPADES)} {only}"))
     if given & LOW_RANKS and not mooning:
         out.append(Verdict("passed-low-card", f"passed a very low card ({_cards(given & LOW_RANKS)})"))
     hearts = dealt & HEARTS_MASK

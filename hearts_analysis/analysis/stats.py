@@ -1,0 +1,365 @@
+"""Player statistics over a corpus, streamed: one game at a time into additive counters.
+
+A :class:`Tally` holds sums only (per player, per player and pass direction,
+and the corpus-wide sums the leak finder weighs statistics with), so a corpus
+of any size is read in bounded memory, and tallies of separate chunks (files,
+row groups, worker processes) combine with :meth:`Tally.merge`.
+
+The leak finder compares each player's rate statistics with the pooled rates
+of the corpus's winning players, and weighs each difference by how much the
+statistic matters to the score: the corpus's average points in a hand where
+the event happened minus where it could have and did not. The result is a
+cost in points per hand, like a poker tracker's leak finder.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from ..audit import error_report
+from ..records.jsonio import Item
+from ..records.model import GameRecord
+from ..rules import Rules
+from .catalogue import frame, stat
+from .game import GameAnalysis, HandAnalysis, analyze_game, analyze_paths
+from .passes import PASS_KINDS, PassReview, opportunities, pass_kinds
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PASS_RATES: dict[str, str] = {
+    "qs": "qs_pass_pct", "as": "as_pass_pct", "ks": "ks_pass_pct", "high_hearts": "high_heart_pass_pct",
+    "low_spade": "low_spade_pass_pct", "void": "void_pass_pct", "flagged": "flagged_pass_pct",
+}
+"""Pass kind -> its rate column."""
+
+RATES: tuple[str, ...] = (
+    "qs_taken_pct", "moon_attempt_pct", "moon_success_pct", "missed_stop_pct", "hearts_broken_pct",
+    *PASS_RATES.values(), "violation_hand_pct",
+)
+"""Rate statistics counted per seat-hand as (opportunity, event); the leak finder weighs them all."""
+
+MIN_IMPACT_SAMPLES = 5
+"""Hands needed on each side (event / no event) before a statistic's impact is trusted."""
+TOP_LEAKS = 3
+MAX_ERRORS_KEPT = 100
+
+Counter = dict[str, float]
+
+
+def _counter() -> Counter:
+    return defaultdict(int)
+
+
+def seat_events(hand: HandAnalysis, seat: int, review: PassReview | None) -> dict[str, tuple[bool, bool]]:
+    """``rate -> (could it happen, did it happen)`` for one seat in one hand."""
+    moon = hand.moon
+    runs = moon is not None and moon.seat == seat
+    broken = hand.hearts_broken
+    events = {
+        "qs_taken_pct": (True, hand.seats[seat].qs),
+        "moon_attempt_pct": (True, runs),
+        "moon_success_pct": (runs, runs and moon.outcome == "shot"),
+        "missed_stop_pct": (moon is not None and not runs,
+                            moon is not None and any(m.seat == seat for m in moon.missed)),
+        "hearts_broken_pct": (True, broken is not None and broken[1] == seat),
+        "violation_hand_pct": (True, any(v.seat == seat for v in hand.result.violations)),
+    }
+    if review is not None:
+        possible, done = opportunities(review), pass_kinds(review)
+        for kind, rate in PASS_RATES.items():
+            events[rate] = (possible[kind], done[kind])
+    return events
+
+
+@dataclass
+class Tally:
+    """Additive counters for a corpus (see the module notes)."""
+
+    players: dict[str, Counter] = field(default_factory=lambda: defaultdict(_counter))
+    passes: dict[tuple[str, str, str], Counter] = field(default_factory=lambda: defaultdict(_counter))
+    """``(player, direction, kind) -> passes, points, back_points, receiver_points`` (kind ``any``: every pass)."""
+    impact: dict[str, Counter] = field(default_factory=lambda: defaultdict(_counter))
+    """``rate -> hit_points, hits, miss_points, misses`` over every seat-hand of the corpus."""
+    games: int = 0
+    hands: int = 0
+    error_count: int = 0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- filling ----------------------------------------------------------------
+    def add(self, analysis: GameAnalysis) -> None:
+        """Count one analysed game."""
+        self.games += 1
+        result = analysis.result
+        names = analysis.players
+        counters = [self.players[name] for name in names]
+        for seat, c in enumerate(counters):
+            c["games"] += 1
+            if result.complete:
+                c["complete_games"] += 1
+                c["position_sum"] += analysis.positions[seat]
+                c["wins"] += seat in result.winners
+        for violation in result.violations:
+            if violation.seat is not None:
+                counters[violation.seat]["violations"] += 1
+        for hand in analysis.hands:
+            self._add_hand(hand, names, counters)
+
+    def _add_hand(self, hand: HandAnalysis, names: tuple[str, ...], counters: list[Counter]) -> None:
+        self.hands += 1
+        reviews = {review.seat: review for review in hand.passes}
+        for seat, (c, points) in enumerate(zip(counters, hand.seats)):
+            c["hands"] += 1
+            c["points"] += points.points
+            c["raw_points"] += points.points_before_moon
+            c["hearts"] += points.hearts
+            c["tricks"] += points.tricks_won
+            c["suns"] += hand.sun == seat
+            c["near_misses"] += hand.near_miss == seat
+            for rate, (possible, happened) in seat_events(hand, seat, reviews.get(seat)).items():
+                if possible:
+                    c[rate + ".opp"] += 1
+                    c[rate + ".hit"] += happened
+                    side = self.impact[rate]
+                    side["hit_points" if happened else "miss_points"] += points.points
+                    side["hits" if happened else "misses"] += 1
+        moon = hand.moon
+        if moon is not None:
+            runner = counters[moon.seat]
+            runner["moon_attempts"] += 1
+            runner["moons_" + moon.outcome] += 1
+            if moon.stopper is not None:
+                counters[moon.stopper]["moon_stops"] += 1
+            for missed in moon.missed:
+                counters[missed.seat]["missed_stops"] += 1
+            if moon.choice is not None and moon.choice.correct is not None:
+                runner["moon_choices"] += 1
+                runner["moon_choices_correct"] += moon.choice.correct
+        for review in hand.passes:
+            c = counters[review.seat]
+            c["passes"] += 1
+            c["verdicts"] += len(review.verdicts)
+            kinds = pass_kinds(review)
+            player = names[review.seat]
+            for kind in ("any", *PASS_KINDS):
+                if kind != "any" and not kinds[kind]:
+                    continue
+                p = self.passes[(player, review.direction, kind)]
+                p["passes"] += 1
+                p["points"] += review.points
+                p["back_points"] += review.back_points
+                p["receiver_points"] += review.receiver_points
+                if kind == "any":
+                    p["verdicts"] += len(review.verdicts)
+                    possible = opportunities(review)
+                    for other in PASS_KINDS:
+                        p[other + ".opp"] += possible[other]
+                        p[other + ".hit"] += kinds[other]
+
+    def add_error(self, item: Item) -> None:
+        self.error_count += 1
+        if len(self.errors) < MAX_ERRORS_KEPT:
+            self.errors.append(error_report(item))
+
+    def merge(self, other: "Tally") -> "Tally":
+        """Add another chunk's counts into this one (returns self)."""
+        for mine, theirs in ((self.players, other.players), (self.passes, other.passes),
+                             (self.impact, other.impact)):
+            for key, counter in theirs.items():
+                target = mine[key]
+                for name, value in counter.items():
+                    target[name] += value
+        self.games += other.games
+        self.hands += other.hands
+        self.error_count += other.error_count
+        self.errors.extend(other.errors[:max(0, MAX_ERRORS_KEPT - len(self.errors))])
+        return self
+
+    # -- results ----------------------------------------------------------------
+    def impacts(self) -> dict[str, float]:
+        """``rate -> points per hand it matters`` (NaN until both sides have enough hands)."""
+        out = {}
+        for rate in RATES:
+            side = self.impact.get(rate, {})
+            hits, misses = side.get("hits", 0), side.get("misses", 0)
+            if hits < MIN_IMPACT_SAMPLES or misses < MIN_IMPACT_SAMPLES:
+                out[rate] = math.nan
+            else:
+                out[rate] = side["hit_points"] / hits - side["miss_points"] / misses
+        return out
+
+    def winning_players(self) -> set[str]:
+        """Players whose share of wins beats the corpus's average share."""
+        wins = sum(c.get("wins", 0) for c in self.players.values())
+        games = sum(c.get("complete_games", 0) for c in self.players.values())
+        if not games:
+            return set()
+        mean = wins / games
+        return {name for name, c in self.players.items()
+                if c.get("complete_games", 0) and c.get("wins", 0) / c["complete_games"] > mean}
+
+    def leak_rows(self) -> list[dict[str, Any]]:
+        winners = self.winning_players()
+        impacts = self.impacts()
+        rows = []
+        for name in sorted(self.players):
+            c = self.players[name]
+            pool = [self.players[w] for w in winners if w != name]
+            for rate in RATES:
+                opp = c.get(rate + ".opp", 0)
+                pool_opp = sum(p.get(rate + ".opp", 0) for p in pool)
+                if not opp or not pool_opp or math.isnan(impacts[rate]):
+                    continue
+                mine = 100 * c.get(rate + ".hit", 0) / opp
+                theirs = 100 * sum(p.get(rate + ".hit", 0) for p in pool) / pool_opp
+                per_hand = opp / c["hands"]
+                rows.append({"player": name, "stat": rate, "player_value": mine, "winners_value": theirs,
+                             "impact": impacts[rate], "opportunities_per_hand": per_hand,
+                             "cost": (mine - theirs) / 100 * impacts[rate] * per_hand})
+        return rows
+
+    def player_rows(self) -> list[dict[str, Any]]:
+        leaks: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for leak in self.leak_rows():
+            if leak["cost"] > 0:
+                leaks[leak["player"]].append(leak)
+        rows = []
+        for name in sorted(self.players):
+            c = self.players[name]
+            found = sorted(leaks[name], key=lambda leak: -leak["cost"])
+            row = {
+                "player": name, "games": c["games"], "complete_games": c["complete_games"], "hands": c["hands"],
+                "wins": c["wins"], "win_pct": _pct(c["wins"], c["complete_games"]),
+                "avg_position": _ratio(c["position_sum"], c["complete_games"]),
+                "points_per_hand": _ratio(c["points"], c["hands"]),
+                "points_before_moon_per_hand": _ratio(c["raw_points"], c["hands"]),
+                "hearts_per_hand": _ratio(c["hearts"], c["hands"]),
+                "tricks_per_hand": _ratio(c["tricks"], c["hands"]),
+                "moon_attempts": c["moon_attempts"], "moons_shot": c["moons_shot"],
+                "moons_stopped": c["moons_stopped"], "moons_abandoned": c["moons_abandoned"],
+                "moon_stops": c["moon_stops"], "missed_stops": c["missed_stops"],
+                "moon_choices": c["moon_choices"],
+                "moon_choice_accuracy": _pct(c["moon_choices_correct"], c["moon_choices"]),
+                "suns": c["suns"], "near_misses": c["near_misses"], "passes": c["passes"],
+                "verdicts_per_pass": _ratio(c["verdicts"], c["passes"]),
+                "violations": c["violations"],
+                "violations_per_100_hands": _pct(c["violations"], c["hands"]),
+                "leak_cost": sum(leak["cost"] for leak in found) if found else 0.0,
+                "top_leaks": "; ".join(f"{leak['stat']}: {leak['player_value']:.1f}% vs "
+                                       f"{leak['winners_value']:.1f}% (+{leak['cost']:.2f})"
+                                       for leak in found[:TOP_LEAKS]),
+            }
+            for rate in RATES:
+                row[rate] = _pct(c[rate + ".hit"], c[rate + ".opp"])
+            rows.append(row)
+        return rows
+
+    def pass_summary_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for (player, direction, kind), p in sorted(self.passes.items()):
+            if kind != "any":
+                continue
+            row = {"player": player, "direction": direction, "passes": p["passes"],
+                   "verdicts_per_pass": _ratio(p["verdicts"], p["passes"]),
+                   "points_per_hand": _ratio(p["points"], p["passes"])}
+            for kind_name, rate in PASS_RATES.items():
+                row[rate] = _pct(p[kind_name + ".hit"], p[kind_name + ".opp"])
+            rows.append(row)
+        return rows
+
+    def pass_outcome_rows(self) -> list[dict[str, Any]]:
+        order = {kind: i for i, kind in enumerate(("any", *PASS_KINDS))}
+        rows = []
+        for (player, direction, kind), p in sorted(self.passes.items(), key=lambda kv: (kv[0][:2], order[kv[0][2]])):
+            rows.append({"player": player, "direction": direction, "kind": kind, "passes": p["passes"],
+                         "points_per_hand": _ratio(p["points"], p["passes"]),
+                         "back_points_per_pass": _ratio(p["back_points"], p["passes"]),
+                         "receiver_points_per_hand": _ratio(p["receiver_points"], p["passes"])})
+        return rows
+
+    def leak_sentences(self) -> dict[str, list[str]]:
+        """Each player's leaks, largest first, in plain words (for reports)."""
+        out: dict[str, list[str]] = {name: [] for name in sorted(self.players)}
+        for leak in sorted(self.leak_rows(), key=lambda row: -row["cost"]):
+            if leak["cost"] > 0 and len(out[leak["player"]]) < TOP_LEAKS:
+                definition = stat("players", leak["stat"]).definition.rstrip(".")
+                out[leak["player"]].append(
+                    f"{leak['stat']} {leak['player_value']:.1f}% against {leak['winners_value']:.1f}% for the "
+                    f"winning players ({definition[0].lower() + definition[1:]}): about "
+                    f"{leak['cost']:.2f} points a hand")
+        return out
+
+    def players_frame(self) -> "pd.DataFrame":
+        """The ``players`` table: one row per player."""
+        return frame("players", self.player_rows())
+
+    def leaks_frame(self) -> "pd.DataFrame":
+        """The ``leaks`` table: one row per player and rate statistic, largest cost first."""
+        rows = sorted(self.leak_rows(), key=lambda row: (row["player"], -row["cost"]))
+        return frame("leaks", rows)
+
+    def pass_summary_frame(self) -> "pd.DataFrame":
+        """The ``pass_summary`` table: one row per player and pass direction."""
+        return frame("pass_summary", self.pass_summary_rows())
+
+    def pass_outcomes_frame(self) -> "pd.DataFrame":
+        """The ``pass_outcomes`` table: one row per player, pass direction and kind of pass."""
+        return frame("pass_outcomes", self.pass_outcome_rows())
+
+
+def _ratio(part: float, whole: float) -> float:
+    return part / whole if whole else math.nan
+
+
+def _pct(part: float, whole: float) -> float:
+    return 100 * part / whole if whole else math.nan
+
+
+def tally_items(items: Iterable[Item], progress: Callable[[GameAnalysis | None], None] | None = None) -> Tally:
+    """Tally every readable game of a stream of items; unreadable ones are counted and kept as errors."""
+    tally = Tally()
+    for item in items:
+        if item.game is None:
+            tally.add_error(item)
+            analysis = None
+        else:
+            analysis = analyze_game(item.game, item.source)
+            tally.add(analysis)
+        if progress is not None:
+            progress(analysis)
+    return tally
+
+
+def tally_paths(paths: Iterable[str | Path], rules: Rules | None = None,
+                progress: Callable[[GameAnalysis | None], None] | None = None) -> Tally:
+    """Tally every game in files and folders (.json, .jsonl, .parquet), streaming."""
+    from ..records.sources import iter_sources
+    return tally_items(iter_sources(paths, rules), progress)
+
+
+def tally_games(games: Iterable[GameRecord | GameAnalysis]) -> Tally:
+    """Tally games already in memory (records or analyses)."""
+    tally = Tally()
+    for game in games:
+        tally.add(game if isinstance(game, GameAnalysis) else analyze_game(game))
+    return tally
+
+
+def player_leaks(paths: Iterable[str | Path], rules: Rules | None = None) -> dict[str, list[str]]:
+    """``{player: [leak sentence, ...]}`` for a corpus (see :meth:`Tally.leak_sentences`)."""
+    return tally_paths(paths, rules).leak_sentences()
+
+
+def player_stats(games: Iterable[GameRecord | GameAnalysis] | str | Path) -> "pd.DataFrame":
+    """The ``players`` table for games in memory, or for a path (file or folder)."""
+    if isinstance(games, (str, Path)):
+        return tally_paths([games]).players_frame()
+    return tally_games(games).players_frame()
+
+
+__all__ = ["RATES", "Tally", "analyze_paths", "player_leaks", "player_stats", "seat_events", "tally_games",
+           "tally_items", "tally_paths"]
