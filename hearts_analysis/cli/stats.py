@@ -1,0 +1,136 @@
+"""``hearts stats``: one row per player over a corpus, streamed."""
+
+from __future__ import annotations
+
+import math
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import orjson
+import typer
+
+from ..analysis.catalogue import help_text
+from ..analysis.export import TableWriter
+from ..analysis.stats import Tally, tally_items
+from ..atomic import atomic_open
+from ..records.sources import iter_sources
+from .app import EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, fail, rules_from_options
+from .progress import progress
+
+
+class StatsFormat(str, Enum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+    parquet = "parquet"
+
+
+class StatsTable(str, Enum):
+    players = "players"
+    leaks = "leaks"
+    pass_summary = "pass_summary"
+    pass_outcomes = "pass_outcomes"
+
+
+ROWS = {StatsTable.players: Tally.player_rows, StatsTable.leaks: Tally.leak_rows,
+        StatsTable.pass_summary: Tally.pass_summary_rows, StatsTable.pass_outcomes: Tally.pass_outcome_rows}
+SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
+                  ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
+TEXT_COLUMNS = ("player", "games", "hands", "wins", "win_pct", "avg_position", "points_per_hand", "qs_taken_pct",
+                "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct", "violations_per_100_hands")
+
+_COLUMN_HELP = "\b\n" + help_text("players")
+
+
+def render_text(tally: Tally) -> str:
+    """The main columns as a table, then each player's leaks."""
+    rows = tally.player_rows()
+    if not rows:
+        return f"{tally.games} games, {tally.hands} hands: no players"
+    cells = [[_cell(row[column]) for column in TEXT_COLUMNS] for row in rows]
+    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(TEXT_COLUMNS)]
+    lines = ["  ".join(column.rjust(width) for column, width in zip(TEXT_COLUMNS, widths))]
+    lines += ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in cells]
+    lines.append(f"{tally.games:,} games, {tally.hands:,} hands")
+    for name, sentences in tally.leak_sentences().items():
+        for sentence in sentences:
+            lines.append(f"leak: {name}: {sentence}")
+    return "\n".join(lines)
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return "-" if math.isnan(value) else f"{value:.2f}"
+    return str(value)
+
+
+@app.command(help=f"""Player statistics over a corpus: one row per player (by the records' player ids).
+
+Games, hands, wins, average finishing position, points per hand, QS taken,
+moon attempts / shots / stops and choice accuracy, hearts broken, pass
+tendencies, violations per 100 hands, and a leak finder: the statistics where
+a player differs most from the corpus's winning players, weighted by how much
+each matters to the score. Streams the corpus game by game in bounded memory.
+
+The format follows --output's suffix (.csv, .json, .parquet, .txt) unless
+--format is given; without --output, text goes to the terminal. --table picks
+players (default), leaks, pass_summary or pass_outcomes for csv and parquet;
+json holds players, leaks and pass_summary.
+
+Exit status: 0, or 2 if some input could not be read (the rest is still counted).
+
+Example: hearts stats corpus.parquet -o stats.csv
+
+Columns of the players table (docs/statistics.md has every table):
+
+{_COLUMN_HELP}""")
+def stats(
+    paths: list[str] = typer.Argument(..., metavar="CORPUS...", help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write to FILE (atomically) instead of standard output."),
+    format: Optional[StatsFormat] = typer.Option(None, "--format", "-f",
+                                                 help="text, json, csv or parquet (default: from --output, else text)."),
+    table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
+    rules: Optional[str] = RULES_OPTION,
+    set_: Optional[list[str]] = SET_OPTION,
+) -> None:
+    forced = rules_from_options(rules, set_)
+    if format is None:
+        format = SUFFIX_FORMATS.get(Path(output).suffix.lower(), StatsFormat.csv) if output else StatsFormat.text
+    if format == StatsFormat.parquet and output is None:
+        raise fail("--format parquet needs --output FILE.parquet")
+
+    with progress("counting", enabled="-" not in paths) as bar:
+        def advance(analysis) -> None:
+            if analysis is not None:
+                bar.advance(hands=len(analysis.hands))
+        tally = tally_items(_reported(iter_sources(paths, forced)), advance)
+
+    if format in (StatsFormat.csv, StatsFormat.parquet):
+        with TableWriter(table.value, format.value, output) as writer:
+            writer.write(ROWS[table](tally))
+    else:
+        if format == StatsFormat.json:
+            data = orjson.dumps({"games": tally.games, "hands": tally.hands, "players": tally.player_rows(),
+                                 "leaks": tally.leak_rows(), "pass_summary": tally.pass_summary_rows(),
+                                 "errors": tally.errors, "unreadable": tally.error_count},
+                                option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
+        else:
+            data = render_text(tally).encode() + b"\n"
+        if output is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            with atomic_open(output, "wb") as out:
+                out.write(data)
+    raise typer.Exit(EXIT_BAD_INPUT if tally.error_count else EXIT_CLEAN)
+
+
+def _reported(items):
+    """Pass items through, telling stderr about each unreadable one."""
+    for item in items:
+        if item.game is None:
+            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+        yield item
