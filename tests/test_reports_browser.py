@@ -1,0 +1,232 @@
+"""The reports in a real browser: headless Chromium (Debian's ``chromium``) driven by Playwright.
+
+Every request that is not a local file fails the test; so do console errors, page errors
+and dialogs. Screenshots of every report (laptop and phone width) are kept under
+``test-output/screenshots/`` for people to look at.
+
+Without Chromium, the setup installs Debian's package when it runs as root with apt;
+otherwise (or without the ``playwright`` package) these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from hearts_analysis.engine import replay_game  # noqa: E402
+from hearts_analysis.records.jsonio import game_from_dict  # noqa: E402
+from hearts_analysis.reports.audit import digest_paths, write_audit_report  # noqa: E402
+from hearts_analysis.reports.game import write_game_report  # noqa: E402
+from hearts_analysis.reports.players import digest_players, write_players_report  # noqa: E402
+from hearts_analysis.reports.render import BESIDE, INLINE  # noqa: E402
+
+from reportdata import PLAYERS, XSS_BREAKOUT, XSS_SCRIPT, flawed_game, write_corpus  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+LAPTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def _ensure_chromium() -> str:
+    if os.path.exists(CHROMIUM):
+        return CHROMIUM
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
+            if subprocess.run(command, env=env, capture_output=True).returncode != 0:
+                pytest.skip(f"could not install chromium ({' '.join(command)} failed)")
+        if os.path.exists(CHROMIUM):
+            return CHROMIUM
+    pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _ensure_chromium()
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    """One of each report, built from hostile names, violations and unreadable records."""
+    folder = tmp_path_factory.mktemp("reports")
+    corpus = write_corpus(tmp_path_factory.mktemp("corpus"))
+    flawed = replay_game(game_from_dict(flawed_game()))
+    beside = folder / "beside"
+    return {
+        "game": write_game_report(flawed, "flawed.json", folder / "game.html", INLINE),
+        "audit": write_audit_report(digest_paths([corpus]), str(corpus), folder / "audit.html", INLINE),
+        "players": write_players_report(digest_players([corpus]), str(corpus), folder / "players.html", INLINE),
+        "game-beside": write_game_report(flawed, "flawed.json", beside / "game.html", BESIDE),
+    }
+
+
+class Watched:
+    """A page that records everything that must not happen."""
+
+    def __init__(self, browser, viewport):
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(f"console {m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("dialog", self._dialog)
+        self.context.route("**/*", self._route)
+
+    def _dialog(self, dialog):
+        self.problems.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith("file://"):
+            route.continue_()
+        else:
+            self.problems.append(f"network request: {url}")
+            route.abort()
+
+    def open(self, path: Path):
+        self.page.goto(path.as_uri())
+        self.page.wait_for_load_state("load")
+        return self.page
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def watched(browser):
+    made: list[Watched] = []
+
+    def make(viewport=LAPTOP) -> Watched:
+        made.append(Watched(browser, viewport))
+        return made[-1]
+    yield make
+    for w in made:
+        w.close()
+
+
+def _charts_drawn(page) -> tuple[int, int]:
+    boxes = page.locator("[data-figure]").count()
+    page.wait_for_function("n => document.querySelectorAll('[data-figure] svg.main-svg').length >= n", arg=boxes)
+    drawn = page.evaluate("document.querySelectorAll('[data-figure].js-plotly-plot').length")
+    return boxes, drawn
+
+
+def _inert(page) -> None:
+    """The hostile names are text: no injected element, no script ran, both names visible."""
+    assert page.evaluate("document.querySelectorAll('img').length") == 0
+    assert page.evaluate("document.querySelectorAll('script:not([type])').length") <= 2
+    body = page.inner_text("body")
+    assert XSS_SCRIPT in body
+
+
+def _shoot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def _fits(page) -> None:
+    """Nothing wider than the screen: wide tables scroll inside their own box."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.mark.parametrize("name", ["game", "audit", "players", "game-beside"])
+def test_report_loads_offline_with_charts_and_inert_names(watched, pages, name):
+    w = watched()
+    page = w.open(pages[name])
+    boxes, drawn = _charts_drawn(page)
+    assert boxes >= 1 and drawn == boxes
+    _inert(page)
+    assert w.problems == []
+    _fits(page)
+    _shoot(page, f"{name}-laptop")
+
+
+@pytest.mark.parametrize("name", ["game", "audit", "players"])
+def test_report_fits_a_phone(watched, pages, name):
+    w = watched(PHONE)
+    page = w.open(pages[name])
+    _charts_drawn(page)
+    _fits(page)
+    assert w.problems == []
+    _shoot(page, f"{name}-phone")
+
+
+def test_replay_viewer_steps_with_the_keyboard(watched, pages):
+    w = watched()
+    page = w.open(pages["game"])
+    viewer = page.locator("#replay")
+    assert viewer.get_attribute("data-step") == "0"
+    viewer.focus()
+    page.keyboard.press("ArrowRight")
+    assert viewer.get_attribute("data-step") == "1"
+    assert page.locator(".trick-cards .played").count() == 1
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert viewer.get_attribute("data-step") == "1"
+    page.keyboard.press("Shift+ArrowRight")
+    assert viewer.get_attribute("data-step") == str(len(PLAYERS))
+    assert "wins the trick" in page.inner_text(".trick-result")
+    page.keyboard.press("End")
+    assert viewer.get_attribute("data-step") == "52"
+    page.keyboard.press("n")
+    assert viewer.get_attribute("data-hand") == "2" and viewer.get_attribute("data-step") == "0"
+    page.get_by_role("button", name="Card \u203a").click()
+    assert viewer.get_attribute("data-step") == "1"
+    # the seats show the hostile names as text
+    assert XSS_BREAKOUT in page.inner_text("#replay .seats")
+    assert w.problems == []
+
+
+def test_violation_is_shown_at_its_card(watched, pages):
+    w = watched()
+    page = w.open(pages["game"])
+    link = page.locator("#violations a[data-show-hand]").first
+    link.click()
+    viewer = page.locator("#replay")
+    step = int(link.get_attribute("data-show-step"))
+    assert viewer.get_attribute("data-step") == str(step)
+    assert page.locator(".played.flagged.latest").count() == 1
+    events = page.inner_text("#replay .events")
+    code = page.inner_text("#violations li .code >> nth=0")
+    assert code in events
+    _shoot(page, "game-violation")
+    assert w.problems == []
+
+
+def test_player_table_sorts(watched, pages):
+    w = watched()
+    page = w.open(pages["players"])
+
+    def column(index: int) -> list[str]:
+        return page.eval_on_selector_all(
+            "table.stats-table tbody tr", f"rows => rows.map(r => r.cells[{index}].textContent.trim())")
+    page.locator("table.stats-table thead th button", has_text="Player").click()
+    names = column(0)
+    assert names == sorted(names, key=str.lower)
+    page.locator("table.stats-table thead th button", has_text="Pts/hand").click()
+    values = [float(v) for v in column(6)]
+    assert values == sorted(values, reverse=True)
+    assert w.problems == []
+
+
+def test_print_layout_hides_the_controls(watched, pages):
+    w = watched()
+    page = w.open(pages["game"])
+    page.emulate_media(media="print")
+    assert page.locator("#replay .controls").is_hidden()
+    assert page.locator(".masthead nav").is_hidden()
+    assert w.problems == []
