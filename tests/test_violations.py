@@ -44,6 +44,11 @@ PF_CLEAN = "0:2C 1:3D 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H 0:9S 1:KS  1:4H 
 PASSED_AWAY = ["5D", "3C", "QC", "AC"]
 PASSED_AWAY_PLAY = "0:2C 1:KS 2:3C 3:QC  3:7D 0:9S 1:5D 2:KD  2:3S 3:8H 0:QS 1:JD  0:AC 1:4H 2:5H 3:6H"
 PASSED_AWAY_BAD = "0:2C 1:KS 2:3C 3:QC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H 0:QS 1:5D  0:AC 1:4H 2:5H 3:6H"
+# Three players, directions from the record ('any'): a stated 'left' is fine, 'across' does not exist.
+ODD_DEAL = ["2C 5D QS", "3C JD 4H", "QC KD 5H"]
+ODD_RULES = tiny_rules(ODD_DEAL, pass_count=1, pass_cycle=["any"])
+ODD_PASSES = ["5D", "JD", "KD"]
+ODD_PLAY = "0:2C 1:3C 2:QC  2:JD 0:KD 1:5D  0:QS 1:4H 2:5H"
 FEW = "0:2C 1:3C 2:QC 3:AC  3:7D 0:5D 1:JD 2:KD  2:3S 3:8H"
 TARGET_RULES = tiny_rules(DEAL, target=40)  # seat 3 takes 16 a hand: the game ends after hand 3
 
@@ -85,6 +90,8 @@ CASES = {
                      [V(("pass-invalid", 2, None, 2, None))], id="pass-on-a-hold-hand"),
         pytest.param(game(DEAL, PLAY, rules=PASS_RULES, passes=[None] * 4, pass_direction="hold"),
                      [V(("pass-invalid", 1, None, None, None))], id="stated-direction-differs"),
+        pytest.param(game(ODD_DEAL, ODD_PLAY, rules=ODD_RULES, passes=ODD_PASSES, pass_direction="across"),
+                     [V(("pass-invalid", 1, None, None, None))], id="across-at-an-odd-table"),
     ],
     "wrong-first-lead": [
         pytest.param(with_play("0:5D 1:JD 2:KD 3:7D"),
@@ -164,6 +171,8 @@ def test_the_base_records_are_clean():
     assert located(replay_game(with_play(PLAY, points=POINTS))) == []
     assert located(replay_game(game(DEAL, PASS_PLAY, rules=PASS_RULES, passes=PASSES, points=POINTS))) == []
     assert located(replay_game(game(PF_DEAL, PF_CLEAN, rules=tiny_rules(PF_DEAL)))) == []
+    assert located(replay_game(game(ODD_DEAL, ODD_PLAY, rules=ODD_RULES, passes=ODD_PASSES,
+                                    pass_direction="left"))) == []
     assert located(replay_game(game(DEAL, PASSED_AWAY_PLAY, rules=PASS_RULES, passes=PASSED_AWAY))) == []
     assert located(replay_game(game(full_deal(), MOON_PLAY, rules=MOON_RULES, points=(-26, 0, 0, 0)))) == []
     assert located(replay_game(game(hands=hands(3, totals=[(0, 1, 0, 16), (0, 2, 0, 32), (0, 3, 0, 48)]),

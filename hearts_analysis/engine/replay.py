@@ -110,6 +110,9 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
         if stated is None and record.passes and any(record.passes):
             out.add("pass-invalid", "the rules take each hand's pass direction from the record, "
                     "and this hand does not state one")
+        elif stated == "across" and n % 2:
+            out.add("pass-invalid", f"the record says the pass went across, but there is no 'across' "
+                    f"with an odd number of players ({n})")
     else:
         direction = stated or expected
         if stated is not None and stated != expected:
