@@ -12,7 +12,8 @@ The search uses the fact that rule fields act mostly independently:
    ``no_tricks_bonus`` from the recorded points of the seats they touch,
    ``target`` as an interval from the computed totals, per ``end_at``), and
    ``pass_cycle`` candidates are built from the directions each hand allows;
-   repeated until nothing improves;
+   repeated until nothing improves; then pairs of changes that each cost
+   nothing alone are tried together (two fields that only matter jointly);
 3. the violations left under the fitted rule set are the *unexplained* ones (a
    real revoke, a bad deal): no field value is blamed for them;
 4. every candidate value of every field is replayed against the fitted rule
@@ -44,11 +45,14 @@ Key = tuple[int, int | None, int | None, int | None, str]
 
 UNPLAYABLE = "rules-unplayable"
 """The code of evidence that a rule set cannot be played by a game's number of players."""
+UNPLAYABLE_COST = 1 << 20
+"""An unplayable game costs more than any number of violations: a rule set that can be played wins."""
 
 EXAMPLES = 3
 MAX_ROUNDS = 4
 MAX_CYCLE = 4
 MAX_DERIVED_CYCLES = 16
+MAX_NEUTRAL = 24
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "first_lead": FIRST_LEADS,
@@ -243,10 +247,12 @@ class _Corpus:
         return self._results[1]
 
     def cost(self, rules: Rules, bound: int | None = None) -> int | None:
-        """The number of violations, or ``None`` as soon as it reaches ``bound``."""
+        """The number of violations (an unplayable game counts :data:`UNPLAYABLE_COST`), or ``None``
+        as soon as it reaches ``bound``."""
         total = 0
         for index in range(len(self.games)):
-            total += len(self.keys(rules, index))
+            keys = self.keys(rules, index)
+            total += UNPLAYABLE_COST if (index, None, None, None, UNPLAYABLE) in keys else len(keys)
             if bound is not None and total >= bound:
                 return None
         return total
@@ -418,16 +424,34 @@ def _roundest(low: int, high: int | None, prefer: int) -> int:
 
 
 # -- the search -----------------------------------------------------------------------------
-def _best(corpus: _Corpus, base: Rules, options: Iterable[Rules]) -> Rules:
-    """The option with the fewest violations; ``base`` wins ties."""
+def _best(corpus: _Corpus, base: Rules, options: Iterable[Rules], neutral: list[Rules] | None = None) -> Rules:
+    """The option with the fewest violations; ``base`` wins ties, which are collected in ``neutral``."""
     best, cost = base, corpus.cost(base)
     for option in options:
         if not cost:
             break
-        option_cost = corpus.cost(option, bound=cost)
-        if option_cost is not None:
+        option_cost = corpus.cost(option, bound=cost + 1)
+        if option_cost is None or option == best:
+            continue
+        if option_cost < cost:
             best, cost = option, option_cost
+            if neutral is not None:
+                neutral.clear()
+        elif neutral is not None and best == base:
+            neutral.append(option)
     return best
+
+
+def _changes(rules: Rules, base: Rules) -> dict[str, Any]:
+    return {name: getattr(rules, name) for name in RULE_FIELDS if getattr(rules, name) != getattr(base, name)}
+
+
+def _best_pair(corpus: _Corpus, base: Rules, neutral: list[Rules]) -> Rules:
+    """Two fields that only matter together (QS not breaking hearts *and* a hearts-only lead ending the
+    hand): each change alone costs nothing, both together remove violations."""
+    moves = [_changes(option, base) for option in neutral[:MAX_NEUTRAL]]
+    pairs = (base.replace(**a, **b) for a, b in itertools.combinations(moves, 2) if not a.keys() & b.keys())
+    return _best(corpus, base, pairs)
 
 
 def _field_options(corpus: _Corpus, base: Rules, name: str) -> list[Rules]:
@@ -466,11 +490,14 @@ def _fit(corpus: _Corpus) -> Rules:
     base = _best(corpus, Rules.from_spec("standard"), (Rules.from_spec(name) for name in PRESETS))
     for _ in range(MAX_ROUNDS):
         before = base
+        neutral: list[Rules] = []
         for name in SEARCH_ORDER:
             if not corpus.cost(base):
                 break
-            base = _best(corpus, base, _field_options(corpus, base, name))
-        base = _best(corpus, base, _ending_options(corpus, base))
+            base = _best(corpus, base, _field_options(corpus, base, name), neutral)
+        base = _best(corpus, base, _ending_options(corpus, base), neutral)
+        if base == before and corpus.cost(base):
+            base = _best_pair(corpus, base, neutral)
         if base == before:
             break
     return base
