@@ -1,0 +1,125 @@
+"""Player statistics: checked by hand on two crafted games; streaming, merging, formats, docs."""
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from pandas.testing import assert_frame_equal
+
+from analysis_games import ABANDON_DEAL, ABANDON_PLAY, STOPPED_PLAY, run_game, with_players
+from hearts_analysis.analysis import catalogue
+from hearts_analysis.analysis.stats import Tally, player_stats, tally_games, tally_paths
+from hearts_analysis.records.jsonio import write_games
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import simulate_games
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def two_games():
+    # A: ann bob cat dan score 6 0 0 17 (ann's run stopped by dan, who also takes QS); bob and cat win.
+    # B: bob ann dan cat score 21 0 3 0 (bob's run abandoned, then he takes QS); ann and cat win.
+    a = with_players(run_game(STOPPED_PLAY, target=10), "ann", "bob", "cat", "dan")
+    b = with_players(run_game(ABANDON_PLAY, ABANDON_DEAL, target=10), "bob", "ann", "dan", "cat")
+    return [a, b]
+
+
+def test_every_figure_of_two_crafted_games():
+    stats = player_stats(two_games()).set_index("player")
+    columns = ["games", "complete_games", "hands", "wins", "win_pct", "avg_position", "points_per_hand",
+               "hearts_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moons_stopped",
+               "moons_abandoned", "moon_stops", "hearts_broken_pct", "violations"]
+    expected = pd.DataFrame([
+        ["ann", 2, 2, 2, 1, 50.0, 2.0, 3.0, 3.0, 0.0, 1, 0, 1, 0, 0, 50.0, 0],
+        ["bob", 2, 2, 2, 1, 50.0, 2.5, 10.5, 4.0, 50.0, 1, 0, 0, 1, 0, 50.0, 0],
+        ["cat", 2, 2, 2, 2, 100.0, 1.0, 0.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0.0, 0],
+        ["dan", 2, 2, 2, 0, 0.0, 3.5, 10.0, 3.5, 50.0, 0, 0, 0, 0, 1, 0.0, 0],
+    ], columns=["player", *columns]).set_index("player")
+    assert_frame_equal(stats[columns], expected, check_dtype=False, check_index_type=False)
+    assert stats.loc["ann", "moon_attempt_pct"] == 50 and stats.loc["cat", "moon_attempt_pct"] == 0
+    assert math.isnan(stats.loc["ann", "moon_choice_accuracy"])   # no shot, nothing to judge
+    assert stats["passes"].eq(0).all() and stats["qs_pass_pct"].isna().all()
+    assert stats["leak_cost"].eq(0).all()   # two games are too few to weigh a statistic
+
+
+def test_the_contract_columns_come_first_and_follow_the_catalogue():
+    stats = player_stats(two_games())
+    assert list(stats.columns) == catalogue.columns("players")
+    for name in ("player", "games", "hands", "wins", "points_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot"):
+        assert name in stats.columns
+
+
+def test_the_leak_finder_by_hand():
+    tally = Tally()
+    # winning players: share of wins above the corpus's (7 of 30 games): only ann
+    for name, wins, qs_hits in (("ann", 5, 20), ("bob", 1, 30), ("cat", 1, 20)):
+        c = tally.players[name]
+        c.update({"games": 10, "complete_games": 10, "wins": wins, "hands": 100,
+                  "qs_taken_pct.opp": 100, "qs_taken_pct.hit": qs_hits})
+    # in the corpus a hand with QS scored 15 on average, one without 3: QS matters 12 points a hand
+    tally.impact["qs_taken_pct"].update({"hit_points": 150, "hits": 10, "miss_points": 90, "misses": 30})
+    assert tally.winning_players() == {"ann"}
+    leaks = tally.leaks_frame().set_index("player")
+    assert leaks.loc["bob", "stat"] == "qs_taken_pct"
+    assert leaks.loc["bob", ["player_value", "winners_value", "impact", "opportunities_per_hand"]].tolist() == [30, 20, 12, 1]
+    assert leaks.loc["bob", "cost"] == pytest.approx(1.2)          # (30% - 20%) x 12 points x every hand
+    assert leaks.loc["cat", "cost"] == pytest.approx(0)
+    assert "ann" not in leaks.index                                 # no other winner to compare with
+    players = tally.players_frame().set_index("player")
+    assert players.loc["bob", "leak_cost"] == pytest.approx(1.2)
+    assert players.loc["bob", "top_leaks"] == "qs_taken_pct: 30.0% vs 20.0% (+1.20)"
+    assert tally.leak_sentences()["bob"][0].startswith("qs_taken_pct 30.0% against 20.0% for the winning players")
+
+
+CORPUS = list(simulate_games(6, Rules(), 4, seed=11))
+
+
+@settings(max_examples=5, deadline=None)
+@given(cut=st.integers(0, len(CORPUS)))
+def test_tallies_of_chunks_merge_into_the_tally_of_the_whole(cut):
+    whole = tally_games(CORPUS)
+    merged = tally_games(CORPUS[:cut]).merge(tally_games(CORPUS[cut:]))
+    assert (merged.games, merged.hands) == (whole.games, whole.hands)
+    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame"):
+        assert_frame_equal(getattr(merged, frame)(), getattr(whole, frame)())
+
+
+def test_a_corpus_streams_from_files_and_unreadable_records_are_counted(tmp_path):
+    good = tmp_path / "games.jsonl"
+    write_games(CORPUS, good)
+    lines = good.read_bytes().splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"\n".join(lines[:2] + [b'{"players": 3}'] + lines[2:]) + b"\n")
+    tally = tally_paths([broken, tmp_path / "missing.jsonl"])
+    assert (tally.games, tally.error_count) == (len(CORPUS), 2)
+    assert tally.errors[0]["source"] == f"{broken}:3" and "players" in tally.errors[0]["message"]
+    assert_frame_equal(tally.players_frame(), tally_games(CORPUS).players_frame())
+
+
+@pytest.mark.skipif(importlib.util.find_spec("hearts_analysis.records.parquetio") is None,
+                    reason="Parquet I/O is not in this installation yet")
+def test_jsonl_and_parquet_give_the_same_statistics(tmp_path):
+    from hearts_analysis.records.sources import write_any
+    write_any(CORPUS, tmp_path / "games.jsonl")
+    write_any(CORPUS, tmp_path / "games.parquet")
+    from_jsonl, from_parquet = tally_paths([tmp_path / "games.jsonl"]), tally_paths([tmp_path / "games.parquet"])
+    assert from_parquet.error_count == 0
+    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame"):
+        assert_frame_equal(getattr(from_parquet, frame)(), getattr(from_jsonl, frame)())
+
+
+def test_docs_statistics_md_is_generated_from_the_catalogue():
+    assert (ROOT / "docs" / "statistics.md").read_text(encoding="utf-8") == catalogue.render_markdown(), \
+        "regenerate with: python -m hearts_analysis.analysis.catalogue"
+
+
+def test_every_column_is_documented_with_a_unit_and_a_known_dtype():
+    for spec in catalogue.TABLES.values():
+        names = [s.name for s in spec.columns]
+        assert len(names) == len(set(names)), spec.name
+        for s in spec.columns:
+            assert s.definition.endswith(".") and s.unit and s.dtype in ("int64", "Int64", "float64", "bool",
+                                                                         "boolean", "string"), (spec.name, s.name)
