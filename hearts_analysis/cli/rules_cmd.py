@@ -137,8 +137,11 @@ def suggestion_command(spec: dict[str, Any]) -> str:
     """The ``--rules`` / ``--set`` options that select a rule set spec."""
     parts = [f"--rules {spec['preset']}"]
     for key, value in spec.items():
-        if key != "preset":
-            parts.append("--set " + shlex.quote(f"{key}={value_text(key, value).replace(' ', ',')}"))
+        if key == "preset" or value is None:  # a per-player-count default has no --set spelling
+            continue
+        text = (",".join(value) if isinstance(value, (list, tuple))
+                else str(value).lower() if isinstance(value, bool) else str(value))
+        parts.append("--set " + shlex.quote(f"{key}={text}"))
     return " ".join(parts)
 
 

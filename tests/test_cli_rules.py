@@ -1,0 +1,148 @@
+"""``hearts rules``, ``hearts rules --infer`` and ``hearts explain``."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from hearts_analysis.cli import app
+from hearts_analysis.cli.app import rules_from_options
+from hearts_analysis.cli.rules_cmd import suggestion_command
+from hearts_analysis.records.jsonio import write_games
+from hearts_analysis.rules import PRESETS, RULE_FIELDS, Rules
+from hearts_analysis.rules_help import field_docs, field_help, plain
+from hearts_analysis.simulate.game import simulate_games
+from hearts_analysis.violations import CATALOGUE, explain
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+# -- the reference --------------------------------------------------------------------------
+def test_every_rule_field_has_a_docstring_and_it_is_the_description():
+    docs = field_docs()
+    assert set(docs) >= set(RULE_FIELDS)
+    for name in RULE_FIELDS:
+        description = field_help(name).description
+        assert description == plain(docs[name]) and "``" not in description and ":data:" not in description
+
+
+def test_rules_text_lists_every_preset_with_its_source_and_every_field():
+    done = run("rules")
+    assert done.exit_code == 0
+    flat = " ".join(done.output.split())
+    for name, preset in PRESETS.items():
+        assert f"\n  {name}\n" in done.output
+        assert " ".join(preset.source.split()) in flat
+    for name in RULE_FIELDS:
+        assert f"\n  {name}\n" in done.output
+        assert field_help(name).description in flat
+    assert "differs from standard: jack_of_diamonds -10" in flat  # omnibus
+
+
+def test_rules_json_is_the_same_source():
+    done = run("rules", "--format", "json")
+    data = orjson.loads(done.output)
+    assert [p["preset"] for p in data["presets"]] == list(PRESETS)
+    assert [p["source"] for p in data["presets"]] == [p.source for p in PRESETS.values()]
+    assert [f["field"] for f in data["fields"]] == list(RULE_FIELDS)
+    omnibus = next(p for p in data["presets"] if p["preset"] == "omnibus")
+    assert omnibus["overrides"] == {"jack_of_diamonds": -10} and omnibus["fields"] == Rules.preset("omnibus").to_dict()
+
+
+def test_paths_without_infer_and_infer_without_paths_are_usage_errors(tmp_path):
+    assert run("rules", str(tmp_path)).exit_code == 2
+    assert run("rules", "--infer").exit_code == 2
+
+
+# -- inference ---------------------------------------------------------------------------------
+@pytest.fixture
+def omnibus_games(tmp_path):
+    path = tmp_path / "games.jsonl"
+    write_games(simulate_games(4, Rules.preset("omnibus"), seed=3), path)
+    return path
+
+
+def test_infer_text_names_the_fitted_rules_and_the_evidence(omnibus_games):
+    done = run("rules", "--infer", str(omnibus_games))
+    assert done.exit_code == 0, done.output
+    assert 'Fitted rule set: {"preset":"omnibus"}' in done.output
+    assert "hearts validate --rules omnibus PATH..." in done.output
+    assert "every game is fully legal and correctly scored" in done.output
+    assert "omnibus: fits" in done.output
+    assert "  jack_of_diamonds: -10\n" in done.output
+    assert "not 0 (3+ games): " + str(omnibus_games) + ":1 hand 1" in done.output.replace("\n      ", " ")
+
+
+def test_infer_json_and_count_all(omnibus_games):
+    data = orjson.loads(run("rules", "--infer", str(omnibus_games), "-f", "json", "--count-all").output)
+    assert data["suggestion"] == {"preset": "omnibus"} and data["errors"] == []
+    jd = next(f for f in data["fields"] if f["field"] == "jack_of_diamonds")
+    assert jd["fits"] == [-10]
+    zero = next(v for v in jd["verdicts"] if v["value"] == 0)
+    assert zero["games"] == 4 and zero["all_counted"] and zero["evidence"][0]["code"] == "points-mismatch"
+
+
+def test_violations_no_rule_set_explains_exit_1(tmp_path):
+    games = list(simulate_games(3, Rules.preset("standard"), seed=5))
+    hand = games[0].hands[0]
+    plays = list(hand.plays)
+    plays[4], plays[5] = plays[5], plays[4]
+    games[0] = dataclasses.replace(games[0], hands=(dataclasses.replace(hand, plays=tuple(plays)),
+                                                    *games[0].hands[1:]))
+    write_games(games, tmp_path / "g.jsonl")
+    done = run("rules", "--infer", str(tmp_path / "g.jsonl"))
+    assert done.exit_code == 1
+    assert "fit no rule set tried" in done.output and "g.jsonl:1 hand 1 trick 2" in done.output
+
+
+def test_unreadable_records_are_reported_and_the_rest_inferred(omnibus_games, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "hearts-game/1", "players": ["a"]}\nnot json\n')
+    done = run("rules", "--infer", str(omnibus_games), str(bad), "-f", "json")
+    assert done.exit_code == 2
+    data = orjson.loads(done.stdout)
+    assert data["suggestion"] == {"preset": "omnibus"}
+    assert [e["source"] for e in data["errors"]] == [f"{bad}:1", f"{bad}:2"]
+
+
+@pytest.mark.parametrize("spec", [{"preset": "standard", "jack_of_diamonds": -7, "pass_cycle": ["left", "right"]},
+                                  {"preset": "black_queen", "queen_of_clubs_cancels_queen": True, "target": 50}])
+def test_the_suggested_command_selects_the_suggested_rules(spec):
+    words = shlex.split(suggestion_command(spec))
+    preset = words[1]
+    overrides = [words[i + 1] for i, word in enumerate(words) if word == "--set"]
+    assert rules_from_options(preset, overrides) == Rules.from_spec(spec)
+
+
+# -- explain -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("code", list(CATALOGUE))
+def test_explain_prints_the_catalogue_entry(code):
+    done = run("explain", code)
+    assert done.exit_code == 0 and done.output == explain(code).rstrip() + "\n"
+    assert CATALOGUE[code].example in done.output
+
+
+def test_explain_unknown_code_lists_the_codes():
+    done = run("explain", "reneg")
+    assert done.exit_code == 2 and "unknown violation code 'reneg'" in done.output
+    assert all(code in done.output for code in CATALOGUE)
+
+
+def test_explain_without_a_code_lists_them():
+    done = run("explain")
+    assert done.exit_code == 0
+    assert [line.split()[0] for line in done.output.splitlines()[1:]] == list(CATALOGUE)
+
+
+def test_every_new_command_has_help_with_an_example():
+    for args in (["rules"], ["explain"], ["import", "openspiel"], ["export", "openspiel"]):
+        done = run(*args, "--help")
+        assert done.exit_code == 0 and "Example" in done.output
