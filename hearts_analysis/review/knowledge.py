@@ -1,0 +1,122 @@
+"""A seat's information set: what it could know when it decided.
+
+A seat knows its own cards, every card played and who took it, how many cards
+each seat holds, the cards it passed (still in the receiver's hand until
+played) and what others' plays revealed. A play reveals what the rules would
+have forbidden: a seat that did not follow suit holds none of that suit; a
+seat that led a heart before hearts were broken holds nothing else it could
+have led; a point card dropped on the first trick means nothing else was
+playable. :func:`revealed` reads these off the legality cascade of
+:class:`~hearts_analysis.engine.state.HandState`, step by step, so every rule
+variant is covered and nothing is inferred that the rules do not imply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import CLUBS_MASK, HEARTS_MASK, POINT_CARDS_MASK, SUIT_MASKS, Card, Mask
+from ..engine.state import HandState
+from ..rules import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What ``seat`` knows about where the unplayed cards are."""
+
+    seat: int
+    hand: Mask
+    """The seat's own cards."""
+    counts: tuple[int, ...]
+    """Cards each seat holds (public: everyone sees how many were played)."""
+    holds: tuple[Mask, ...]
+    """Cards each seat is known to hold: its own hand; the cards it was passed and has not played."""
+    may_hold: tuple[Mask, ...]
+    """Cards each seat could hold (a superset of ``holds``)."""
+
+    @property
+    def unplaced(self) -> Mask:
+        """Hidden cards whose holder is not known."""
+        known = 0
+        for cards in self.holds:
+            known |= cards
+        hidden = 0
+        for cards in self.may_hold:
+            hidden |= cards
+        return hidden & ~known
+
+    def admits(self, hands: list[Mask] | tuple[Mask, ...]) -> bool:
+        """Whether a deal of the unplayed cards fits everything the seat knows."""
+        return all(h & known == known and h & ~may == 0 and h.bit_count() == count
+                   for h, known, may, count in zip(hands, self.holds, self.may_hold, self.counts))
+
+
+def before_pass(table: Table, seat: int, dealt: Mask) -> Knowledge:
+    """At the pass a seat knows only its own dealt cards."""
+    n = table.players
+    others = table.deck & ~dealt
+    return Knowledge(seat, dealt, (table.hand_size,) * n,
+                     tuple(dealt if s == seat else 0 for s in range(n)),
+                     tuple(dealt if s == seat else others for s in range(n)))
+
+
+def at_play(state: HandState, seat: int, shown: tuple[Mask, ...], passed: Mask = 0,
+            receiver: int | None = None) -> Knowledge:
+    """``seat``'s knowledge at ``state``; ``shown[s]``: cards ``s`` revealed it does not hold."""
+    hand = state.hands[seat]
+    hidden = state.table.deck & ~state.played & ~hand
+    holds, may_hold = [], []
+    for other in range(state.players):
+        if other == seat:
+            holds.append(hand)
+            may_hold.append(hand)
+            continue
+        holds.append(passed & hidden if other == receiver else 0)
+        may_hold.append(hidden & ~shown[other] | holds[-1])
+    counts = tuple(cards.bit_count() for cards in state.hands)
+    return Knowledge(seat, hand, counts, tuple(holds), tuple(may_hold))
+
+
+def revealed(state: HandState, seat: int, card: Card) -> Mask:
+    """Cards ``seat`` cannot hold, since it played ``card`` legally at ``state`` (before the play).
+
+    Each cascade step keeps ``legal & F`` unless that is empty. If ``card`` is
+    outside ``F`` the step fell through, so the seat held nothing of ``F``
+    among the cards still in play at that step; if it is inside, the step kept
+    ``F`` and later steps work within it.
+    """
+    rules = state.table.rules
+    leading = not state.trick
+    first_trick = state.trick_number == 1
+    region = state.table.deck
+    excluded = 0
+    bit = 1 << card
+
+    def step(keep: Mask) -> None:
+        nonlocal region, excluded
+        if bit & keep:
+            region &= keep
+        else:
+            excluded |= region & keep
+
+    if leading and first_trick and rules.first_lead != "left_of_dealer":
+        step(1 << state.table.lowest_club if rules.first_lead == "lowest_club" else CLUBS_MASK)
+    if not leading:
+        step(SUIT_MASKS[state.trick[0][1] // 13])
+    if first_trick and not rules.points_on_first_trick:
+        step(~POINT_CARDS_MASK)
+    if leading and rules.hearts_must_be_broken and not state.broken and bit & HEARTS_MASK:
+        others = POINT_CARDS_MASK if rules.only_hearts_lead == "allowed" else HEARTS_MASK
+        excluded |= region & ~others
+    return excluded & state.table.deck & ~bit
+
+
+def observe(shown: tuple[Mask, ...], state: HandState, seat: int, card: Card) -> tuple[Mask, ...]:
+    """``shown`` after ``seat`` plays ``card`` at ``state`` (call before pushing the play)."""
+    extra = revealed(state, seat, card)
+    if not extra:
+        return shown
+    return tuple(cards | extra if s == seat else cards for s, cards in enumerate(shown))
+
+
+__all__ = ["Knowledge", "at_play", "before_pass", "observe", "revealed"]
