@@ -1,0 +1,16 @@
+"""Post-game review: the cost of every play and pass in expected points, judged on what the seat knew.
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=1)
+>>> review = review_game(game, Settings(samples=50), seats=[0], hands=[1])
+>>> sorted({d.kind for d in review.decisions})
+['pass', 'play']
+"""
+
+from .evaluate import BLUNDER, INACCURACY, MISTAKE, Decision, Option, Settings, classify
+from .game import GameReview, accuracy, review_game
+from .report import decision_dict, game_dict, summarise
+
+__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Decision", "GameReview", "Option", "Settings", "accuracy",
+           "classify", "decision_dict", "game_dict", "review_game", "summarise"]

@@ -1,0 +1,83 @@
+"""A reason in plain words for a flagged decision, where one stands out.
+
+The cost of a choice splits into what it changes: the chance of taking QS
+(13 points), the chance another seat shoots the moon (26), the hearts taken
+(1 each). The largest part names the reason; the position adds the story
+(QS still out, a duck available, a void, a seat with every point so far).
+"""
+
+from __future__ import annotations
+
+from ..cards import POINT_CARDS_MASK, QS, SUIT_MASKS, card_name, highest, names
+from ..engine.state import HandState
+from .evaluate import Option
+
+_SUITS = ("clubs", "diamonds", "hearts", "spades")
+CLEAR = 0.5
+"""Points a part must carry to be named as the reason."""
+
+
+def explain(state: HandState | None, seat: int, kind: str, played: Option, best: Option,
+            players: tuple[str, ...] = ()) -> str | None:
+    parts = {"queen": 13 * (played.queen - best.queen),
+             "moon": 26 * (played.moon_against - best.moon_against),
+             "hearts": played.hearts - best.hearts}
+    main = max(parts, key=parts.get)
+    if parts[main] < CLEAR:
+        return None
+    if kind == "pass":
+        return _pass_reason(main, played, best)
+    return _play_reason(main, state, seat, played, best, players)
+
+
+def _pass_reason(main: str, played: Option, best: Option) -> str:
+    instead = f"passing {' '.join(names(best.cards))} instead of {' '.join(names(played.cards))}"
+    if main == "queen":
+        return f"{instead}, you take QS in {best.queen:.0%} of the deals rather than {played.queen:.0%}"
+    if main == "moon":
+        return (f"{instead}, another seat shoots the moon in {best.moon_against:.0%} of the deals "
+                f"rather than {played.moon_against:.0%}")
+    return f"{instead}, you take {best.hearts:.1f} hearts on average rather than {played.hearts:.1f}"
+
+
+def _play_reason(main: str, state: HandState, seat: int, played: Option, best: Option,
+                 players: tuple[str, ...]) -> str:
+    mine, better = card_name(played.cards[0]), card_name(best.cards[0])
+    if main == "queen":
+        return _queen_reason(state, seat, played, best, mine, better)
+    if main == "moon":
+        shooter = _moon_candidate(state, seat)
+        who = ""
+        if shooter is not None:
+            name = players[shooter] if shooter < len(players) else f"seat {shooter}"
+            who = f"{name} had taken every point so far: "
+        return (f"{who}the {better} stops the moon (another seat shoots it in {best.moon_against:.0%} of "
+                f"the deals, against {played.moon_against:.0%} after the {mine})")
+    return f"the {better} takes {best.hearts:.1f} hearts on average; the {mine}, {played.hearts:.1f}"
+
+
+def _queen_reason(state: HandState, seat: int, played: Option, best: Option, mine: str, better: str) -> str:
+    odds = f"you take QS in {best.queen:.0%} of the deals; with the {mine}, in {played.queen:.0%}"
+    good, bad = best.cards[0], played.cards[0]
+    if good == QS:
+        led = state.trick[0][1] // 13 if state.trick else None
+        void = f"you were void in {_SUITS[led]}: " if led is not None and not state.hands[seat] & SUIT_MASKS[led] else ""
+        return (f"{void}dumping QS now, you take it in {best.queen:.0%} of the deals; keeping it, "
+                f"in {played.queen:.0%}")
+    if state.trick:
+        led = state.trick[0][1] // 13
+        top = highest(state.trick_cards & SUIT_MASKS[led])
+        if good // 13 == led == bad // 13 and good < top < bad:
+            queen_out = not (state.played >> QS & 1) and not (state.hands[seat] >> QS & 1)
+            where = ("QS was in the trick and " if state.trick_cards >> QS & 1
+                     else "QS was still out and " if queen_out else "")
+            return f"{where}you held the {better}: ducking with the {better}, {odds}"
+    return f"with the {better} {odds}"
+
+
+def _moon_candidate(state: HandState, seat: int) -> int | None:
+    """The other seat holding every point card taken so far, if any were taken."""
+    holders = [s for s, cards in enumerate(state.taken) if cards & POINT_CARDS_MASK]
+    if len(holders) == 1 and holders[0] != seat:
+        return holders[0]
+    return None

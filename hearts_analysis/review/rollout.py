@@ -1,0 +1,185 @@
+"""Play every alternative out over the same sampled deals (common random numbers).
+
+Lane ``a * samples + i`` plays alternative ``a`` on deal ``i``. Every lane
+takes its first card (or its pass) from the alternative, then the rollout
+player (:mod:`.policy`) plays all seats until ``exact_tricks`` tricks remain,
+and exact search (:mod:`.endgame`) finishes the hand. The rollout player is
+deterministic, so two alternatives differ on a deal only through the
+decision itself: differences are sharp with a few hundred deals.
+
+:func:`play_out_with_bots` does the same with any simulator bots (the
+:class:`~hearts_analysis.simulate.bots.Bot` protocol), one lane at a time: a
+slower review with another model of the players, and a check on the fast path.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ..cards import Card, Mask, iter_cards
+from ..engine.state import HandState
+from ..rules import Table
+from ..simulate.bots import BotFactory
+from ..simulate.play import HandPlay
+from .endgame import solve_lanes
+from .lanes import BIT, U64, ZERO, Lanes
+from .policy import choose_passes, choose_plays
+from .solver import Solver, final_points
+
+DEFAULT_EXACT_TRICKS = 2
+
+Policy = Callable[[Lanes, np.ndarray, np.ndarray], np.ndarray]
+"""``policy(lanes, seat, legal) -> cards``: a player for every lane at once."""
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """How each alternative's hand ended on each sampled deal."""
+
+    points: np.ndarray
+    """``(alternatives, samples, seats)`` final hand points."""
+    taken: np.ndarray
+    """``(alternatives, samples, seats)`` masks of the cards each seat took."""
+
+
+def finish(lanes: Lanes, exact_tricks: int = DEFAULT_EXACT_TRICKS,
+           policy: Policy = choose_plays) -> tuple[np.ndarray, np.ndarray]:
+    """Play the lanes to the end: ``policy`` (the rollout player), then exact search for the last tricks."""
+    while not lanes.is_over:
+        if lanes.tricks_left <= exact_tricks:
+            return solve_lanes(lanes)
+        if lanes.tricks_left == 1 and lanes.position == 0:
+            lanes.play_last_trick()
+            break
+        seat = lanes.mover()
+        lanes.play(policy(lanes, seat, lanes.legal(seat)), seat)
+    return lanes.points(), lanes.taken
+
+
+def _outcomes(points: np.ndarray, taken: np.ndarray, alternatives: int) -> Outcomes:
+    shape = (alternatives, -1, points.shape[1])
+    return Outcomes(points.reshape(shape), taken.reshape(shape))
+
+
+def play_out(state: HandState, hands: np.ndarray, cards: Sequence[Card],
+             exact_tricks: int = DEFAULT_EXACT_TRICKS, policy: Policy = choose_plays) -> Outcomes:
+    """Each of ``cards`` played by the seat to move at ``state``, on each deal of ``hands``."""
+    lanes = Lanes.from_state(state, hands, len(cards))
+    lanes.play(np.repeat(np.asarray(cards, np.int64), len(hands)))
+    return _outcomes(*finish(lanes, exact_tricks, policy), len(cards))
+
+
+def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask]) -> np.ndarray:
+    """Hands after the pass, ``(alternatives * samples, seats)``: ``seat`` passes each option, the
+    others pass what the rollout player would."""
+    n = table.players
+    offset = table.pass_offset(direction)
+    given = choose_passes(dealt.reshape(-1), table.rules.pass_count).reshape(dealt.shape)
+    given[:, seat] = ZERO
+    after = (dealt & ~given) | np.roll(given, offset, axis=1)
+    after = np.tile(after, (len(options), 1))
+    option = np.repeat(np.asarray(options, U64), len(dealt))
+    after[:, seat] &= ~option
+    after[:, (seat + offset) % n] |= option
+    return after
+
+
+def first_leaders(table: Table, hands: np.ndarray, dealer: int) -> np.ndarray:
+    """The seat that leads trick 1 in each row of ``hands`` (as :meth:`HandState.first_leader_for`)."""
+    if table.rules.first_lead == "left_of_dealer":
+        return np.full(len(hands), (dealer + 1) % table.players)
+    return np.argmax((hands & BIT[table.lowest_club]) != ZERO, axis=1)
+
+
+def pass_out(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask],
+             dealer: int, exact_tricks: int = DEFAULT_EXACT_TRICKS, policy: Policy = choose_plays) -> Outcomes:
+    """Each pass in ``options`` made by ``seat`` on each sampled deal ``dealt``, the hand played out."""
+    hands = passed_hands(table, seat, dealt, direction, options)
+    lanes = Lanes(table, hands, first_leaders(table, hands, dealer))
+    return _outcomes(*finish(lanes, exact_tricks, policy), len(options))
+
+
+@dataclass(frozen=True)
+class History:
+    """The public past of a hand at a decision, for simulator bots (they read a seat's view of it)."""
+
+    first_leader: int
+    plays: tuple[tuple[int, Card], ...]
+    """Every card played before the decision, from trick 1."""
+    passed: tuple[Mask, ...] | None = None
+    """What each seat gave; 0 for passes the reviewed seat cannot know."""
+    hand_number: int = 1
+    dealer: int = 0
+    totals: tuple[int, ...] | None = None
+    direction: str = "hold"
+
+
+def play_out_with_bots(table: Table, history: History, hands: np.ndarray, cards: Sequence[Card],
+                       bot: BotFactory, seed: int = 0, exact_tricks: int = DEFAULT_EXACT_TRICKS) -> Outcomes:
+    """:func:`play_out` with simulator bots instead of the rollout player, one lane at a time.
+
+    Deal ``i`` gives every alternative bots seeded alike; the bots see the public record of the
+    real hand (voids, points taken) through :meth:`HandPlay.resume`. Exact search
+    (:mod:`.solver`) takes over with ``exact_tricks`` left.
+    """
+    n = table.players
+    seat = _to_play(table, history)
+    points = np.zeros((len(cards), len(hands), n), np.int64)
+    taken = np.zeros((len(cards), len(hands), n), U64)
+    for i, row in enumerate(hands.tolist()):
+        for a, card in enumerate(cards):
+            play = HandPlay.resume(table, row, history.plays, history.first_leader, history.hand_number,
+                                   history.dealer, history.totals, history.direction, history.passed)
+            bots = [bot(random.Random(f"{seed}:{i}:{s}")) for s in range(n)]
+            plays = list(history.plays) + [(seat, card)]
+            play.push(seat, card)
+            public = play.public
+            while not public.ended and table.hand_size - public.trick_number + 1 > exact_tricks:
+                mover = public.turn
+                choice = bots[mover].choose_play(play.views[mover], play.legal(mover))
+                plays.append((mover, choice))
+                play.push(mover, choice)
+            points[a, i], taken[a, i] = _finished(table, history, row, plays)
+    return Outcomes(points, taken)
+
+
+def _to_play(table: Table, history: History) -> int:
+    state = _replayed(table, history.first_leader, _start_hands(table, history.plays, None), history.plays)
+    return state.to_play
+
+
+def _start_hands(table: Table, plays: Sequence[tuple[int, Card]], hands: Sequence[Mask] | None) -> list[Mask]:
+    start = list(hands) if hands is not None else [0] * table.players
+    for seat, card in plays:
+        start[seat] |= 1 << card
+    return start
+
+
+def _replayed(table: Table, leader: int, start: list[Mask], plays: Sequence[tuple[int, Card]]) -> HandState:
+    state = HandState(table, start, leader)
+    for seat, card in plays:
+        state.push(seat, card)
+    return state
+
+
+def _finished(table: Table, history: History, hands: Sequence[Mask], plays: list[tuple[int, Card]]
+              ) -> tuple[tuple[int, ...], list[Mask]]:
+    """Final points and taken cards: the hand as played, then the solver's line for what is left."""
+    state = _replayed(table, history.first_leader, _start_hands(table, history.plays, hands), plays)
+    if state.is_over:
+        return final_points(state), state.taken
+    solver = Solver(state)
+    value = solver.value(state)
+    while not state.is_over:
+        mover = state.to_play
+        for card in iter_cards(state.legal_cards(mover)):
+            child = state.copy()
+            child.push(mover, card)
+            if solver.value(child) == value:
+                state = child
+                break
+    return value, state.taken
