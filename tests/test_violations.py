@@ -239,3 +239,117 @@ def test_docs_are_generated_from_the_catalogue():
     assert docs.read_text(encoding="utf-8") == render_markdown()
     for code in CODES:
         assert f"## {code}" in render_markdown()
+
+
+# -- unreadable records are errors, not violations ----------------------------------------------
+import copy  # noqa: E402
+import io  # noqa: E402
+
+import orjson  # noqa: E402
+
+from hearts_analysis.records.jsonio import (RecordError, game_from_dict, game_to_dict, iter_json_text,  # noqa: E402
+                                            iter_jsonl, read_json_path)
+
+GOOD = game_to_dict(game(hands=[hand(DEAL, PASS_PLAY, passes=PASSES, points=POINTS), hand(DEAL, PLAY)],
+                         rules=PASS_RULES))
+GOOD["rules"] = PASS_RULES.to_spec()
+
+
+def _set(path, value):
+    def edit(d):
+        *parents, last = path
+        for key in parents:
+            d = d[key]
+        if value is KeyError:
+            del d[last]
+        elif isinstance(d, list) and last == len(d):
+            d.append(value)
+        else:
+            d[last] = value
+    return edit
+
+
+@pytest.mark.parametrize("edit, field, message", [
+    (_set(["players"], "abcd"), "players", "expected a list, got 'abcd'"),
+    (_set(["players"], ["a", "b"]), "players", "2 players; Hearts is played by 3 to 7"),
+    (_set(["players"], list("abcdefgh")), "players", "8 players; Hearts is played by 3 to 7"),
+    (_set(["players", 1], 5), "players[1]", "expected a non-empty name, got 5"),
+    (_set(["format"], "hearts-game/2"), "format", "expected 'hearts-game/1'"),
+    (_set(["hands"], {}), "hands", "expected a list, got {}"),
+    (_set(["hands", 1], []), "hands[1]", "expected a hand object"),
+    (_set(["complete"], "yes"), "complete", "expected true or false, got 'yes'"),
+    (_set(["game_id"], [1]), "game_id", "expected a string"),
+    (_set(["hands", 0, "deal"], [["2C"]] * 3), "hands[0].deal", "expected one list of cards per seat (4), got 3"),
+    (_set(["hands", 0, "deal"], KeyError), "hands[0].deal", "missing"),
+    (_set(["hands", 0, "deal", 2, 1], "1X"), "hands[0].deal[2][1]", "unknown card '1X'"),
+    (_set(["hands", 0, "deal", 3], "AC"), "hands[0].deal[3]", "expected a list"),
+    (_set(["hands", 0, "passes"], [["2C"]] * 5), "hands[0].passes", "expected one entry per seat (4), got 5"),
+    (_set(["hands", 0, "passes", 1, 0], "QQ"), "hands[0].passes[1][0]", "unknown card 'QQ'"),
+    (_set(["hands", 1, "plays"], KeyError), "hands[1].plays", "missing"),
+    (_set(["hands", 1, "plays", 7, 1], "ZZ"), "hands[1].plays[7][1]", "unknown card 'ZZ'"),
+    (_set(["hands", 1, "plays", 7, 0], 4), "hands[1].plays[7][0]", "expected a seat 0..3, got 4"),
+    (_set(["hands", 1, "plays", 7, 0], "1"), "hands[1].plays[7][0]", "expected a seat 0..3, got '1'"),
+    (_set(["hands", 1, "plays", 3, 2], 1), "hands[1].plays[3]", "expected [seat, card]"),
+    (_set(["hands", 0, "points"], [0, 1, 0]), "hands[0].points", "expected one number per seat (4), got 3"),
+    (_set(["hands", 0, "points", 2], "13"), "hands[0].points[2]", "expected a whole number, got '13'"),
+    (_set(["hands", 0, "totals"], [0, 1, 0, 1.5]), "hands[0].totals[3]", "expected a whole number, got 1.5"),
+    (_set(["hands", 0, "dealer"], True), "hands[0].dealer", "expected a whole number, got true"),
+    (_set(["hands", 0, "dealer"], 4), "hands[0].dealer", "4 is out of range 0..3"),
+    (_set(["hands", 0, "moon"], "double"), "hands[0].moon", "unknown moon choice 'double'"),
+    (_set(["hands", 0, "pass_direction"], "up"), "hands[0].pass_direction", "unknown direction 'up'"),
+    (_set(["rules"], {"preset": "standard", "jack_of_diamonds": "x"}), "rules.jack_of_diamonds",
+     "expected a whole number, got 'x'"),
+    (_set(["rules"], "nope"), "rules.preset", "unknown preset 'nope'"),
+    (_set(["rules"], 5), "rules", "expected a preset name or an object of rule fields"),
+    (_set(["rules"], {"pass_cycle": ["left", "across"]}), None, None),  # fine for 4 players...
+])
+def test_unreadable_records_raise_record_error_naming_the_field(edit, field, message):
+    obj = copy.deepcopy(GOOD)
+    edit(obj)
+    if field is None:
+        game_from_dict(obj)
+        obj["players"] = ["a", "b", "c"]  # ...but not for 3
+        field, message = "rules.pass_cycle", "no 'across' with an odd number of players (3)"
+    with pytest.raises(RecordError) as caught:
+        game_from_dict(obj)
+    assert caught.value.field == field
+    assert message in caught.value.detail
+    assert str(caught.value) == f"{field}: {caught.value.detail}"
+
+
+def test_the_good_record_reads_and_replays_clean():
+    record = game_from_dict(copy.deepcopy(GOOD))
+    assert located(replay_game(record)) == []
+    assert game_to_dict(record) == GOOD
+
+
+def test_bad_json_is_reported_by_line_and_the_rest_is_read(tmp_path):
+    good = orjson.dumps(GOOD)
+    wrong_card = copy.deepcopy(GOOD)
+    wrong_card["hands"][0]["deal"][1][2] = "11H"
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(good + b"\n{not json\n\n" + orjson.dumps(wrong_card) + b"\n" + good + b"\n")
+    items = list(read_json_path(path))
+    assert [item.source for item in items] == [f"{path}:1", f"{path}:2", f"{path}:4", f"{path}:5"]
+    assert [item.game is not None for item in items] == [True, False, False, True]
+    assert "bad JSON" in items[1].error.text() and items[1].error.source == f"{path}:2"
+    assert items[2].error.field == "hands[0].deal[1][2]" and "unknown card '11H'" in items[2].error.text()
+    assert items[2].error.source == f"{path}:4"
+
+
+def test_bad_json_in_an_indented_game_file_is_one_error_naming_its_line():
+    lines = orjson.dumps(GOOD, option=orjson.OPT_INDENT_2).splitlines()
+    broken = next(i for i, line in enumerate(lines) if line.strip() == b'"3C",')
+    lines[broken] = lines[broken].rstrip(b",")
+    (item,) = iter_json_text(b"\n".join(lines), "game.json")
+    assert item.game is None and item.source == f"game.json:{broken + 2}"
+    assert item.error.text().startswith("bad JSON:") and f"line {broken + 2}" in item.error.text()
+
+
+def test_json_lines_in_a_json_file_are_read_one_per_line():
+    one = orjson.dumps(GOOD)
+    items = list(iter_json_text(b"{oops\n" + one + b"\n" + one + b"\n", "games.json"))
+    assert [(i.source, i.game is not None) for i in items] == [("games.json:1", False), ("games.json:2", True),
+                                                               ("games.json:3", True)]
+    (item,) = iter_jsonl(io.BytesIO(b"[1, 2]\n"), "x.jsonl")
+    assert item.error.field == "" and "expected a game object" in item.error.text()

@@ -16,7 +16,7 @@ import orjson
 
 from ..atomic import atomic_open
 from ..cards import Card, CardError, card_name, parse_card
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
 from .model import FORMAT, GameRecord, HandRecord
 
 _GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
@@ -81,6 +81,14 @@ def _ints(value: Any, field: str, n: int) -> tuple[int, ...]:
 def _show(value: Any) -> str:
     text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _rule_error(error: RuleError) -> RecordError:
+    """``rules.<field>`` when the rule error names a rule field (its messages start ``field: ``)."""
+    key, sep, detail = str(error).partition(": ")
+    if sep and (key in RULE_FIELDS or key == "preset"):
+        return _fail(f"rules.{key}", detail)
+    return _fail("rules", detail if sep and key == "rules" else str(error))
 
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
@@ -154,7 +162,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
         parsed_rules = Rules.from_spec(rules_spec)
         (rules or parsed_rules).table(n)
     except RuleError as error:
-        raise _fail("rules", str(error)) from None
+        raise _rule_error(error) from None
     hands = tuple(_hand_from_dict(h, n, f"hands[{k}]") for k, h in enumerate(_list(obj.get("hands", []), "hands")))
     complete = obj.get("complete")
     if complete is not None and not isinstance(complete, bool):
@@ -246,13 +254,28 @@ def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Itera
         yield _item(obj, source, rules)
 
 
+def _looks_like_jsonl(lines: list[bytes]) -> bool:
+    """One of the first two non-empty lines is a whole JSON object on its own.
+
+    An indented game that fails to parse is one broken document (report its line), not
+    one bad record per line: none of its lines is an object by itself.
+    """
+    for line in [l for l in lines if l.strip()][:2]:
+        try:
+            if isinstance(orjson.loads(line), dict):
+                return True
+        except orjson.JSONDecodeError:
+            continue
+    return False
+
+
 def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterator[Item]:
     """A whole ``.json`` document: one game (or a list of games); JSON Lines if it is not one document."""
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as error:
         lines = data.splitlines()
-        if len([l for l in lines if l.strip()]) > 1 and lines[0].strip().startswith(b"{"):
+        if len([l for l in lines if l.strip()]) > 1 and _looks_like_jsonl(lines):
             yield from iter_jsonl(iter(lines), name, rules)
             return
         yield Item(f"{name}:{error.lineno}", error=RecordError(_decode_error(error), source=f"{name}:{error.lineno}"))
