@@ -12,8 +12,9 @@ from analysis_games import (ABANDON_DEAL, ABANDON_PLAY, ACCIDENT_DEAL, ACCIDENT_
                             SHOT_PLAY, STOPPED_PLAY, SUN_DEAL, SUN_PLAY, run_game)
 from hearts_analysis.analysis import analyze_game
 from hearts_analysis.analysis.game import game_to_dict
-from hearts_analysis.analysis.moons import control_play, judge_choice
-from hearts_analysis.cards import POINT_CARDS_MASK
+from hearts_analysis.analysis.moons import control_plays, judge_choice
+from hearts_analysis.analysis.trace import Play, Trick
+from hearts_analysis.cards import POINT_CARDS_MASK, mask_of, parse_card
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import choose_moon, simulate_game, simulate_games
 
@@ -66,18 +67,36 @@ def test_control_plays_are_plays_to_win_where_a_duck_was_possible():
     played = 0
     found = []
     for trick in trace.tricks:
-        found.append([seat for seat in range(4) if control_play(trick, seat, played, free_first_trick=True)])
+        found.append(control_plays(trick, played, free_first_trick=True))
         played |= trick.cards
     # trick 1 is free; KD over 6D holding 2D; AD a sure winner holding 2D; KH not sure (AH out);
     # QH not sure either; trick 6: 2D led holding nothing lower.
     assert found == [[], [0], [0], [], [], []]
 
 
-def test_the_first_trick_counts_when_points_may_fall_on_it():
-    trace = analyze_game(run_game(SHOT_PLAY, points_on_first_trick=True)).hands[0].trace
-    # trick 1: 1:2C 2:4C 3:5C 0:3C -- seat 2 played 4C over 2C holding nothing lower; seat 3 was last on a
-    # clean trick (free); nobody else could duck and win
-    assert [s for s in range(4) if control_play(trace.tricks[0], s, 0, free_first_trick=False)] == []
+def trick_of(number: int, text: str, held: dict[int, str]) -> Trick:
+    plays = tuple(Play(int(seat), parse_card(card), mask_of(parse_card(c) for c in held[int(seat)].split()))
+                  for seat, _, card in (token.partition(":") for token in text.split()))
+    suit = plays[0].card // 13
+    winner = max((p for p in plays if p.card // 13 == suit), key=lambda p: p.card).seat
+    return Trick(number, plays, winner, mask_of(p.card for p in plays))
+
+
+def test_which_plays_are_control_plays():
+    held = {0: "4C 9C", 1: "3C KC", 2: "2C 5C", 3: "AC 6C"}
+    first = trick_of(1, "0:4C 1:KC 2:2C 3:AC", held)
+    # KC over 4C holding 3C is a play to win; AC is the last card of a clean trick: free
+    assert control_plays(first, 0, free_first_trick=True) == []
+    assert control_plays(first, 0, free_first_trick=False) == [1]
+    later = trick_of(5, "0:9C 1:KC 2:5C 3:AC", held)
+    # the lead 9C is not sure (KC, AC still out); 5C is under 9C; AC last on a clean trick: free
+    assert control_plays(later, 0, free_first_trick=True) == [1]
+    with_points = trick_of(5, "0:9C 1:KC 2:QH 3:AC", {**held, 2: "QH"})
+    assert control_plays(with_points, 0, free_first_trick=True) == [1, 3]   # AC takes points on purpose
+    sure = trick_of(5, "3:AC 0:4C 1:3C 2:2C", held)
+    assert control_plays(sure, 0, free_first_trick=True) == [3]            # a sure winner led over 6C
+    alone = trick_of(5, "3:AC 0:4C 1:3C 2:2C", {**held, 3: "AC"})
+    assert control_plays(alone, 0, free_first_trick=True) == []            # nothing lower to lead instead
 
 
 @pytest.mark.parametrize("before, better, correct", [

@@ -123,3 +123,11 @@ def test_every_column_is_documented_with_a_unit_and_a_known_dtype():
         for s in spec.columns:
             assert s.definition.endswith(".") and s.unit and s.dtype in ("int64", "Int64", "float64", "bool",
                                                                          "boolean", "string"), (spec.name, s.name)
+
+
+def test_worker_processes_give_the_same_statistics(tmp_path):
+    path = tmp_path / "games.jsonl"
+    write_games(CORPUS, path)
+    one, two = tally_paths([path]), tally_paths([path], workers=2)
+    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame"):
+        assert_frame_equal(getattr(two, frame)(), getattr(one, frame)())

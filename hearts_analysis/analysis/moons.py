@@ -120,39 +120,37 @@ def _play_of(trick: Trick, seat: int):
     return next((play for play in trick.plays if play.seat == seat), None)
 
 
-def control_play(trick: Trick, seat: int, played_before: Mask, free_first_trick: bool) -> bool:
-    """``seat`` played to win this trick although it could have ducked (see the module notes)."""
+def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> list[int]:
+    """The seats that played to win this trick although they could have ducked (see the module notes)."""
     if free_first_trick and trick.number == 1:
-        return False
+        return []
     suit = SUIT_MASKS[trick.led_suit]
-    so_far = 0
     last = len(trick.plays) - 1
-    for index, play in enumerate(trick.plays):
-        if play.seat == seat:
-            if not suit >> play.card & 1:
-                return False
-            lower_held = play.legal & suit & ((1 << play.card) - 1)
-            if index == 0:
-                still_out = suit & ~played_before & ~play.held
-                return bool(lower_held) and play.card > highest(still_out)
-            if index == last and not so_far & POINT_CARDS_MASK:
-                return False
+    lead = trick.plays[0]
+    found = []
+    if lead.held & suit & ((1 << lead.card) - 1) and lead.card > highest(suit & ~played_before & ~lead.held):
+        found.append(lead.seat)
+    so_far = 1 << lead.card
+    for index in range(1, last + 1):
+        play = trick.plays[index]
+        if suit >> play.card & 1 and (index < last or so_far & POINT_CARDS_MASK):
             top = highest(so_far & suit)
-            return play.card > top and bool(play.legal & suit & ((1 << top) - 1))
+            if play.card > top and play.held & suit & ((1 << top) - 1):
+                found.append(play.seat)
         so_far |= 1 << play.card
-    return False
+    return found
 
 
 def gave_up(trick: Trick, seat: int) -> bool:
     """``seat`` lost this trick by choice: it held a legal card of the led suit above the winning
-    card, or, void in the led suit, it discarded a point card while holding a legal card that scores nothing."""
+    card, or, void in the led suit, it discarded a point card while holding a card that scores nothing."""
     play = _play_of(trick, seat)
     if play is None:
         return False
     suit = SUIT_MASKS[trick.led_suit]
-    if play.legal & suit & ~((2 << highest(trick.cards & suit)) - 1):
+    if play.held & suit & ~((2 << highest(trick.cards & suit)) - 1):
         return True
-    return not suit >> play.card & 1 and bool(POINT_CARDS_MASK >> play.card & 1) and bool(play.legal & ~POINT_CARDS_MASK)
+    return not suit >> play.card & 1 and bool(POINT_CARDS_MASK >> play.card & 1) and bool(play.held & ~POINT_CARDS_MASK)
 
 
 def missed_stops(trick: Trick, runner: int, played_before: Mask, players: int) -> list[MissedStop]:
@@ -163,7 +161,7 @@ def missed_stops(trick: Trick, runner: int, played_before: Mask, players: int) -
     for index, play in enumerate(trick.plays):
         if play.seat != runner and so_far & HEARTS_MASK and not so_far & QS_MASK:
             top = highest(so_far & suit)
-            over = play.legal & suit & ~((2 << top) - 1) & ~QS_MASK
+            over = play.held & suit & ~((2 << top) - 1) & ~QS_MASK
             if over:
                 still_out = suit & ~played_before & ~so_far & ~play.held
                 bar = -1 if index == players - 1 else highest(still_out)
@@ -225,9 +223,8 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             return _ended(table, trace, result, totals_before, runner, start, trick, number, winner,
                           points, _points(taken[runner]), missed)
         if trick is not None:
-            for play in trick.plays:
-                if control_play(trick, play.seat, played, free_first):
-                    control[play.seat] += 1
+            for seat in control_plays(trick, played, free_first):
+                control[seat] += 1
         taken[winner] |= cards
         fallen |= points
         played |= cards

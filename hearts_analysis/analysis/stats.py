@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ..audit import error_report
 from ..records.jsonio import Item
@@ -319,26 +319,65 @@ def _pct(part: float, whole: float) -> float:
     return 100 * part / whole if whole else math.nan
 
 
-def tally_items(items: Iterable[Item], progress: Callable[[GameAnalysis | None], None] | None = None) -> Tally:
-    """Tally every readable game of a stream of items; unreadable ones are counted and kept as errors."""
+Progress = Callable[[int, int], None]
+"""Called with ``(games, hands)`` as they are counted."""
+
+BATCH_GAMES = 64
+"""Games sent to a worker process at a time."""
+
+
+def tally_items(items: Iterable[Item], progress: Progress | None = None, workers: int = 1) -> Tally:
+    """Tally every readable game of a stream of items; unreadable ones are counted and kept as errors.
+
+    With ``workers`` > 1, batches of games are analysed in that many processes and their
+    tallies merged, in the order read, so the result is the same as with one.
+    """
     tally = Tally()
-    for item in items:
-        if item.game is None:
-            tally.add_error(item)
-            analysis = None
-        else:
+    if workers <= 1:
+        for item in items:
+            if item.game is None:
+                tally.add_error(item)
+                continue
             analysis = analyze_game(item.game, item.source)
             tally.add(analysis)
-        if progress is not None:
-            progress(analysis)
+            if progress is not None:
+                progress(1, len(analysis.hands))
+        return tally
+    import multiprocessing
+    with multiprocessing.get_context().Pool(workers) as pool:
+        for part in pool.imap(_tally_batch, _batches(items, tally)):
+            tally.merge(part)
+            if progress is not None:
+                progress(part.games, part.hands)
     return tally
 
 
-def tally_paths(paths: Iterable[str | Path], rules: Rules | None = None,
-                progress: Callable[[GameAnalysis | None], None] | None = None) -> Tally:
+def _batches(items: Iterable[Item], tally: Tally) -> Iterator[list[tuple[str, GameRecord]]]:
+    batch: list[tuple[str, GameRecord]] = []
+    for item in items:
+        if item.game is None:
+            tally.add_error(item)
+            continue
+        batch.append((item.source, item.game))
+        if len(batch) == BATCH_GAMES:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _tally_batch(batch: list[tuple[str, GameRecord]]) -> Tally:
+    tally = Tally()
+    for source, game in batch:
+        tally.add(analyze_game(game, source))
+    return tally
+
+
+def tally_paths(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
+                workers: int = 1) -> Tally:
     """Tally every game in files and folders (.json, .jsonl, .parquet), streaming."""
     from ..records.sources import iter_sources
-    return tally_items(iter_sources(paths, rules), progress)
+    return tally_items(iter_sources(paths, rules), progress, workers)
 
 
 def tally_games(games: Iterable[GameRecord | GameAnalysis]) -> Tally:

@@ -1,10 +1,10 @@
-"""A hand trick by trick: the hands after the pass, every play with the cards the seat could
-have played instead, and who won.
+"""A hand trick by trick: the hands after the pass, every play with the hand it came from,
+and who won.
 
 The replay engine scores and audits but keeps only the outcome; the analysis
-needs the story. The walk pushes the recorded plays through the engine's own
-:class:`HandState`, so tricks, winners and legality are exactly the engine's,
-even in a game with violations.
+needs the story. The walk splits the recorded plays into the tricks the engine
+completed and takes their winners from the replay, so tricks and winners are
+exactly the engine's, even in a game with violations.
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ from ..rules import Table
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One card played, with what the seat held and could legally play just before."""
+    """One card played, with what the seat held just before.
+
+    A seat holding the led suit may play only that suit, so ``held & suit`` is
+    also what it could legally have played of the led suit.
+    """
 
     seat: int
     card: Card
     held: Mask
     """The seat's hand just before this play."""
-    legal: Mask
-    """The cards the rules allowed the seat at that moment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,31 +84,31 @@ def hearts_breakers(table: Table) -> Mask:
 
 
 def trace_hand(table: Table, record: HandRecord, result: HandResult, players: tuple[str, ...]) -> HandTrace:
-    """Walk one recorded hand through the engine's state."""
+    """Walk one recorded hand, trick by trick, with the winners the engine found."""
+    n = table.players
     dealt = [mask_of(cards) for cards in record.deal]
     held = list(dealt)
     direction = _apply_passes(table, result.number, record, held, _Collector(result.number, players))
     if direction == "hold" or not record.passes:
-        given = (0,) * table.players
+        given = (0,) * n
     else:
         given = tuple(mask_of(cards or ()) & dealt[seat] for seat, cards in enumerate(record.passes))
-    state = HandState(table, held, HandState.first_leader_for(table, held, result.dealer))
-    expected = sum(hand.bit_count() for hand in held)
-    tricks: list[Trick] = []
-    current: list[Play] = []
-    for index, (seat, card) in enumerate(record.plays):
-        if state.ended or index >= expected:
-            break
-        current.append(Play(seat, card, state.hands[seat], state.legal_cards(seat)))
-        cards = state.trick_cards | 1 << card
-        state.push(seat, card)
-        if not state.trick:
-            tricks.append(Trick(len(tricks) + 1, tuple(current), state.trick_winners[-1], cards))
-            current = []
+    hands = list(held)
+    plays = record.plays
+    tricks = []
+    for number, winner in enumerate(result.trick_winners, 1):
+        current = []
+        cards = 0
+        for seat, card in plays[(number - 1) * n:number * n]:
+            current.append(Play(seat, card, hands[seat]))
+            hands[seat] &= ~(1 << card)
+            cards |= 1 << card
+        tricks.append(Trick(number, tuple(current), winner, cards))
     swept, sweeper = 0, None
-    if state.ended:
-        sweeper = state.leader
-        swept = state.taken[sweeper] & ~state.played
+    if sum(result.tricks_won) > len(tricks):  # only_hearts_lead ends_hand: the leader took the rest
+        sweeper = tricks[-1].winner if tricks else HandState.first_leader_for(table, held, result.dealer)
+        for hand in hands:
+            swept |= hand
     return HandTrace(result.number, direction, tuple(dealt), given, tuple(held), tuple(tricks), swept, sweeper)
 
 

@@ -93,6 +93,7 @@ def stats(
     format: Optional[StatsFormat] = typer.Option(None, "--format", "-f",
                                                  help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
@@ -103,10 +104,8 @@ def stats(
         raise fail("--format parquet needs --output FILE.parquet")
 
     with progress("counting", enabled="-" not in paths) as bar:
-        def advance(analysis) -> None:
-            if analysis is not None:
-                bar.advance(hands=len(analysis.hands))
-        tally = tally_items(_reported(iter_sources(paths, forced)), advance)
+        tally = tally_items(_reported(iter_sources(paths, forced)),
+                            lambda games, hands: bar.advance(games, hands), workers)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
