@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..cards import DIAMONDS, HEARTS_MASK, JD, QS, SPADES, SUIT_MASKS, Card, Mask, make_card
+from ..cards import JD, QS, SPADES, SUIT_MASKS, Card, Mask, make_card
 
 BIT: tuple[Mask, ...] = tuple(1 << c for c in range(52))
 """The one-card mask of each card."""
@@ -22,16 +22,13 @@ ABOVE: tuple[Mask, ...] = tuple(SUIT_MASKS[c // 13] & ~((1 << (c + 1)) - 1) for 
 RANK: tuple[int, ...] = tuple(c % 13 for c in range(52))
 
 SPADES_MASK: Mask = SUIT_MASKS[SPADES]
-DIAMONDS_MASK: Mask = SUIT_MASKS[DIAMONDS]
 JD_MASK: Mask = 1 << JD
 AS: Card = make_card(SPADES, 12)
 KS: Card = make_card(SPADES, 11)
 HIGH_SPADES: Mask = (1 << AS) | (1 << KS)
-"""The spades that can be caught by the queen."""
-TOP_SPADES: Mask = HIGH_SPADES | (1 << QS)
+"""The spades above the queen: they win the trick it falls on."""
 LOW_SPADES: Mask = BELOW[QS]
 """Spades below the queen: they protect it, and flush it out."""
-NOT_HEARTS: Mask = ~HEARTS_MASK
 LOW_RANKS: Mask = sum(1 << make_card(s, r) for s in range(4) for r in (0, 1))
 """The 2s and 3s: exit cards worth keeping."""
 

@@ -20,7 +20,8 @@ from typing import Callable, Protocol
 
 from ..cards import (CLUBS, DIAMONDS, HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QS, QS_MASK, SPADES,
                      SUIT_MASKS, Card, Mask)
-from .bits import ABOVE, BELOW, HIGH_SPADES, JD_MASK, LOW_RANKS, LOW_SPADES, RANK, SPADES_MASK, above_all
+from .bits import (ABOVE, AS, BELOW, HIGH_SPADES, JD_MASK, KS, LOW_RANKS, LOW_SPADES, RANK, SPADES_MASK,
+                   above_all)
 from .knowledge import PublicInfo, SeatView
 
 
@@ -63,10 +64,10 @@ class RandomBot:
         return _nth_card(legal, int(self.rng.random() * legal.bit_count()))
 
 
-_SIDE_SUITS = (CLUBS, DIAMONDS, SPADES)
 _MOON_LOSERS = 3
-_THREAT_CARDS = 3
 """Losers a hand may carry when it runs for the moon (see ``HeuristicBot._moon_losers``)."""
+_THREAT_CARDS = 3
+"""Point cards a lone taker must hold before the others play to stop its moon."""
 
 
 class HeuristicBot:
@@ -97,7 +98,8 @@ class HeuristicBot:
         self._first_trick_safe = not rules.points_on_first_trick
         self._avoid_tricks = rules.no_tricks_bonus < 0
         bold = self.rng.random() < 0.3
-        self._moon_losers_allowed = -1 if rules.moon == "none" else _MOON_LOSERS + bold
+        crowded = public.players > 4  # more seats to take the hearts from
+        self._moon_losers_allowed = -1 if rules.moon == "none" else _MOON_LOSERS + bold - crowded
 
     @staticmethod
     def _moon_losers(hand: Mask, live: Mask) -> int:
@@ -126,7 +128,8 @@ class HeuristicBot:
         return losers
 
     def _runs_for_moon(self, hand: Mask, live: Mask, passing: int) -> bool:
-        """Run with at most three losers (four for a bold player), after passing ``passing`` away."""
+        """Run with at most three losers (four for a bold player, one less at a table of five or more),
+        after passing ``passing`` away."""
         return self._moon_losers(hand, live) - passing <= self._moon_losers_allowed
 
     def _start_play(self, view: SeatView) -> None:
@@ -151,13 +154,13 @@ class HeuristicBot:
         if spades.bit_count() < 4:
             low = spades & LOW_SPADES
             danger = QS_MASK if public.pass_direction == "right" and low else QS_MASK | HIGH_SPADES
-            for card in (QS, 51, 50):  # QS, AS, KS
+            for card in (QS, AS, KS):
                 if count and danger & spades & (1 << card):
                     chosen |= 1 << card
                     count -= 1
         if not count:
             return chosen
-        keep = LOW_SPADES | LOW_RANKS | (JD_MASK if self._jd_bonus else 0)
+        keep = LOW_SPADES | LOW_RANKS | (JD_MASK | ABOVE[JD] if self._jd_bonus else 0)  # the jack, its catchers
         if spades.bit_count() >= 4:
             keep |= SPADES_MASK
         hearts = hand & HEARTS_MASK
@@ -166,7 +169,7 @@ class HeuristicBot:
             top = hearts.bit_length() - 1
             if n_hearts == 1 and RANK[top] == 12:
                 keep |= hearts  # never a singleton AH
-            elif n_hearts >= 5 and hearts & LOW_RANKS:
+            elif n_hearts >= 5 and hearts & LOW_RANKS and RANK[top] >= 11:
                 keep |= hearts & ~(1 << (hearts & ~(1 << top)).bit_length() - 1)  # only the second-highest
         pool = hand & ~keep & ~chosen
         rng = self.rng.random
@@ -198,16 +201,21 @@ class HeuristicBot:
                 hearts_given += 1
             chosen |= 1 << card
             count -= 1
-        return chosen | self._fill(hand & ~chosen, count) if count else chosen
+        return self._fill(hand, chosen, count) if count else chosen
 
     @staticmethod
-    def _fill(hand: Mask, count: int) -> Mask:
-        """The highest remaining cards, spades below the queen last."""
-        chosen = 0
-        for pool in (hand & ~LOW_SPADES, hand):
+    def _fill(hand: Mask, chosen: Mask, count: int) -> Mask:
+        """Add the highest cards left when the advice runs out, the hand's top three hearts and
+        its spades below the queen last."""
+        top_hearts, hearts = 0, hand & HEARTS_MASK
+        for _ in range(3):
+            if hearts:
+                top = 1 << hearts.bit_length() - 1
+                top_hearts |= top
+                hearts ^= top
+        for pool in (hand & ~LOW_SPADES & ~top_hearts, hand & ~top_hearts, hand):
             while count and pool & ~chosen:
-                card = (pool & ~chosen).bit_length() - 1
-                chosen |= 1 << card
+                chosen |= 1 << (pool & ~chosen).bit_length() - 1
                 count -= 1
         return chosen
 
@@ -328,7 +336,8 @@ class HeuristicBot:
         if unseen & QS_MASK and legal & HIGH_SPADES:
             return (legal & HIGH_SPADES).bit_length() - 1
         if self._jd_bonus:
-            legal = legal & ~JD_MASK or legal
+            keep = JD_MASK | (ABOVE[JD] if unseen & JD_MASK else 0)  # the jack, and what can still catch it
+            legal = legal & ~keep or legal
         best, best_score = -1, -1
         for suit in range(4):
             mine = legal & SUIT_MASKS[suit]
@@ -424,12 +433,12 @@ class BlunderBot(HeuristicBot):
 
     def choose_play(self, view: SeatView, legal: Mask) -> Card:
         public = view.public
-        if public is not self._blundered and legal & (SPADES_MASK if public.led else QS_MASK) and (
-                not public.led or public.led == SPADES_MASK):
+        if public is not self._playing:
+            self._start_play(view)
+        if (public is not self._blundered and not self.shooting  # a shooter wants the queen
+                and legal & (SPADES_MASK if public.led else QS_MASK) and public.led in (0, SPADES_MASK)):
             blunder = self._find_blunder(view, public, legal)
             if blunder is not None:
-                if public is not self._playing:
-                    self._start_play(view)
                 self._blundered = public
                 self.blunders.append(blunder)
                 return blunder.card

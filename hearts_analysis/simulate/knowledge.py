@@ -59,10 +59,6 @@ class PublicInfo:
         self.broken = False
         self.ended = False
 
-    @property
-    def is_leading(self) -> bool:
-        return not self.led
-
 
 class SeatView:
     """One seat's knowledge: its cards, its pass, and the public record."""
@@ -84,9 +80,3 @@ class SeatView:
     def unseen(self) -> Mask:
         """Cards this seat has not seen yet: held by the other seats."""
         return self.public.deck & ~self.public.played & ~self.hand
-
-    def known_holder(self, card: Card) -> int | None:
-        """The seat known to hold ``card`` because this seat passed it there, if not yet played."""
-        if self.passed >> card & 1 and not self.public.played >> card & 1:
-            return (self.seat + self.pass_offset) % self.public.players
-        return None

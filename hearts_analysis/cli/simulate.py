@@ -1,0 +1,93 @@
+"""``hearts simulate``: write a corpus of legal, complete games played by seeded bots."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Iterable, Iterator, Optional
+
+import typer
+
+from ..records.jsonio import dumps_game
+from ..records.model import GameRecord
+from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
+from ..simulate import HeuristicBot, RandomBot, mixed_bot, simulate_games
+from .app import SET_OPTION, app, fail, rules_from_options
+from .progress import progress
+
+
+class BotKind(str, Enum):
+    heuristic = "heuristic"
+    random = "random"
+    mixed = "mixed"
+
+
+BOTS = {BotKind.heuristic: HeuristicBot, BotKind.random: RandomBot, BotKind.mixed: mixed_bot}
+
+
+def _counted(games: Iterable[GameRecord], bar, tally: list[int]) -> Iterator[GameRecord]:
+    for game in games:
+        tally[0] += 1
+        tally[1] += len(game.hands)
+        bar.advance(hands=len(game.hands))
+        yield game
+
+
+@app.command()
+def simulate(
+    games: int = typer.Option(..., "--games", "-n", min=1, help="How many games to play."),
+    output: str = typer.Option(..., "--output", "-o", metavar="OUT",
+                               help="Where to write: .jsonl (or .json for one game), .parquet, or - for "
+                                    "JSON Lines on stdout."),
+    players: int = typer.Option(4, "--players", "-p", min=MIN_PLAYERS, max=MAX_PLAYERS,
+                                help="Seats at the table (3-7)."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r", metavar="PRESET",
+                                        help="Play under this preset (default standard; see `hearts rules`)."),
+    set_: Optional[list[str]] = SET_OPTION,
+    seed: int = typer.Option(0, "--seed", help="The same seed, rules and counts give the same games."),
+    bot: BotKind = typer.Option(BotKind.heuristic, "--bot", "-b",
+                                help="heuristic (careful play, passes by the book, occasional moon "
+                                     "runs), random (any legal card), or mixed (each seat heuristic "
+                                     "three times in four, else random)."),
+) -> None:
+    """Play complete games to the target with seeded bots and write them as a corpus.
+
+    Every game is legal under the rules and ends when a total reaches the
+    target; game i depends only on the seed and i. Games are written as they
+    are played, and the output appears only when it is complete.
+
+    Example: hearts simulate --games 1000 --players 4 --rules omnibus --seed 7 -o corpus.jsonl
+    """
+    chosen = rules_from_options(rules or "standard", set_)
+    try:
+        chosen.table(players)
+    except RuleError as error:
+        raise fail(f"bad rules for {players} players: {error}")
+    suffix = Path(output).suffix.lower()
+    if output != "-" and suffix not in JSON_SUFFIXES + PARQUET_SUFFIXES:
+        raise fail(f"{output}: unknown output format {suffix!r} (use .jsonl, .json or .parquet)")
+    if suffix in PARQUET_SUFFIXES and importlib.util.find_spec("hearts_analysis.records.parquetio") is None:
+        raise fail(f"{output}: Parquet output is not available in this installation; write .jsonl")
+    if suffix == ".json" and games != 1:
+        raise fail(f"{output}: a .json file holds one game; use .jsonl for {games}")
+    tally = [0, 0]
+    started = time.perf_counter()
+    with progress("simulating") as bar:
+        corpus = _counted(simulate_games(games, chosen, players, seed, BOTS[bot]), bar, tally)
+        if output == "-":
+            out = sys.stdout.buffer
+            for game in corpus:
+                out.write(dumps_game(game) + b"\n")
+            out.flush()
+        else:
+            try:
+                write_any(corpus, output)
+            except OSError as error:
+                raise fail(f"{output}: {error.strerror or error}")
+    elapsed = time.perf_counter() - started
+    where = "stdout" if output == "-" else output
+    typer.echo(f"wrote {tally[0]:,} games ({tally[1]:,} hands) to {where} in {elapsed:.1f}s", err=True)
