@@ -280,9 +280,20 @@ def test_player_statistics_add_up_to_the_games(corpus):
     hands = sum(len(g.hands) for g in games)
     assert rows[XSS_SCRIPT]["hands"] == hands
     assert rows[XSS_SCRIPT]["points_per_hand"] == pytest.approx(sum(g.totals[1] for g in games) / hands)
-    tally = digest.players[ODD_NAME]
-    assert sum(tally.points_hist.values()) == tally.hands
-    assert sum(bucket_shares(tally.points_hist)) == pytest.approx(100.0)
+    hist = digest.points_hist[ODD_NAME]
+    assert sum(hist.values()) == rows[ODD_NAME]["hands"]
+    assert sum(p * n for p, n in hist.items()) == sum(g.totals[3] for g in games)
+    assert sum(bucket_shares(hist)) == pytest.approx(100.0)
+
+
+def test_player_report_shows_catalogue_definitions_and_leaks(corpus):
+    page = Page(render_players_report(digest_players([corpus]), "c"))
+    titles = [th.get("title") for th in page.named("th") if th.get("title")]
+    assert "Average points scored per hand, after the moon adjustment. (points/hand)" in titles
+    shown = "".join(page.text)
+    assert "Leaks" in shown and "Passes by direction" in shown
+    for name in PLAYERS:
+        assert name in shown
 
 
 # -- the command --------------------------------------------------------------------------
@@ -337,3 +348,21 @@ def test_cli_unreadable_game_is_a_clear_error(tmp_path):
 def test_cli_several_reports_need_a_folder(corpus, tmp_path):
     result = _run(str(corpus), "--audit", "--players", "-o", str(tmp_path / "x.html"))
     assert result.exit_code == 2 and "give a folder" in result.output
+
+
+def test_a_real_review_shows_at_its_plays_and_in_the_review_section():
+    from hearts_analysis.reports.extras import game_extras
+    review = pytest.importorskip("hearts_analysis.review")
+    Settings, game_dict, review_game = review.Settings, review.game_dict, review.review_game
+    result = replay_game(game_from_dict(clean_game(5)))
+    reviewed = game_dict(review_game(result.record, Settings(samples=24), hands=[1], result=result), "g.json")
+    extras = GameExtras(game_extras(result, "g.json").analysis, reviewed)
+    page = Page(render_game_report(result, "g.json", NONE, extras=extras))
+    hand = page.data("replay-data")["hands"][0]
+    plays = [d for d in reviewed["decisions"] if d["kind"] == "play"]
+    assert len(hand["review"]) == len(plays) == 52
+    first = hand["review"]["0"]["text"]
+    assert first.startswith(f"Review: {PLAYERS[hand['plays'][0][0]]} played {hand['plays'][0][1]}")
+    assert all(entry["review"] is not None for entry in hand["passes"])
+    shown = "".join(page.text)
+    assert all(f"{name} accuracy" in shown for name in PLAYERS)

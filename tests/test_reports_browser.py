@@ -34,6 +34,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic"
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
 LAPTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
+RESIZED = """() => [...document.querySelectorAll('[data-figure]')].every(box => {
+  const svg = box.querySelector('svg.main-svg');
+  return svg && svg.getBoundingClientRect().width <= box.getBoundingClientRect().width + 1;
+})"""
 
 
 def _ensure_chromium() -> str:
@@ -150,19 +154,14 @@ def test_report_loads_offline_with_charts_and_inert_names(watched, pages, name):
     boxes, drawn = _charts_drawn(page)
     assert boxes >= 1 and drawn == boxes
     _inert(page)
-    assert w.problems == []
     _fits(page)
-    _shoot(page, f"{name}-laptop")
-
-
-@pytest.mark.parametrize("name", ["game", "audit", "players"])
-def test_report_fits_a_phone(watched, pages, name):
-    w = watched(PHONE)
-    page = w.open(pages[name])
-    _charts_drawn(page)
-    _fits(page)
+    if name != "game-beside":
+        _shoot(page, f"{name}-laptop")
+        page.set_viewport_size(PHONE)
+        page.wait_for_function(RESIZED)  # plotly redraws the charts for the new width
+        _fits(page)
+        _shoot(page, f"{name}-phone")
     assert w.problems == []
-    _shoot(page, f"{name}-phone")
 
 
 def test_replay_viewer_steps_with_the_keyboard(watched, pages):

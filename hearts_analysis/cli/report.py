@@ -14,7 +14,7 @@ from ..engine.replay import replay_game
 from ..records.sources import iter_sources
 from ..reports.audit import AuditDigest, digest_paths, write_audit_report
 from ..reports.game import write_game_report
-from ..reports.players import digest_players, player_leaks, write_players_report
+from ..reports.players import digest_players, write_players_report
 from ..reports.render import BESIDE, INLINE
 from .app import RULES_OPTION, SET_OPTION, app, domain_errors, fail, rules_from_options
 from .progress import progress
@@ -54,6 +54,11 @@ def report(
                                   help="With --games: write at most this many game reports (the audit covers all)."),
     js_beside: bool = typer.Option(False, "--js-beside",
                                    help="Write plotly.min.js once beside the reports instead of inside each page."),
+    review: bool = typer.Option(False, "--review",
+                                help="Add the review (the cost of every play and pass) to game reports; "
+                                     "about a second per hand."),
+    review_samples: int = typer.Option(200, "--review-samples", metavar="N",
+                                       help="With --review: sampled deals per decision."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
@@ -77,14 +82,21 @@ def report(
     plotly = BESIDE if js_beside else INLINE
     if max_games < 0:
         raise fail("--max-games: must be 0 or more")
+    if review_samples < 1:
+        raise fail("--review-samples: must be 1 or more")
+    settings = None
+    if review:
+        from ..review import Settings
+        settings = Settings(samples=review_samples)
     with domain_errors():
         if not (audit or players or games):
-            return _default(paths, output, forced, plotly, max_games)
+            return _default(paths, output, forced, plotly, max_games, settings)
         chosen = [name for name, on in (("audit", audit), ("players", players), ("games", games)) if on]
         folder, single = _targets(output, chosen)
         errors = 0
         if games:
-            errors = _games_and_audit(paths, folder, forced, plotly, max_games, single if audit else None, audit)
+            errors = _games_and_audit(paths, folder, forced, plotly, max_games, single if audit else None, audit,
+                                      settings)
         elif audit:
             digest = digest_paths(paths, forced)
             errors = digest.summary.errors
@@ -96,8 +108,7 @@ def report(
             errors = max(errors, digest.error_count)
             if not (audit or games):
                 _report_errors(digest.errors, digest.error_count)
-            leaks = player_leaks(paths, forced)
-            _say(write_players_report(digest, _sources(paths), single or folder / "players.html", plotly, leaks))
+            _say(write_players_report(digest, _sources(paths), single or folder / "players.html", plotly))
     raise typer.Exit(2 if errors else 0)
 
 
@@ -121,7 +132,7 @@ def _targets(output: Path | None, chosen: list[str]) -> tuple[Path, Path | None]
     return output or DEFAULT_FOLDER, None
 
 
-def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int) -> None:
+def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int, settings) -> None:
     """One game: its report. Several: the audit and a report per game."""
     items = iter_sources(paths, forced)
     first = next(items, None)
@@ -132,15 +143,15 @@ def _default(paths: list[str], output: Path | None, forced, plotly, max_games: i
         if output is None or output.suffix.lower() not in (".html", ".htm"):
             folder = output or DEFAULT_FOLDER
             output = folder / (Path(first.source.split(":")[0]).stem + ".html")
-        _say(write_game_report(replay_game(first.game), first.source, output, plotly))
+        _say(write_game_report(replay_game(first.game), first.source, output, plotly, review=settings))
         raise typer.Exit(0)
     folder, _ = _targets(output, ["audit", "games"])
-    errors = _games_and_audit(paths, folder, forced, plotly, max_games, None, True)
+    errors = _games_and_audit(paths, folder, forced, plotly, max_games, None, True, settings)
     raise typer.Exit(2 if errors else 0)
 
 
 def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: int,
-                     audit_file: Path | None, with_audit: bool) -> int:
+                     audit_file: Path | None, with_audit: bool, settings=None) -> int:
     """Replay each game once: its game report (up to ``max_games``) and its share of the audit."""
     digest = AuditDigest()
     written: dict[tuple[str, str | None], str] = {}
@@ -157,7 +168,7 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
             bar.advance(hands=len(result.hands))
             if len(written) < max_games:
                 name = game_slug(result.record.game_id, item.source, taken) + ".html"
-                _say(write_game_report(result, item.source, folder / name, plotly))
+                _say(write_game_report(result, item.source, folder / name, plotly, review=settings))
                 written[(item.source, result.record.game_id)] = name
             else:
                 skipped += 1

@@ -9,9 +9,12 @@ what users can read, and either layer may be absent: the report then leaves its 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.replay import GameResult
+
+if TYPE_CHECKING:
+    from ..review import Settings
 
 GameJSON = dict[str, Any]
 
@@ -72,6 +75,15 @@ class GameExtras:
         """The advisor's verdicts on each seat's pass in one hand."""
         return {p["seat"]: list(p.get("verdicts") or []) for p in self.passes if p["hand"] == hand}
 
+    def pass_reviews(self, hand: int, players: list[str]) -> dict[int, dict[str, Any]]:
+        """The review of each seat's pass in one hand."""
+        return {d["seat"]: {"class": d.get("class"), "text": decision_text(d, players)}
+                for d in (self.review or {}).get("decisions") or [] if d.get("kind") == "pass" and d["hand"] == hand}
+
+    @property
+    def skipped(self) -> list[dict[str, Any]]:
+        return list((self.review or {}).get("skipped_hands") or [])
+
     def review_notes(self, hand: int, plays: list[list[Any]], players: list[str]) -> dict[str, dict[str, Any]]:
         """The review of each play of one hand, keyed by play index, as text for the replay viewer."""
         n = len(players)
@@ -95,18 +107,18 @@ def decision_text(decision: dict[str, Any], players: list[str]) -> str:
     who = players[decision["seat"]]
     what = "passed" if decision.get("kind") == "pass" else "played"
     text = f"Review: {who} {what} {_cards_text(decision['played'])}"
+    if decision.get("forced"):
+        return f"{text}: forced."
     if decision.get("class"):
-        return (f"{text}: {decision['class']}, {decision['cost']:.1f} expected points lost; "
+        text = (f"{text}: {decision['class']}, {decision['cost']:.1f} expected points lost; "
                 f"better: {_cards_text(decision['best'])}.")
+        return f"{text} {decision['reason']}" if decision.get("reason") else text
     return f"{text}: no clear loss ({decision['cost']:.1f} points)."
 
 
-def game_extras(result: GameResult, source: str = "") -> GameExtras | None:
-    """The analysis and review of a game, from whichever of the two layers is installed.
-
-    The review's entry point is ``hearts_analysis.review.review_game(result)`` returning its
-    command's JSON game entry; until it exists the review section is left out.
-    """
+def game_extras(result: GameResult, source: str = "", review: "Settings | None" = None) -> GameExtras | None:
+    """The analysis of a game and, when ``review`` settings are given, its review (which takes
+    about a second per hand, so it is asked for, never implied). Either layer may be absent."""
     analysis = None
     try:
         from ..analysis import analyze_game, game_to_dict
@@ -114,12 +126,9 @@ def game_extras(result: GameResult, source: str = "") -> GameExtras | None:
         pass
     else:
         analysis = game_to_dict(analyze_game(result, source))
-    review = None
-    try:
-        from ..review import review_game  # type: ignore[attr-defined]
-    except ImportError:
-        pass
-    else:
-        review = review_game(result)
-    extras = GameExtras(analysis, review)
+    reviewed = None
+    if review is not None:
+        from ..review import game_dict, review_game
+        reviewed = game_dict(review_game(result.record, review, result=result), source)
+    extras = GameExtras(analysis, reviewed)
     return extras if extras.analysis is not None or extras.review is not None else None

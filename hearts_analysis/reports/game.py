@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 
@@ -17,6 +17,9 @@ from . import charts
 from .extras import GameExtras, game_extras
 from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
 from .words import display_order, joined, ordinal, preset_note, rules_in_words
+
+if TYPE_CHECKING:
+    from ..review import Settings
 
 _AT_HAND_START = frozenset({"deal-invalid", "pass-invalid", "game-continued"})
 """Violations shown before the first lead; others without a card are shown when the hand is scored."""
@@ -91,8 +94,10 @@ def replay_data(result: GameResult, extras: GameExtras | None = None) -> dict[st
             hand["review"] = extras.review_notes(hand["number"], hand["plays"], players)
             hand["notes"] = extras.moon_notes(hand["number"], players, len(players))
             verdicts = extras.pass_verdicts(hand["number"])
+            reviews = extras.pass_reviews(hand["number"], players)
             for seat, entry in enumerate(hand["passes"] or []):
                 entry["verdicts"] = verdicts.get(seat, [])
+                entry["review"] = reviews.get(seat)
     return {"players": list(result.record.players), "hands": hands}
 
 
@@ -229,11 +234,11 @@ def charts_or_none(build, result: GameResult) -> dict[str, Any] | None:
 
 
 def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INLINE,
-                       extras: GameExtras | None | bool = True) -> str:
-    """The HTML page for one replayed game. ``extras=True`` adds the analysis and review
-    sections when those layers are installed; pass a :class:`GameExtras` to supply them."""
+                       extras: GameExtras | None | bool = True, review: "Settings | None" = None) -> str:
+    """The HTML page for one replayed game. ``extras=True`` adds the analysis (and the review, with
+    ``review`` settings); pass a :class:`GameExtras` to supply them, ``False`` to leave them out."""
     if extras is True:
-        extras = game_extras(result, source)
+        extras = game_extras(result, source, review)
     elif extras is False:
         extras = None
     context = game_context(result, source, extras)
@@ -242,5 +247,5 @@ def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INL
 
 
 def write_game_report(result: GameResult, source: str, target: str | Path, plotly: PlotlyMode = INLINE,
-                      extras: GameExtras | None | bool = True) -> Path:
-    return write_page(render_game_report(result, source, plotly, extras), target, plotly)
+                      extras: GameExtras | None | bool = True, review: "Settings | None" = None) -> Path:
+    return write_page(render_game_report(result, source, plotly, extras, review), target, plotly)

@@ -7,112 +7,57 @@ keeps counters per player, never the games, so a corpus of any size makes a smal
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..analysis import GameAnalysis, analyze_paths
-from ..audit import error_report
-from ..cards import QS, SPADES, make_card
+from ..analysis.catalogue import stat
+from ..analysis.stats import Tally
 from ..rules import Rules
 from . import charts
 from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
 
-AS, KS = make_card(SPADES, 12), make_card(SPADES, 11)
-
-
-@dataclass
-class PlayerTally:
-    """Counters for one player across a corpus."""
-
-    games: int = 0
-    complete: int = 0
-    wins: int = 0
-    position_sum: int = 0
-    hands: int = 0
-    points: int = 0
-    points_hist: dict[int, int] = field(default_factory=dict)
-    qs_taken: int = 0
-    hearts: int = 0
-    moon_attempts: int = 0
-    moons_shot: int = 0
-    moons_stopped: int = 0
-    stops: int = 0
-    violations: int = 0
-    passes: int = 0
-    passed: dict[str, int] = field(default_factory=lambda: {"QS": 0, "AS": 0, "KS": 0, "high hearts": 0,
-                                                            "a void": 0})
-    pass_verdicts: int = 0
-
-
-PASS_KINDS = ("QS", "AS", "KS", "high hearts", "a void")
-
 
 @dataclass
 class PlayersDigest:
-    """Per-player counters for a whole corpus, filled one analysed game at a time."""
+    """The analysis' streamed player statistics, plus each player's points-per-hand histogram."""
 
-    players: dict[str, PlayerTally] = field(default_factory=dict)
-    games: int = 0
-    hands: int = 0
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    error_count: int = 0
-    max_errors: int = 50
+    tally: Tally = field(default_factory=Tally)
+    points_hist: dict[str, dict[int, int]] = field(default_factory=dict)
 
     def add(self, analysis: GameAnalysis) -> None:
-        self.games += 1
-        result = analysis.result
-        names = analysis.players
-        tallies = [self.players.setdefault(name, PlayerTally()) for name in names]
-        positions = analysis.positions
-        for seat, tally in enumerate(tallies):
-            tally.games += 1
-            if result.complete:
-                tally.complete += 1
-                tally.position_sum += positions[seat]
-                tally.wins += seat in result.winners
-        for violation in result.violations:
-            if violation.seat is not None:
-                tallies[violation.seat].violations += 1
+        self.tally.add(analysis)
         for hand in analysis.hands:
-            self.hands += 1
-            for seat, points in enumerate(hand.seats):
-                tally = tallies[seat]
-                tally.hands += 1
-                tally.points += points.points
-                tally.points_hist[points.points] = tally.points_hist.get(points.points, 0) + 1
-                tally.qs_taken += points.qs
-                tally.hearts += points.hearts
-            moon = hand.moon
-            if moon is not None:
-                runner = tallies[moon.seat]
-                runner.moon_attempts += 1
-                runner.moons_shot += moon.outcome == "shot"
-                runner.moons_stopped += moon.outcome == "stopped"
-                if moon.stopper is not None:
-                    tallies[moon.stopper].stops += 1
-            for review in hand.passes:
-                tally = tallies[review.seat]
-                tally.passes += 1
-                tally.passed["QS"] += review.gave(QS)
-                tally.passed["AS"] += review.gave(AS)
-                tally.passed["KS"] += review.gave(KS)
-                tally.passed["high hearts"] += review.high_hearts > 0
-                tally.passed["a void"] += bool(review.voids)
-                tally.pass_verdicts += bool(review.verdicts)
+            for name, seat in zip(analysis.players, hand.seats):
+                hist = self.points_hist.setdefault(name, {})
+                hist[seat.points] = hist.get(seat.points, 0) + 1
 
-    def add_error(self, error: dict[str, Any]) -> None:
-        self.error_count += 1
-        if len(self.errors) < self.max_errors:
-            self.errors.append(error)
+    @property
+    def games(self) -> int:
+        return self.tally.games
+
+    @property
+    def hands(self) -> int:
+        return self.tally.hands
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return self.tally.errors
+
+    @property
+    def error_count(self) -> int:
+        return self.tally.error_count
 
 
 def digest_players(paths: Iterable[str | Path], rules: Rules | None = None,
                    progress: Callable[[GameAnalysis | None], None] | None = None) -> PlayersDigest:
+    """Analyse every game under ``paths`` once, streaming, into a :class:`PlayersDigest`."""
     digest = PlayersDigest()
     for item, analysis in analyze_paths(paths, rules):
         if analysis is None:
-            digest.add_error(error_report(item))
+            digest.tally.add_error(item)
         else:
             digest.add(analysis)
         if progress is not None:
@@ -120,44 +65,45 @@ def digest_players(paths: Iterable[str | Path], rules: Rules | None = None,
     return digest
 
 
-def _ratio(part: float, whole: float, scale: float = 1.0) -> float | None:
-    return None if not whole else scale * part / whole
-
-
-STAT_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("games", "Games", "games played"),
-    ("hands", "Hands", "hands played"),
-    ("wins", "Wins", "finished games won (ties count for every tied player)"),
-    ("win_pct", "Win %", "wins per finished game"),
-    ("avg_position", "Avg place", "average finishing place in finished games (1 is best)"),
-    ("points_per_hand", "Pts/hand", "average points per hand, after the moon adjustment"),
-    ("qs_taken_pct", "QS %", "hands in which the player took QS"),
-    ("hearts_per_hand", "Hearts/hand", "hearts taken per hand"),
-    ("moon_attempts", "Moon tries", "runs for the moon (the analysis' definition)"),
-    ("moons_shot", "Moons shot", "moons shot"),
-    ("moon_stops", "Moons stopped", "other players' runs this player stopped"),
-    ("pass_flag_pct", "Pass flags %", "passes the advisor found fault with"),
-    ("violations_per_100", "Viol./100 hands", "rule violations charged to the player per 100 hands"),
+STAT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("games", "Games"), ("hands", "Hands"), ("wins", "Wins"), ("win_pct", "Win %"),
+    ("avg_position", "Avg place"), ("points_per_hand", "Pts/hand"), ("qs_taken_pct", "QS %"),
+    ("hearts_per_hand", "Hearts/hand"), ("moon_attempts", "Moon tries"), ("moons_shot", "Moons shot"),
+    ("moon_stops", "Moons stopped"), ("moon_choice_accuracy", "Moon choice %"),
+    ("hearts_broken_pct", "Broke hearts %"), ("flagged_pass_pct", "Pass flags %"),
+    ("violations_per_100_hands", "Viol./100 hands"), ("leak_cost", "Leak cost"),
 )
-"""The statistics table: key, column label, and what it means (shown as the header's tooltip)."""
+"""The columns shown, with short labels; definitions and units come from the analysis' catalogue."""
+
+PASS_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("qs_pass_pct", "QS"), ("as_pass_pct", "AS"), ("ks_pass_pct", "KS"), ("high_heart_pass_pct", "high hearts"),
+    ("low_spade_pass_pct", "low spades"), ("void_pass_pct", "a void"),
+)
+"""Pass tendencies: how often a player passes a card it was dealt (or empties a suit)."""
+
+
+def _finite(value: Any) -> Any:
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def columns_help(names: Iterable[tuple[str, str]], table: str = "players") -> list[dict[str, str]]:
+    out = []
+    for name, label in names:
+        entry = stat(table, name)
+        out.append({"key": name, "label": label, "definition": entry.definition, "unit": entry.unit})
+    return out
 
 
 def player_rows(digest: PlayersDigest) -> list[dict[str, Any]]:
-    """One row per player, most hands first, then by name (a stable order)."""
-    rows = []
-    for name, t in digest.players.items():
-        rows.append({
-            "player": name, "games": t.games, "hands": t.hands, "wins": t.wins,
-            "win_pct": _ratio(t.wins, t.complete, 100), "avg_position": _ratio(t.position_sum, t.complete),
-            "points_per_hand": _ratio(t.points, t.hands), "qs_taken_pct": _ratio(t.qs_taken, t.hands, 100),
-            "hearts_per_hand": _ratio(t.hearts, t.hands), "moon_attempts": t.moon_attempts,
-            "moons_shot": t.moons_shot, "moon_stops": t.stops,
-            "pass_flag_pct": _ratio(t.pass_verdicts, t.passes, 100),
-            "violations_per_100": _ratio(t.violations, t.hands, 100),
-            "passed": {kind: _ratio(t.passed[kind], t.passes, 100) for kind in PASS_KINDS},
-        })
+    """One row per player (the analysis' ``players`` table), most hands first, then by name."""
+    rows = [{key: _finite(value) for key, value in row.items()} for row in digest.tally.player_rows()]
     rows.sort(key=lambda r: (-r["hands"], r["player"]))
     return rows
+
+
+def pass_rows(digest: PlayersDigest) -> list[dict[str, Any]]:
+    """The ``pass_summary`` table: one row per player and direction."""
+    return [{key: _finite(value) for key, value in row.items()} for row in digest.tally.pass_summary_rows()]
 
 
 MAX_CHART_PLAYERS = 12
@@ -187,38 +133,39 @@ def distribution_figure(digest: PlayersDigest, names: list[str]) -> dict[str, An
                         yaxis=dict(title="% of hands", ticksuffix="%"), hovermode="x unified")
     labels = [label for _, _, label in POINT_BUCKETS]
     for index, name in enumerate(names):
-        fig.add_bar(x=labels, y=bucket_shares(digest.players[name].points_hist), name=charts.label(name),
+        fig.add_bar(x=labels, y=bucket_shares(digest.points_hist[name]), name=charts.label(name),
                     marker=dict(color=charts.colour(index)),
                     hovertemplate="%{y:.1f}%<extra>" + charts.label(name) + "</extra>")
     return figure_data(fig)
 
 
 def rates_figure(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """QS taken and moons (attempted, shot) per 100 hands, grouped by player."""
+    """QS taken, moon attempts and moons shot per 100 hands, grouped by player."""
     names = [charts.label(r["player"]) for r in rows]
     fig = charts.figure(None, barmode="group", yaxis=dict(title="per 100 hands"), hovermode="x unified")
-    series = (("QS taken", "#1d2330", lambda r: r["qs_taken_pct"]),
-              ("moon tries", "#CC79A7", lambda r: _ratio(r["moon_attempts"], r["hands"], 100)),
-              ("moons shot", "#6f42c1", lambda r: _ratio(r["moons_shot"], r["hands"], 100)))
-    for label, colour, value in series:
-        fig.add_bar(x=names, y=[value(r) or 0 for r in rows], name=label, marker=dict(color=colour),
+    series = (("QS taken", "#1d2330", "qs_taken_pct"), ("moon tries", "#CC79A7", "moon_attempts"),
+              ("moons shot", "#6f42c1", "moons_shot"))
+    for label, colour, key in series:
+        values = [r[key] if key.endswith("_pct") else 100.0 * r[key] / r["hands"] if r["hands"] else None
+                  for r in rows]
+        fig.add_bar(x=names, y=values, name=label, marker=dict(color=colour),
                     hovertemplate="%{y:.1f}<extra>" + label + "</extra>")
     return figure_data(fig)
 
 
 def passes_figure(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """How often each player passes QS, AS, KS, high hearts, or passes to make a void."""
+    """How often each player passes QS, AS, KS, high hearts, low spades, or empties a suit."""
     names = [charts.label(r["player"]) for r in rows]
-    fig = charts.figure(None, barmode="group", yaxis=dict(title="% of passes", ticksuffix="%"),
+    fig = charts.figure(None, barmode="group", yaxis=dict(title="% of passes where possible", ticksuffix="%"),
                         hovermode="x unified")
-    for index, kind in enumerate(PASS_KINDS):
-        fig.add_bar(x=names, y=[r["passed"][kind] or 0 for r in rows], name="passed " + kind,
+    for index, (key, label) in enumerate(PASS_COLUMNS):
+        fig.add_bar(x=names, y=[r[key] for r in rows], name="passed " + label,
                     marker=dict(color=charts.PALETTE[(index + 1) % len(charts.PALETTE)]),
-                    hovertemplate="%{y:.1f}%<extra>passed " + kind + "</extra>")
+                    hovertemplate="%{y:.1f}%<extra>passed " + label + "</extra>")
     return figure_data(fig)
 
 
-def players_context(digest: PlayersDigest, sources: str, leaks: dict[str, list[str]] | None = None) -> dict[str, Any]:
+def players_context(digest: PlayersDigest, sources: str) -> dict[str, Any]:
     rows = player_rows(digest)
     charted = rows[:MAX_CHART_PLAYERS]
     has_data = bool(digest.hands)
@@ -230,35 +177,22 @@ def players_context(digest: PlayersDigest, sources: str, leaks: dict[str, list[s
         "sources": sources,
         "digest": digest,
         "rows": rows,
-        "columns": STAT_COLUMNS,
-        "pass_kinds": PASS_KINDS,
+        "columns": columns_help(STAT_COLUMNS),
+        "pass_rows": pass_rows(digest),
+        "pass_columns": columns_help(PASS_COLUMNS, "pass_summary"),
         "charted": len(charted),
         "distribution_figure": distribution_figure(digest, [r["player"] for r in charted]) if has_data else None,
         "rates_figure": rates_figure(charted) if has_data else None,
-        "passes_figure": passes_figure(charted) if has_data and any(r["passed"]["QS"] is not None for r in charted) else None,
-        "leaks": leaks,
+        "passes_figure": passes_figure(charted) if any(r["passes"] for r in charted) else None,
+        "leaks": digest.tally.leak_sentences() if has_data else None,
     }
 
 
-def player_leaks(paths: Iterable[str | Path], rules: Rules | None = None) -> dict[str, list[str]] | None:
-    """Each player's leaks from the analysis' statistics, when that layer provides them.
-
-    Extension point: ``hearts_analysis.analysis.stats.player_leaks(paths, rules)`` returning
-    ``{player: [sentence, ...]}``; without it the report leaves the section out.
-    """
-    try:
-        from ..analysis.stats import player_leaks as leaks_of  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return leaks_of(paths, rules)
-
-
-def render_players_report(digest: PlayersDigest, sources: str, plotly: PlotlyMode = INLINE,
-                          leaks: dict[str, list[str]] | None = None) -> str:
-    context = players_context(digest, sources, leaks)
+def render_players_report(digest: PlayersDigest, sources: str, plotly: PlotlyMode = INLINE) -> str:
+    context = players_context(digest, sources)
     return render_page("players.html", context, plotly if digest.hands else PlotlyMode("none"))
 
 
-def write_players_report(digest: PlayersDigest, sources: str, target: str | Path, plotly: PlotlyMode = INLINE,
-                         leaks: dict[str, list[str]] | None = None) -> Path:
-    return write_page(render_players_report(digest, sources, plotly, leaks), target, plotly)
+def write_players_report(digest: PlayersDigest, sources: str, target: str | Path,
+                         plotly: PlotlyMode = INLINE) -> Path:
+    return write_page(render_players_report(digest, sources, plotly), target, plotly)

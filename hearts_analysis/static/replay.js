@@ -88,6 +88,11 @@
       if (done && info.winner === seat) { p.classList.add('winner'); }
       p.appendChild(el('span', 'who', players[seat]));
       p.appendChild(card(h.plays[i][1]));
+      var r = h.review[i];
+      if (r && r['class']) {
+        p.classList.add('costly');
+        p.appendChild(el('span', 'flag review-flag', '? ' + r['class']));
+      }
       if (h.flags[i]) {
         p.classList.add('flagged');
         p.appendChild(el('span', 'flag', '\u26a0 ' + h.flags[i].map(function (v) { return h.violations[v].code; }).join(', ')));
@@ -119,6 +124,7 @@
           li.appendChild(document.createTextNode(players[seat] + ' passed ' + h.direction + ' to ' + players[p.to] + ': '));
           p.cards.forEach(function (c) { li.appendChild(card(c)); li.appendChild(document.createTextNode(' ')); });
           (p.verdicts || []).forEach(function (v) { li.appendChild(el('span', 'verdict', v)); });
+          if (p.review) { li.appendChild(el('span', 'sub review-note' + (p.review['class'] ? ' costly' : ''), p.review.text)); }
           list.appendChild(li);
         });
         box.appendChild(event('info', ['Passes (', h.direction, ')', list]));
@@ -129,9 +135,9 @@
       h.flags[view.step - 1].forEach(function (v) { box.appendChild(violationEvent(h.violations[v])); });
     }
     (h.notes[view.step] || []).forEach(function (text) { box.appendChild(event('moon', ['\u263e ' + text])); });
-    if (view.step > 0 && h.review && h.review[view.step - 1]) {
+    if (view.step > 0 && h.review[view.step - 1]) {
       var r = h.review[view.step - 1];
-      box.appendChild(event('info', [r.text]));
+      box.appendChild(event(r['class'] ? 'review costly' : 'review', [r.text]));
     }
     if (view.step === h.plays.length) {
       if (h.ended) { box.appendChild(event('info', [h.ended])); }
@@ -174,6 +180,7 @@
       b.setAttribute('aria-label', 'Play ' + (i + 1) + ': ' + players[play[0]] + ' ' + play[1] + (h.flags[i] ? ' (violation)' : ''));
       b.title = 'Trick ' + (Math.floor(i / n) + 1) + ': ' + players[play[0]] + ' ' + play[1];
       if (h.flags[i]) { b.classList.add('flagged'); }
+      else if (h.review[i] && h.review[i]['class']) { b.classList.add('costly'); b.setAttribute('aria-label', b.getAttribute('aria-label') + ' (' + h.review[i]['class'] + ')'); }
       if (i % n === 0 && i) { b.classList.add('trick-start'); }
       b.addEventListener('click', function () { go(view.hand, i + 1); });
       box.appendChild(b);
