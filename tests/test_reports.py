@@ -324,7 +324,9 @@ def test_cli_folder_gives_the_audit_and_linked_game_reports(corpus, tmp_path):
     assert names == ["audit.html", "game-clean-1.html", "game-clean-3.html", "game-flawed-2.html", PLOTLY_FILE]
     links = [a["href"] for a in Page((out / "audit.html").read_text(encoding="utf-8")).named("a")
              if a.get("href", "").endswith(".html")]
-    assert links == ["game-flawed-2.html"] and (out / links[0]).exists()
+    # every game report is listed; the worst game is also linked from its details
+    assert links == ["game-clean-1.html", "game-flawed-2.html", "game-clean-3.html", "game-flawed-2.html"]
+    assert all((out / link).exists() for link in links)
 
 
 def test_cli_audit_and_players_to_files(corpus, tmp_path):
@@ -366,3 +368,14 @@ def test_a_real_review_shows_at_its_plays_and_in_the_review_section():
     assert all(entry["review"] is not None for entry in hand["passes"])
     shown = "".join(page.text)
     assert all(f"{name} accuracy" in shown for name in PLAYERS)
+
+
+def test_cli_a_folder_of_one_game_still_gives_the_audit(tmp_path, monkeypatch):
+    games = tmp_path / "examples"
+    games.mkdir()
+    (games / "one.json").write_bytes(orjson.dumps(clean_game(1)))
+    monkeypatch.chdir(tmp_path)
+    result = _run("examples/")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == ["audit.html", "game-clean-1.html"]
+    assert "open reports/audit.html in a browser" in result.output

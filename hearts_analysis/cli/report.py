@@ -133,21 +133,28 @@ def _targets(output: Path | None, chosen: list[str]) -> tuple[Path, Path | None]
 
 
 def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int, settings) -> None:
-    """One game: its report. Several: the audit and a report per game."""
-    items = iter_sources(paths, forced)
-    first = next(items, None)
-    second = next(items, None)
-    if first is not None and second is None:
-        if first.game is None:
-            raise fail(f"{first.source}: {first.error.text()}")
-        if output is None or output.suffix.lower() not in (".html", ".htm"):
-            folder = output or DEFAULT_FOLDER
-            output = folder / (Path(first.source.split(":")[0]).stem + ".html")
-        _say(write_game_report(replay_game(first.game), first.source, output, plotly, review=settings))
-        raise typer.Exit(0)
+    """A file holding one game: its report. A folder, or several games: the audit and a report per game."""
+    if len(paths) == 1 and not Path(paths[0]).is_dir():
+        items = iter_sources(paths, forced)
+        first, second = next(items, None), next(items, None)
+        if first is not None and second is None:
+            if first.game is None:
+                raise fail(f"{first.source}: {first.error.text()}")
+            if output is None or output.suffix.lower() not in (".html", ".htm"):
+                name = (game_slug(first.game.game_id, first.source, set()) if paths[0] == "-"
+                        else Path(first.source.split(":")[0]).stem)
+                output = (output or DEFAULT_FOLDER) / f"{name}.html"
+            _say(write_game_report(replay_game(first.game), first.source, output, plotly, review=settings))
+            _open_hint(output)
+            raise typer.Exit(0)
     folder, _ = _targets(output, ["audit", "games"])
     errors = _games_and_audit(paths, folder, forced, plotly, max_games, None, True, settings)
+    _open_hint(folder / "audit.html")
     raise typer.Exit(2 if errors else 0)
+
+
+def _open_hint(page: Path) -> None:
+    typer.echo(f"open {page} in a browser (it works offline)")
 
 
 def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: int,
@@ -155,6 +162,7 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
     """Replay each game once: its game report (up to ``max_games``) and its share of the audit."""
     digest = AuditDigest()
     written: dict[tuple[str, str | None], str] = {}
+    pages: list[dict] = []
     taken: set[str] = set()
     skipped = 0
     with progress("reporting", enabled="-" not in paths) as bar:
@@ -164,20 +172,29 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
                 typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
                 continue
             result = replay_game(item.game)
-            digest.add(item, game_report(result, item.source))
+            audit = game_report(result, item.source)
+            digest.add(item, audit)
             bar.advance(hands=len(result.hands))
             if len(written) < max_games:
                 name = game_slug(result.record.game_id, item.source, taken) + ".html"
                 _say(write_game_report(result, item.source, folder / name, plotly, review=settings))
                 written[(item.source, result.record.game_id)] = name
+                pages.append({"name": name, "source": item.source, "game_id": result.record.game_id,
+                              "players": audit["players"], "hands": len(result.hands),
+                              "violations": len(result.violations)})
             else:
                 skipped += 1
     if skipped:
         typer.echo(f"hearts: wrote {len(written)} game reports and skipped {skipped} more (--max-games)", err=True)
+    if len(written) > 5 and plotly is INLINE:
+        typer.echo("hearts: each game report embeds plotly.js; --js-beside writes it once for all of them",
+                   err=True)
     if with_audit:
         target = audit_file or folder / "audit.html"
         link = _relative_links(written, folder, target.parent)
-        _say(write_audit_report(digest, _sources(paths), target, plotly, link))
+        for page in pages:
+            page["href"] = link(page["source"], page["game_id"])
+        _say(write_audit_report(digest, _sources(paths), target, plotly, link, pages))
     typer.echo(summary_line(digest.summary), err=True)
     return digest.summary.errors
 

@@ -141,7 +141,10 @@ def _pct(part: int, whole: int) -> float | None:
     return None if not whole else 100.0 * part / whole
 
 
-def audit_context(digest: AuditDigest, sources: str, game_link: GameLink | None = None) -> dict[str, Any]:
+def audit_context(digest: AuditDigest, sources: str, game_link: GameLink | None = None,
+                  game_pages: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``game_pages``: the game reports written beside this one (``href``, ``source``, ``game_id``,
+    ``players``, ``violations``, ``hands``), listed in input order."""
     s = digest.summary
     codes = sorted(s.by_code, key=lambda c: (-s.by_code[c], list(CATALOGUE).index(c)))
     worst = digest.worst
@@ -167,17 +170,18 @@ def audit_context(digest: AuditDigest, sources: str, game_link: GameLink | None 
         "mismatches": digest.mismatches,
         "errors": digest.errors,
         "catalogue": list(CATALOGUE.values()),
+        "game_pages": game_pages or [],
     }
 
 
 def render_audit_report(digest: AuditDigest, sources: str, plotly: PlotlyMode = INLINE,
-                        game_link: GameLink | None = None) -> str:
-    context = audit_context(digest, sources, game_link)
+                        game_link: GameLink | None = None, game_pages: list[dict[str, Any]] | None = None) -> str:
+    context = audit_context(digest, sources, game_link, game_pages)
     if context["buckets_figure"] is None:
         plotly = PlotlyMode("none")
     return render_page("audit.html", context, plotly)
 
 
 def write_audit_report(digest: AuditDigest, sources: str, target: str | Path, plotly: PlotlyMode = INLINE,
-                       game_link: GameLink | None = None) -> Path:
-    return write_page(render_audit_report(digest, sources, plotly, game_link), target, plotly)
+                       game_link: GameLink | None = None, game_pages: list[dict[str, Any]] | None = None) -> Path:
+    return write_page(render_audit_report(digest, sources, plotly, game_link, game_pages), target, plotly)
