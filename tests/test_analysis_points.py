@@ -1,7 +1,10 @@
 """Points taken, point cards, positions and standings, checked by hand on crafted hands."""
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from analysis_games import (ACCIDENT_DEAL, ACCIDENT_PLAY, SHOT_PLAY, STOPPED_PLAY, run_game)
 from conftest import game, hand, tiny_rules
@@ -9,6 +12,9 @@ from hearts_analysis.analysis import analyze_game, tables
 from hearts_analysis.analysis.catalogue import TABLES
 from hearts_analysis.analysis.game import game_to_dict
 from hearts_analysis.analysis.points import positions
+from hearts_analysis.cards import HEARTS_MASK
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import simulate_games
 
 
 def seat_rows(analysis, hand_index=0):
@@ -121,3 +127,35 @@ def test_each_table_has_the_catalogue_columns_and_dtypes(name):
         assert str(frame[s.name].dtype) == str(pd.Series([], dtype=s.dtype).dtype), s.name
     empty = tables.table(name, [])
     assert list(empty.columns) == list(frame.columns) and len(empty) == 0
+
+
+SIMULATED = list(simulate_games(4, Rules(), 4, seed=21)) + list(simulate_games(2, Rules.preset("black_queen"), 4, seed=21))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_games_with_violations_are_analysed_with_the_engines_points(data):
+    record = data.draw(st.sampled_from(SIMULATED))
+    index = data.draw(st.integers(0, len(record.hands) - 1))
+    original = record.hands[index]
+    plays = list(original.plays)
+    kind = data.draw(st.sampled_from(["card", "seat", "cut", "repeat"]))
+    at = data.draw(st.integers(0, len(plays) - 1))
+    if kind == "card":
+        plays[at] = (plays[at][0], data.draw(st.integers(0, 51)))
+    elif kind == "seat":
+        plays[at] = ((plays[at][0] + 1) % record.seats, plays[at][1])
+    elif kind == "cut":
+        plays = plays[:at]
+    else:
+        plays += plays[:at % 5 + 1]
+    mutated = replace(record, hands=record.hands[:index] + (replace(original, plays=tuple(plays)),)
+                      + record.hands[index + 1:])
+    analysis = analyze_game(mutated)
+    for hand in analysis.hands:
+        assert [s.points for s in hand.seats] == list(hand.result.points)
+        assert [s.tricks_won for s in hand.seats] == list(hand.result.tricks_won)
+        assert sum(s.hearts for s in hand.seats) == sum((t & HEARTS_MASK).bit_count() for t in hand.result.taken)
+    game_to_dict(analysis)
+    for name in tables.ROWS:
+        list(tables.ROWS[name](analysis))
