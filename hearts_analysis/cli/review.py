@@ -1,0 +1,168 @@
+"""``hearts review``: the cost of every play and pass, in expected points."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+from typing import Optional
+
+import orjson
+import typer
+
+from ..atomic import atomic_open
+from ..audit import error_report
+from ..records.sources import iter_sources
+from ..review import Settings, game_dict, review_game
+from ..review.report import SUMMARY_COLUMNS, PlayerTally, settings_dict, tally
+from .app import RULES_OPTION, SET_OPTION, Format, app, fail, rules_from_options
+from .progress import progress
+
+DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
+                    "margin", "class", "forced", "reason"]
+
+
+def _cards_text(cards: str | list[str]) -> str:
+    return cards if isinstance(cards, str) else " ".join(cards)
+
+
+def decision_line(d: dict) -> str:
+    where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
+    verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else "")
+    line = f"  {where}: {d['player']} played {_cards_text(d['played'])}"
+    if d["cost"] > 0:
+        line += f", better {_cards_text(d['best'])}"
+    line += f" ({verdict})"
+    if d["win_chance"]:
+        line += f"; chance of winning {d['win_chance']['played']:.0%} against {d['win_chance']['best']:.0%}"
+    if d["reason"]:
+        line += f"\n      {d['reason']}"
+    return line
+
+
+def render_text(report: dict, seats: list[int], show_all: bool) -> str:
+    lines = [f"{report['game_id'] or '(no game id)'}  [{report['source']}]"]
+    for seat in seats:
+        name = report["players"][seat]
+        mine = [d for d in report["decisions"] if d["seat"] == seat]
+        counts = {c: sum(d["class"] == c for d in mine) for c in ("inaccuracy", "mistake", "blunder")}
+        unforced = sum(not d["forced"] for d in mine)
+        lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over {unforced} unforced "
+                     f"decisions: {counts['inaccuracy']} inaccuracies, {counts['mistake']} mistakes, "
+                     f"{counts['blunder']} blunders")
+        shown = mine if show_all else [d for d in mine if d["class"]]
+        for d in sorted(shown, key=lambda d: -d["cost"]):
+            if show_all and d["forced"]:
+                continue
+            lines.append(decision_line(d))
+    for skipped in report["skipped_hands"]:
+        lines.append(f"  hand {skipped['hand']} not reviewed: {skipped['reason']}")
+    return "\n".join(lines)
+
+
+def _csv_text(columns: list[str], rows: list[dict]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _decision_rows(report: dict) -> list[dict]:
+    return [{**d, "source": report["source"], "game_id": report["game_id"],
+             "played": _cards_text(d["played"]), "best": _cards_text(d["best"])} for d in report["decisions"]]
+
+
+def _emit(text: str, output: Optional[Path]) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    with atomic_open(output) as handle:
+        handle.write(text)
+
+
+@app.command()
+def review(
+    paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
+    player: Optional[str] = typer.Option(None, "--player", "-p", help="Review only this player's decisions."),
+    format: Format = typer.Option(Format.text, "--format", "-f",
+                                  help="text (flagged decisions, worst first), json, or csv (one row per decision)."),
+    summary: bool = typer.Option(False, "--summary", help="Accuracy per player over all games instead of decisions."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write here (atomically); a .csv or .json suffix picks the format."),
+    samples: int = typer.Option(200, "--samples", min=10, help="Sampled deals per decision."),
+    seed: int = typer.Option(0, "--seed", help="Seed for the sampled deals; the same seed gives the same review."),
+    hand: Optional[list[int]] = typer.Option(None, "--hand", help="Review only these hand numbers (repeatable)."),
+    show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged ones."),
+    rules: Optional[str] = RULES_OPTION,
+    set_: Optional[list[str]] = SET_OPTION,
+) -> None:
+    """Review every play and pass: expected points lost against the best card, judged only on what the
+    seat could know (its cards, the pass, the cards played, the voids shown).
+
+    Costs of 1, 3 and 7 points or more, clearly above the sampling noise, are inaccuracies,
+    mistakes and blunders. Accuracy is the share of the points at stake a player kept.
+    Exit status 2 if some input could not be read (the rest is still reviewed).
+
+    Example: hearts review game.json --player alice
+
+    Example: hearts review corpus.parquet --summary -o review.csv
+    """
+    forced = rules_from_options(rules, set_)
+    if output is not None and output.suffix.lower() in (".csv", ".json"):
+        format = Format(output.suffix.lower()[1:])
+    settings = Settings(samples=samples, seed=seed)
+    reports, errors = [], []
+    tallies: dict[str, PlayerTally] = {}
+    found_player = False
+    with progress("reviewing", enabled="-" not in paths) as bar:
+        for number, item in enumerate(iter_sources(paths, forced)):
+            if item.game is None:
+                errors.append(error_report(item))
+                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+                continue
+            game = item.game
+            seats = None
+            if player is not None:
+                seats = [s for s, name in enumerate(game.players) if name == player]
+                if not seats:
+                    continue
+                found_player = True
+            result = review_game(game, settings, seats=seats, hands=hand,
+                                 progress=lambda k: bar.advance(games=0, hands=k))
+            bar.advance(games=1)
+            if summary:
+                tally(tallies, number, result)
+            else:
+                reports.append((game_dict(result, item.source), seats))
+    if player is not None and not found_player and not errors:
+        raise fail(f"no game has a player named {player!r}")
+    if summary:
+        rows = [tallies[name].row() for name in sorted(tallies)]
+        if format == Format.json:
+            _emit(orjson.dumps({"players": rows, "settings": settings_dict(settings), "errors": errors},
+                               option=orjson.OPT_INDENT_2).decode() + "\n", output)
+        elif format == Format.csv or output is not None:
+            _emit(_csv_text(SUMMARY_COLUMNS, rows), output)
+        else:
+            _emit(_summary_text(rows), output)
+    elif format == Format.json:
+        _emit(orjson.dumps({"games": [r for r, _ in reports], "settings": settings_dict(settings),
+                            "errors": errors}, option=orjson.OPT_INDENT_2).decode() + "\n", output)
+    elif format == Format.csv:
+        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in reports for row in _decision_rows(r)]), output)
+    else:
+        texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))), show_all)
+                 for r, seats in reports]
+        _emit("\n\n".join(texts) + ("\n" if texts else ""), output)
+    raise typer.Exit(2 if errors else 0)
+
+
+def _summary_text(rows: list[dict]) -> str:
+    width = max([6] + [len(r["player"]) for r in rows])
+    lines = [f"{'player':<{width}}  games  decisions  accuracy  mean cost  inacc.  mistakes  blunders"]
+    for r in rows:
+        lines.append(f"{r['player']:<{width}}  {r['games']:>5}  {r['unforced']:>9}  {r['accuracy']:>7.1f}%  "
+                     f"{r['mean_cost']:>9.2f}  {r['inaccuracies']:>6}  {r['mistakes']:>8}  {r['blunders']:>8}")
+    return "\n".join(lines) + "\n"
