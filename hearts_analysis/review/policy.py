@@ -88,7 +88,7 @@ def _discard(legal: np.ndarray, queen_out: np.ndarray) -> np.ndarray:
 
 def choose_passes(hands: np.ndarray, count: int) -> np.ndarray:
     """The ``count`` cards each hand passes, as masks: high cards of short suits, QS/KS/AS without
-    four spades to guard them, never a spade below QS."""
+    four spades to guard them (QS is kept when guarded), never a spade below QS."""
     hands = np.asarray(hands, U64)
     held = (hands[:, None] & BIT[None, :]) != ZERO
     cards = np.arange(52)
@@ -97,6 +97,7 @@ def choose_passes(hands: np.ndarray, count: int) -> np.ndarray:
     spades = length[:, 13 * SPADES][:, None]
     danger = rank[None, :] + (4 - length) + np.where(suit == HEARTS, 2, 0)[None, :]
     danger = danger + np.where((suit == SPADES) & (cards >= QS), np.where(spades < 4, 20, 0), 0)
+    danger = danger - np.where(cards == QS, np.where(spades < 4, 0, 15), 0)
     danger = danger - np.where((suit == SPADES) & (cards < QS), 10, 0)[None, :]
     key = np.where(held, danger * 64 + cards, -(1 << 20))
     top = np.argsort(-key, axis=1, kind="stable")[:, :count]

@@ -1,0 +1,128 @@
+"""``hearts review``: the JSON contract, the text for one player, the corpus summary, bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import jsonschema
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from hearts_analysis.cli import app
+from hearts_analysis.records.jsonio import write_games
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import simulate_game
+
+runner = CliRunner()
+
+CARD = {"type": "string", "pattern": "^[2-9TJQKA][CDHS]$"}
+CONTRACT = {
+    "type": "object", "required": ["games"],
+    "properties": {"games": {"type": "array", "items": {
+        "type": "object", "required": ["game_id", "decisions", "accuracy"],
+        "properties": {
+            "decisions": {"type": "array", "items": {
+                "type": "object",
+                "required": ["hand", "trick", "seat", "kind", "played", "best", "cost", "class"],
+                "properties": {
+                    "hand": {"type": "integer", "minimum": 1},
+                    "trick": {"type": ["integer", "null"], "minimum": 1},
+                    "seat": {"type": "integer", "minimum": 0},
+                    "kind": {"enum": ["play", "pass"]},
+                    "played": {"oneOf": [CARD, {"type": "array", "items": CARD}]},
+                    "best": {"oneOf": [CARD, {"type": "array", "items": CARD}]},
+                    "cost": {"type": "number", "minimum": 0},
+                    "class": {"enum": [None, "inaccuracy", "mistake", "blunder"]}}}},
+            "accuracy": {"type": "object", "patternProperties": {"^[0-9]+$": {
+                "type": "number", "minimum": 0, "maximum": 100}}, "additionalProperties": False}}}}},
+}
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("review")
+    one = simulate_game(Rules.preset("standard"), ["alice", "bob", "cy", "dee"], 3, game_id="g1", max_hands=2)
+    two = simulate_game(Rules.preset("standard"), ["alice", "eve", "cy", "dee"], 4, game_id="g2", max_hands=1)
+    write_games([one], folder / "one.json")
+    write_games([one, two], folder / "two.jsonl")
+    return folder
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_json_follows_the_contract(games):
+    done = run("review", str(games / "one.json"), "--format", "json", "--samples", "20", "--hand", "1")
+    assert done.exit_code == 0, done.output
+    report = orjson.loads(done.stdout)
+    jsonschema.validate(report, CONTRACT)
+    game = report["games"][0]
+    assert game["game_id"] == "g1" and set(game["accuracy"]) == {"0", "1", "2", "3"}
+    kinds = [(d["kind"], d["seat"]) for d in game["decisions"]]
+    assert kinds.count(("pass", 0)) == 1 and sum(k == "play" for k, _ in kinds) == 52
+    for decision in game["decisions"]:
+        assert (decision["trick"] is None) == (decision["kind"] == "pass")
+        if decision["kind"] == "pass":
+            assert len(decision["played"]) == len(decision["best"]) == 3
+        if decision["class"] is not None:
+            assert decision["cost"] >= 1 and decision["played"] != decision["best"]
+        if decision["cost"] == 0:
+            assert decision["class"] is None
+
+
+def test_one_players_decisions_worst_first(games):
+    done = run("review", str(games / "one.json"), "--player", "alice", "--samples", "20", "--hand", "1", "--all")
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("alice: accuracy")
+    assert not any(" bob " in line or line.startswith("bob") for line in lines)
+    costs = [float(line.split("(cost ")[1].split(" ")[0]) for line in lines if "(cost " in line]
+    assert costs and costs == sorted(costs, reverse=True)
+
+
+def test_the_same_seed_gives_the_same_json(games):
+    args = ["review", str(games / "one.json"), "--format", "json", "--samples", "15", "--hand", "2", "--seed", "3"]
+    assert run(*args).stdout == run(*args).stdout
+
+
+def test_summary_of_a_corpus_to_csv(games, tmp_path):
+    out = tmp_path / "review.csv"
+    done = run("review", str(games / "two.jsonl"), "--summary", "-o", str(out), "--samples", "15", "--hand", "1")
+    assert done.exit_code == 0, done.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert [r["player"] for r in rows] == ["alice", "bob", "cy", "dee", "eve"]
+    alice = rows[0]
+    assert alice["games"] == "2" and 0 <= float(alice["accuracy"]) <= 100
+    assert int(alice["unforced"]) <= int(alice["decisions"])
+
+
+def test_unreadable_input_is_reported_and_the_rest_reviewed(games, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "hearts-game/1", "players": ["a"]}\n')
+    done = run("review", str(bad), str(games / "one.json"), "--format", "json", "--samples", "10", "--hand", "1")
+    assert done.exit_code == 2
+    assert "bad.jsonl" in done.stderr and "Traceback" not in done.output
+    report = orjson.loads(done.stdout)
+    assert len(report["games"]) == 1 and report["errors"][0]["source"].startswith(str(bad))
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--player", "zed"], "no game has a player named 'zed'"),
+    (["--samples", "3"], "--samples"),
+])
+def test_bad_invocations_exit_2(games, args, message):
+    done = run("review", str(games / "one.json"), *args)
+    assert done.exit_code == 2 and message in done.output
+
+
+def test_a_missing_file_exits_2():
+    done = run("review", "no/such/file.json")
+    assert done.exit_code == 2 and "no such file" in done.stderr
+
+
+def test_help_has_an_example():
+    done = run("review", "--help")
+    assert done.exit_code == 0 and "Example: hearts review" in done.stdout
