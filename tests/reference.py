@@ -240,9 +240,10 @@ class Referee:
         rules, n = self.rules, self.n
         shooter = None
         if rules["moon"] != "none" and self.moon_cards:
-            for seat in range(n):
-                if self.moon_cards <= taken[seat]:
-                    shooter = seat
+            # only a corrupt record (a card played twice) lets two seats take every point card:
+            # the lowest such seat is the shooter, as in the engine
+            shooters = [seat for seat in range(n) if self.moon_cards <= taken[seat]]
+            shooter = shooters[0] if shooters else None
 
         def plain(seat: int, bonus: bool) -> int:
             got = taken[seat]

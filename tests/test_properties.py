@@ -15,8 +15,8 @@ from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
-from hearts_analysis.cards import JD, QC, QS, card_name
-from hearts_analysis.engine import replay_game
+from hearts_analysis.cards import JD, QC, QS, card_name, iter_cards, mask_of, names, parse_card
+from hearts_analysis.engine import HandState, replay_game
 from hearts_analysis.records.jsonio import game_to_dict
 from hearts_analysis.records.model import GameRecord, HandRecord
 from hearts_analysis.rules import PRESETS, Rules
@@ -165,6 +165,38 @@ def test_points_before_the_moon_sum_to_the_deck(game):
             assert not taken & cards
             taken |= cards
         assert taken == table.deck
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(simulated_games(max_hands=2))
+def test_legal_cards_and_exclusion_codes_match_the_referee_at_every_turn(game):
+    """The legal-move generator and the validator's rule attribution, card by card."""
+    table = game.rules.table(game.seats)
+    judge = reference.Referee(game.rules.to_dict(), game.seats)
+    breakers = {"H"} if game.rules.hearts_broken_by == "heart" else {"H", "QS"}
+    for result, record in zip(replay_game(game).hands, game.hands):
+        hands = [mask_of(cards) for cards in record.deal]
+        if result.pass_direction != "hold":
+            offset = table.pass_offset(result.pass_direction)
+            given = [mask_of(cards) for cards in record.passes]
+            hands = [hands[s] & ~given[s] | given[(s - offset) % game.seats] for s in range(game.seats)]
+        state = HandState(table, hands, HandState.first_leader_for(table, hands, result.dealer))
+        played: list[str] = []
+        for index, (seat, card) in enumerate(record.plays):
+            held = {card_name(c) for c in iter_cards(state.hands[seat])}
+            trick = [(s, card_name(c)) for s, c in state.trick]
+            done = played[:len(played) - len(trick)]
+            broken = any(c[1] in breakers or c in breakers for c in done)
+            for option in sorted(held):
+                rule = judge.broken_rule(held, trick, state.trick_number, broken, option)
+                excluded = state.exclusion(seat, parse_card(option))
+                assert (excluded and excluded.code) == rule, (index, option, trick, excluded)
+            assert names(state.legal_cards(seat)) == sorted(
+                (c for c in held if judge.broken_rule(held, trick, state.trick_number, broken, c) is None),
+                key=reference.order)
+            state.push(seat, card)
+            played.append(card_name(card))
+        assert state.is_over
 
 
 # -- mutations ----------------------------------------------------------------------------
