@@ -377,12 +377,28 @@ def test_moon_needs_every_heart_and_qs_but_not_jd():
 
 
 def test_no_tricks_bonus_applies_only_without_a_moon():
+    """Under moon none nobody shoots the moon, so the bonus applies even when one seat took all points."""
     rules = Rules.preset("standard", pass_count=0, no_tricks_bonus=-5, moon="add_to_others")
     result = clean(game(MOON_DEAL, MOON_PLAY, rules=rules))
     assert result.hands[0].points == (0, 26, 26, 26)
     assert result.hands[0].raw_points == (26, 0, 0, 0)
     result = clean(game(MOON_DEAL, MOON_PLAY, rules=rules.replace(moon="none")))
     assert result.hands[0].points == (26, -5, -5, -5)
+
+
+def test_a_moon_is_worth_the_point_cards_in_the_deck():
+    """Interpretation: with a heart removed (3 players dropping 2H instead of 2D) a moon takes 25
+    points, and the others are charged those 25, not the full-deck 26 of the rules text."""
+    hearts = [r + "H" for r in "3456789TJQKA"]
+    deal = [" ".join([r + "C" for r in "23456789TJQKA"] + ["AD", "KD", "QD", "JD"]),
+            " ".join(hearts + ["2D", "3D", "4D", "5D", "6D"]),
+            " ".join([r + "S" for r in "23456789TJQKA"] + ["7D", "8D", "9D", "TD"])]
+    play = " ".join(f"0:{r}C 1:{(['2D'] + hearts)[t]} 2:{r}S" for t, r in enumerate("23456789TJQKA"))
+    play += " 0:AD 1:3D 2:7D  0:KD 1:4D 2:8D  0:QD 1:5D 2:9D  0:JD 1:6D 2:TD"
+    rules = Rules.preset("standard", removed_cards=["2H"], pass_count=0)
+    for moon, points in [("add_to_others", (0, 25, 25)), ("subtract_from_shooter", (-25, 0, 0))]:
+        result = clean(game(deal, play, rules=rules.replace(moon=moon), points=points))
+        assert result.hands[0].raw_points == (25, 0, 0) and result.hands[0].moon.seat == 0
 
 
 def test_qc_cancel_does_not_undo_a_moon():

@@ -103,6 +103,8 @@ CASES = {
                       V(("hand-incomplete", 1, 2, None, None))], id="wrong-seat-leads"),
     ],
     "out-of-turn": [
+        # after a play out of turn the turn still runs from the trick's leader, so the seat whose
+        # turn it was is out of turn too: a swap of two plays gives two violations
         pytest.param(with_play(PLAY.replace("3:7D 0:5D", "0:5D 3:7D")),
                      [V(("out-of-turn", 1, 2, 0, "5D")), V(("out-of-turn", 1, 2, 3, "7D"))],
                      id="two-plays-swapped"),
@@ -152,6 +154,7 @@ CASES = {
                      [V(("game-over-early", None, None, None, None))], id="complete-below-target"),
     ],
     "game-continued": [
+        # reported once, on the first hand after the end (hands 4 and 5 here)
         pytest.param(game(hands=hands(5), rules=TARGET_RULES, complete=True),
                      [V(("game-continued", 4, None, None, None))], id="hands-after-the-end"),
     ],
