@@ -166,3 +166,46 @@ def test_a_known_blunder_each_hand_is_flagged():
         if checked >= 4:
             break
     assert checked >= 4
+
+
+# -- the pass ---------------------------------------------------------------------------------------------
+def test_keeping_an_unguarded_queen_in_the_pass_is_flagged():
+    from hearts_analysis.review.evaluate import review_pass
+    table = Rules.preset("standard").table(4)
+    hand = masks(["QS KS AS 2H 3H 4H 2C 3C 4C 5C 2D 3D 4D"])[0]
+    position = Position(table, 1, (0, 0, 0, 0), 0, PLAYERS)
+    lows = review_pass(position, 0, hand, masks(["2C 3C 2D"])[0], "left", 3, Settings(samples=100))
+    assert lows.kind == "pass" and lows.trick is None and len(lows.options) == 9
+    assert parse_card("QS") in lows.best and lows.category in ("mistake", "blunder")
+    assert "you take QS in" in lows.reason
+    spades = review_pass(position, 0, hand, masks(["QS KS AS"])[0], "left", 3, Settings(samples=100))
+    assert spades.category is None
+
+
+# -- game context ------------------------------------------------------------------------------------------
+def test_winning_chances_are_exact_when_the_game_ends_and_ordered_when_it_does_not():
+    import numpy as np
+    from hearts_analysis.review.context import can_end, win_probability
+    table = Rules.preset("standard").table(4)
+    over = win_probability(table, np.array([[100, 20, 30, 40], [20, 20, 101, 50], [30, 60, 70, 20]]), 0)
+    assert list(over[:2]) == [0.0, 0.5] and 0 < over[2] < 1
+    ahead, behind = win_probability(table, np.array([[10, 60, 60, 60], [60, 10, 60, 60]]), 0)
+    assert ahead > 0.5 > behind
+    assert can_end(table, (80, 0, 0, 0)) and not can_end(table, (60, 50, 40, 30))
+
+
+def test_near_the_target_a_decision_also_says_what_it_did_to_the_chance_of_winning():
+    held = ["AH 5H", "3D 4D", "4H 2C", "5D 6D"]
+    rest = mask_of(range(52)) & ~sum(masks(held))
+    points = rest & (masks(["QS"])[0] | sum(1 << c for c in range(26, 39)))
+    others = [c for c in range(52) if rest >> c & 1 and not points >> c & 1]
+    taken = [points | 1 << others[0], mask_of(others[1:13]), mask_of(others[13:21]), mask_of(others[21:])]
+    state, _ = crafted(held, 2, 12, [" ".join(card_name(c) for c in range(52) if m >> c & 1) for m in taken])
+    hearts = sum(1 << c for c in range(26, 39))
+    knowledge = at_play(state, 2, (0, hearts, 0, hearts))
+    near = Position(state.table, 9, (40, 70, 80, 60), 0, PLAYERS)  # a moon puts cy past 100
+    decision = review_play(near, state, 2, parse_card("4H"), knowledge, 1, Settings(samples=50))
+    played, best_chance = decision.win_chance
+    assert played == 0.0 and best_chance > 0
+    early = Position(state.table, 1, (0, 0, 0, 0), 0, PLAYERS)
+    assert review_play(early, state, 2, parse_card("4H"), knowledge, 1, Settings(samples=50)).win_chance is None

@@ -1,0 +1,96 @@
+"""How fast the review runs: seconds per hand (every pass and play of all seats) and decisions/second
+on one core, at the default settings, with ratios to baselines measured in the same run.
+
+Baselines: the reference replay of the same hands (the floor of any per-hand work), and the
+same decisions reviewed with the simulator's HeuristicBot playing the rollouts one deal at a
+time (what the numpy lanes replace). Times are CPU seconds of this process.
+
+    python benchmarks/bench_review.py --hands 8 --samples 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from hearts_analysis.engine.replay import replay_hand
+from hearts_analysis.review import Settings, review_game
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import HeuristicBot, simulate_games
+
+
+def cpu(run):
+    start = time.process_time()
+    value = run()
+    return time.process_time() - start, value
+
+
+def _replay(game, number):
+    """The reference replay of hand ``number`` alone."""
+    table = game.rules.table(game.seats)
+    totals = game.hands[number - 2].totals if number > 1 else (0,) * game.seats
+    return replay_hand(table, number, game.hands[number - 1], game.players, totals)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=8, help="hands to review (whole hands, all four seats)")
+    parser.add_argument("--samples", type=int, default=Settings.samples)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bot-decisions", type=int, default=3, help="decisions for the bot-rollout baseline")
+    args = parser.parse_args()
+    settings = Settings(samples=args.samples, seed=args.seed)
+    rules = Rules.preset("standard")
+
+    jobs = []
+    for game in simulate_games(50, rules, 4, seed=args.seed):
+        for number in range(1, len(game.hands) + 1):
+            jobs.append((game, number))
+            if len(jobs) == args.hands:
+                break
+        if len(jobs) == args.hands:
+            break
+    review_game(jobs[0][0], Settings(samples=20), hands=[1])  # warm the caches and imports
+
+    per_hand, decisions = [], []
+    for game, number in jobs:
+        seconds, review = cpu(lambda: review_game(game, settings, hands=[number]))
+        per_hand.append(seconds)
+        decisions.extend(review.decisions)
+    replay_seconds, _ = cpu(lambda: [_replay(game, number) for game, number in jobs])
+
+    total = sum(per_hand)
+    unforced = [d for d in decisions if not d.forced]
+    passes = [d for d in decisions if d.kind == "pass"]
+    lanes = sum(d.samples * len(d.options) for d in unforced)
+    print(f"review at default settings: {args.samples} sampled deals per decision, exact search for the last "
+          f"{settings.exact_tricks} tricks; passes screened on {settings.pass_screen_samples} deals, "
+          f"{settings.pass_finalists} finalists")
+    print(f"hands reviewed: {len(jobs)} (all four seats, {len(passes)} passes)")
+    print(f"decisions: {len(decisions)} ({len(unforced)} unforced), {lanes:,} rollouts (deal x alternative)")
+    print(f"seconds per hand: mean {statistics.mean(per_hand):.3f}, max {max(per_hand):.3f} "
+          f"(goal <= 2.0: {'met' if max(per_hand) <= 2.0 else 'NOT met'})")
+    print(f"decisions per second: {len(decisions) / total:.1f} ({len(unforced) / total:.1f} unforced)")
+    print(f"rollouts per second: {lanes / total:,.0f}")
+
+    # baseline 1: replaying the same hands
+    print(f"ratio to the reference replay of the same hands: {total / replay_seconds:,.0f}x its time")
+
+    # baseline 2: the same decisions with bot rollouts, one deal at a time
+    sample = [d for d in unforced if d.kind == "play"][: args.bot_decisions]
+    bot_settings = Settings(samples=args.samples, seed=args.seed, bot=HeuristicBot)
+    fast_time = bot_time = 0.0
+    for decision in sample:
+        game = next(g for g, n in jobs if n == decision.hand)
+        fast, _ = cpu(lambda: review_game(game, settings, seats=[decision.seat], hands=[decision.hand]))
+        slow, _ = cpu(lambda: review_game(game, bot_settings, seats=[decision.seat], hands=[decision.hand]))
+        fast_time += fast
+        bot_time += slow
+    if sample:
+        print(f"bot rollouts (HeuristicBot, one deal at a time) on {len(sample)} seat-hands: "
+              f"{bot_time:.2f} s against {fast_time:.2f} s: numpy lanes are {bot_time / fast_time:.0f}x faster")
+
+
+if __name__ == "__main__":
+    main()
