@@ -41,6 +41,11 @@ def decision_line(d: dict) -> str:
     return line
 
 
+def _count(number: int, noun: str) -> str:
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return f"{number} {noun if number == 1 else plural}"
+
+
 def render_text(report: dict, seats: list[int], show_all: bool) -> str:
     lines = [f"{report['game_id'] or '(no game id)'}  [{report['source']}]"]
     for seat in seats:
@@ -48,9 +53,9 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
         mine = [d for d in report["decisions"] if d["seat"] == seat]
         counts = {c: sum(d["class"] == c for d in mine) for c in ("inaccuracy", "mistake", "blunder")}
         unforced = sum(not d["forced"] for d in mine)
-        lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over {unforced} unforced "
-                     f"decisions: {counts['inaccuracy']} inaccuracies, {counts['mistake']} mistakes, "
-                     f"{counts['blunder']} blunders")
+        tally = ", ".join(_count(counts[c], c) for c in ("inaccuracy", "mistake", "blunder"))
+        lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over "
+                     f"{_count(unforced, 'unforced decision')}: {tally}")
         shown = mine if show_all else [d for d in mine if d["class"]]
         for d in sorted(shown, key=lambda d: -d["cost"]):
             if show_all and d["forced"]:
@@ -94,15 +99,18 @@ def review(
     samples: int = typer.Option(200, "--samples", min=10, help="Sampled deals per decision."),
     seed: int = typer.Option(0, "--seed", help="Seed for the sampled deals; the same seed gives the same review."),
     hand: Optional[list[int]] = typer.Option(None, "--hand", help="Review only these hand numbers (repeatable)."),
-    show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged ones."),
+    show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged "
+                                                       "ones (the default with --player)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
     """Review every play and pass: expected points lost against the best card, judged only on what the
     seat could know (its cards, the pass, the cards played, the voids shown).
 
-    Costs of 1, 3 and 7 points or more, clearly above the sampling noise, are inaccuracies,
-    mistakes and blunders. Accuracy is the share of the points at stake a player kept.
+    Costs of 1, 3 and 7 points or more, clearly above the sampling noise (the ± after a cost:
+    three standard errors), are inaccuracies, mistakes and blunders. Accuracy is the share of
+    the points at stake a player kept. Text lists the flagged decisions of every player, or every
+    decision of --player, worst first.
     Exit status 2 if some input could not be read (the rest is still reviewed).
 
     Example: hearts review game.json --player alice
@@ -153,8 +161,8 @@ def review(
     elif format == Format.csv:
         _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in reports for row in _decision_rows(r)]), output)
     else:
-        texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))), show_all)
-                 for r, seats in reports]
+        texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))),
+                             show_all or player is not None) for r, seats in reports]
         _emit("\n\n".join(texts) + ("\n" if texts else ""), output)
     raise typer.Exit(2 if errors else 0)
 

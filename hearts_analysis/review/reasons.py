@@ -37,7 +37,7 @@ def _pass_reason(main: str, played: Option, best: Option) -> str:
     if main == "moon":
         return (f"{instead}, another seat shoots the moon in {best.moon_against:.0%} of the deals "
                 f"rather than {played.moon_against:.0%}")
-    return f"{instead}, you take {best.hearts:.1f} hearts on average rather than {played.hearts:.1f}"
+    return f"{instead}, you take {best.hearts:.1f} hearts in the hand on average rather than {played.hearts:.1f}"
 
 
 def _play_reason(main: str, state: HandState, seat: int, played: Option, best: Option,
@@ -53,7 +53,8 @@ def _play_reason(main: str, state: HandState, seat: int, played: Option, best: O
             who = f"{name} had taken every point so far: "
         return (f"{who}the {better} stops the moon (another seat shoots it in {best.moon_against:.0%} of "
                 f"the deals, against {played.moon_against:.0%} after the {mine})")
-    return f"the {better} takes {best.hearts:.1f} hearts on average; the {mine}, {played.hearts:.1f}"
+    return (f"with the {better} you take {best.hearts:.1f} hearts in the hand on average; "
+            f"with the {mine}, {played.hearts:.1f}")
 
 
 def _queen_reason(state: HandState, seat: int, played: Option, best: Option, mine: str, better: str) -> str:
