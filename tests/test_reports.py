@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html.parser
 import json
-import os
 import re
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from typer.testing import CliRunner
 from hearts_analysis.cli import app
 from hearts_analysis.engine import replay_game
 from hearts_analysis.records.jsonio import game_from_dict
-from hearts_analysis.reports import render as render_module
 from hearts_analysis.reports.audit import AuditDigest, Limits, digest_paths, render_audit_report
 from hearts_analysis.reports.extras import GameExtras
 from hearts_analysis.reports.game import render_game_report, replay_data
