@@ -25,13 +25,14 @@ from itertools import combinations
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, QC, QS, Card, Mask, iter_cards, mask_of
+from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of
 from ..engine.state import HandState
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from . import context
 from .knowledge import Knowledge, before_pass
-from .lanes import HEARTS, POINTS, U64, popcount
+from .lanes import HEARTS, U64, popcount
+from .reasons import explain
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .sampling import sample_hands
 
@@ -42,7 +43,8 @@ CLASSES = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"
 
 @dataclass(frozen=True)
 class Settings:
-    """How hard to look. The defaults review a hand in about a second on one core."""
+    """How hard to look. The defaults review a whole hand (four seats) in well under two seconds on
+    one core (``benchmarks/bench_review.py``)."""
 
     samples: int = 200
     """Sampled deals per decision."""
@@ -160,11 +162,11 @@ def equivalent_groups(state: HandState, seat: int, legal: Mask) -> list[list[Car
 
 
 # -- scoring alternatives -------------------------------------------------------
-def _options(outcomes: Outcomes, seat: int, alternatives: list[tuple[Card, ...]]) -> list[Option]:
+def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tuple[Card, ...]]) -> list[Option]:
     taken = outcomes.taken[:, :, seat]
-    needed = U64(POINTS)
+    needed = U64(table.deck & POINT_CARDS_MASK)
     shot = (outcomes.taken & needed) == needed
-    against = shot.any(axis=2) & ~shot[:, :, seat]
+    against = shot.any(axis=2) & ~shot[:, :, seat] & (needed != 0) & (table.rules.moon != "none")
     means = outcomes.points[:, :, seat].mean(axis=1)
     queen = ((taken >> U64(QS)) & U64(1)).mean(axis=1)
     hearts = popcount(taken & HEARTS).mean(axis=1)
@@ -177,12 +179,12 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings) -> tu
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
     best = int(np.argmin(means))
+    if means[chosen] <= means[best]:
+        return chosen, 0.0, 0.0
     cost = float(means[chosen] - means[best])
-    if best == chosen:
-        return best, 0.0, 0.0
     difference = own[chosen] - own[best]
     error = difference.std(ddof=1) / np.sqrt(len(difference)) if len(difference) > 1 else float("inf")
-    return best, max(cost, 0.0), float(settings.confidence_z * error)
+    return best, cost, float(settings.confidence_z * error)
 
 
 @dataclass(frozen=True)
@@ -246,8 +248,7 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
               outcomes: Outcomes, alternatives: list[tuple[Card, ...]], chosen: int,
               settings: Settings) -> Decision:
-    from .reasons import explain
-    options = _options(outcomes, seat, alternatives)
+    options = _options(position.table, outcomes, seat, alternatives)
     best, cost, margin = _judge(outcomes, seat, chosen, settings)
     win = None
     if settings.game_context and context.can_end(position.table, position.totals):

@@ -20,6 +20,7 @@ from ..rules import Table
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
 from .knowledge import at_play, observe
 from .rollout import History
+from .sampling import InconsistentKnowledge
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,10 @@ def review_game(game: GameRecord, settings: Settings = Settings(), seats: Iterab
                 skipped.append((hand.number, f"rule violations ({', '.join(codes)})"))
             else:
                 position = Position(table, hand.number, totals, game_key(game.game_id), game.players)
-                decisions.extend(review_hand(position, record, hand, wanted_seats, settings))
+                try:
+                    decisions.extend(review_hand(position, record, hand, wanted_seats, settings))
+                except InconsistentKnowledge as error:
+                    skipped.append((hand.number, str(error)))
             if progress:
                 progress(1)
         totals = hand.totals

@@ -8,9 +8,13 @@ The cost of a choice splits into what it changes: the chance of taking QS
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cards import POINT_CARDS_MASK, QS, SUIT_MASKS, card_name, highest, names
 from ..engine.state import HandState
-from .evaluate import Option
+
+if TYPE_CHECKING:
+    from .evaluate import Option
 
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
 CLEAR = 0.5
