@@ -112,7 +112,8 @@ def decision_text(decision: dict[str, Any], players: list[str]) -> str:
     if decision.get("class"):
         text = (f"{text}: {decision['class']}, {decision['cost']:.1f} expected points lost; "
                 f"better: {_cards_text(decision['best'])}.")
-        return f"{text} {decision['reason']}" if decision.get("reason") else text
+        reason = decision.get("reason")
+        return f"{text} {reason[0].upper()}{reason[1:]}." if reason else text
     return f"{text}: no clear loss ({decision['cost']:.1f} points)."
 
 
