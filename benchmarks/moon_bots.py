@@ -14,7 +14,7 @@ import random
 
 from hearts_analysis.cards import (HEARTS, HEARTS_MASK, POINT_CARDS_MASK, SUIT_MASKS, Card, Mask, highest,
                                    iter_cards, lowest, rank_of, suit_of)
-from hearts_analysis.simulate import HeuristicBot, PublicInfo, SeatView
+from hearts_analysis.simulate import HeuristicBot, PublicInfo, RandomBot, SeatView
 
 
 def strength(hand: Mask) -> float:
@@ -83,10 +83,20 @@ class MoonBot(HeuristicBot):
         return lowest(safe or legal)
 
 
+KINDS = ("heuristic", "moonbot", "random", "mixed")
+"""Tables of simulator heuristic bots, of MoonBots, of random players, and of random and heuristic
+players in alternate seats (random players never run; their moons are accidents)."""
+
+
 def labelled_factory(kind: str, bots: list, **options):
     """A bot factory that keeps every bot it builds (in seat order) so their runs can be read back."""
     def build(rng: random.Random):
-        bot = MoonBot(rng, **options) if kind == "moonbot" else HeuristicBot(rng)
+        if kind == "moonbot":
+            bot = MoonBot(rng, **options)
+        elif kind == "random" or kind == "mixed" and len(bots) % 2 == 0:
+            bot = RandomBot(rng)
+        else:
+            bot = HeuristicBot(rng)
         bots.append(bot)
         return bot
     return build

@@ -8,7 +8,10 @@ or when it shot the moon; the detector's verdicts are compared with that.
 
 Failed attempts are the hard part (every shot is found by definition), so the
 figures are given for all attempts and for failed ones alone, and again with
-the detector's control-play requirement switched off, to show what it buys.
+the detector's control-play requirement switched off, to show what it buys,
+and raised by one, to show what that would cost. Tables of random players
+(who never run, but play high at random) show the detector's limit: it
+assumes purposeful play.
 
     python benchmarks/moon_detector.py [--games 300] [--seed 1]
 """
@@ -32,6 +35,7 @@ from hearts_analysis.simulate import simulate_game  # noqa: E402
 
 SETTINGS = [
     ("heuristic", "standard", 4), ("moonbot", "standard", 4), ("moonbot", "omnibus", 4), ("moonbot", "standard", 5),
+    ("random", "standard", 4), ("mixed", "standard", 4),
 ]
 
 
@@ -91,7 +95,7 @@ def main() -> None:
     for kind, preset, players in SETTINGS:
         games = list(corpus(kind, preset, players, args.games, args.seed))
         hands = sum(len(game.hands) for game, _ in games)
-        for control in (default, 0):
+        for control in (default, default + 1, 0):
             every, failed, outcomes = measure(games, control)
             for label, confusion in (("all", every), ("failed", failed)):
                 print(f"{kind:<10} {preset:<9} {players:>2} {hands:>6} {label:<9} {control:>7} {confusion.row()}")

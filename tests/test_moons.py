@@ -69,9 +69,9 @@ def test_control_plays_are_plays_to_win_where_a_duck_was_possible():
     for trick in trace.tricks:
         found.append(control_plays(trick, played, free_first_trick=True))
         played |= trick.cards
-    # trick 1 is free; KD over 6D holding 2D; AD a sure winner holding 2D; KH not sure (AH out);
-    # QH not sure either; trick 6: 2D led holding nothing lower.
-    assert found == [[], [0], [0], [], [], []]
+    # trick 1 is free; KD over 6D holding 2D; AD a sure winner holding 2D; KH and QH are not sure
+    # (AH is out), and seat 3, last, lets both tricks go with AH in hand; trick 6: 2D, nothing lower.
+    assert found == [([], []), ([0], []), ([0], []), ([], [3]), ([], [3]), ([], [])]
 
 
 def trick_of(number: int, text: str, held: dict[int, str]) -> Trick:
@@ -82,21 +82,27 @@ def trick_of(number: int, text: str, held: dict[int, str]) -> Trick:
     return Trick(number, plays, winner, mask_of(p.card for p in plays))
 
 
-def test_which_plays_are_control_plays():
+def test_which_plays_are_control_plays_and_which_let_a_sure_trick_go():
     held = {0: "4C 9C", 1: "3C KC", 2: "2C 5C", 3: "AC 6C"}
     first = trick_of(1, "0:4C 1:KC 2:2C 3:AC", held)
     # KC over 4C holding 3C is a play to win; AC is the last card of a clean trick: free
-    assert control_plays(first, 0, free_first_trick=True) == []
-    assert control_plays(first, 0, free_first_trick=False) == [1]
+    assert control_plays(first, 0, free_first_trick=True) == ([], [])
+    assert control_plays(first, 0, free_first_trick=False) == ([1], [])
     later = trick_of(5, "0:9C 1:KC 2:5C 3:AC", held)
     # the lead 9C is not sure (KC, AC still out); 5C is under 9C; AC last on a clean trick: free
-    assert control_plays(later, 0, free_first_trick=True) == [1]
+    assert control_plays(later, 0, free_first_trick=True) == ([1], [])
     with_points = trick_of(5, "0:9C 1:KC 2:QH 3:AC", {**held, 2: "QH"})
-    assert control_plays(with_points, 0, free_first_trick=True) == [1, 3]   # AC takes points on purpose
+    assert control_plays(with_points, 0, free_first_trick=True) == ([1, 3], [])   # AC takes points on purpose
     sure = trick_of(5, "3:AC 0:4C 1:3C 2:2C", held)
-    assert control_plays(sure, 0, free_first_trick=True) == [3]            # a sure winner led over 6C
+    assert control_plays(sure, 0, free_first_trick=True) == ([3], [])            # a sure winner over 6C
     alone = trick_of(5, "3:AC 0:4C 1:3C 2:2C", {**held, 3: "AC"})
-    assert control_plays(alone, 0, free_first_trick=True) == []            # nothing lower to lead instead
+    assert control_plays(alone, 0, free_first_trick=True) == ([], [])            # nothing lower to lead instead
+    ducked = trick_of(5, "0:9C 1:3C 2:2C 3:6C", held)
+    # seat 3 plays last under 9C holding AC: a sure trick let go (seat 1's KC was not sure: AC out)
+    assert control_plays(ducked, 0, free_first_trick=True) == ([], [3])
+    led_low = trick_of(5, "3:6C 0:9C 1:3C 2:2C", held)
+    # seat 3 leads a loser holding AC, a sure winner; seat 0 plays over 6C holding 4C
+    assert control_plays(led_low, 0, free_first_trick=True) == ([0], [3])
 
 
 @pytest.mark.parametrize("before, better, correct", [

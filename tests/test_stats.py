@@ -113,7 +113,7 @@ def test_jsonl_and_parquet_give_the_same_statistics(tmp_path):
 
 def test_docs_statistics_md_is_generated_from_the_catalogue():
     assert (ROOT / "docs" / "statistics.md").read_text(encoding="utf-8") == catalogue.render_markdown(), \
-        "regenerate with: python -m hearts_analysis.analysis.catalogue"
+        "regenerate with: python -m hearts_analysis.analysis"
 
 
 def test_every_column_is_documented_with_a_unit_and_a_known_dtype():

@@ -4,15 +4,21 @@ Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.
 
 * A seat is **running** from the end of the first trick after which
   (1) every heart and QS played so far is in its tricks,
-  (2) it has at least :data:`MIN_RUN_POINTS` points of them, and
+  (2) it has at least :data:`MIN_RUN_POINTS` points of them,
   (3) it has made at least :data:`MIN_CONTROL_PLAYS` *control plays*: played to
   win when it could have ducked. Following, that is a card above the one
   winning the trick so far while it held a legal card of the led suit below
   it; leading, a card no unplayed card of its suit can beat while it held a
   lower card of that suit. Free wins do not count: trick 1 when no points may
-  fall on it, and the last card of a trick that holds no point card.
-  A seat that takes every heart and QS is always an attempt, even without (2)
-  or (3); its run starts where (1) and (2) first held.
+  fall on it, and the last card of a trick that holds no point card; and
+  (4) it has let go no trick it was sure to win (at most
+  :data:`MAX_TRICKS_LET_GO`): following, it played under the winning card
+  while it held a card of the suit sure to win (it played last, or no card
+  still out beat it); leading, it led a card that lost while it held a sure
+  winner in clubs, diamonds or spades. Trick 1 does not count here either
+  when no points may fall on it.
+  A seat that takes every heart and QS is always an attempt, even without
+  (2) to (4); its run starts where (1) and (2) first held.
 * The attempt ends in **shot** (it took every heart and QS), **stopped**
   (another seat won a trick holding a point card and the runner could not
   have prevented it: the winner is the stopper), or **abandoned** (in that
@@ -34,9 +40,9 @@ Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.
   either choice is as good.
 
 Points alone are not evidence: a player left with QS holds "all the points"
-by accident in most hands, so requirement (3) is what separates an attempt
-from bad luck: with (1) and (2) only, between 1% and 23% of the failed
-attempts found in the benchmark corpora were real ones; with (3), all were.
+by accident in most hands, so requirements (3) and (4) are what separate an
+attempt from bad luck. The definition assumes purposeful play: at a table of
+random players, who play high by chance, it still finds false attempts.
 """
 
 from __future__ import annotations
@@ -52,7 +58,9 @@ from .trace import HandTrace, Trick
 MIN_RUN_POINTS = 5
 """Points (hearts 1, QS 13) a runner must hold before its run counts as an attempt."""
 MIN_CONTROL_PLAYS = 2
-"""Plays to win where a duck was possible before a run counts as an attempt."""
+"""Plays to win where a duck was possible, before a run counts as an attempt."""
+MAX_TRICKS_LET_GO = 0
+"""Tricks a seat may have let go, though sure to win them, before its run counts as an attempt."""
 
 OUTCOMES = ("shot", "stopped", "abandoned")
 CHOICES = ("add_to_others", "subtract_from_shooter", "either")
@@ -120,25 +128,44 @@ def _play_of(trick: Trick, seat: int):
     return next((play for play in trick.plays if play.seat == seat), None)
 
 
-def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> list[int]:
-    """The seats that played to win this trick although they could have ducked (see the module notes)."""
+def _sure_winners(held: Mask, out: Mask) -> Mask:
+    """The cards of ``held`` that beat every card of their suit in ``out``."""
+    sure = 0
+    for suit in SUIT_MASKS:
+        mine = held & suit
+        if mine and highest(mine) > highest(out & suit):
+            sure |= mine & ~((2 << highest(out & suit)) - 1) if out & suit else mine
+    return sure
+
+
+def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> tuple[list[int], list[int]]:
+    """``(control plays, tricks let go)``: the seats that played to win this trick although they
+    could have ducked, and those that let it go although they were sure to win it (module notes)."""
     if free_first_trick and trick.number == 1:
-        return []
+        return [], []
     suit = SUIT_MASKS[trick.led_suit]
     last = len(trick.plays) - 1
     lead = trick.plays[0]
-    found = []
-    if lead.held & suit & ((1 << lead.card) - 1) and lead.card > highest(suit & ~played_before & ~lead.held):
-        found.append(lead.seat)
+    control: list[int] = []
+    let_go: list[int] = []
+    sure = _sure_winners(lead.held, ~played_before & ~lead.held)
+    if lead.held & suit & ((1 << lead.card) - 1) and sure >> lead.card & 1:
+        control.append(lead.seat)
+    elif trick.winner != lead.seat and sure & ~HEARTS_MASK:
+        let_go.append(lead.seat)
     so_far = 1 << lead.card
     for index in range(1, last + 1):
         play = trick.plays[index]
-        if suit >> play.card & 1 and (index < last or so_far & POINT_CARDS_MASK):
+        if suit >> play.card & 1:
             top = highest(so_far & suit)
-            if play.card > top and play.held & suit & ((1 << top) - 1):
-                found.append(play.seat)
+            over = play.held & suit & ~((2 << top) - 1)
+            if play.card > top:
+                if (index < last or so_far & POINT_CARDS_MASK) and play.held & suit & ((1 << top) - 1):
+                    control.append(play.seat)
+            elif over if index == last else over & _sure_winners(play.held, suit & ~played_before & ~so_far & ~play.held):
+                let_go.append(play.seat)
         so_far |= 1 << play.card
-    return found
+    return control, let_go
 
 
 def gave_up(trick: Trick, seat: int) -> bool:
@@ -206,6 +233,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
     n = table.players
     taken = [0] * n
     control = [0] * n
+    let_go_count = [0] * n
     free_first = not table.rules.points_on_first_trick
     fallen = played = 0
     runner: int | None = None
@@ -223,8 +251,11 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             return _ended(table, trace, result, totals_before, runner, start, trick, number, winner,
                           points, _points(taken[runner]), missed)
         if trick is not None:
-            for seat in control_plays(trick, played, free_first):
+            controls, let_go = control_plays(trick, played, free_first)
+            for seat in controls:
                 control[seat] += 1
+            for seat in let_go:
+                let_go_count[seat] += 1
         taken[winner] |= cards
         fallen |= points
         played |= cards
@@ -232,7 +263,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             holder = winner if taken[winner] & targets == fallen else None
         if runner is None and holder is not None and _points(taken[holder]) >= MIN_RUN_POINTS:
             visible = visible or number
-            if control[holder] >= MIN_CONTROL_PLAYS:
+            if control[holder] >= MIN_CONTROL_PLAYS and let_go_count[holder] <= MAX_TRICKS_LET_GO:
                 runner, start = holder, number
         elif holder is None:
             visible = None
