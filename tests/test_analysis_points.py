@@ -152,10 +152,11 @@ def test_games_with_violations_are_analysed_with_the_engines_points(data):
     mutated = replace(record, hands=record.hands[:index] + (replace(original, plays=tuple(plays)),)
                       + record.hands[index + 1:])
     analysis = analyze_game(mutated)
-    for hand in analysis.hands:
-        assert [s.points for s in hand.seats] == list(hand.result.points)
-        assert [s.tricks_won for s in hand.seats] == list(hand.result.tricks_won)
-        assert sum(s.hearts for s in hand.seats) == sum((t & HEARTS_MASK).bit_count() for t in hand.result.taken)
+    for analysed in analysis.hands:
+        seats, result = analysed.seats, analysed.result
+        assert [s.points for s in seats] == list(result.points)
+        assert [s.tricks_won for s in seats] == list(result.tricks_won)
+        assert sum(s.hearts for s in seats) == sum((t & HEARTS_MASK).bit_count() for t in result.taken)
     game_to_dict(analysis)
     for name in tables.ROWS:
         list(tables.ROWS[name](analysis))

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analysis_games import ABANDON_DEAL, ABANDON_PLAY, SHOT_PLAY, STOPPED_PLAY, pass_game, run_game, with_players
+from analysis_games import SHOT_PLAY, STOPPED_PLAY, pass_game, run_game, with_players
 from hearts_analysis.analysis import catalogue
 from hearts_analysis.cli import app
 from hearts_analysis.records.jsonio import write_games

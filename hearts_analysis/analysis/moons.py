@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS, QS_MASK, SUIT_MASKS, Card, Mask, highest
+from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Mask, highest
 from ..engine.replay import HandResult, _is_over
 from ..engine.scoring import moon_points
 from ..rules import Table

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import (HEARTS, HEARTS_MASK, QS, QS_MASK, SPADES, SUIT_LETTERS, SUIT_MASKS, Card, Mask,
-                     card_name, iter_cards, rank_of)
+from ..cards import (HEARTS, HEARTS_MASK, QS_MASK, SPADES, SUIT_LETTERS, SUIT_MASKS, Card, Mask,
+                     card_name, iter_cards)
 from ..engine.replay import HandResult
 from ..rules import Table
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
@@ -153,7 +153,7 @@ def review_passes(table: Table, trace: HandTrace, result: HandResult,
         voids = tuple(SUIT_LETTERS[s] for s in range(4) if dealt & SUIT_MASKS[s] and not kept & SUIT_MASKS[s])
         out.append(PassReview(
             seat=seat, receiver=receiver, direction=trace.direction,
-            cards=tuple(sorted(iter_cards(given), key=lambda c: (c // 13, rank_of(c)))), dealt=dealt,
+            cards=tuple(iter_cards(given)), dealt=dealt,
             voids=voids, spade_guards=(kept & LOW_SPADES).bit_count(), kept_qs=bool(kept & QS_MASK),
             high_hearts=(given & HIGH_HEARTS).bit_count(),
             back_points=_point_value(given & result.taken[seat]),
