@@ -5,11 +5,14 @@ points can matter more or less (QS dumped on the leader, a moon that ends the
 game). Where a hand can end the game, each outcome is also scored as the
 chance of winning: exactly when the hand ends the game (the lowest total wins,
 ties share), otherwise by a quick model of the hands still to come (QS and each
-heart go to a uniformly random seat; a moon now and then), simulated with a
-fixed seed so that a review stays deterministic.
+heart go to a uniformly random seat; a moon now and then): a fixed set of
+simulated futures, the same for every outcome compared, so a review stays
+deterministic and the comparison sharp.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -19,7 +22,8 @@ from ..rules import Table
 MOON_RATE = 0.02
 """Share of model hands that are moons (roughly what simulated heuristic play gives)."""
 TRIALS = 256
-MAX_HANDS = 60
+MAX_HANDS = 40
+_CHUNK = 64
 
 
 def is_over(table: Table, totals: np.ndarray) -> np.ndarray:
@@ -51,28 +55,39 @@ def win_probability(table: Table, totals: np.ndarray, seat: int) -> np.ndarray:
     return result
 
 
-def _simulated(table: Table, totals: np.ndarray, seat: int) -> np.ndarray:
+@lru_cache(maxsize=16)
+def _futures(table: Table, hands: int) -> np.ndarray:
+    """``(TRIALS, hands, seats)`` running points of model hands to come; fixed for a table, so every
+    row of totals meets the same futures (common random numbers) and a row's chance does not depend
+    on what else is computed with it."""
     rng = np.random.default_rng(0)
     n = table.players
+    seats = np.arange(n)
+    shape = (TRIALS, hands)
     hearts = (table.deck & HEARTS_MASK).bit_count()
     queen = table.point_total - hearts
-    state = np.repeat(totals[:, None, :], TRIALS, axis=1).astype(np.int64)
-    running = np.ones(state.shape[:2], bool)
-    for _ in range(MAX_HANDS):
-        shape = state.shape[:2]
-        seats = np.arange(n)
-        takers = rng.integers(0, n, shape + (hearts,))
-        points = (takers[..., None] == seats).sum(axis=-2)
-        points += queen * (rng.integers(0, n, shape)[..., None] == seats)
-        moon = rng.random(shape) < MOON_RATE
-        shooter = rng.integers(0, n, shape)
-        moon_points = np.where(seats == shooter[..., None], 0, table.point_total)
-        points = np.where(moon[..., None], moon_points, points)
-        state = np.where(running[..., None], state + points, state)
-        running &= ~is_over(table, state)
-        if not running.any():
-            break
-    return _share_of_win(state, seat).mean(axis=1)
+    points = (rng.integers(0, n, shape + (hearts,))[..., None] == seats).sum(axis=-2)
+    points += queen * (rng.integers(0, n, shape)[..., None] == seats)
+    moon = rng.random(shape) < MOON_RATE
+    shooter = rng.integers(0, n, shape)
+    points = np.where(moon[..., None], np.where(seats == shooter[..., None], 0, table.point_total), points)
+    return np.cumsum(points, axis=1)
+
+
+def _simulated(table: Table, totals: np.ndarray, seat: int) -> np.ndarray:
+    n = table.players
+    per_hand = max(table.point_total, 1)
+    hands = int(np.ceil((n * (table.rules.target + 1) - totals.sum(axis=1).min()) / per_hand)) + 1
+    futures = _futures(table, max(1, min(hands, MAX_HANDS)))
+    chances = np.empty(len(totals))
+    for start in range(0, len(totals), _CHUNK):
+        rows = totals[start:start + _CHUNK]
+        paths = rows[:, None, None, :] + futures[None]
+        over = is_over(table, paths)
+        first = np.argmax(over, axis=2)
+        final = np.take_along_axis(paths, first[..., None, None], axis=2)[:, :, 0, :]
+        chances[start:start + _CHUNK] = _share_of_win(final, seat).mean(axis=1)
+    return chances
 
 
 def win_chances(table: Table, totals_before: tuple[int, ...], points: np.ndarray, seat: int) -> np.ndarray:
