@@ -72,7 +72,7 @@ def spread_taken(held: Sequence[int], trick_number: int) -> list[str]:
     rest = DECK
     for cards in held:
         rest &= ~cards
-    per_seat = (trick_number - 1) * 4 // 4
+    per_seat = trick_number - 1  # one card per trick played, per seat
     seats: list[list[str]] = [[], [], [], []]
     points = [c for c in iter_cards(rest) if (HEARTS_MASK | QS_MASK) >> c & 1]
     others = [c for c in iter_cards(rest) if not (HEARTS_MASK | QS_MASK) >> c & 1]

@@ -136,7 +136,8 @@ def test_fast_rollouts_equal_bot_rollouts_for_the_same_player(rules, exact_trick
         cards = list(iter_cards(state.legal_cards()))
         hands = np.array([state.hands], np.uint64)
         fast = play_out(state, hands, cards, exact_tricks, _lowest_policy)
-        slow = play_out_with_bots(table, History(first, tuple(plays)), hands, cards, LowestBot, 0, exact_tricks)
+        slow = play_out_with_bots(table, History(first, tuple(plays)), state.to_play, hands, cards, LowestBot, 0,
+                                  exact_tricks)
         assert np.array_equal(fast.points, slow.points)
         assert np.array_equal(fast.taken, slow.taken)
 

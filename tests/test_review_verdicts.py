@@ -209,3 +209,17 @@ def test_near_the_target_a_decision_also_says_what_it_did_to_the_chance_of_winni
     assert played == 0.0 and best_chance > 0
     early = Position(state.table, 1, (0, 0, 0, 0), 0, PLAYERS)
     assert review_play(early, state, 2, parse_card("4H"), knowledge, 1, Settings(samples=50)).win_chance is None
+
+
+def test_with_the_simulators_bots_playing_the_rollouts_a_blunder_is_still_flagged():
+    for seed in range(10):
+        found: list[Blunder] = []
+        game = simulate_game(Rules.preset("standard"), PLAYERS, f"blunders:{seed}",
+                             bot=partial(BlunderBot, log=found), max_hands=4)
+        if found:
+            break
+    blunder = found[0]
+    settings = Settings(samples=30, bot=HeuristicBot)
+    review = review_game(game, settings, seats=[blunder.seat], hands=[blunder.hand])
+    decision = next(d for d in review.decisions if d.kind == "play" and d.trick == blunder.trick)
+    assert decision.played == (blunder.card,) and decision.category is not None

@@ -215,7 +215,7 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     else:
         if history is None:
             raise ValueError("reviewing with bots needs the hand's history")
-        outcomes = play_out_with_bots(state.table, history, hands, representatives, settings.bot,
+        outcomes = play_out_with_bots(state.table, history, seat, hands, representatives, settings.bot,
                                       settings.seed, settings.exact_tricks)
     alternatives = [(c,) for c in representatives]
     return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings)

@@ -118,16 +118,16 @@ class History:
     direction: str = "hold"
 
 
-def play_out_with_bots(table: Table, history: History, hands: np.ndarray, cards: Sequence[Card],
+def play_out_with_bots(table: Table, history: History, seat: int, hands: np.ndarray, cards: Sequence[Card],
                        bot: BotFactory, seed: int = 0, exact_tricks: int = DEFAULT_EXACT_TRICKS) -> Outcomes:
-    """:func:`play_out` with simulator bots instead of the rollout player, one lane at a time.
+    """:func:`play_out` with simulator bots instead of the rollout player, one lane at a time:
+    ``seat`` (the seat to play after ``history``) plays each of ``cards``.
 
     Deal ``i`` gives every alternative bots seeded alike; the bots see the public record of the
     real hand (voids, points taken) through :meth:`HandPlay.resume`. Exact search
     (:mod:`.solver`) takes over with ``exact_tricks`` left.
     """
     n = table.players
-    seat = _to_play(table, history)
     points = np.zeros((len(cards), len(hands), n), np.int64)
     taken = np.zeros((len(cards), len(hands), n), U64)
     for i, row in enumerate(hands.tolist()):
@@ -147,13 +147,8 @@ def play_out_with_bots(table: Table, history: History, hands: np.ndarray, cards:
     return Outcomes(points, taken)
 
 
-def _to_play(table: Table, history: History) -> int:
-    state = _replayed(table, history.first_leader, _start_hands(table, history.plays, None), history.plays)
-    return state.to_play
-
-
-def _start_hands(table: Table, plays: Sequence[tuple[int, Card]], hands: Sequence[Mask] | None) -> list[Mask]:
-    start = list(hands) if hands is not None else [0] * table.players
+def _start_hands(plays: Sequence[tuple[int, Card]], hands: Sequence[Mask]) -> list[Mask]:
+    start = list(hands)
     for seat, card in plays:
         start[seat] |= 1 << card
     return start
@@ -169,7 +164,7 @@ def _replayed(table: Table, leader: int, start: list[Mask], plays: Sequence[tupl
 def _finished(table: Table, history: History, hands: Sequence[Mask], plays: list[tuple[int, Card]]
               ) -> tuple[tuple[int, ...], list[Mask]]:
     """Final points and taken cards: the hand as played, then the solver's line for what is left."""
-    state = _replayed(table, history.first_leader, _start_hands(table, history.plays, hands), plays)
+    state = _replayed(table, history.first_leader, _start_hands(history.plays, hands), plays)
     if state.is_over:
         return final_points(state), state.taken
     solver = Solver(state)
