@@ -102,7 +102,8 @@ def analyze_items(items: Iterable[Item]) -> Iterator[tuple[Item, GameAnalysis | 
         yield item, None if item.game is None else analyze_game(item.game, item.source)
 
 
-def analyze_paths(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[tuple[Item, GameAnalysis | None]]:
+def analyze_paths(paths: Iterable[str | Path],
+                  rules: Rules | None = None) -> Iterator[tuple[Item, GameAnalysis | None]]:
     return analyze_items(iter_sources(paths, rules))
 
 

@@ -53,7 +53,7 @@ from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Ma
 from ..engine.replay import HandResult, _is_over
 from ..engine.scoring import moon_points
 from ..rules import Table
-from .trace import HandTrace, Trick
+from .trace import HandTrace, Play, Trick
 
 MIN_RUN_POINTS = 5
 """Points (hearts 1, QS 13) a runner must hold before its run counts as an attempt."""
@@ -124,7 +124,7 @@ def _points(taken: Mask) -> int:
     return (taken & HEARTS_MASK).bit_count() + (13 if taken & QS_MASK else 0)
 
 
-def _play_of(trick: Trick, seat: int):
+def _play_of(trick: Trick, seat: int) -> Play | None:
     return next((play for play in trick.plays if play.seat == seat), None)
 
 
@@ -162,7 +162,9 @@ def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> 
             if play.card > top:
                 if (index < last or so_far & POINT_CARDS_MASK) and play.held & suit & ((1 << top) - 1):
                     control.append(play.seat)
-            elif over if index == last else over & _sure_winners(play.held, suit & ~played_before & ~so_far & ~play.held):
+            elif index == last and over:
+                let_go.append(play.seat)
+            elif over & _sure_winners(play.held, suit & ~played_before & ~so_far & ~play.held):
                 let_go.append(play.seat)
         so_far |= 1 << play.card
     return control, let_go
@@ -248,8 +250,8 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
         if runner is not None and trick is not None and winner == runner and cards & HEARTS_MASK:
             missed += missed_stops(trick, runner, played, n)
         if runner is not None and points and winner != runner:
-            return _ended(table, trace, result, totals_before, runner, start, trick, number, winner,
-                          points, _points(taken[runner]), missed)
+            return _ended(table, trace, result, runner, start, trick, number, winner, points,
+                          _points(taken[runner]), missed)
         if trick is not None:
             controls, let_go = control_plays(trick, played, free_first)
             for seat in controls:
@@ -271,8 +273,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
     if shooter is None:
         if runner is None:
             return None
-        return _ended(table, trace, result, totals_before, runner, start, None, None, None, 0,
-                      _points(taken[runner]), missed)
+        return _ended(table, trace, result, runner, start, None, None, None, 0, _points(taken[runner]), missed)
     return MoonAttempt(
         seat=shooter, start_trick=start or visible or len(steps), outcome="shot", trick=None, stopper=None,
         taker=None, card=None, giver=None, points_at_end=_points(taken[shooter]),
@@ -280,9 +281,10 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
         near_miss=False, choice=judge_choice(table, totals_before, result), missed=tuple(missed))
 
 
-def _ended(table: Table, trace: HandTrace, result: HandResult, totals_before: tuple[int, ...],
-           runner: int, start: int, trick: Trick | None, number: int | None, winner: int | None,
-           points: Mask, held_points: int, missed: list[MissedStop]) -> MoonAttempt:
+def _ended(table: Table, trace: HandTrace, result: HandResult, runner: int, start: int, trick: Trick | None,
+           number: int | None, winner: int | None, points: Mask, held_points: int,
+           missed: list[MissedStop]) -> MoonAttempt:
+    """The attempt of a run that ended in trick ``number`` (``None``: the hand ran out)."""
     card = giver = None
     outcome = "abandoned"
     if number is not None:

@@ -116,8 +116,8 @@ def advise(dealt: Mask, given: Mask, direction: str, mooning: bool = False) -> t
         allowed = 0 if mooning else _top(hearts, 2) & ~_top(hearts, 1)
         wrong = given & HEARTS_MASK & ~allowed
         if wrong:
-            out.append(Verdict("broke-long-hearts", f"passed {_cards(wrong)} from a long, strong heart suit "
-                               f"(pass only the second-highest heart{', or none when going for the moon' if mooning else ''})"))
+            advice = "pass only the second-highest heart" + (", or none when going for the moon" if mooning else "")
+            out.append(Verdict("broke-long-hearts", f"passed {_cards(wrong)} from a long, strong heart suit ({advice})"))
     if given & LOW_SPADES and not mooning:
         out.append(Verdict("passed-low-spade", f"passed a spade below the queen ({_cards(given & LOW_SPADES)})"))
     return tuple(out)

@@ -92,7 +92,8 @@ def moon_sentence(analysis: GameAnalysis, moon: dict) -> str:
     else:
         text += f"; gave up in trick {moon['trick'] or 'at the end'}, costing {moon['cost']} points"
     for missed in moon["missed_stops"]:
-        text += f"; {analysis.players[missed['seat']]} could have stopped it in trick {missed['trick']} with {missed['card']}"
+        who = analysis.players[missed["seat"]]
+        text += f"; {who} could have stopped it in trick {missed['trick']} with {missed['card']}"
     return text
 
 
@@ -111,7 +112,8 @@ Exit status: 0, or 2 if some input could not be read (the rest is still analysed
 
 Example: hearts analyze game.json --format json""")
 def analyze(
-    paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
+    paths: list[str] = typer.Argument(..., metavar="PATH...",
+                                      help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
     format: AnalyzeFormat = typer.Option(AnalyzeFormat.text, "--format", "-f", help="text, json, csv or parquet."),
     table: TableName = typer.Option("points", "--table", "-t", help="csv / parquet: which table to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",

@@ -87,11 +87,12 @@ Columns of the players table (docs/statistics.md has every table):
 
 {_COLUMN_HELP}""")
 def stats(
-    paths: list[str] = typer.Argument(..., metavar="CORPUS...", help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
+    paths: list[str] = typer.Argument(..., metavar="CORPUS...",
+                                      help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write to FILE (atomically) instead of standard output."),
-    format: Optional[StatsFormat] = typer.Option(None, "--format", "-f",
-                                                 help="text, json, csv or parquet (default: from --output, else text)."),
+    format: Optional[StatsFormat] = typer.Option(
+        None, "--format", "-f", help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
     rules: Optional[str] = RULES_OPTION,
