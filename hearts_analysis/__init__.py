@@ -11,3 +11,11 @@ __version__ = "0.1.0"
 __all__ = ["CATALOGUE", "Card", "GameRecord", "GameResult", "HandRecord", "HandResult", "HandState",
            "Mask", "PRESETS", "RecordError", "RuleError", "Rules", "Violation", "card_name",
            "parse_card", "read_games", "replay_game"]
+
+
+def __getattr__(name: str):
+    """``read_corpus`` (and ``Corpus``) on first use, so that importing the package does not load pandas."""
+    if name in ("read_corpus", "Corpus"):
+        from . import corpus
+        return getattr(corpus, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

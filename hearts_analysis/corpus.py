@@ -1,0 +1,203 @@
+"""A corpus as pandas DataFrames: one table for each thing an analysis counts.
+
+``read_corpus`` reads a Parquet file, a folder of them, or JSON / JSON Lines,
+and returns :class:`Corpus`: ``games``, ``hands``, ``plays``, ``passes``,
+``deals`` and ``errors``. Every table is keyed by ``game`` (0-based across the
+whole corpus) and, below it, ``hand`` (1-based); cards, suits, ranks, seats and
+players are categoricals, so grouping is cheap and the card order is the deck's.
+
+>>> import hearts_analysis as ha                                       # doctest: +SKIP
+>>> corpus = ha.read_corpus("corpus.parquet")                          # doctest: +SKIP
+>>> corpus.plays.query("card == 'QS'").groupby("player", observed=True).size()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from .records.events_decode import RowGroup, decode_table
+from .records.events_encode import EventEncoder
+from .records.events_layout import CARD_NAMES, DEAL, NONE, PASS, PLAY, ROW_GROUP_HANDS
+from .records.jsonio import Item, RecordError
+from .records.parquetio import PARQUET_SUFFIXES, iter_row_groups, parquet_files
+from .records.sources import iter_sources
+from .rules import MOON_CHOICES, PASS_DIRECTIONS
+
+SUITS = ("C", "D", "H", "S")
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+CARD_DTYPE = pd.CategoricalDtype(list(CARD_NAMES))
+"""Cards in deck order (clubs 2..A, diamonds, hearts, spades): the category code is the card code."""
+SUIT_DTYPE = pd.CategoricalDtype(list(SUITS))
+RANK_DTYPE = pd.CategoricalDtype(list(RANKS), ordered=True)
+DIRECTION_DTYPE = pd.CategoricalDtype(list(PASS_DIRECTIONS))
+MOON_DTYPE = pd.CategoricalDtype(list(MOON_CHOICES))
+SEAT_DTYPE = pd.CategoricalDtype(list(range(7)))
+"""Seats 0-6 whatever the table size; ``groupby(..., observed=True)`` skips the empty ones."""
+_INT_LISTS = pd.ArrowDtype(pa.list_(pa.int64()))
+_NAME_LISTS = pd.ArrowDtype(pa.list_(pa.string()))
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The tables of a corpus; ``game`` and ``hand`` join them."""
+
+    games: pd.DataFrame
+    """One row per game: ``game``, ``source``, ``game_id``, ``players``, ``seats``, ``rules`` (JSON as
+    written), ``preset``, ``played_at``, ``complete``, ``hands``."""
+    hands: pd.DataFrame
+    """One row per hand: ``game``, ``hand``, ``dealer``, ``pass_direction``, ``moon``, ``points``, ``totals``
+    (as recorded)."""
+    plays: pd.DataFrame
+    """One row per card played: ``game``, ``hand``, ``index`` (0-based in the hand), ``trick``, ``seat``,
+    ``player``, ``card``, ``suit``, ``rank``."""
+    passes: pd.DataFrame
+    """One row per card passed: ``game``, ``hand``, ``seat`` (the passer), ``player``, ``index``, ``card``,
+    ``suit``, ``rank``."""
+    deals: pd.DataFrame
+    """One row per card dealt: ``game``, ``hand``, ``seat``, ``player``, ``index``, ``card``, ``suit``, ``rank``."""
+    errors: pd.DataFrame
+    """One row per record that could not be read (and is in no other table): ``source``, ``field``, ``message``."""
+
+
+def read_corpus(path: str | Path) -> Corpus:
+    """Read a corpus (``.parquet``, a folder of Parquet files, ``.json`` or ``.jsonl``) into DataFrames.
+
+    Unreadable records are skipped and listed in :attr:`Corpus.errors`.
+    """
+    builder = _Builder()
+    for group, sources in _row_groups(Path(path)):
+        if isinstance(group, Item):
+            builder.error(group)
+        else:
+            builder.add(group, sources)
+    return builder.corpus()
+
+
+def _row_groups(path: Path) -> Iterator[tuple[RowGroup | Item, list[str] | None]]:
+    """Decoded row groups of a Parquet corpus, or of JSON records encoded on the fly (with their sources)."""
+    is_parquet = (path.is_dir() and any(True for _ in parquet_files(path))) or path.suffix.lower() in PARQUET_SUFFIXES
+    if is_parquet:
+        for group in iter_row_groups(path):
+            yield group, None
+        return
+    encoder = EventEncoder()
+    sources: list[str] = []
+    for item in iter_sources([path]):
+        if item.game is None:
+            yield item, None
+            continue
+        encoder.add_record(item.game)
+        sources.append(item.source)
+        if encoder.hands >= ROW_GROUP_HANDS:
+            yield decode_table(encoder.take(), str(path)), sources
+            sources = []
+    table = encoder.take()
+    if table is not None:
+        yield decode_table(table, str(path)), sources
+
+
+class _Builder:
+    """Collects numpy columns group by group; the DataFrames are built once at the end."""
+
+    def __init__(self) -> None:
+        self.games: list[dict] = []
+        self.hand_parts: list[dict] = []
+        self.row_parts: list[dict] = []
+        self.errors: list[dict] = []
+        self.names: dict[str, int] = {}
+        self.next_game = 0
+
+    def error(self, item: Item) -> None:
+        error = item.error or RecordError("unreadable")
+        self.errors.append({"source": item.source, "field": error.field, "message": error.detail})
+
+    def add(self, group: RowGroup, sources: list[str] | None) -> None:
+        readable = group.readable
+        number = np.cumsum(readable) - 1 + self.next_game        # corpus-wide number of each readable game
+        self.next_game += int(readable.sum())
+        hand_numbers = group.hand[group.hand_rows[:-1]]
+        keep_hand = readable[group.hand_game] & (hand_numbers > 0)
+        hand_counts = np.bincount(group.hand_game[keep_hand], minlength=len(group.games)).tolist()
+        player_codes = np.full((len(group.games), 7), -1, np.int64)
+        for g, header in enumerate(group.games):
+            source = sources[g] if sources is not None else group.source(g)
+            if isinstance(header, RecordError):
+                self.error(Item(source, error=header))
+                continue
+            player_codes[g, :header.seats] = [self.names.setdefault(name, len(self.names)) for name in header.players]
+            self.games.append({
+                "game": int(number[g]), "source": source, "game_id": header.game_id, "players": list(header.players),
+                "seats": header.seats, "rules": group.table["rules"][int(group.game_rows[g])].as_py(),
+                "preset": header.rules.preset,
+                "played_at": None if header.played_at is None else str(header.played_at),
+                "complete": header.complete, "hands": hand_counts[g]})
+        self.hand_parts.append({
+            "game": number[group.hand_game][keep_hand], "hand": hand_numbers[keep_hand],
+            "dealer": group.dealer[keep_hand], "pass_direction": group.pass_direction[keep_hand],
+            "moon": group.moon[keep_hand],
+            "points": group.points.filter(pa.array(keep_hand)), "totals": group.totals.filter(pa.array(keep_hand))})
+        game_of_row = np.repeat(np.arange(len(group.games)), np.diff(group.game_rows))
+        keep = readable[game_of_row] & (group.event != NONE)
+        game_of_row = game_of_row[keep]
+        seats = np.array([0 if isinstance(h, RecordError) else h.seats for h in group.games], np.int64)
+        self.row_parts.append({
+            "event": group.event[keep], "game": number[game_of_row], "hand": group.hand[keep],
+            "seat": group.seat[keep], "player": player_codes[game_of_row, group.seat[keep]],
+            "index": group.index[keep], "card": group.card[keep], "players": seats[game_of_row]})
+
+    def corpus(self) -> Corpus:
+        rows = _concat(self.row_parts, ("event", "game", "hand", "seat", "player", "index", "card", "players"))
+        names = pd.CategoricalDtype(list(self.names))
+        tables = {}
+        for name, event in (("plays", PLAY), ("passes", PASS), ("deals", DEAL)):
+            pick = rows["event"] == event
+            card = rows["card"][pick]
+            index = rows["index"][pick]
+            columns = {"game": rows["game"][pick].astype(np.int32), "hand": rows["hand"][pick].astype(np.int16)}
+            if event == PLAY:
+                columns["index"] = index.astype(np.int16)
+                columns["trick"] = (index // rows["players"][pick] + 1).astype(np.int8)
+            columns["seat"] = pd.Categorical.from_codes(rows["seat"][pick], dtype=SEAT_DTYPE)
+            columns["player"] = pd.Categorical.from_codes(rows["player"][pick], dtype=names)
+            if event != PLAY:
+                columns["index"] = index.astype(np.int16)
+            columns["card"] = pd.Categorical.from_codes(card, dtype=CARD_DTYPE)
+            columns["suit"] = pd.Categorical.from_codes(card // 13, dtype=SUIT_DTYPE)
+            columns["rank"] = pd.Categorical.from_codes(card % 13, dtype=RANK_DTYPE)
+            tables[name] = pd.DataFrame(columns)
+        games = pd.DataFrame(self.games, columns=list(_GAME_DTYPES)).astype(_GAME_DTYPES)
+        hands = _concat(self.hand_parts, ("game", "hand", "dealer", "pass_direction", "moon"))
+        dealer = hands["dealer"]
+        hand_table = pd.DataFrame({
+            "game": hands["game"].astype(np.int32), "hand": hands["hand"].astype(np.int16),
+            "dealer": pd.arrays.IntegerArray(np.maximum(dealer, 0).astype(np.int8), dealer < 0),
+            "pass_direction": pd.Categorical.from_codes(hands["pass_direction"], dtype=DIRECTION_DTYPE),
+            "moon": pd.Categorical.from_codes(hands["moon"], dtype=MOON_DTYPE),
+            "points": _lists([part["points"] for part in self.hand_parts]),
+            "totals": _lists([part["totals"] for part in self.hand_parts]),
+        })
+        errors = pd.DataFrame(self.errors, columns=["source", "field", "message"]).astype("string")
+        return Corpus(games=games, hands=hand_table, plays=tables["plays"], passes=tables["passes"],
+                      deals=tables["deals"], errors=errors)
+
+
+_GAME_DTYPES = {"game": np.int32, "source": "string", "game_id": "string", "players": _NAME_LISTS,
+                "seats": np.int8, "rules": "string", "preset": "category", "played_at": "string",
+                "complete": "boolean", "hands": np.int32}
+
+
+def _concat(parts: list[dict], names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    return {name: (np.concatenate([part[name] for part in parts]) if parts else np.zeros(0, np.int64))
+            for name in names}
+
+
+def _lists(arrays: list[pa.Array]) -> pd.api.extensions.ExtensionArray:
+    """Per-hand recorded numbers as one Arrow-backed column of int lists."""
+    merged = pa.chunked_array([a.cast(pa.list_(pa.int64())) for a in arrays], pa.list_(pa.int64()))
+    return pd.array(merged, dtype=_INT_LISTS)

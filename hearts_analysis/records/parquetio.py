@@ -1,0 +1,368 @@
+"""``hearts-game/1`` corpora as Parquet files of the ``events/1`` layout, streamed both ways.
+
+Writing builds one row group of whole games at a time (about
+:data:`ROW_GROUP_HANDS` hands) while a background thread encodes and writes the
+previous one, so memory stays bounded and both cores work. The output is
+atomic: a file, or a folder of ``part-00000.parquet``, ... files, appears only
+when complete. Reading goes row group by row group; a damaged row group or game
+becomes an :class:`Item` with its error and the rest is still read.
+
+>>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.rules import Rules
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> write_parquet(simulate_games(2, Rules()), path)
+2
+>>> [item.source.rsplit(":", 1)[1] for item in read_parquet_items(path)]
+['#1', '#2']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..atomic import atomic_path
+from ..rules import Rules
+from .events_decode import RowGroup, decode_table, schema_problems
+from .events_encode import EventBatch, EventEncoder
+from .events_layout import COLUMNS, META_GAMES, META_HANDS, ROW_GROUP_HANDS, SCHEMA
+from .jsonio import Item, RecordError
+from .model import GameRecord
+
+PARQUET_SUFFIXES = (".parquet", ".pq")
+PART_NAME = "part-{:05d}.parquet"
+
+WRITE_OPTIONS: dict[str, Any] = dict(
+    compression="zstd",
+    use_dictionary=["game_id", "event", "seat", "card", "trick", "players", "rules", "game_meta", "dealer",
+                    "pass_direction", "moon", "points", "totals", "hand_meta"],
+    column_encoding={"game": "PLAIN", "hand": "PLAIN", "index": "PLAIN"},
+    write_statistics=["game", "hand"],
+    write_page_checksum=True,
+)
+"""How the columns are stored: chosen for encoding speed and size (see ``benchmarks/``);
+statistics on ``game`` and ``hand`` let readers skip row groups; page checksums catch damage."""
+
+
+# -- writing -----------------------------------------------------------------
+def is_folder_target(path: str | Path, partition_size: int | None = None) -> bool:
+    """Whether ``path`` names a folder of part files: a partition size, an existing folder, or no suffix."""
+    path = Path(path)
+    return partition_size is not None or path.is_dir() or not path.suffix
+
+
+class GameWriter:
+    """Streams games into a Parquet file, or a folder of part files with ``partition_size`` hands each.
+
+    Use as a context manager; the output appears only when the block ends without an
+    exception. ``add`` takes records; ``add_json`` takes parsed ``hearts-game/1``
+    objects and raises :class:`RecordError` (the output unharmed) for one that is
+    not a valid record. The main thread collects games; one background thread
+    builds each batch's table and writes it, at most one batch behind.
+    """
+
+    def __init__(self, path: str | Path, partition_size: int | None = None,
+                 row_group_hands: int = ROW_GROUP_HANDS) -> None:
+        if partition_size is not None and partition_size < 1:
+            raise ValueError("the partition size must be at least 1 hand")
+        self.path = Path(path)
+        self.folder = is_folder_target(self.path, partition_size)
+        self.partition_size = partition_size
+        self.row_group_hands = row_group_hands
+        self.games = self.hands = 0
+        self._encoder = EventEncoder()
+        self._stack = contextlib.ExitStack()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
+        self._target = self.path
+        self._part: _Part | None = None     # touched by the background thread only
+        self._parts = 0                     # parts opened so far (main thread)
+        self._open = False
+        self._part_hands = 0
+
+    def __enter__(self) -> "GameWriter":
+        atomic = _atomic_folder(self.path) if self.folder else atomic_path(self.path)
+        self._target = self._stack.enter_context(atomic)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearts-parquet")
+        return self
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if kind is None:
+            try:
+                self._finish()
+            except BaseException as failure:
+                self._abandon()
+                self._stack.__exit__(type(failure), failure, failure.__traceback__)
+                raise
+            self._stack.__exit__(None, None, None)
+        else:
+            self._abandon()
+            self._stack.__exit__(kind, error, trace)
+        return False
+
+    # -- adding -------------------------------------------------------------
+    def add(self, game: GameRecord) -> int:
+        """Add a record; returns its number of hands."""
+        hands = self._encoder.add_record(game)
+        self._added()
+        return hands
+
+    def add_json(self, obj: Any) -> int:
+        """Add a parsed ``hearts-game/1`` object; returns its number of hands."""
+        hands = self._encoder.add_json(obj)
+        self._added()
+        return hands
+
+    def _added(self) -> None:
+        limit = self.row_group_hands
+        if self.partition_size is not None:
+            limit = min(limit, self.partition_size - self._part_hands)
+        if self._encoder.hands >= limit:
+            self._flush()
+
+    def _flush(self) -> None:
+        batch = self._encoder.take_batch()
+        if batch is None:
+            return
+        self.games += batch.games
+        self.hands += batch.hands
+        self._part_hands += batch.hands
+        if not self._open:
+            self._open_next()
+        self._submit(self._write, batch)
+        if self.partition_size is not None and self._part_hands >= self.partition_size:
+            self._submit(self._close_part)
+            self._open = False
+            self._part_hands = 0
+            self._encoder.next_game = 0
+
+    def _open_next(self) -> None:
+        path = self._target / PART_NAME.format(self._parts) if self.folder else self._target
+        self._parts += 1
+        self._open = True
+        self._submit(self._open_part, path)
+
+    def _finish(self) -> None:
+        self._flush()
+        if not self._parts:  # no games: still a valid file (or part) with the schema
+            self._open_next()
+        if self._open:
+            self._submit(self._close_part)
+            self._open = False
+        pending, self._pending = self._pending, []
+        for future in pending:
+            future.result()
+        self._pool.shutdown()
+
+    def _abandon(self) -> None:
+        """Stop after a failure: let the background thread finish its task, then drop the open file."""
+        for future in self._pending:
+            future.cancel()
+        self._pool.shutdown(wait=True)
+        self._pending = []
+        if self._part is not None:
+            with contextlib.suppress(Exception):
+                self._part.writer.close()
+            self._part = None
+
+    # -- the background thread ----------------------------------------------
+    def _submit(self, task, *args) -> None:
+        while len(self._pending) > 2:  # bounded memory: at most one batch waits while another is written
+            self._pending.pop(0).result()
+        self._pending.append(self._pool.submit(task, *args))
+
+    def _open_part(self, path: Path) -> None:
+        self._part = _Part(path)
+
+    def _write(self, batch: EventBatch) -> None:
+        self._part.write(batch)
+
+    def _close_part(self) -> None:
+        part, self._part = self._part, None
+        part.close()
+
+
+class _Part:
+    """One Parquet file being written; closing it records the game and hand counts."""
+
+    def __init__(self, path: Path) -> None:
+        self.writer = pq.ParquetWriter(path, SCHEMA, **WRITE_OPTIONS)
+        self.games = self.hands = 0
+
+    def write(self, batch: EventBatch) -> None:
+        table = batch.table()
+        self.writer.write_table(table, row_group_size=table.num_rows)
+        self.games += batch.games
+        self.hands += batch.hands
+
+    def close(self) -> None:
+        self.writer.add_key_value_metadata({META_GAMES: str(self.games), META_HANDS: str(self.hands)})
+        self.writer.close()
+
+
+@contextlib.contextmanager
+def _atomic_folder(target: Path) -> Iterator[Path]:
+    """A temporary folder beside ``target`` that replaces it on success; only an empty folder or one of
+    part files (an earlier output) is replaced."""
+    if target.exists():
+        if not target.is_dir():
+            raise FileExistsError(f"{target}: exists and is not a folder")
+        others = [p.name for p in target.iterdir() if not (p.name.startswith("part-") and p.suffix == ".parquet")]
+        if others:
+            raise FileExistsError(f"{target}: the folder holds other files ({', '.join(sorted(others)[:3])}); "
+                                  f"choose a new folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        yield tmp
+        os.chmod(tmp, 0o755)
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+            os.replace(target, old / "replaced")
+            os.replace(tmp, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def write_parquet(games: Iterable[GameRecord], path: str | Path, partition_size: int | None = None) -> int:
+    """Write games to a Parquet file (or a folder of part files, see :func:`is_folder_target`); returns the count.
+
+    Streams in bounded memory, one row group of whole games at a time; atomic.
+    """
+    with GameWriter(path, partition_size) as writer:
+        for game in games:
+            writer.add(game)
+    return writer.games
+
+
+# -- reading -----------------------------------------------------------------
+def parquet_files(path: str | Path) -> list[Path]:
+    """The Parquet files of a corpus: the file itself, or a folder's, in sorted order."""
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in PARQUET_SUFFIXES
+                  and not any(part.startswith(".") for part in p.relative_to(path).parts))
+
+
+def iter_row_groups(path: str | Path, rules: Rules | None = None) -> Iterator[RowGroup | Item]:
+    """Each row group of a Parquet corpus (a file or a folder), decoded and checked; in file order.
+
+    Yields a :class:`RowGroup` (numpy columns of whole games, each game's record
+    header or error) for every readable row group, and an :class:`Item` carrying a
+    :class:`RecordError` for a file or row group that cannot be read. A game that
+    a foreign writer split across row groups is joined back together.
+    """
+    for file in parquet_files(path):
+        yield from _file_row_groups(file, rules)
+
+
+def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Item]:
+    name = str(path)
+    try:
+        parquet = pq.ParquetFile(path, page_checksum_verification=True)
+        problems = schema_problems(parquet.schema_arrow, parquet.metadata.metadata)
+    except (OSError, pa.ArrowException, ValueError) as error:
+        reason = "no such file" if isinstance(error, FileNotFoundError) else _reason(error)
+        yield Item(name, error=RecordError(f"cannot read as Parquet (damaged or truncated?): {reason}", source=name))
+        return
+    if problems:
+        yield Item(name, error=RecordError(f"not an events/1 Parquet file: {'; '.join(problems)}", source=name))
+        return
+    columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
+    groups = parquet.num_row_groups
+    carry: pa.Table | None = None
+    carry_row = carry_group = 0
+    row = 0
+    for number in range(groups):
+        size = parquet.metadata.row_group(number).num_rows
+        try:
+            table = parquet.read_row_group(number, columns=columns)
+        except (OSError, pa.ArrowException, ValueError) as error:
+            if carry is not None:
+                yield from _decoded(carry, name, carry_group, carry_row, rules)
+                carry = None
+            source = f"{name}:row group {number + 1}"
+            yield Item(source, error=RecordError(
+                f"row group {number + 1} of {groups} cannot be read{_games_of(parquet, number)}: {_reason(error)}",
+                source=source))
+            row += size
+            continue
+        start, first = row, number
+        if carry is not None:
+            table, start, first = pa.concat_tables([carry, table]), carry_row, carry_group
+            carry = None
+        if number + 1 < groups and table.num_rows and _may_continue(parquet, number):
+            games = table["game"]
+            cut = _last_game_start(games)
+            carry, carry_row, carry_group = table.slice(cut), start + cut, first
+            table = table.slice(0, cut)
+        if table.num_rows:
+            yield from _decoded(table, name, first, start, rules)
+        row += size
+    if carry is not None:
+        yield from _decoded(carry, name, carry_group, carry_row, rules)
+
+
+def _decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None):
+    try:
+        yield decode_table(table, name, number, first_row, rules)
+    except (RecordError, pa.ArrowException, ValueError) as error:
+        source = f"{name}:row group {number + 1}"
+        message = error.detail if isinstance(error, RecordError) else _reason(error)
+        yield Item(source, error=RecordError(f"row group {number + 1} cannot be read: {message}", source=source))
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def _statistics(parquet: pq.ParquetFile, number: int):
+    meta = parquet.metadata.row_group(number)
+    for i in range(meta.num_columns):
+        column = meta.column(i)
+        if column.path_in_schema == "game":
+            stats = column.statistics
+            return stats if stats is not None and stats.has_min_max else None
+    return None
+
+
+def _games_of(parquet: pq.ParquetFile, number: int) -> str:
+    stats = _statistics(parquet, number)
+    return "" if stats is None else f" (games #{stats.min + 1} to #{stats.max + 1} are lost)"
+
+
+def _may_continue(parquet: pq.ParquetFile, number: int) -> bool:
+    """Whether the next row group may hold more rows of this one's last game (unknown without statistics)."""
+    this, following = _statistics(parquet, number), _statistics(parquet, number + 1)
+    return this is None or following is None or following.min <= this.max
+
+
+def _last_game_start(games: pa.ChunkedArray) -> int:
+    values = games.to_numpy()
+    changes = np.flatnonzero(values[1:] != values[:-1])
+    return int(changes[-1]) + 1 if len(changes) else 0
+
+
+def read_parquet_items(path: str | Path, rules: Rules | None = None) -> Iterator[Item]:
+    """Every game of a Parquet corpus as an :class:`Item` (source ``file.parquet:#k``), streamed."""
+    for part in iter_row_groups(path, rules):
+        if isinstance(part, Item):
+            yield part
+        else:
+            yield from part.items()
