@@ -203,7 +203,10 @@ def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
 def game_to_dict(game: GameRecord) -> dict[str, Any]:
     """The record as a ``hearts-game/1`` object with canonical card names."""
     out: dict[str, Any] = {"format": FORMAT}
-    values = {"game_id": game.game_id, "played_at": game.played_at, "rules": game.rules_spec,
+    rules = game.rules_spec
+    if rules is None and "rules" not in game.nulls and game.rules != Rules():
+        rules = game.rules.to_spec()  # a record built in code: keep its rule set
+    values = {"game_id": game.game_id, "played_at": game.played_at, "rules": rules,
               "players": list(game.players), "hands": [hand_to_dict(h) for h in game.hands],
               "complete": game.complete}
     for key in _GAME_KEYS[1:]:
