@@ -1,7 +1,8 @@
 """The ``hearts`` command line: parse options, call the library, format, exit.
 
 Each command lives in its own module of this package and registers itself on
-:data:`app` when imported; every module here except ``app`` is imported.
+:data:`app` when imported. ``ORDER`` sets the order ``--help`` lists them in;
+a module not named there is still imported (and listed after them).
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ import pkgutil
 
 from .app import app, main
 
-_HELPERS = {"app", "progress", "output"}
-for _module in pkgutil.iter_modules(__path__):
-    if _module.name not in _HELPERS and not _module.name.startswith("_"):
-        importlib.import_module(f"{__name__}.{_module.name}")
+ORDER = ("validate", "score", "convert", "simulate", "analyze", "stats", "report", "review",
+         "rules_cmd", "explain", "interop")
+_NOT_COMMANDS = {"app", "progress", "output"}
+
+for _name in ORDER + tuple(sorted(m.name for m in pkgutil.iter_modules(__path__))):
+    if _name not in _NOT_COMMANDS and not _name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_name}")
 
 __all__ = ["app", "main"]
