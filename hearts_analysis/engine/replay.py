@@ -193,7 +193,7 @@ def _play_hand(table: Table, number: int, record: HandRecord, hands: list[Mask],
         if not (state.hands[seat] >> card & 1):
             out.add("card-not-held", f"{out.who(seat)} played {card_name(card)}, which it does not hold "
                     f"({_where_is(state, card, seat, table)})", seat, trick, card)
-        elif seat == turn:
+        elif seat == turn and not state.clearly_legal(seat, card):
             excluded = state.exclusion(seat, card)
             if excluded is not None:
                 out.add(excluded.code, f"{out.who(seat)} played {card_name(card)}: {excluded.message}",

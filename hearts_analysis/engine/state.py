@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import (CLUBS_MASK, HEARTS_MASK, POINT_CARDS_MASK, QS, QS_MASK, SUIT_MASKS, Card,
+from ..cards import (CLUBS_MASK, HEARTS, HEARTS_MASK, POINT_CARDS_MASK, QS, QS_MASK, SUIT_MASKS, Card,
                      Mask, card_name, describe, highest)
 from ..rules import Table
 
@@ -90,6 +90,21 @@ class HandState:
         if legal >> card & 1:
             return None
         return found[0] if found else Exclusion("card-not-held", f"{card_name(card)} is not in the hand")
+
+    def clearly_legal(self, seat: int, card: Card) -> bool:
+        """A shortcut for the common case, after trick 1: ``True`` only where the cascade allows ``card``.
+
+        Following, the cascade keeps the led suit if the seat has it; leading,
+        only the hearts step can exclude a card, and only a heart (a hand of
+        hearts and QS is told to lead QS, which is then the card it holds).
+        ``False`` means "ask :meth:`exclusion`".
+        """
+        if self.trick_number == 1:
+            return False
+        if self.trick:
+            led = self.trick[0][1] // 13
+            return card // 13 == led or not self.hands[seat] & SUIT_MASKS[led]
+        return card // 13 != HEARTS or self.broken or not self.table.rules.hearts_must_be_broken
 
     def _cascade(self, hand: Mask, probe: tuple[Card, list[Exclusion]] | None) -> Mask:
         rules = self.table.rules
