@@ -1,0 +1,84 @@
+"""A decoded row group: card events as flat arrays, hand and game values as short ones.
+
+This is the one shape the screen reads, whatever it was decoded from. Rows
+keep the ``events/1`` order; a hand is a run of rows, a game a run of hands.
+Anything the decoder could not vouch for is marked as doubt, so that the game
+goes to the reference engine, read by the reference reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..rules import Rules
+
+NULL = -1
+"""A null in an integer code array (no seat, no card, no recorded value)."""
+UNKNOWN = -2
+"""A value the fast path does not read (a card name or event it does not know)."""
+
+
+@dataclass
+class Block:
+    """The games of one row group, ready for the screen."""
+
+    event: np.ndarray
+    """(rows,) int8: ``events_layout`` event codes, :data:`UNKNOWN` for anything else."""
+    seat: np.ndarray
+    """(rows,) int8 seat, :data:`NULL` where null."""
+    card: np.ndarray
+    """(rows,) int8 card code, :data:`NULL` where null, :data:`UNKNOWN` for a name it does not know."""
+    index: np.ndarray
+    """(rows,) int16: the ``index`` column (position in a seat's list, or play number)."""
+    hand_rows: np.ndarray
+    """(hands + 1,) row offsets of the hands."""
+    hand_number: np.ndarray
+    """(hands,) the ``hand`` column of each hand's rows."""
+    dealer: np.ndarray
+    """(hands,) int64 recorded dealer or :data:`NULL`."""
+    direction: np.ndarray
+    """(hands,) int64 recorded pass direction code or :data:`NULL`."""
+    moon: np.ndarray
+    """(hands,) int64 recorded moon choice code or :data:`NULL`."""
+    points: np.ndarray
+    """(hands, 7) int64 recorded points, zero-padded; read only where ``has_points``."""
+    has_points: np.ndarray
+    totals: np.ndarray
+    """(hands, 7) int64 recorded running totals, zero-padded; read only where ``has_totals``."""
+    has_totals: np.ndarray
+    hand_doubt: np.ndarray
+    """(hands,) bool: something about the hand the fast path does not read."""
+    hold_only: np.ndarray
+    """(hands,) bool: readable only as a hand without pass rows (its meta gives a seat's passes as null)."""
+    game_hands: np.ndarray
+    """(games + 1,) offsets of each game's hands."""
+    players: list[tuple[str, ...] | None]
+    rules: list[Rules | None]
+    """Each game's rule set as the reader would resolve it; ``None``: doubt."""
+    game_id: list[str | None]
+    complete: np.ndarray
+    """(games,) bool: the record says ``"complete": true``."""
+    game_doubt: np.ndarray
+    """(games,) bool: the game goes to the reference reader and engine."""
+    game_number: np.ndarray
+    """(games,) the ``game`` column: the game's index in its file."""
+    game_rows: np.ndarray
+    """(games + 1,) row offsets of the games."""
+    path: str
+    origin: Any = None
+    """Whatever the fallback needs to read the doubtful games again (file, row group, rows)."""
+
+    @property
+    def games(self) -> int:
+        return len(self.game_hands) - 1
+
+    @property
+    def hands(self) -> int:
+        return len(self.hand_rows) - 1
+
+    def source(self, game: int) -> str:
+        """``file.parquet:#k``, the label the reference reader gives (``RowGroup.source``)."""
+        return f"{self.path}:#{int(self.game_number[game]) + 1}"

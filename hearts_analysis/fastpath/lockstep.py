@@ -1,0 +1,302 @@
+"""The vectorised screen: thousands of hands of one rule set and one row layout judged at once.
+
+A hand passes only when the reference engine would find nothing wrong with it,
+and then its points and moon are exactly the engine's; anything else is
+*suspicious*, and the caller sends the whole game to the reference engine so
+that violations and their messages come from one place.
+
+A clean hand is fully determined by its record, so every trick is judged at
+once instead of one after another: the winner of a trick comes from its own
+cards, what a seat holds at trick ``t`` is what it plays from ``t`` on (plus, in
+a hand ended early, what it still holds), hearts are broken before ``t`` when a
+breaking card fell earlier. Cards are ints 0-51 (:mod:`hearts_analysis.cards`),
+hands are 64-bit masks, and what a seat holds is a set of five *classes*
+(clubs, diamonds, hearts, spades but QS, QS): all the legality cascade of
+:class:`~hearts_analysis.engine.state.HandState` looks at beyond the first lead.
+
+Arrays put the hands on the *last* axis (``(tricks, seats, H)``), so that every
+operation runs over long contiguous rows; selections are arithmetic
+(``b + c * (a - b)``) rather than ``np.where``, which is many times slower here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import CLUBS, HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
+from .params import FIRST_LEAD_ANY_CLUB, FIRST_LEAD_LOWEST_CLUB, MOON_CODES, TableParams
+
+U64 = np.uint64
+ONE = U64(1)
+ADD, SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
+
+CLASS_HEARTS, CLASS_SPADES, CLASS_QUEEN = HEARTS, SPADES, 4
+"""Classes: a card's suit, except QS, which is class 4."""
+HEARTS_BIT = np.uint8(1 << CLASS_HEARTS)
+QUEEN_BIT = np.uint8(1 << CLASS_QUEEN)
+NON_POINT_BITS = np.uint8(0b11111 & ~(HEARTS_BIT | QUEEN_BIT))
+NON_HEART_BITS = np.uint8(0b11111 & ~HEARTS_BIT)
+OTHER_SPADES_BIT = np.uint8(1 << CLASS_SPADES)
+
+
+def pick(condition: np.ndarray, yes, no):
+    """``np.where(condition, yes, no)`` for integers, by arithmetic."""
+    return no + condition * (yes - no)
+
+
+def bits(cards: np.ndarray) -> np.ndarray:
+    """``1 << card`` as uint64 masks (cards must be 0-51)."""
+    return np.left_shift(ONE, cards.astype(U64))
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(masks)
+
+
+def fold(function, stacked: np.ndarray) -> np.ndarray:
+    """``function.reduce(stacked, axis=0)`` as a loop over the (short) first axis."""
+    out = stacked[0].copy()
+    for part in stacked[1:]:
+        function(out, part, out=out)
+    return out
+
+
+def classes_of(cards: np.ndarray) -> np.ndarray:
+    """The class of each card: its suit, or 4 for QS."""
+    return cards // 13 + (cards == QS)
+
+
+def class_set(masks: np.ndarray) -> np.ndarray:
+    """The classes present in each mask, as 5-bit sets."""
+    out = np.zeros(masks.shape, np.uint8)
+    for suit in range(4):
+        block = (masks >> U64(13 * suit)) & U64(0x1FFF)
+        if suit == SPADES:
+            out |= (((block >> U64(QS - 39)) & ONE) != 0).astype(np.uint8) << np.uint8(CLASS_QUEEN)
+            block &= ~(ONE << U64(QS - 39))
+        out |= (block != 0).astype(np.uint8) << np.uint8(suit)
+    return out
+
+
+def suit_bits(suits: np.ndarray) -> np.ndarray:
+    """The class set of a whole suit (spades: both spade classes)."""
+    suits = suits.astype(np.uint8)
+    return (np.uint8(1) << suits) | ((suits == SPADES).astype(np.uint8) << np.uint8(CLASS_QUEEN))
+
+
+def rotate_to_seats(by_position: np.ndarray, leaders: np.ndarray, n: int) -> np.ndarray:
+    """``(k, n, H)`` in playing order to seat order: row ``s`` is what seat ``s`` did in each trick."""
+    doubled = np.concatenate([by_position, by_position], axis=1)
+    out = by_position * (leaders == 0)[:, None, :]
+    for leader in range(1, n):
+        out += doubled[:, n - leader:2 * n - leader, :] * (leaders == leader)[:, None, :]
+    return out
+
+
+def first_leaders(p: TableParams, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
+    """The seat that leads trick 1 (``HandState.first_leader_for``); ``hands`` is (n, H)."""
+    left_of_dealer = (dealers + 1) % p.players
+    if p.first_lead not in (FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB):
+        return left_of_dealer
+    holds = ((hands >> U64(p.table.lowest_club)) & ONE).astype(bool)
+    return pick(holds.any(axis=0), holds.argmax(axis=0), left_of_dealer)
+
+
+@dataclass(frozen=True)
+class PlayScreen:
+    """The play of ``H`` hands: clean or not, and what each seat took."""
+
+    clean: np.ndarray
+    """(H,) bool: every card held, in turn, legal; the hand ends as the rules say."""
+    hearts: np.ndarray
+    """(n, H) hearts each seat took."""
+    queen: np.ndarray
+    """(H,) the seat that took QS (-1: not in the deck)."""
+    queen_of_clubs: np.ndarray
+    jack: np.ndarray
+    tricks_won: np.ndarray
+    """(n, H)."""
+
+
+def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.ndarray,
+                leader0: np.ndarray) -> PlayScreen:
+    """Judge the recorded play of ``H`` hands of ``k`` whole tricks each.
+
+    ``hand0`` (n, H) the hands after passing; ``cards`` and ``seats`` (k, n, H) in
+    the order played; ``leader0`` (H,) the first leader. Hands of fewer tricks than
+    a full hand are clean only where ``only_hearts_lead ends_hand`` ends them there.
+    """
+    k, n, count = cards.shape
+    ended = k < p.hand_size
+    bad = np.zeros(count, bool)
+    leaders = seats[:, 0, :]
+    for i in range(1, n):
+        bad |= ((seats[:, i, :] - leaders) % n != i).any(axis=0)
+
+    suits = cards // 13
+    led = suits[:, 0, :]
+    best = cards[:, 0, :]
+    position = np.zeros((k, count), np.int8)
+    for i in range(1, n):
+        better = (suits[:, i, :] == led) & (cards[:, i, :] > best)
+        best = pick(better, cards[:, i, :], best)
+        position = pick(better, np.int8(i), position)
+    winners = (leaders + position) % n
+    bad |= leaders[0] != leader0
+    bad |= (leaders[1:] != winners[:-1]).any(axis=0)
+
+    # seat order: every seat played once per trick, and played what it held
+    by_seat = rotate_to_seats(cards, leaders, n)
+    played = fold(np.bitwise_or, bits(by_seat))
+    bad |= (popcount(played) != k).any(axis=0)
+    bad |= (played & ~hand0).any(axis=0)
+    rest = hand0 & ~played
+    seat_suits = by_seat // 13
+    seat_classes = (seat_suits + (by_seat == QS)).astype(np.uint8)
+    card_bits = np.uint8(1) << seat_classes
+    held = card_bits.copy()
+    for t in range(k - 2, -1, -1):
+        held[t] |= held[t + 1]
+    if ended:
+        held |= class_set(rest)[None, :, :]
+
+    is_leader = np.arange(n, dtype=np.int8)[None, :, None] == leaders[:, None, :]
+    can_follow = (held & suit_bits(led)[:, None, :]) != 0
+    bad |= (can_follow & (seat_suits != led[:, None, :]) & ~is_leader).any(axis=(0, 1))
+
+    trick_classes = fold(np.bitwise_or, card_bits.transpose(1, 0, 2))
+    breaker_bits = HEARTS_BIT | (QUEEN_BIT if p.breakers >> QS & 1 else 0)
+    breaks = (trick_classes & breaker_bits) != 0
+    unbroken = np.ones((k, count), bool)
+    for t in range(1, k):
+        unbroken[t] = unbroken[t - 1] & ~breaks[t - 1]
+
+    if not p.points_on_first_trick:
+        first = held[0]
+        card_class = seat_classes[0]
+        is_points = (card_class == CLASS_HEARTS) | (card_class == CLASS_QUEEN)
+        first_led = led[0]
+        dodge_following = (first_led <= 1) | ((first_led == SPADES) & ((first & OTHER_SPADES_BIT) != 0))
+        dodge_void = (first & NON_POINT_BITS) != 0
+        could_dodge = (can_follow[0] & dodge_following) | (~can_follow[0] & dodge_void)
+        bad |= (~is_leader[0] & is_points & could_dodge).any(axis=0)
+
+    # leads: the cascade of HandState._cascade, on classes
+    lead_held = fold(np.bitwise_or, (held * is_leader).transpose(1, 0, 2))
+    lead_class = classes_of(cards[:, 0, :]).astype(np.uint8)
+    legal = lead_held.copy()
+    if p.first_lead == FIRST_LEAD_LOWEST_CLUB:
+        bad |= cards[0, 0] != p.table.lowest_club
+    elif p.first_lead == FIRST_LEAD_ANY_CLUB:
+        bad |= led[0] != CLUBS
+    elif not p.points_on_first_trick:
+        dodge = legal[0] & NON_POINT_BITS
+        legal[0] = pick(dodge != 0, dodge, legal[0])
+    if p.must_break:
+        others = NON_POINT_BITS if p.only_hearts_allowed else NON_HEART_BITS
+        has_other = unbroken & ((legal & others) != 0)
+        legal = pick(has_other, legal & NON_HEART_BITS, legal)
+        if not p.only_hearts_allowed:
+            legal = pick(unbroken & ~has_other & ((legal & QUEEN_BIT) != 0), QUEEN_BIT, legal)
+    judged = ((legal >> lead_class) & 1) != 0
+    if p.first_lead in (FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB):
+        judged[0] = True
+    bad |= ~judged.all(axis=0)
+
+    last_leader = winners[-1].astype(np.int64)
+    if p.ends_hand:
+        only_hearts = unbroken & (lead_held != 0) & ((lead_held & NON_HEART_BITS) == 0)
+        bad |= only_hearts.any(axis=0)
+        if ended:
+            left = class_set(np.take_along_axis(rest, last_leader[None, :], axis=0)[0])
+            bad |= ~(unbroken[-1] & ~breaks[-1] & (left != 0) & ((left & NON_HEART_BITS) == 0))
+    elif ended:
+        bad[:] = True
+
+    # what each seat took
+    hearts_in_trick = fold(np.add, (seat_classes == CLASS_HEARTS).transpose(1, 0, 2).astype(np.int64))
+    hearts = np.zeros((n, count), np.int64)
+    tricks_won = np.zeros((n, count), np.int64)
+    for seat in range(n):
+        won = winners == seat
+        hearts[seat] = (hearts_in_trick * won).sum(axis=0)
+        tricks_won[seat] = won.sum(axis=0)
+    if ended:
+        taker = np.arange(n)[:, None] == last_leader[None, :]
+        hearts += taker * popcount(rest & U64(HEARTS_MASK)).astype(np.int64).sum(axis=0)[None, :]
+        tricks_won += taker * (p.hand_size - k)
+
+    def taker_of(card: int) -> np.ndarray:
+        if not p.deck >> card & 1:
+            return np.full(count, -1, np.int64)
+        in_trick = fold(np.logical_or, (by_seat == card).transpose(1, 0, 2))
+        where = in_trick.argmax(axis=0)
+        took = np.take_along_axis(winners, where[None, :], axis=0)[0].astype(np.int64)
+        if ended:
+            took = pick(in_trick.any(axis=0), took, last_leader)
+        return took
+
+    return PlayScreen(~bad, hearts, taker_of(QS), taker_of(QC), taker_of(JD), tricks_won)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Points of ``H`` hands after the moon adjustment, and who shot the moon."""
+
+    clean: np.ndarray
+    """(H,) bool: the recorded points and moon choice agree with the play."""
+    points: np.ndarray
+    """(n, H) int64."""
+    moon_seat: np.ndarray
+    """(H,) int: the shooter, -1 for none."""
+    moon_choice: np.ndarray
+    """(H,) int: :data:`~hearts_analysis.fastpath.params.MOON_CODES`, -1 for none."""
+
+
+def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_points: np.ndarray,
+          recorded_moon: np.ndarray) -> Scores:
+    """``engine.scoring.score_hand`` and the audit of recorded points and moon, for ``H`` hands.
+
+    ``recorded_points`` (n, H) is read only where ``has_points``; ``recorded_moon``
+    holds moon codes, -1 where no choice was recorded.
+    """
+    n, count = play.hearts.shape
+    seats = np.arange(n)[:, None]
+    queen = seats == play.queen[None, :]
+    if p.queen_of_clubs_cancels:
+        queen &= seats != play.queen_of_clubs[None, :]
+    jack = (seats == play.jack[None, :]) * p.jack_of_diamonds
+    points = play.hearts + 13 * queen + jack
+    if p.no_tricks_bonus:
+        points += p.no_tricks_bonus * (play.tricks_won == 0)
+
+    moon_seat = np.full(count, -1, dtype=np.int64)
+    moon_choice = np.full(count, -1, dtype=np.int64)
+    clean = np.ones(count, dtype=bool)
+    if p.moon_cards:
+        shot = play.hearts == (p.moon_cards & HEARTS_MASK).bit_count()
+        if p.moon_cards >> QS & 1:
+            shot &= seats == play.queen[None, :]
+        moon = shot.any(axis=0)
+        if moon.any():
+            shooter = shot.argmax(axis=0)
+            is_shooter = seats == shooter[None, :]
+            added = jack + p.point_total * ~is_shooter
+            subtracted = jack - p.point_total * is_shooter
+            if p.moon_rule == "shooter_choice":
+                fits_subtract = (has_points & (recorded_points == subtracted).all(axis=0)
+                                 & ~(recorded_points == added).all(axis=0))
+                choice = pick(recorded_moon >= 0, recorded_moon, pick(fits_subtract, SUBTRACT, ADD))
+            else:
+                fixed = MOON_CODES[p.moon_rule]
+                choice = np.full(count, fixed)
+                clean &= ~(moon & (recorded_moon >= 0) & (recorded_moon != fixed))
+            moon_points = pick((choice == SUBTRACT)[None, :], subtracted, added)
+            points = pick(moon[None, :], moon_points, points)
+            moon_seat = pick(moon, shooter, -1)
+            moon_choice = pick(moon, choice, -1)
+    clean &= ~((recorded_moon >= 0) & (moon_seat < 0))
+    clean &= ~(has_points & (recorded_points != points).any(axis=0))
+    return Scores(clean, points, moon_seat, moon_choice)

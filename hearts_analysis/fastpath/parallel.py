@@ -1,0 +1,64 @@
+"""Run the tasks of a validation on several processes (or a Dask cluster), results in input order.
+
+Parquet tasks go to the executor, a few at a time ahead of the one being
+reported, so that memory stays bounded; other sources are read here, in their
+turn. Anything with ``submit(fn, *args) -> future`` and ``future.result()``
+will do as an executor: a process pool or a ``distributed.Client``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Iterable, Iterator
+
+from ..rules import Rules
+from .run import Entry
+from .tasks import FAST, InlineJob, Job, ParquetTask, run_inline, run_task
+
+
+def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FAST, render: bool = False,
+            ahead: int = 4) -> Iterator[Entry]:
+    """Every job's entries in order; at most ``ahead`` Parquet tasks run or wait ahead of the output."""
+    pending: deque = deque()
+    for job in jobs:
+        if isinstance(job, ParquetTask):
+            pending.append(executor.submit(run_task, job, rules, engine, render, True))
+            while len(pending) > ahead:
+                yield from pending.popleft().result()
+        else:
+            while pending:
+                yield from pending.popleft().result()
+            yield from run_inline(job, rules)
+    while pending:
+        yield from pending.popleft().result()
+
+
+def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST) -> Iterator[Entry]:
+    """Every job's entries in order, in this process."""
+    for job in jobs:
+        if isinstance(job, InlineJob):
+            yield from run_inline(job, rules)
+        else:
+            yield from run_task(job, rules, engine)
+
+
+def _quiet_worker() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``workers`` processes; forked where the platform can, as they start fastest."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods and os.name == "posix" else None)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,98 @@
+"""A rule set resolved for a table, as the plain numbers the vectorised screen works with.
+
+One :class:`TableParams` per ``(rules, players)`` pair, built once per corpus
+from the same :class:`~hearts_analysis.rules.Table` the reference engine uses,
+so that both read the rules in exactly one way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..cards import CLUBS_MASK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Mask
+from ..rules import ANY_DIRECTION, PASS_DIRECTIONS, Rules, Table
+
+FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB, FIRST_LEAD_LEFT_OF_DEALER = 0, 1, 2
+DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
+"""``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a hand's pass direction."""
+HOLD = DIRECTION_CODES["hold"]
+MOON_CODES = {"add_to_others": 0, "subtract_from_shooter": 1}
+"""The codes of a moon choice; -1 stands for none recorded."""
+
+
+@dataclass(frozen=True)
+class TableParams:
+    """Everything the screen needs to know about one rule set at one table size."""
+
+    table: Table
+    players: int
+    hand_size: int
+    deck: Mask
+    deck_size: int
+    pass_count: int
+    cycle: tuple[int, ...]
+    """Direction codes of the pass cycle; empty when the record states each hand's direction."""
+    offsets: tuple[int, ...]
+    """Seats from passer to receiver, by direction code."""
+    first_lead: int
+    first_lead_mask: Mask
+    """Cards the first leader must lead when it holds any: the lowest club, or every club."""
+    points_on_first_trick: bool
+    must_break: bool
+    breakers: Mask
+    only_hearts_allowed: bool
+    """A leader holding only hearts and QS may lead a heart (``only_hearts_lead allowed``)."""
+    ends_hand: bool
+    """A leader holding only hearts while they are unbroken takes the rest (``ends_hand``)."""
+    jack_of_diamonds: int
+    queen_of_clubs_cancels: bool
+    no_tricks_bonus: int
+    moon_rule: str
+    moon_cards: Mask
+    """Hearts and QS in the deck: a seat taking them all shot the moon (0: no moons)."""
+    point_total: int
+    target: int
+    exceed: bool
+
+    @property
+    def has_any_cycle(self) -> bool:
+        return not self.cycle
+
+    def direction_of(self, hand_number: int) -> int:
+        """The direction code the cycle gives hand ``hand_number`` (1-based)."""
+        return self.cycle[(hand_number - 1) % len(self.cycle)]
+
+
+@lru_cache(maxsize=1024)
+def table_params(rules: Rules, players: int) -> TableParams:
+    """Resolve ``rules`` for ``players`` seats; raises :class:`~hearts_analysis.rules.RuleError`."""
+    table = rules.table(players)
+    first = {"lowest_club": FIRST_LEAD_LOWEST_CLUB, "any_club": FIRST_LEAD_ANY_CLUB,
+             "left_of_dealer": FIRST_LEAD_LEFT_OF_DEALER}[rules.first_lead]
+    if first == FIRST_LEAD_LOWEST_CLUB:
+        first_mask = 1 << table.lowest_club
+    elif first == FIRST_LEAD_ANY_CLUB:
+        first_mask = table.deck & CLUBS_MASK
+    else:
+        first_mask = 0
+    if rules.pass_count == 0:
+        cycle: tuple[int, ...] = (DIRECTION_CODES["hold"],)
+    elif ANY_DIRECTION in table.pass_cycle:
+        cycle = ()
+    else:
+        cycle = tuple(DIRECTION_CODES[d] for d in table.pass_cycle)
+    moon_cards = 0 if rules.moon == "none" else table.deck & POINT_CARDS_MASK
+    return TableParams(
+        table=table, players=players, hand_size=table.hand_size, deck=table.deck,
+        deck_size=table.deck.bit_count(), pass_count=rules.pass_count, cycle=cycle,
+        offsets=tuple(table.pass_offset(d) for d in PASS_DIRECTIONS),
+        first_lead=first, first_lead_mask=first_mask,
+        points_on_first_trick=rules.points_on_first_trick, must_break=rules.hearts_must_be_broken,
+        breakers=HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0),
+        only_hearts_allowed=rules.only_hearts_lead == "allowed",
+        ends_hand=rules.only_hearts_lead == "ends_hand" and rules.hearts_must_be_broken,
+        jack_of_diamonds=rules.jack_of_diamonds,
+        queen_of_clubs_cancels=rules.queen_of_clubs_cancels_queen,
+        no_tricks_bonus=rules.no_tricks_bonus, moon_rule=rules.moon, moon_cards=moon_cards,
+        point_total=table.point_total, target=rules.target, exceed=rules.end_at == "exceed")

@@ -1,0 +1,173 @@
+"""Audit the units of a Parquet corpus with the screen, sending whatever it doubts to the reference engine.
+
+The result of a unit (whole games from one file) is a list of entries in input
+order: :class:`Audited` for a game the reference engine replayed or a record
+that could not be read, and :class:`CleanRun` for consecutive games the screen
+found clean, whose reports are built only when asked for. Reports are exactly
+the dicts :func:`hearts_analysis.audit.game_report` gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+import orjson
+import pyarrow as pa
+
+from ..audit import GameReport, game_report
+from ..engine.replay import replay_game
+from ..records import parquetio
+from ..records.jsonio import Item
+from ..rules import Rules
+from .block import Block
+from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
+from .params import MOON_CODES
+from .screen import Verdict, screen_block
+
+MOON_NAMES = {code: name for name, code in MOON_CODES.items()}
+_MERGE_GAP = 16
+"""Doubtful games this close together are read again as one slice."""
+
+
+@dataclass(frozen=True)
+class Audited:
+    """A game replayed by the reference engine (``report``), or an unreadable record (``report is None``)."""
+
+    item: Item
+    report: GameReport | None
+
+
+@dataclass
+class CleanRun:
+    """Consecutive games without any violation.
+
+    ``reports()`` builds their reports from the screen's arrays; :meth:`slim`
+    drops the arrays (keeping rendered reports, if any) before a result
+    travels between processes.
+    """
+
+    games: int
+    hands: int
+    block: Block | None
+    verdict: Verdict | None
+    start: int
+    stop: int
+    rendered: list[bytes] | None = None
+
+    def reports(self) -> Iterator[GameReport]:
+        if self.rendered is not None:
+            for text in self.rendered:
+                yield orjson.loads(text)
+            return
+        block, verdict = self.block, self.verdict
+        first = block.game_hands[self.start:self.stop + 1]
+        points = verdict.points[first[0]:first[-1]].tolist()
+        moon_seat = verdict.moon_seat[first[0]:first[-1]].tolist()
+        moon_choice = verdict.moon_choice[first[0]:first[-1]].tolist()
+        totals = verdict.totals[self.start:self.stop].tolist()
+        winners = verdict.winners[self.start:self.stop].tolist()
+        complete = verdict.complete[self.start:self.stop].tolist()
+        at = 0
+        for g in range(self.start, self.stop):
+            n = len(block.players[g])
+            count = int(first[g - self.start + 1] - first[g - self.start])
+            hands = []
+            for k in range(at, at + count):
+                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_NAMES[moon_choice[k]]}
+                hands.append({"points": points[k][:n], "moon": moon})
+            at += count
+            i = g - self.start
+            yield {"source": block.source(g), "game_id": block.game_id[g], "players": block.players[g],
+                   "valid": True, "violations": [], "hands": hands, "totals": totals[i][:n],
+                   "winners": [s for s in range(n) if winners[i][s]], "complete": complete[i]}
+
+    def render(self) -> list[bytes]:
+        """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it)."""
+        if self.rendered is None:
+            self.rendered = [orjson.dumps(report) for report in self.reports()]
+        return self.rendered
+
+    def slim(self) -> "CleanRun":
+        self.block = self.verdict = None
+        return self
+
+
+Entry = Audited | CleanRun
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """``[start, stop)`` of each run of True."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], flags, [False]]).astype(np.int8)))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+
+
+def _as_text(table: pa.Table) -> pa.Table:
+    """The sparse text columns back as plain strings, as the reference reader reads them."""
+    for name in TEXT_COLUMNS:
+        if name in table.column_names and pa.types.is_dictionary(table.schema.field(name).type):
+            table = table.set_column(table.column_names.index(name), name, table[name].cast(pa.string()))
+    return table
+
+
+def _reference_items(unit: Unit, start_row: int, stop_row: int, rules: Rules | None) -> list[Item]:
+    """The reference reader's items for the games in rows ``[start_row, stop_row)`` of a unit.
+
+    The slice starts one row early (when it can), so that each game is checked
+    against the one before it as in the whole unit; that row's game is dropped.
+    """
+    lead = 1 if start_row else 0
+    table = _as_text(unit.table.slice(start_row - lead, stop_row - start_row + lead))
+    items: list[Item] = []
+    for part in parquetio._decoded(table, unit.path, unit.number, unit.first_row + start_row - lead, rules):
+        if isinstance(part, Item):
+            items.append(part)
+        else:
+            produced = list(part.items())
+            items.extend(produced[1:] if lead else produced)
+    return items
+
+
+def whole_unit_items(unit: Unit, rules: Rules | None) -> list[Item]:
+    """The reference reader's items for a whole unit."""
+    return _reference_items(unit, 0, unit.table.num_rows, rules)
+
+
+def replayed(items: list[Item]) -> list[Entry]:
+    """Items through the reference engine."""
+    return [Audited(item, None if item.game is None else game_report(replay_game(item.game), item.source))
+            for item in items]
+
+
+def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry]:
+    """Every game of a unit, in order: the screen's clean runs, the reference engine's reports."""
+    block = decode_unit(unit, judge)
+    if block is None:
+        return replayed(whole_unit_items(unit, rules))
+    verdict = screen_block(block)
+    spans: list[list[int]] = []
+    for start, stop in _runs(~verdict.clean):
+        if spans and start - spans[-1][1] <= _MERGE_GAP:
+            spans[-1][1] = stop
+        else:
+            spans.append([start, stop])
+    entries: list[Entry] = []
+    at = 0
+    for start, stop in spans:
+        if start > at:
+            entries.append(_clean(block, verdict, at, start))
+        items = _reference_items(unit, int(block.game_rows[start]), int(block.game_rows[stop]), rules)
+        if len(items) != stop - start:  # the slice read differently from the unit: read it all
+            return replayed(whole_unit_items(unit, rules))
+        for g in range(start, stop):
+            entries.extend([_clean(block, verdict, g, g + 1)] if verdict.clean[g] else replayed([items[g - start]]))
+        at = stop
+    if at < block.games:
+        entries.append(_clean(block, verdict, at, block.games))
+    return entries
+
+
+def _clean(block: Block, verdict: Verdict, start: int, stop: int) -> CleanRun:
+    hands = int(block.game_hands[stop] - block.game_hands[start])
+    return CleanRun(stop - start, hands, block, verdict, start, stop)

@@ -1,0 +1,118 @@
+"""A validation run cut into tasks: independent parts of Parquet files, and everything else in order.
+
+The paths are expanded exactly as :func:`hearts_analysis.records.sources.iter_sources`
+expands them, so every engine reports the same games in the same order. A
+Parquet file becomes one task per part that no game runs across (usually one
+per row group); a task can run in this process, in a worker process or on a
+Dask worker, and returns its entries in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from ..records.jsonio import Item, RecordError, read_json_path, read_stdin
+from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES
+from ..rules import Rules
+from .decode import Judgements, file_segments, open_units
+from .run import Audited, CleanRun, Entry, audit_unit, replayed, whole_unit_items
+
+FAST, REFERENCE = "fast", "reference"
+
+
+@dataclass(frozen=True)
+class ParquetTask:
+    """Row groups ``groups`` of one Parquet file, starting at file row ``first_row``."""
+
+    path: str
+    groups: range
+    first_row: int
+
+
+@dataclass(frozen=True)
+class InlineJob:
+    """A JSON file, standard input (``path == "-"``), or an error about a path; read in this process."""
+
+    path: str
+    error: str | None = None
+
+
+Job = ParquetTask | InlineJob
+
+
+def plan(paths, parquet: bool = True) -> Iterator[Job]:
+    """The jobs of a run, in input order; ``parquet=False`` leaves Parquet files whole, to the reference reader."""
+    for raw in paths:
+        if str(raw) == "-":
+            yield InlineJob("-")
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*")
+                           if p.is_file() and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES
+                           and not p.name.startswith("."))
+            if not found:
+                yield InlineJob(str(path), "no .json, .jsonl or .parquet files in this folder")
+            for file in found:
+                yield from _file_jobs(file, parquet)
+        elif not path.exists():
+            yield InlineJob(str(path), "no such file or folder")
+        else:
+            yield from _file_jobs(path, parquet)
+
+
+def _file_jobs(path: Path, parquet: bool) -> Iterator[Job]:
+    if parquet and path.suffix.lower() in PARQUET_SUFFIXES:
+        for groups, first_row in file_segments(path):
+            yield ParquetTask(str(path), groups, first_row)
+    else:
+        yield InlineJob(str(path))
+
+
+def run_inline(job: InlineJob, rules: Rules | None) -> Iterator[Entry]:
+    """A JSON source (or any file, by the reference reader) through the reference engine, streamed."""
+    if job.error is not None:
+        yield Audited(Item(job.path, error=RecordError(job.error, source=job.path)), None)
+        return
+    if job.path == "-":
+        items = read_stdin(rules)
+    elif Path(job.path).suffix.lower() in PARQUET_SUFFIXES:
+        from ..records.parquetio import read_parquet_items
+        items = read_parquet_items(job.path, rules)
+    else:
+        items = read_json_path(Path(job.path), rules)
+    for item in items:
+        yield from replayed([item])
+
+
+_JUDGES: dict[Rules | None, Judgements] = {}
+
+
+def run_task(task: ParquetTask, rules: Rules | None = None, engine: str = FAST,
+             render: bool = False, slim: bool = False) -> list[Entry]:
+    """Audit one part of a Parquet file.
+
+    ``engine`` ``fast`` screens it, ``reference`` reads and replays every game;
+    ``render`` turns clean runs into report bytes here, ``slim`` drops their
+    arrays (for results that travel to another process).
+    """
+    judge = _JUDGES.get(rules)
+    if judge is None:
+        judge = _JUDGES[rules] = Judgements(rules)
+    entries: list[Entry] = []
+    for unit in open_units(Path(task.path), rules, task.groups, task.first_row):
+        if isinstance(unit, Item):
+            entries.extend(replayed([unit]))
+        elif engine == FAST:
+            entries.extend(audit_unit(unit, judge, rules))
+        else:
+            entries.extend(replayed(whole_unit_items(unit, rules)))
+    for entry in entries:
+        if isinstance(entry, CleanRun):
+            if render:
+                entry.render()
+            if slim:
+                entry.slim()
+    return entries
