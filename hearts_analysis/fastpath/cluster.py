@@ -1,0 +1,71 @@
+"""The fast path on a Dask cluster: the same tasks as ``--workers``, run by ``distributed`` workers.
+
+Dask is an optional extra (``pip install 'hearts-analysis[dask]'``), imported
+only here and only when asked for. Workers must see the same files (a shared
+or network file system); each task reads its own row groups and returns its
+entries, which come back here in input order.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterable, Iterator
+
+from ..rules import Rules
+from .parallel import ordered
+from .run import Entry
+from .tasks import FAST, plan
+
+INSTALL = "pip install 'hearts-analysis[dask]'"
+
+
+class DaskMissing(RuntimeError):
+    """The dask extra is not installed."""
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise DaskMissing(f"--engine dask needs Dask's distributed scheduler: {INSTALL}") from None
+    return distributed
+
+
+@contextmanager
+def connect(scheduler: str | None, workers: int = 1) -> Iterator:
+    """A client of the scheduler at ``scheduler``, or of a local cluster of ``workers`` processes."""
+    distributed = _distributed()
+    if scheduler is not None:
+        with distributed.Client(scheduler) as client:
+            yield client
+        return
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+class _Submitter:
+    """A ``distributed.Client`` as an executor for :func:`ordered` (tasks are pure: never cached twice)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def submit(self, fn, *args):
+        return self.client.submit(fn, *args, pure=False)
+
+
+def dask_entries(paths: Iterable, rules: Rules | None = None, scheduler: str | None = None,
+                 workers: int = 1, render: bool = False, client=None) -> Iterator[Entry]:
+    """Every game of ``paths`` audited on a Dask cluster, in input order (``client``: an existing one)."""
+    jobs = plan(paths, parquet=True)
+    if client is not None:
+        yield from ordered(jobs, _Submitter(client), rules, FAST, render, ahead=_ahead(client))
+        return
+    with connect(scheduler, workers) as own:
+        yield from ordered(jobs, _Submitter(own), rules, FAST, render, ahead=_ahead(own))
+
+
+def _ahead(client) -> int:
+    """Tasks in flight: two per worker thread of the cluster."""
+    threads = sum(client.nthreads().values()) or 1
+    return 2 * threads
