@@ -124,7 +124,7 @@ class _Builder:
         hand_numbers = group.hand[group.hand_rows[:-1]]
         keep_hand = readable[group.hand_game] & (hand_numbers > 0)
         hand_counts = np.bincount(group.hand_game[keep_hand], minlength=len(group.games)).tolist()
-        player_codes = np.full((len(group.games), 7), -1, np.int64)
+        player_codes = np.full((len(group.games), 7), -1, np.int32)
         for g, header in enumerate(group.games):
             source = sources[g] if sources is not None else group.source(g)
             if isinstance(header, RecordError):
@@ -147,9 +147,11 @@ class _Builder:
         game_of_row = game_of_row[keep]
         seats = np.array([0 if isinstance(h, RecordError) else h.seats for h in group.games], np.int64)
         self.row_parts.append({
-            "event": group.event[keep], "game": number[game_of_row], "hand": group.hand[keep],
-            "seat": group.seat[keep], "player": player_codes[game_of_row, group.seat[keep]],
-            "index": group.index[keep], "card": group.card[keep], "players": seats[game_of_row]})
+            "event": group.event[keep], "game": number[game_of_row].astype(np.int32),
+            "hand": group.hand[keep].astype(np.int16), "seat": group.seat[keep],
+            "player": player_codes[game_of_row, group.seat[keep]].astype(np.int32),
+            "index": group.index[keep].astype(np.int16), "card": group.card[keep],
+            "players": seats[game_of_row].astype(np.int8)})
 
     def corpus(self) -> Corpus:
         rows = _concat(self.row_parts, ("event", "game", "hand", "seat", "player", "index", "card", "players"))

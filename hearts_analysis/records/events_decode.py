@@ -95,7 +95,9 @@ def _conform(table: pa.Table) -> dict[str, pa.Array]:
 
 
 def _ints(column: pa.Array, null: int) -> np.ndarray:
-    return column.fill_null(null).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    """An integer column as numpy in its own width (int64 when it has no values to tell)."""
+    values = column.fill_null(null).to_numpy(zero_copy_only=False)
+    return values if values.dtype.kind in "iu" else values.astype(np.int64)
 
 
 def _codes(column: pa.Array, code_of: Callable[[str], int], null: int) -> np.ndarray:
@@ -143,9 +145,9 @@ class RowGroup:
     table: dict[str, pa.Array]
     """Every column of :data:`SCHEMA` by name, as read."""
     game: np.ndarray
-    """``game`` per row (int64)."""
+    """``game`` per row (in the file's integer type: int32 as this toolkit writes it)."""
     hand: np.ndarray
-    """``hand`` per row (int64)."""
+    """``hand`` per row (int16 as written)."""
     event: np.ndarray
     """Event code per row (int8): ``DEAL``, ``PASS``, ``PLAY``, ``NONE`` of :mod:`.events_layout`."""
     seat: np.ndarray
@@ -153,7 +155,7 @@ class RowGroup:
     card: np.ndarray
     """Card code 0-51 per row (int8); -1 as for ``seat``."""
     index: np.ndarray
-    """``index`` per row (int64)."""
+    """``index`` per row (int16 as written)."""
     game_rows: np.ndarray
     """First row of each game, then the row count (length games + 1)."""
     hand_rows: np.ndarray
@@ -478,6 +480,9 @@ class _HandColumns:
                 continue
             if meta:
                 self.meta[k] = meta
+        self.dealer = np.where(self.dealer < 128, self.dealer, -1).astype(np.int8)  # beyond int8: errors anyway
+        self.direction = self.direction.astype(np.int8)
+        self.moon = self.moon.astype(np.int8)
 
     def _check(self, k: int, number: int, n: int, table, hand_rows, meta_text, pass_rows) -> dict | None:
         where = f"hands[{number}]"

@@ -337,20 +337,21 @@ class EventBatch:
 
     def table(self) -> pa.Table:
         """The rows of every game added, in layout order."""
-        players = np.array(self.h_players, np.int64)
-        plays = np.array(self.h_plays, np.int64)
+        players = np.array(self.h_players, np.int32)
         segments = 2 * players + 1                      # deal by seat, pass by seat, then plays (or none)
         seg_end = np.cumsum(segments)
         seg_start = seg_end - segments
         play_seg = seg_end - 1
-        seg_lens = np.empty(int(seg_end[-1]), np.int64)
+        seg_lens = np.empty(int(seg_end[-1]), np.int32)
         card_seg = np.ones(len(seg_lens), bool)
         card_seg[play_seg] = False
         seg_lens[card_seg] = self.seg_lens
-        seg_lens[play_seg] = plays
-        none = np.add.reduceat(seg_lens, seg_start) == 0
+        seg_lens[play_seg] = self.h_plays
+        hand_rows = np.add.reduceat(seg_lens, seg_start)
+        none = hand_rows == 0
         seg_lens[play_seg[none]] = 1
-        position = np.arange(len(seg_lens)) - np.repeat(seg_start, segments)
+        hand_rows[none] = 1
+        position = np.arange(len(seg_lens), dtype=np.int32) - np.repeat(seg_start, segments)
         seg_players = np.repeat(players, segments)
         is_deal, is_pass = position < seg_players, position < 2 * seg_players
         seg_event = np.where(is_deal, DEAL, np.where(is_pass, PASS, PLAY)).astype(np.int8)
@@ -358,40 +359,33 @@ class EventBatch:
         seg_seat = np.where(is_deal, position, np.where(is_pass, position - seg_players, -1)).astype(np.int8)
 
         event = np.repeat(seg_event, seg_lens)
-        seat = np.repeat(seg_seat, seg_lens)
         rows = len(event)
+        seat = np.repeat(seg_seat, seg_lens)
         is_play = event == PLAY
         seat[is_play] = np.frombuffer(b"".join(self.play_seats), np.uint8) - ord("0")
         card = np.full(rows, -1, np.int8)
         card[event < PLAY] = _card_codes(b"".join(self.dp_ranks), b"".join(self.dp_suits))
         card[is_play] = _card_codes(b"".join(self.play_ranks), b"".join(self.play_suits))
-        row_end = np.cumsum(seg_lens)
-        index = (np.arange(rows) - np.repeat(row_end - seg_lens, seg_lens)).astype(np.int16)
-
-        hand_rows = np.add.reduceat(seg_lens, seg_start)
-        hand_first = np.cumsum(hand_rows) - hand_rows
-        game_first = hand_first[self.g_first_hand]
+        index = np.arange(rows, dtype=np.int32)
+        index -= np.repeat(np.cumsum(seg_lens) - seg_lens, seg_lens)
+        index = index.astype(np.int16)
         trick = np.zeros(rows, np.int8)
-        trick[is_play] = index[is_play] // np.repeat(players, hand_rows)[is_play] + 1
-        batch_game = np.repeat(np.array(self.h_game, np.int32), hand_rows)
+        trick[is_play] = index[is_play] // np.repeat(players.astype(np.int16), self.h_plays) + 1
 
+        hand_first = np.cumsum(hand_rows) - hand_rows
         id_codes: dict[str, int] = {}
         for game_id in self.g_id:
             if game_id is not None:
                 id_codes.setdefault(game_id, len(id_codes))
-        id_of_game = np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)
-        id_of_row = id_of_game[batch_game]
-
-        def by_hand(values: list, type_: pa.DataType) -> pa.Array:
-            return _spread(pa.array(values, type_), rows, hand_first)
-
-        def by_game(values: list, type_: pa.DataType) -> pa.Array:
-            return _spread(pa.array(values, type_), rows, game_first)
-
+        game_of_hand = np.array(self.h_game, np.int32)
+        id_of_row = np.repeat(np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)[game_of_hand],
+                              hand_rows)
+        by_hand = _Spread(rows, hand_first)
+        by_game = _Spread(rows, hand_first[self.g_first_hand])
         directions = [None if d is None else _DIRECTION_CODE[d] for d in self.h_direction]
         moons = [None if m is None else _MOON_CODE[m] for m in self.h_moon]
         columns = {
-            "game": pa.array(np.array(self.g_index, np.int32)[batch_game]),
+            "game": pa.array(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows)),
             "game_id": pa.DictionaryArray.from_arrays(pa.array(id_of_row, mask=id_of_row < 0),
                                                       pa.array(list(id_codes), pa.string())),
             "hand": pa.array(np.repeat(np.array(self.h_number, np.int16), hand_rows)),
@@ -400,31 +394,42 @@ class EventBatch:
             "card": pa.DictionaryArray.from_arrays(pa.array(card, mask=card < 0), _CARD_DICTIONARY),
             "index": pa.array(index),
             "trick": pa.array(trick, mask=~is_play),
-            "players": by_game(self.g_players, pa.list_(pa.string())),
-            "rules": by_game(self.g_rules, pa.string()),
-            "game_meta": by_game(self.g_meta, pa.string()),
-            "dealer": by_hand(self.h_dealer, pa.int8()),
-            "pass_direction": pa.DictionaryArray.from_arrays(by_hand(directions, pa.int8()), _DIRECTION_DICTIONARY),
-            "moon": pa.DictionaryArray.from_arrays(by_hand(moons, pa.int8()), _MOON_DICTIONARY),
-            "points": by_hand(self.h_points, pa.list_(pa.int32())),
-            "totals": by_hand(self.h_totals, pa.list_(pa.int32())),
-            "hand_meta": by_hand(self.h_meta, pa.string()),
+            "players": by_game(pa.array(self.g_players, pa.list_(pa.string()))),
+            "rules": by_game(pa.array(self.g_rules, pa.string())),
+            "game_meta": by_game(pa.array(self.g_meta, pa.string())),
+            "dealer": by_hand(pa.array(self.h_dealer, pa.int8())),
+            "pass_direction": pa.DictionaryArray.from_arrays(by_hand(pa.array(directions, pa.int8())),
+                                                             _DIRECTION_DICTIONARY),
+            "moon": pa.DictionaryArray.from_arrays(by_hand(pa.array(moons, pa.int8())), _MOON_DICTIONARY),
+            "points": by_hand(pa.array(self.h_points, pa.list_(pa.int32()))),
+            "totals": by_hand(pa.array(self.h_totals, pa.list_(pa.int32()))),
+            "hand_meta": by_hand(pa.array(self.h_meta, pa.string())),
         }
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
 
 
-def _spread(small: pa.Array, rows: int, first: np.ndarray) -> pa.Array:
-    """An array of ``rows`` nulls except ``small[i]`` on row ``first[i]`` (a first row of a game or hand)."""
-    valid = np.zeros(rows, bool)
-    valid[first] = small.is_valid().to_numpy(zero_copy_only=False)
-    validity = pa.py_buffer(np.packbits(valid, bitorder="little"))
-    if pa.types.is_list(small.type) or pa.types.is_string(small.type):
-        lengths = np.zeros(rows + 1, np.int32)
-        lengths[first + 1] = np.diff(np.frombuffer(small.buffers()[1], np.int32)[:len(small) + 1])
-        offsets = pa.py_buffer(np.cumsum(lengths, dtype=np.int32))
-        if pa.types.is_string(small.type):
-            return pa.StringArray.from_buffers(rows, offsets, small.buffers()[2], validity)
-        return pa.ListArray.from_buffers(small.type, rows, [validity, offsets], children=[small.values])
-    values = np.zeros(rows, small.type.to_pandas_dtype())
-    values[first] = small.fill_null(0).to_numpy()
-    return pa.Array.from_buffers(small.type, rows, [validity, pa.py_buffer(values)])
+class _Spread:
+    """Columns of ``rows`` nulls except value ``i`` on row ``first[i]`` (the first row of a game or hand)."""
+
+    def __init__(self, rows: int, first: np.ndarray) -> None:
+        self.rows, self.first = rows, first
+        self.gaps = np.diff(np.append(first, rows))          # rows from each first row to the next
+        valid = np.zeros(rows, bool)
+        valid[first] = True
+        self.all_valid = pa.py_buffer(np.packbits(valid, bitorder="little"))
+
+    def __call__(self, small: pa.Array) -> pa.Array:
+        if small.null_count:
+            valid = np.zeros(self.rows, bool)
+            valid[self.first[small.is_valid().to_numpy(zero_copy_only=False)]] = True
+            validity = pa.py_buffer(np.packbits(valid, bitorder="little"))
+        else:
+            validity = self.all_valid
+        if pa.types.is_list(small.type) or pa.types.is_string(small.type):
+            starts = np.frombuffer(small.buffers()[1], np.int32)[:len(small) + 1]
+            offsets = pa.py_buffer(np.concatenate([starts[:1], np.repeat(starts[1:], self.gaps)]))
+            if pa.types.is_string(small.type):
+                return pa.StringArray.from_buffers(self.rows, offsets, small.buffers()[2], validity)
+            return pa.ListArray.from_buffers(small.type, self.rows, [validity, offsets], children=[small.values])
+        values = np.repeat(small.fill_null(0).to_numpy(), self.gaps)
+        return pa.Array.from_buffers(small.type, self.rows, [validity, pa.py_buffer(values)])

@@ -43,15 +43,15 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 PART_NAME = "part-{:05d}.parquet"
 
 WRITE_OPTIONS: dict[str, Any] = dict(
-    compression="zstd",
+    compression="lz4",
     use_dictionary=["game_id", "event", "seat", "card", "trick", "players", "rules", "game_meta", "dealer",
                     "pass_direction", "moon", "points", "totals", "hand_meta"],
     column_encoding={"game": "PLAIN", "hand": "PLAIN", "index": "PLAIN"},
     write_statistics=["game", "hand"],
     write_page_checksum=True,
 )
-"""How the columns are stored: chosen for encoding speed and size (see ``benchmarks/``);
-statistics on ``game`` and ``hand`` let readers skip row groups; page checksums catch damage."""
+"""How the columns are stored. LZ4 writes and reads about a quarter faster than zstd for a quarter
+more bytes; statistics on ``game`` and ``hand`` let readers skip row groups; page checksums catch damage."""
 
 
 # -- writing -----------------------------------------------------------------
