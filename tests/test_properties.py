@@ -35,7 +35,10 @@ def rule_sets(draw, players: int) -> Rules:
     preset = Rules.preset(draw(st.sampled_from(sorted(PRESETS))))
     directions = [d for d in DIRECTIONS if d != "across" or players % 2 == 0]
     overrides: dict = {}
-    maybe = lambda: draw(st.integers(0, 2)) == 0  # noqa: E731 - each field overridden a third of the time
+
+    def maybe() -> bool:  # each field is overridden a third of the time
+        return draw(st.integers(0, 2)) == 0
+
     deck_choice = draw(st.integers(0, 5))
     if deck_choice == 0:  # a few cards removed so that the deck still deals evenly
         counts = [k for k in range(0, 13) if (52 - k) % players == 0]
@@ -54,8 +57,7 @@ def rule_sets(draw, players: int) -> Rules:
         hand_size = (52 - len(overrides["removed_cards"])) // players
         overrides["pass_count"] = min(overrides.get("pass_count", preset.pass_count), hand_size)
     if maybe() or (preset.pass_cycle and "across" in preset.pass_cycle and players % 2):
-        overrides["pass_cycle"] = draw(st.lists(st.sampled_from(directions + ["any"] * (players == 4)),
-                                                min_size=1, max_size=4))
+        overrides["pass_cycle"] = draw(st.lists(st.sampled_from(directions + ["any"]), min_size=1, max_size=4))
     for key, values in [("first_lead", ["lowest_club", "any_club", "left_of_dealer"]),
                         ("points_on_first_trick", [True, False]), ("hearts_must_be_broken", [True, False]),
                         ("hearts_broken_by", ["heart", "heart_or_queen"]),
@@ -142,6 +144,20 @@ def test_simulated_games_replay_clean_and_the_referee_agrees(game):
     for hand, record in zip(result.hands, game.hands):
         assert hand.points == record.points and hand.totals == record.totals
         assert (hand.moon and hand.moon.choice) == record.moon
+
+
+@PROPERTY
+@given(simulated_games())
+def test_without_dealer_and_moon_fields_the_defaults_and_the_points_tell(game):
+    """The dealer of hand k defaults to (k-1) % n; a missing moon choice is inferred from the points."""
+    assert all(h.dealer == k % game.seats for k, h in enumerate(game.hands))
+    bare = dataclasses.replace(game, hands=tuple(dataclasses.replace(h, dealer=None, moon=None)
+                                                 for h in game.hands))
+    result = replay_game(bare)
+    assert result.violations == ()
+    assert [h.points for h in result.hands] == [h.points for h in game.hands]
+    assert [h.moon and h.moon.choice for h in result.hands] == [h.moon for h in game.hands]
+    assert_agree(bare)
 
 
 @PROPERTY
