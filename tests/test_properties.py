@@ -26,7 +26,7 @@ import reference
 
 DIRECTIONS = ("left", "right", "across", "hold")
 ALL_CARDS = [card_name(c) for c in range(52)]
-PROPERTY = settings(max_examples=120, deadline=None, derandomize=True)
+PROPERTY = settings(max_examples=250, deadline=None, derandomize=True)
 
 
 @st.composite
@@ -183,7 +183,7 @@ def test_points_before_the_moon_sum_to_the_deck(game):
         assert taken == table.deck
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=120, deadline=None, derandomize=True)
 @given(simulated_games(max_hands=2))
 def test_legal_cards_and_exclusion_codes_match_the_referee_at_every_turn(game):
     """The legal-move generator and the validator's rule attribution, card by card."""
@@ -287,7 +287,7 @@ def mutate(game: GameRecord, rng: random.Random) -> tuple[str, GameRecord]:
     return kind, _with_hand(game, k, plays=tuple(plays))
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(simulated_games(max_hands=3), st.randoms(use_true_random=False))
 def test_every_mutation_is_caught_or_provably_legal(game, rng):
     """Engine and referee agree on every violation of every mutation (and so on legal/illegal)."""
