@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from .records.events_decode import RowGroup, decode_table
 from .records.events_encode import EventEncoder
-from .records.events_layout import CARD_NAMES, DEAL, NONE, PASS, PLAY, ROW_GROUP_HANDS
+from .records.events_layout import CARD_NAMES, DEAL, PASS, PLAY, ROW_GROUP_HANDS
 from .records.jsonio import Item, RecordError
 from .records.parquetio import PARQUET_SUFFIXES, iter_row_groups, parquet_files
 from .records.sources import iter_sources
@@ -108,7 +108,7 @@ class _Builder:
     def __init__(self) -> None:
         self.games: list[dict] = []
         self.hand_parts: list[dict] = []
-        self.row_parts: list[dict] = []
+        self.card_parts: dict[int, list[dict]] = {PLAY: [], PASS: [], DEAL: []}
         self.errors: list[dict] = []
         self.names: dict[str, int] = {}
         self.next_game = 0
@@ -143,42 +143,41 @@ class _Builder:
             "moon": group.moon[keep_hand],
             "points": group.points.filter(pa.array(keep_hand)), "totals": group.totals.filter(pa.array(keep_hand))})
         game_of_row = np.repeat(np.arange(len(group.games)), np.diff(group.game_rows))
-        keep = readable[game_of_row] & (group.event != NONE)
-        game_of_row = game_of_row[keep]
-        seats = np.array([0 if isinstance(h, RecordError) else h.seats for h in group.games], np.int64)
-        self.row_parts.append({
-            "event": group.event[keep], "game": number[game_of_row].astype(np.int32),
-            "hand": group.hand[keep].astype(np.int16), "seat": group.seat[keep],
-            "player": player_codes[game_of_row, group.seat[keep]].astype(np.int32),
-            "index": group.index[keep].astype(np.int16), "card": group.card[keep],
-            "players": seats[game_of_row].astype(np.int8)})
+        seats = np.array([0 if isinstance(h, RecordError) else h.seats for h in group.games], np.int16)
+        for event, parts in self.card_parts.items():
+            pick = np.flatnonzero(readable[game_of_row] & (group.event == event))
+            games, seat = game_of_row[pick], group.seat[pick]
+            part = {"game": number[games].astype(np.int32), "hand": group.hand[pick].astype(np.int16),
+                    "index": group.index[pick].astype(np.int16), "seat": seat,
+                    "player": player_codes[games, seat], "card": group.card[pick]}
+            if event == PLAY:
+                part["trick"] = (part["index"] // seats[games] + 1).astype(np.int8)
+            parts.append(part)
 
     def corpus(self) -> Corpus:
-        rows = _concat(self.row_parts, ("event", "game", "hand", "seat", "player", "index", "card", "players"))
         names = pd.CategoricalDtype(list(self.names))
         tables = {}
         for name, event in (("plays", PLAY), ("passes", PASS), ("deals", DEAL)):
-            pick = rows["event"] == event
-            card = rows["card"][pick]
-            index = rows["index"][pick]
-            columns = {"game": rows["game"][pick].astype(np.int32), "hand": rows["hand"][pick].astype(np.int16)}
-            if event == PLAY:
-                columns["index"] = index.astype(np.int16)
-                columns["trick"] = (index // rows["players"][pick] + 1).astype(np.int8)
-            columns["seat"] = pd.Categorical.from_codes(rows["seat"][pick], dtype=SEAT_DTYPE)
-            columns["player"] = pd.Categorical.from_codes(rows["player"][pick], dtype=names)
+            parts = self.card_parts[event]
+            column = {key: _concat(parts, key, dtype) for key, dtype in _CARD_COLUMNS.items()}
+            card = column["card"]
+            order = ["game", "hand", "index", "trick"] if event == PLAY else ["game", "hand"]
+            columns = {key: column[key] for key in order}
+            columns["seat"] = pd.Categorical.from_codes(column["seat"], dtype=SEAT_DTYPE)
+            columns["player"] = pd.Categorical.from_codes(column["player"], dtype=names)
             if event != PLAY:
-                columns["index"] = index.astype(np.int16)
+                columns["index"] = column["index"]
             columns["card"] = pd.Categorical.from_codes(card, dtype=CARD_DTYPE)
             columns["suit"] = pd.Categorical.from_codes(card // 13, dtype=SUIT_DTYPE)
             columns["rank"] = pd.Categorical.from_codes(card % 13, dtype=RANK_DTYPE)
+            self.card_parts[event] = []                     # let each table's pieces go once it is built
             tables[name] = pd.DataFrame(columns)
         games = pd.DataFrame(self.games, columns=list(_GAME_DTYPES)).astype(_GAME_DTYPES)
-        hands = _concat(self.hand_parts, ("game", "hand", "dealer", "pass_direction", "moon"))
+        hands = {key: _concat(self.hand_parts, key, dtype) for key, dtype in _HAND_COLUMNS.items()}
         dealer = hands["dealer"]
         hand_table = pd.DataFrame({
-            "game": hands["game"].astype(np.int32), "hand": hands["hand"].astype(np.int16),
-            "dealer": pd.arrays.IntegerArray(np.maximum(dealer, 0).astype(np.int8), dealer < 0),
+            "game": hands["game"], "hand": hands["hand"],
+            "dealer": pd.arrays.IntegerArray(np.maximum(dealer, 0), dealer < 0),
             "pass_direction": pd.Categorical.from_codes(hands["pass_direction"], dtype=DIRECTION_DTYPE),
             "moon": pd.Categorical.from_codes(hands["moon"], dtype=MOON_DTYPE),
             "points": _lists([part["points"] for part in self.hand_parts]),
@@ -194,9 +193,14 @@ _GAME_DTYPES = {"game": np.int32, "source": "string", "game_id": "string", "play
                 "complete": "boolean", "hands": np.int32}
 
 
-def _concat(parts: list[dict], names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    return {name: (np.concatenate([part[name] for part in parts]) if parts else np.zeros(0, np.int64))
-            for name in names}
+_CARD_COLUMNS = {"game": np.int32, "hand": np.int16, "index": np.int16, "trick": np.int8, "seat": np.int8,
+                 "player": np.int32, "card": np.int8}
+_HAND_COLUMNS = {"game": np.int32, "hand": np.int16, "dealer": np.int8, "pass_direction": np.int8, "moon": np.int8}
+
+
+def _concat(parts: list[dict], key: str, dtype) -> np.ndarray:
+    pieces = [part[key] for part in parts if key in part]
+    return np.concatenate(pieces).astype(dtype, copy=False) if pieces else np.zeros(0, dtype)
 
 
 def _lists(arrays: list[pa.Array]) -> pd.api.extensions.ExtensionArray:

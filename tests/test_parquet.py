@@ -56,7 +56,9 @@ HAND_FIELD = st.text(min_size=1, max_size=8).filter(lambda k: k not in _HAND_KEY
 
 
 def odd_name(name: str, style: int) -> str:
-    """The same card in another notation ``parse_card`` reads."""
+    """The same card in another notation ``parse_card`` reads (a name already odd is kept)."""
+    if name not in CARD_NAMES:
+        return name
     rank, suit = name[0], name[1]
     return [name.lower(), ("10" if rank == "T" else rank) + suit, rank + "♣♦♥♠"["CDHS".index(suit)],
             f" {name} ", rank.lower() + suit][style]
