@@ -58,24 +58,25 @@ _RANK_ALIASES = {letter: rank for rank, letter in enumerate(RANK_LETTERS)}
 _RANK_ALIASES["10"] = 8
 
 _NAMES: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
-_PARSED: dict[str, Card] = {}
+CARD_CODES: dict[str, Card] = {}
+"""Every accepted spelling of every card (canonical, lower case, suit symbols, 10 for T)."""
 for _rank_text, _rank in _RANK_ALIASES.items():
     for _suit_text, _suit in _SUIT_ALIASES.items():
         for _r in {_rank_text, _rank_text.lower()}:
             for _s in {_suit_text, _suit_text.lower()}:
-                _PARSED[_r + _s] = make_card(_suit, _rank)
+                CARD_CODES[_r + _s] = make_card(_suit, _rank)
 
 
 def parse_card(text: str) -> Card:
     """Read a card such as ``QS``, ``10h``, ``T♥``; raise :class:`CardError` otherwise."""
     try:
-        return _PARSED[text]
+        return CARD_CODES[text]
     except (KeyError, TypeError):
         pass
     if isinstance(text, str):
         stripped = text.strip()
-        if stripped in _PARSED:
-            return _PARSED[stripped]
+        if stripped in CARD_CODES:
+            return CARD_CODES[stripped]
     raise CardError(f"unknown card {text!r} (expected rank 2-9 T J Q K A and suit C D H S, e.g. 'QS')")
 
 

@@ -13,6 +13,7 @@ from ..cards import Card, Mask, card_name, describe, mask_of, names
 from ..records.model import GameRecord, HandRecord
 from ..rules import Table
 from ..violations import Violation
+from .quick import replay_clean
 from .scoring import Moon, score_hand
 from .state import HandState
 
@@ -162,10 +163,9 @@ def _where_is(state: HandState, card: Card, seat: int, table: Table) -> str:
     return "it is not in the deal"
 
 
-def _play_hand(table: Table, number: int, record: HandRecord, hands: list[Mask], dealer: int,
+def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
                out: _Collector) -> HandState:
-    n = table.players
-    first = HandState.first_leader_for(table, hands, dealer)
+    """Every play judged and explained: the path for hands the fast lane had doubts about."""
     state = HandState(table, hands, first)
     expected_plays = sum(hand.bit_count() for hand in hands)
     plays = record.plays
@@ -215,8 +215,13 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     dealer = record.dealer if record.dealer is not None else (number - 1) % n
     hands = _check_deal(table, record.deal, out)
     direction = _apply_passes(table, number, record, hands, out)
-    state = _play_hand(table, number, record, hands, dealer, out)
-    raw, points, moon = score_hand(table, state.taken, state.tricks_won, record.moon, record.points)
+    first = HandState.first_leader_for(table, hands, dealer)
+    clean = replay_clean(table, hands, first, record.plays)
+    if clean is None:
+        state = _play_hand(table, record, hands, first, out)
+        clean = state.taken, state.tricks_won, state.trick_winners
+    taken, tricks_won, trick_winners = clean
+    raw, points, moon = score_hand(table, taken, tricks_won, record.moon, record.points)
     _check_moon_record(table, record, moon, out)
     if record.points is not None:
         for seat, (got, want) in enumerate(zip(record.points, points)):
@@ -225,7 +230,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
                         f"{number}; the tricks give {want}{_moon_note(moon, seat)}", seat)
     totals = tuple(a + b for a, b in zip(previous_totals, points))
     result = HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon,
-                        tuple(state.tricks_won), tuple(state.taken), tuple(state.trick_winners), ())
+                        tuple(tricks_won), tuple(taken), tuple(trick_winners), ())
     return result, out
 
 

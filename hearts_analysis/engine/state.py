@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import (CLUBS_MASK, HEARTS, HEARTS_MASK, POINT_CARDS_MASK, QS, QS_MASK, SUIT_MASKS, Card,
+from ..cards import (CLUBS_MASK, HEARTS, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card,
                      Mask, card_name, describe, highest)
 from ..rules import Table
 

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 import orjson
 
 from ..atomic import atomic_open
-from ..cards import Card, CardError, card_name, parse_card
+from ..cards import CARD_CODES, Card, CardError, card_name, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
 from .model import FORMAT, GameRecord, HandRecord
 
@@ -91,6 +91,49 @@ def _rule_error(error: RuleError) -> RecordError:
     return _fail("rules", detail if sep and key == "rules" else str(error))
 
 
+_CARD_CODES = CARD_CODES.__getitem__
+
+
+def _fast_cards(value: Any) -> tuple[Card, ...] | None:
+    """Canonical-ish cards in a list, read at speed; ``None`` sends the value to the careful reader."""
+    if type(value) is not list:
+        return None
+    try:
+        return tuple(map(_CARD_CODES, value))
+    except (KeyError, TypeError):
+        return None
+
+
+def _fast_plays(value: Any, n: int) -> tuple[tuple[int, Card], ...] | None:
+    if type(value) is not list:
+        return None
+    try:
+        plays = tuple([(seat, _CARD_CODES(card)) for seat, card in value])
+    except (KeyError, TypeError, ValueError):
+        return None
+    for seat, _ in plays:
+        if type(seat) is not int or not 0 <= seat < n:
+            return None
+    return plays
+
+
+def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ...]:
+    """Read plays one by one, naming the first bad entry."""
+    plays = []
+    for i, play in enumerate(_list(value, f"{field}.plays")):
+        if not isinstance(play, list) or len(play) != 2:
+            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {_show(play)}")
+        seat, card = play
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {_show(seat)}")
+        try:
+            plays.append((seat, parse_card(card)))
+        except CardError as error:
+            raise _fail(f"{field}.plays[{i}][1]", str(error)) from None
+
+    return tuple(plays)
+
+
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     if not isinstance(obj, dict):
         raise _fail(field, f"expected a hand object, got {_show(obj)}")
@@ -100,30 +143,21 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
         raise _fail(f"{field}.deal", "missing: the cards dealt to each seat")
     if len(deal) != n:
         raise _fail(f"{field}.deal", f"expected one list of cards per seat ({n}), got {len(deal)}")
-    deal_cards = tuple(_cards(d, f"{field}.deal[{s}]") for s, d in enumerate(deal))
+    deal_cards = tuple(_fast_cards(d) or _cards(d, f"{field}.deal[{s}]") for s, d in enumerate(deal))
 
     passes = None
     if obj.get("passes") is not None:
         raw = _list(obj["passes"], f"{field}.passes")
         if len(raw) != n:
             raise _fail(f"{field}.passes", f"expected one entry per seat ({n}), got {len(raw)}")
-        passes = tuple(None if p is None else _cards(p, f"{field}.passes[{s}]") for s, p in enumerate(raw))
+        passes = tuple(None if p is None else _fast_cards(p) or _cards(p, f"{field}.passes[{s}]")
+                       for s, p in enumerate(raw))
 
     if "plays" not in obj:
         raise _fail(f"{field}.plays", "missing: every card played, as [seat, card]")
-    plays = []
-    get_card = parse_card
-    for i, play in enumerate(_list(obj["plays"], f"{field}.plays")):
-        if not isinstance(play, list) or len(play) != 2:
-            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {_show(play)}")
-        seat, card = play
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {_show(seat)}")
-        try:
-            plays.append((seat, get_card(card)))
-        except CardError as error:
-            raise _fail(f"{field}.plays[{i}][1]", str(error)) from None
-
+    plays = _fast_plays(obj["plays"], n)
+    if plays is None:
+        plays = _careful_plays(obj["plays"], n, field)
     dealer = obj.get("dealer")
     if dealer is not None:
         dealer = _int(dealer, f"{field}.dealer", 0, n - 1)
@@ -136,7 +170,7 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     points = _ints(obj["points"], f"{field}.points", n) if obj.get("points") is not None else None
     totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
     extra = {k: v for k, v in obj.items() if k not in _HAND_KEYS}
-    return HandRecord(deal=deal_cards, plays=tuple(plays), passes=passes, dealer=dealer,
+    return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
                       extra=extra, nulls=nulls)
 

@@ -1,18 +1,19 @@
 """A hand played at speed: the deal as masks, the legality cascade as a few bit operations.
 
 The reference rules live in :class:`hearts_analysis.engine.state.HandState`;
-:class:`HandPlay` applies the same cascade (first lead -> follow suit -> no
-points on trick 1 -> hearts broken) without building explanations, because
-the simulator and the review's rollouts call it hundreds of thousands of
-times. Tests check that both agree on every decision of simulated games.
+:class:`HandPlay` keeps every seat's view and the public record and asks
+:func:`hearts_analysis.engine.quick.legal_mask` (the same cascade without
+explanations), because the simulator and the review's rollouts call it
+hundreds of thousands of times. Tests check that both agree on every
+decision of simulated games.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
-from ..cards import CLUBS_MASK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Card, Mask, card_name, describe
+from ..cards import HEARTS_MASK, POINT_CARDS_MASK, Card, Mask, card_name, describe
+from ..engine.quick import legal_mask, switches
 from ..engine.state import HandState
 from ..rules import Table
 from .bits import SUIT_OF
@@ -24,23 +25,6 @@ if TYPE_CHECKING:
 
 class BotError(RuntimeError):
     """A bot chose a card it may not play."""
-
-
-@lru_cache(maxsize=64)
-def _legality(table: Table) -> tuple[Mask, bool, bool, bool, Mask, bool]:
-    """The rule switches the cascade needs: (first-lead mask, no points on trick 1, hearts must
-    be broken, a hand of only point cards may lead a heart, what breaks hearts, ends_hand)."""
-    rules = table.rules
-    if rules.first_lead == "lowest_club":
-        first = 1 << table.lowest_club
-    elif rules.first_lead == "any_club":
-        first = CLUBS_MASK
-    else:
-        first = 0
-    breakers = HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0)
-    ends_hand = rules.only_hearts_lead == "ends_hand" and rules.hearts_must_be_broken
-    return (first, not rules.points_on_first_trick, rules.hearts_must_be_broken,
-            rules.only_hearts_lead == "allowed", breakers, ends_hand)
 
 
 class HandPlay:
@@ -58,16 +42,15 @@ class HandPlay:
     (52, True)
     """
 
-    __slots__ = ("table", "public", "views", "_first", "_no_first_points", "_must_break",
-                 "_points_may_lead", "_breakers", "_ends_hand", "_next")
+    __slots__ = ("table", "public", "views", "_rules", "_breakers", "_ends_hand", "_next")
 
     def __init__(self, table: Table, hands: Sequence[Mask], hand_number: int = 1, dealer: int = 0,
                  totals: tuple[int, ...] | None = None, pass_direction: str = "hold"):
         self.table = table
         self.public = PublicInfo(table, hand_number, dealer, totals, pass_direction)
         self.views = [SeatView(seat, hand, self.public) for seat, hand in enumerate(hands)]
-        (self._first, self._no_first_points, self._must_break, self._points_may_lead,
-         self._breakers, self._ends_hand) = _legality(table)
+        self._rules = switches(table)
+        self._breakers, self._ends_hand = self._rules.breakers, self._rules.ends_hand
         n = table.players
         self._next = tuple((seat + 1) % n for seat in range(n))
 
@@ -122,22 +105,7 @@ class HandPlay:
     def legal(self, seat: int) -> Mask:
         """The cards ``seat`` may play now: the same cascade as ``HandState.legal_cards``."""
         p = self.public
-        hand = self.views[seat].hand
-        led = p.led
-        if led:
-            legal = hand & led or hand
-            if p.trick_number == 1 and self._no_first_points:
-                legal = legal & ~POINT_CARDS_MASK or legal
-            return legal
-        legal = hand
-        if p.trick_number == 1:
-            if self._first:
-                legal = legal & self._first or legal
-            if self._no_first_points:
-                legal = legal & ~POINT_CARDS_MASK or legal
-        if self._must_break and not p.broken and not (self._points_may_lead and not legal & ~POINT_CARDS_MASK):
-            legal = legal & ~HEARTS_MASK or legal
-        return legal
+        return legal_mask(self._rules, self.views[seat].hand, p.led, p.trick_number == 1, p.broken)
 
     def push(self, seat: int, card: Card) -> None:
         """Apply a play without checks (``play_out`` checks the bots' choices)."""
