@@ -47,10 +47,11 @@ _LIST = {list}
 _DIRECTION_VALUES = frozenset(PASS_DIRECTIONS) | {None}
 _MOON_VALUES = frozenset(MOON_CHOICES) | {None}
 
-_EVENT_DICTIONARY = pa.array(EVENTS, pa.string())
-_CARD_DICTIONARY = pa.array(CARD_NAMES, pa.string())
-_DIRECTION_DICTIONARY = pa.array(PASS_DIRECTIONS, pa.string())
-_MOON_DICTIONARY = pa.array(MOON_CHOICES, pa.string())
+# plain lists, made Arrow arrays where used: pa.array at import time would load pandas
+_EVENT_DICTIONARY = list(EVENTS)
+_CARD_DICTIONARY = list(CARD_NAMES)
+_DIRECTION_DICTIONARY = list(PASS_DIRECTIONS)
+_MOON_DICTIONARY = list(MOON_CHOICES)
 
 
 class _Declined(Exception):
