@@ -113,6 +113,20 @@ def test_partitioned_output_and_several_sources(tmp_path):
     assert done.exit_code == 0 and read_jsonl(tmp_path / "all.jsonl") == expected
 
 
+def test_a_folder_of_game_files_converts_in_the_order_it_is_read(tmp_path):
+    folder = tmp_path / "games"
+    (folder / "later").mkdir(parents=True)
+    jsonl(folder / "b.jsonl", [game_to_dict(g) for g in games(2)])
+    jsonl(folder / "later" / "c.jsonl", [game_to_dict(g) for g in games(1, players=3)])
+    (folder / "a.json").write_bytes(orjson.dumps(game_to_dict(games(1, players=6)[0])))
+    (folder / ".hidden.jsonl").write_bytes(b"{broken\n")
+    done = run(folder, tmp_path / "corpus.parquet")
+    assert done.exit_code == 0, done.output
+    expected = [game_to_dict(i.game) for i in iter_sources([folder])]
+    assert len(expected) == 4
+    assert [game_to_dict(i.game) for i in iter_sources([tmp_path / "corpus.parquet"])] == expected
+
+
 def test_a_target_that_cannot_be_written_is_refused_and_left_alone(tmp_path):
     source = jsonl(tmp_path / "games.jsonl", [game_to_dict(g) for g in games(1)])
     (tmp_path / "mine").mkdir()

@@ -61,7 +61,7 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
     if is_parquet_target(target, partition_size):
         from .parquetio import GameWriter
         with GameWriter(target, partition_size) as writer, _no_cycle_collection():
-            for source in sources:
+            for source in _files(sources):
                 if _is_jsonl(source):
                     for item in _json_lines(Path(source)):
                         counter.add_json(writer, item)
@@ -75,6 +75,17 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
                          f"or a folder)")
     counter.report()
     return Converted(counter.total_games, counter.total_hands, counter.errors)
+
+
+def _files(sources: list[str]) -> Iterator[str]:
+    """Folders opened into their game files, in the order :func:`iter_sources` reads them."""
+    for source in sources:
+        path = Path(source)
+        found = []
+        if source != "-" and path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")
+                           and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES)
+        yield from (str(p) for p in found) if found else [source]
 
 
 def _is_jsonl(source: str) -> bool:
