@@ -75,13 +75,17 @@ class _Collector:
         return f"seat {seat} ({self.players[seat]})"
 
 
+def _cards(count: int, kind: str = "") -> str:
+    return f"{count} {kind}card{'' if count == 1 else 's'}"
+
+
 def _check_deal(table: Table, deal: tuple[tuple[Card, ...], ...], out: _Collector) -> list[Mask]:
     hands = [mask_of(cards) for cards in deal]
     size = table.hand_size
     owner: dict[Card, int] = {}
     for seat, cards in enumerate(deal):
         if len(cards) != size:
-            out.add("deal-invalid", f"{out.who(seat)} was dealt {len(cards)} cards; each seat gets {size}", seat)
+            out.add("deal-invalid", f"{out.who(seat)} was dealt {_cards(len(cards))}; each seat gets {size}", seat)
         for card in cards:
             if card in owner:
                 other = owner[card]
@@ -131,12 +135,12 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
     given: list[Mask] = []
     for seat, cards in enumerate(passes):
         if cards is None:
-            out.add("pass-invalid", f"{out.who(seat)} has no recorded pass; every seat passes {count} "
-                    f"cards {direction} on hand {number}", seat)
+            out.add("pass-invalid", f"{out.who(seat)} has no recorded pass; every seat passes {_cards(count)} "
+                    f"{direction} on hand {number}", seat)
             given.append(0)
             continue
         if len(cards) != count or len(set(cards)) != len(cards):
-            out.add("pass-invalid", f"{out.who(seat)} passed {len(set(cards))} different cards "
+            out.add("pass-invalid", f"{out.who(seat)} passed {_cards(len(set(cards)), 'different ')} "
                     f"({', '.join(names(cards)) or 'none'}); each seat passes exactly {count}", seat)
         wanted = mask_of(cards)
         not_held = wanted & ~hands[seat]
