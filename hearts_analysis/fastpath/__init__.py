@@ -37,25 +37,27 @@ __all__ = ["Audited", "CleanRun", "ENGINES", "Entry", "audit_entries", "audit_re
 
 
 def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAST, workers: int = 1,
-                  render: bool = False) -> Iterator[Entry]:
+                  render: bool = False, reports: bool = False) -> Iterator[Entry]:
     """Every game of ``paths`` as :class:`Audited` or within a :class:`CleanRun`, in input order.
 
     ``engine``: ``fast`` (the screen, for Parquet; JSON is replayed by the
     reference engine) or ``reference``. ``workers`` > 1 audits Parquet row
-    groups on that many processes; ``render`` builds clean reports as JSON
-    bytes there.
+    groups on that many processes. A clean run keeps only its counts, plus its
+    reports as JSON bytes with ``render``, or the arrays to build them with
+    ``reports`` (in this process only).
     """
     jobs = plan(paths, parquet=engine == FAST or workers > 1)
     if workers <= 1:
-        yield from sequential(jobs, rules, engine)
+        yield from sequential(jobs, rules, engine, render, slim=not reports)
         return
     with process_pool(workers) as pool:
         yield from ordered(jobs, pool, rules, engine, render, ahead=2 * workers)
 
 
-def audit_reports(paths: Iterable, rules: Rules | None = None, **options) -> Iterator[GameReport | Item]:
+def audit_reports(paths: Iterable, rules: Rules | None = None, engine: str = FAST,
+                  workers: int = 1) -> Iterator[GameReport | Item]:
     """The report of every readable game (as :func:`hearts_analysis.audit.game_report`), or the unreadable item."""
-    for entry in audit_entries(paths, rules, **options):
+    for entry in audit_entries(paths, rules, engine, workers, render=workers > 1, reports=workers <= 1):
         if isinstance(entry, CleanRun):
             yield from entry.reports()
         else:

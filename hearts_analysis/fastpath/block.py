@@ -55,10 +55,14 @@ class Block:
     """(hands,) bool: readable only as a hand without pass rows (its meta gives a seat's passes as null)."""
     game_hands: np.ndarray
     """(games + 1,) offsets of each game's hands."""
-    players: list[tuple[str, ...] | None]
-    rules: list[Rules | None]
-    """Each game's rule set as the reader would resolve it; ``None``: doubt."""
-    game_id: list[str | None]
+    seats: np.ndarray
+    """(games,) players at the table."""
+    table_index: np.ndarray
+    """(games,) index into ``tables`` of the game's rule set and table size; -1: doubt."""
+    tables: list[tuple[Rules, int]]
+    players_column: Any
+    """The ``players`` of each game (an Arrow list array), made Python lists only for reports."""
+    game_id_column: Any
     complete: np.ndarray
     """(games,) bool: the record says ``"complete": true``."""
     game_doubt: np.ndarray
@@ -78,6 +82,12 @@ class Block:
     @property
     def hands(self) -> int:
         return len(self.hand_rows) - 1
+
+    def players(self) -> list[list[str]]:
+        return self.players_column.to_pylist()
+
+    def game_ids(self) -> list[str | None]:
+        return self.game_id_column.to_pylist()
 
     def source(self, game: int) -> str:
         """``file.parquet:#k``, the label the reference reader gives (``RowGroup.source``)."""

@@ -91,9 +91,11 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             cut = parquetio._last_game_start(unit.table["game"])
             carry = Unit(unit.table.slice(cut), name, unit.number, unit.first_row + cut)
             unit = Unit(unit.table.slice(0, cut), name, unit.number, unit.first_row)
+        row += size
+        del table
         if unit.table.num_rows:
             yield unit
-        row += size
+        del unit  # not kept while the next row group is read
     if carry is not None:
         yield carry
 
@@ -120,26 +122,56 @@ def file_segments(path: Path) -> list[tuple[range, int]]:
 
 
 # -- columns -----------------------------------------------------------------
+# Arrow arrays become numpy through their buffers: in pyarrow 26, to_numpy, fill_null
+# and pa.array look for pandas, and loading it would cost every run 0.17 s and 37 MB.
 def _chunk(table: pa.Table, name: str) -> pa.Array:
     column = table[name]
     return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
-def _filled(array: pa.Array, null: int) -> pa.Array:
-    return array.fill_null(null) if array.null_count else array
+def _valid(array: pa.Array) -> np.ndarray:
+    """Per value: not null."""
+    if not array.null_count:
+        return np.ones(len(array), bool)
+    bitmap = np.frombuffer(array.buffers()[0], np.uint8)
+    return np.unpackbits(bitmap, bitorder="little")[array.offset:array.offset + len(array)].astype(bool)
 
 
 def _numpy(array: pa.Array, null: int = NULL) -> np.ndarray:
-    return _filled(array, null).to_numpy(zero_copy_only=False)
+    """The values of an integer array (its buffer, no copy where it has no nulls); ``null`` where null."""
+    dtype = _DTYPES[array.type.id]
+    data = np.frombuffer(array.buffers()[1], dtype, array.offset + len(array))[array.offset:]
+    if not array.null_count:
+        return data
+    return np.where(_valid(array), data, np.array(null).astype(dtype))
+
+
+_DTYPES = {pa.int8().id: np.int8, pa.int16().id: np.int16, pa.int32().id: np.int32, pa.int64().id: np.int64}
+
+
+def indices_array(rows: np.ndarray) -> pa.Array:
+    """An Arrow int64 array over numpy ``rows`` (for ``take``)."""
+    rows = np.ascontiguousarray(rows, np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(rows), [None, pa.py_buffer(rows)])
+
+
+def strings_array(values: list[str | None]) -> pa.Array:
+    """An Arrow string array of ``values``."""
+    encoded = [b"" if v is None else v.encode() for v in values]
+    offsets = np.zeros(len(values) + 1, np.int32)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    valid = np.packbits(np.array([v is not None for v in values], bool), bitorder="little")
+    return pa.StringArray.from_buffers(len(values), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)),
+                                       pa.py_buffer(valid))
 
 
 def _coded(array: pa.Array, names: tuple[str, ...], codes: dict[str, int]) -> np.ndarray:
     """int8 codes of a dictionary column; the indices themselves when its dictionary is ``names``."""
     indices = _numpy(array.indices)
-    dictionary = array.dictionary
-    if len(dictionary) <= len(names) and dictionary.equals(pa.array(names[:len(dictionary)], pa.string())):
-        return indices.astype(np.int8, copy=False)
-    lookup = np.array([codes.get(name, UNKNOWN) for name in dictionary.to_pylist()] + [NULL], np.int8)
+    dictionary = array.dictionary.to_pylist()
+    if dictionary == list(names[:len(dictionary)]):
+        return indices
+    lookup = np.array([codes.get(name, UNKNOWN) for name in dictionary] + [NULL], np.int8)
     return lookup[np.where(indices < 0, len(dictionary), indices)]
 
 
@@ -155,15 +187,18 @@ def _lists_at(array: pa.Array, rows: pa.Array, seats: np.ndarray) -> tuple[np.nd
     """``(values (len, 7), present, well_formed)`` of a list<int32> column at ``rows``."""
     taken = array.take(rows)
     count = len(taken)
-    present = _numpy(taken.is_valid(), False).astype(bool)
-    lengths = _numpy(taken.value_lengths(), 0).astype(np.int64)
+    present = _valid(taken)
+    offsets = np.frombuffer(taken.buffers()[1], np.int32, taken.offset + count + 1)[taken.offset:].astype(np.int64)
+    lengths = np.where(present, np.diff(offsets), 0)
+    flat = _numpy(taken.values, 0).astype(np.int64)
     values = np.zeros((count, 7), np.int64)
-    flat = _numpy(taken.flatten(), 0).astype(np.int64)
     well_formed = ~present | (lengths == seats)
-    offsets = np.concatenate([[0], np.cumsum(lengths)])[:-1]
+    if taken.values.null_count:  # a null inside a list: the reader keeps it, the screen cannot compare it
+        holes = np.flatnonzero(~_valid(taken.values))
+        well_formed[np.searchsorted(offsets, holes, side="right") - 1] = False
     for seat in range(7):
         has = present & (lengths > seat)
-        values[has, seat] = flat[offsets[has] + seat]
+        values[has, seat] = flat[offsets[:-1][has] + seat]
     return values, present, well_formed
 
 
@@ -182,35 +217,69 @@ def _all_of_type(table: pa.Table) -> bool:
 
 # -- game and hand values ------------------------------------------------------
 class Judgements:
-    """Game headers and hand metas judged once per distinct text, by the reference reader's checks."""
+    """Game headers judged once per distinct rules text, game meta and table size, by the reference
+    reader's own checks (``events_decode._headers``)."""
 
     def __init__(self, rules: Rules | None):
         self.rules = rules
-        self.headers: dict[tuple, tuple[Rules, bool | None] | None] = {}
+        self.headers: dict[tuple, tuple[Rules, bool] | None] = {}
+        self.tables: dict[tuple[Rules, int], int] = {}
+        self.table_list: list[tuple[Rules, int]] = []
 
-    def header(self, players: list | None, game_id: str | None, rules_text: str | None,
-               meta_text: str | None) -> tuple[Rules, bool | None] | None:
-        """``(rules, complete)`` of a game header the reader accepts; ``None`` where it would not."""
-        if (type(players) is not list or not 3 <= len(players) <= 7
-                or not all(type(name) is str and name for name in players)):
-            return None
-        key = (len(players), game_id is None, rules_text, meta_text)
+    def header(self, seats: int, id_is_null: bool, rules_text: str | None,
+               meta_text: str | None) -> tuple[int, bool] | None:
+        """``(table index, complete)`` of a header the reader accepts; ``None`` where it would not.
+
+        The table index numbers each distinct ``(rules, seats)``: see :meth:`table`.
+        """
+        key = (seats, id_is_null, rules_text, meta_text)
         known = self.headers.get(key, False)
         if known is False:
-            known = self._judge(len(players), game_id, rules_text, meta_text)
+            known = self._judge(seats, id_is_null, rules_text, meta_text)
             if len(self.headers) > 65536:
                 self.headers.clear()
             self.headers[key] = known
-        return known
+        if known is None:
+            return None
+        rules, complete = known
+        index = self.tables.get((rules, seats))
+        if index is None:
+            index = self.tables[(rules, seats)] = len(self.table_list)
+            self.table_list.append((rules, seats))
+        return index, complete
 
-    def _judge(self, seats: int, game_id: str | None, rules_text: str | None, meta_text: str | None):
+    def table(self, index: int) -> tuple[Rules, int]:
+        return self.table_list[index]
+
+    def _judge(self, seats: int, id_is_null: bool, rules_text: str | None, meta_text: str | None):
         names = [f"p{i}" for i in range(seats)]
-        sample = {"game_id": pa.array([game_id], pa.string()), "rules": pa.array([rules_text], pa.string()),
-                  "game_meta": pa.array([meta_text], pa.string()), "players": pa.array([names])}
-        header = events_decode._headers(sample, pa.array([0]), [names], self.rules, {})[0]
+        sample = {"game_id": strings_array([None if id_is_null else "g"]), "rules": strings_array([rules_text]),
+                  "game_meta": strings_array([meta_text])}
+        header = events_decode._headers(sample, indices_array(np.zeros(1)), [names], self.rules, {})[0]
         if header is None:
             return None
-        return header.rules, header.complete
+        return header.rules, header.complete is True
+
+
+def _players(players: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """``(seats, readable)`` of each game's ``players`` list: 3 to 7 names, none empty."""
+    present = _valid(players)
+    offsets = np.frombuffer(players.buffers()[1], np.int32, players.offset + len(players) + 1)[players.offset:]
+    seats = np.where(present, np.diff(offsets), 0).astype(np.int64)
+    names = players.values
+    name_offsets = np.frombuffer(names.buffers()[1], np.int32, names.offset + len(names) + 1)[names.offset:]
+    bad_name = ~_valid(names) | (np.diff(name_offsets) == 0)
+    readable = present & (seats >= 3) & (seats <= 7)
+    if bad_name.any():
+        readable[np.searchsorted(offsets, np.flatnonzero(bad_name), side="right") - 1] = False
+    return seats, readable
+
+
+def _dictionary_keys(column: pa.Array) -> tuple[np.ndarray, list]:
+    """Per value: an index into the returned list of distinct texts (0 for null)."""
+    if not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode()
+    return (_numpy(column.indices, -1).astype(np.int64) + 1), [None] + column.dictionary.to_pylist()
 
 
 @dataclass(frozen=True)
@@ -254,8 +323,8 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     if not _all_of_type(table) or table["game"].null_count or table["hand"].null_count:
         return None
     rows = table.num_rows
-    game = _chunk(table, "game").to_numpy()
-    hand = _chunk(table, "hand").to_numpy()
+    game = _numpy(_chunk(table, "game"))
+    hand = _numpy(_chunk(table, "hand"))
     event = _coded(_chunk(table, "event"), EVENTS, _EVENT_CODES)
     card = _coded(_chunk(table, "card"), CARD_NAMES, _CARD_CODES)
     seat = _numpy(_chunk(table, "seat")).astype(np.int8, copy=False)
@@ -274,25 +343,32 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
 
     game_doubt = np.zeros(games, bool)
     game_doubt[1:] = game[game_rows[1:]] < game[game_rows[:-1]]
-    starts_at = pa.array(game_rows)
-    players = _chunk(table, "players").take(starts_at).to_pylist()
-    game_ids = _chunk(table, "game_id").take(starts_at).to_pylist()
-    rules_texts = _chunk(table, "rules").take(starts_at).to_pylist()
-    metas = _chunk(table, "game_meta").take(starts_at).to_pylist()
-    seats = np.zeros(games, np.int64)
-    rule_sets: list[Rules | None] = []
-    complete = np.zeros(games, bool)
-    for g, (names, game_id, rules_text, meta) in enumerate(zip(players, game_ids, rules_texts, metas)):
-        header = judge.header(names, game_id, rules_text, meta)
-        if header is None:
-            game_doubt[g] = True
-            rule_sets.append(None)
+    starts_at = indices_array(game_rows)
+    players = _chunk(table, "players").take(starts_at)
+    game_ids = _chunk(table, "game_id").take(starts_at)
+    seats, readable = _players(players)
+    seats = np.where(readable, seats, 0)
+    game_doubt |= ~readable
+    rules_key, rules_texts = _dictionary_keys(_chunk(table, "rules").take(starts_at))
+    meta_key, meta_texts = _dictionary_keys(_chunk(table, "game_meta").take(starts_at))
+    header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + ~_valid(game_ids)
+    distinct, inverse = np.unique(header_key, return_inverse=True)
+    table_of = np.full(len(distinct), -1, np.int64)
+    complete_of = np.zeros(len(distinct), bool)
+    for i, key in enumerate(distinct.tolist()):
+        rest, id_is_null = divmod(key, 2)
+        rest, n = divmod(rest, 8)
+        rules_at, meta_at = divmod(rest, len(meta_texts))
+        if not 3 <= n <= 7:
             continue
-        rule_sets.append(header[0])
-        complete[g] = header[1] is True
-        seats[g] = len(names)
+        header = judge.header(n, bool(id_is_null), rules_texts[rules_at], meta_texts[meta_at])
+        if header is not None:
+            table_of[i], complete_of[i] = header
+    table_index = table_of[inverse.ravel()]
+    game_doubt |= table_index < 0
+    complete = complete_of[inverse.ravel()]
 
-    hand_at = pa.array(hand_starts)
+    hand_at = indices_array(hand_starts)
     hand_game = np.repeat(np.arange(games), np.diff(game_hands))
     hand_seats = seats[hand_game]
     recorded_dealer = _numpy(_chunk(table, "dealer").take(hand_at).cast(pa.int64()), _ABSENT)
@@ -308,14 +384,15 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     if metas.null_count < hands:
         present = {"dealer": dealer >= 0, "pass_direction": direction != NULL, "moon": moon != NULL,
                    "points": has_points, "totals": has_totals}
-        for k in np.flatnonzero(_numpy(metas.is_valid(), False)).tolist():
+        for k in np.flatnonzero(_valid(metas)).tolist():
             verdict = judge_hand_meta(metas[k].as_py(), int(hand_seats[k]))
             hand_doubt[k] |= not verdict.readable or any(present[key][k] for key in verdict.null_columns)
             hold_only[k] = verdict.hold_only
     return Block(event=event, seat=seat, card=card, index=index, hand_rows=hand_rows,
                  hand_number=hand[hand_starts].astype(np.int64), dealer=dealer, direction=direction, moon=moon,
                  points=points, has_points=has_points, totals=totals, has_totals=has_totals,
-                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=game_hands, players=players, rules=rule_sets,
-                 game_id=game_ids, complete=complete, game_doubt=game_doubt,
+                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=game_hands, seats=seats,
+                 table_index=table_index, tables=judge.table_list, players_column=players,
+                 game_id_column=game_ids, complete=complete, game_doubt=game_doubt,
                  game_number=game[game_rows].astype(np.int64), game_rows=np.append(game_rows, rows),
                  path=unit.path, origin=unit)

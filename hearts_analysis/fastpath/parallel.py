@@ -37,13 +37,14 @@ def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FA
         yield from pending.popleft().result()
 
 
-def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST) -> Iterator[Entry]:
-    """Every job's entries in order, in this process."""
+def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST, render: bool = False,
+               slim: bool = True) -> Iterator[Entry]:
+    """Every job's entries in order, in this process; ``slim`` as in :func:`run_task`."""
     for job in jobs:
         if isinstance(job, InlineJob):
             yield from run_inline(job, rules)
         else:
-            yield from run_task(job, rules, engine)
+            yield from run_task(job, rules, engine, render, slim)
 
 
 def _quiet_worker() -> None:

@@ -69,9 +69,10 @@ class CleanRun:
         totals = verdict.totals[self.start:self.stop].tolist()
         winners = verdict.winners[self.start:self.stop].tolist()
         complete = verdict.complete[self.start:self.stop].tolist()
+        players, game_ids = block.players(), block.game_ids()
         at = 0
         for g in range(self.start, self.stop):
-            n = len(block.players[g])
+            n = len(players[g])
             count = int(first[g - self.start + 1] - first[g - self.start])
             hands = []
             for k in range(at, at + count):
@@ -79,7 +80,7 @@ class CleanRun:
                 hands.append({"points": points[k][:n], "moon": moon})
             at += count
             i = g - self.start
-            yield {"source": block.source(g), "game_id": block.game_id[g], "players": block.players[g],
+            yield {"source": block.source(g), "game_id": game_ids[g], "players": players[g],
                    "valid": True, "violations": [], "hands": hands, "totals": totals[i][:n],
                    "winners": [s for s in range(n) if winners[i][s]], "complete": complete[i]}
 

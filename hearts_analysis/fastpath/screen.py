@@ -59,19 +59,15 @@ def screen_block(block: Block) -> Verdict:
                       totals=np.zeros((games, MAX_SEATS), dtype=np.int64),
                       winners=np.zeros((games, MAX_SEATS), dtype=bool),
                       complete=np.zeros(games, dtype=bool))
-    groups: dict[tuple, list[int]] = {}
     has_hands = np.diff(block.game_hands) > 0
-    for game in np.flatnonzero(~block.game_doubt & has_hands).tolist():
-        players, rules = block.players[game], block.rules[game]
-        if players is None or rules is None:
-            continue
-        groups.setdefault((rules, len(players)), []).append(game)
-    for (rules, seats), members in groups.items():
+    index = np.where(block.game_doubt | ~has_hands, -1, block.table_index)
+    for table in np.unique(index[index >= 0]).tolist():
+        rules, seats = block.tables[table]
         try:
             params = table_params(rules, seats)
         except RuleError:
             continue
-        _screen_games(block, params, np.array(members, dtype=np.intp), verdict)
+        _screen_games(block, params, np.flatnonzero(index == table), verdict)
     return verdict
 
 
