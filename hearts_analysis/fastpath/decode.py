@@ -291,7 +291,7 @@ class MetaVerdict:
     null_columns: tuple[str, ...]
     """Columns the meta names, which must then be null on the hand's row."""
     hold_only: bool
-    """It gives a seat's passes as null, which is only readable when no seat has pass rows."""
+    """It gives the passes (or a seat's) as null: clean only on a hand without pass rows."""
 
 
 _COLUMN_KEYS = ("dealer", "pass_direction", "moon", "points", "totals")
@@ -310,10 +310,11 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
     for key, value in meta.items():
         if key in ("deal", "plays") or (key in _COLUMN_KEYS and value is not None):
             return unreadable
-        if key == "passes" and value is not None:
-            if not isinstance(value, list) or len(value) != seats or any(v not in (None, []) for v in value):
+        if key == "passes":  # null: the hand is read without passes, whatever its pass rows
+            if value is not None and (not isinstance(value, list) or len(value) != seats
+                                      or any(v not in (None, []) for v in value)):
                 return unreadable
-            hold_only = None in value
+            hold_only = value is None or None in value
     return MetaVerdict(True, tuple(key for key in _COLUMN_KEYS if key in meta), hold_only)
 
 

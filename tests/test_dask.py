@@ -1,0 +1,67 @@
+"""``--engine dask``: the fast path on a Dask cluster gives the reference engine's results.
+
+Runs on an in-process ``distributed.LocalCluster``; skipped where the dask extra is not installed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from faults import clean_games, every_violation, truncated, write_parquet_file, write_with_unreadable_games  # noqa: E402
+from hearts_analysis.audit import error_report  # noqa: E402
+from hearts_analysis.cli import app  # noqa: E402
+from hearts_analysis.fastpath import CleanRun  # noqa: E402
+from hearts_analysis.fastpath.cluster import dask_entries  # noqa: E402
+from hearts_analysis.records.parquetio import write_parquet  # noqa: E402
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                                  dashboard_address=None) as local:
+        yield local
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """A folder of part files with every violation, a part with unreadable games and a truncated part."""
+    folder = tmp_path_factory.mktemp("dask") / "corpus"
+    write_parquet(every_violation()[:120], folder, partition_size=80)
+    write_with_unreadable_games(clean_games(), folder / "part-90000.parquet")
+    truncated(folder / "part-00000.parquet", folder / "part-90001.parquet")
+    return folder
+
+
+def test_the_cluster_gives_the_reference_reports_in_order(cluster, corpus):
+    from test_fastpath import reference
+    with distributed.Client(cluster) as client:
+        entries = list(dask_entries([corpus], client=client, render=True))
+    reports = []
+    for entry in entries:
+        if isinstance(entry, CleanRun):
+            reports.extend(entry.reports())
+        else:
+            reports.append(error_report(entry.item) if entry.report is None else entry.report)
+    assert reports == reference([corpus])
+    assert any(isinstance(entry, CleanRun) for entry in entries)
+
+
+@pytest.mark.parametrize("format", ["json", "text"])
+def test_hearts_validate_on_a_scheduler_prints_what_the_reference_engine_prints(cluster, corpus, format):
+    expected = runner.invoke(app, ["validate", str(corpus), "--format", format, "--engine", "reference"])
+    result = runner.invoke(app, ["validate", str(corpus), "--format", format, "--engine", "dask",
+                                 "--scheduler", cluster.scheduler_address])
+    assert (result.exit_code, result.stdout_bytes) == (expected.exit_code, expected.stdout_bytes) == (
+        2, expected.stdout_bytes)
+
+
+def test_a_single_file_works_too(cluster, tmp_path):
+    path = write_parquet_file(clean_games(), tmp_path / "clean.parquet")
+    result = runner.invoke(app, ["validate", str(path), "--engine", "dask", "--scheduler", cluster.scheduler_address])
+    assert result.exit_code == 0 and "18 games (73 hands) checked, no violations" in result.stdout
