@@ -1,8 +1,9 @@
 """``hearts-game/1`` corpora as Parquet files of the ``events/1`` layout, streamed both ways.
 
-Writing builds one row group of whole games at a time (about
-:data:`ROW_GROUP_HANDS` hands) while a background thread encodes and writes the
-previous one, so memory stays bounded and both cores work. The output is
+Writing collects one row group of whole games at a time (about
+:data:`ROW_GROUP_HANDS` hands) while a background thread builds and writes the
+previous one (Parquet encoding releases the interpreter lock, so it overlaps
+with reading the next games); memory stays bounded. The output is
 atomic: a file, or a folder of ``part-00000.parquet``, ... files, appears only
 when complete. Reading goes row group by row group; a damaged row group or game
 becomes an :class:`Item` with its error and the rest is still read.
@@ -21,8 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
-import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -222,12 +223,11 @@ def _atomic_folder(target: Path) -> Iterator[Path]:
             raise FileExistsError(f"{target}: the folder holds other files ({', '.join(sorted(others)[:3])}); "
                                   f"choose a new folder")
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    tmp = _new_folder(target, ".tmp")
     try:
         yield tmp
-        os.chmod(tmp, 0o755)
         if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+            old = _new_folder(target, ".old")
             os.replace(target, old / "replaced")
             os.replace(tmp, target)
             shutil.rmtree(old, ignore_errors=True)
@@ -236,6 +236,18 @@ def _atomic_folder(target: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _new_folder(target: Path, suffix: str) -> Path:
+    """A fresh hidden folder beside ``target``, with the permissions the umask gives (unlike mkdtemp)."""
+    for _ in range(100):
+        folder = target.parent / f".{target.name}.{secrets.token_hex(4)}{suffix}"
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{target}: cannot create a temporary folder beside it")
 
 
 def write_parquet(games: Iterable[GameRecord], path: str | Path, partition_size: int | None = None) -> int:
