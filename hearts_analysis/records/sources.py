@@ -29,7 +29,7 @@ def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Ite
         if path.is_dir():
             found = sorted(p for p in path.rglob("*")
                            if p.is_file() and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES
-                           and not p.name.startswith("."))
+                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
             if not found:
                 yield Item(str(path), error=RecordError("no .json, .jsonl or .parquet files in this folder", source=str(path)))
             for file in found:
@@ -41,9 +41,10 @@ def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Ite
 
 
 def write_any(games: Iterable, path: str | Path) -> int:
-    """Write games to ``path`` in the format its suffix names (.json, .jsonl, .parquet); atomic."""
+    """Write games to ``path`` in the format its suffix names (.json, .jsonl, .parquet; a folder
+    holds Parquet part files); atomic."""
     path = Path(path)
-    if path.suffix.lower() in PARQUET_SUFFIXES:
+    if path.suffix.lower() in PARQUET_SUFFIXES or not path.suffix or path.is_dir():
         from .parquetio import write_parquet
         return write_parquet(games, path)
     if path.suffix.lower() not in JSON_SUFFIXES:
