@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 from ..rules import Rules
+from .memory import keep_freed_memory
 from .run import Entry
 from .tasks import FAST, InlineJob, Job, ParquetTask, run_inline, run_task
 
@@ -40,6 +41,7 @@ def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FA
 def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST, render: bool = False,
                slim: bool = True) -> Iterator[Entry]:
     """Every job's entries in order, in this process; ``slim`` as in :func:`run_task`."""
+    keep_freed_memory()
     for job in jobs:
         if isinstance(job, InlineJob):
             yield from run_inline(job, rules)
@@ -47,10 +49,11 @@ def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST, ren
             yield from run_task(job, rules, engine, render, slim)
 
 
-def _quiet_worker() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them."""
+def _worker_setup() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them, and keep freed memory."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    keep_freed_memory()
 
 
 @contextmanager
@@ -58,7 +61,7 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A pool of ``workers`` processes; forked where the platform can, as they start fastest."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods and os.name == "posix" else None)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_setup)
     try:
         yield pool
     finally:

@@ -1,0 +1,191 @@
+"""Validation speed at corpus scale: hands/second and peak memory of each engine, end to end.
+
+Simulates a corpus (cached under ``benchmarks/out/``), then times separate
+``hearts`` processes, start-up included: the reference engine on JSON Lines,
+the fast path on Parquet with one worker (pinned to one core) and with two,
+and the JSON Lines -> Parquet conversion. Each figure is also given as a
+ratio to the reference engine measured in the same run, at two corpus sizes
+(the second a quarter of the first) so that the growth can be seen to be
+linear. Peak memory is the largest resident set of any process of the run,
+and of the whole process tree (sampled).
+
+    python benchmarks/bench_validate.py                  # 400,000 hands and 100,000
+    python benchmarks/bench_validate.py --hands 40000    # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent / "out"
+GOALS = {"fast, 1 worker": 400_000, "reference (JSONL)": 50_000, "convert JSONL -> Parquet": 100_000}
+"""Hands/second the project aims at (one core, end to end); the fast path also under 300 MB."""
+
+
+# -- the corpus --------------------------------------------------------------------------------------
+def _simulate_chunk(args: tuple[str, int, int, int]) -> list[bytes]:
+    from hearts_analysis.records.jsonio import dumps_game
+    from hearts_analysis.rules import Rules
+    from hearts_analysis.simulate import simulate_games
+    preset, players, seed, games = args
+    return [dumps_game(game) for game in simulate_games(games, Rules.preset(preset), players, seed=seed)]
+
+
+def corpus(hands: int, preset: str, players: int) -> tuple[Path, Path, int, int]:
+    """``(jsonl, parquet, games, hands)`` of a simulated corpus of at least ``hands`` hands (cached)."""
+    stem = OUT / f"corpus-{preset}-{players}p-{hands}"
+    jsonl, parquet, counts = stem.with_suffix(".jsonl"), stem.with_suffix(".parquet"), stem.with_suffix(".json")
+    if counts.exists() and jsonl.exists() and parquet.exists():
+        known = json.loads(counts.read_text())
+        return jsonl, parquet, known["games"], known["hands"]
+    OUT.mkdir(parents=True, exist_ok=True)
+    print(f"simulating {hands:,} hands ({preset}, {players} players; cached in {OUT}) ...", file=sys.stderr)
+    lines: list[bytes] = []
+    total = seed = 0
+    with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
+        while total < hands:
+            batches = [(preset, players, seed + i, 200) for i in range(os.cpu_count() or 1)]
+            seed += len(batches)
+            for batch in pool.map(_simulate_chunk, batches):
+                for line in batch:
+                    if total >= hands:
+                        break
+                    lines.append(line)
+                    total += line.count(b'"plays"')
+    tmp = jsonl.with_suffix(".jsonl.tmp")
+    tmp.write_bytes(b"\n".join(lines) + b"\n")
+    tmp.replace(jsonl)
+    subprocess.run([sys.executable, "-m", "hearts_analysis", "convert", str(jsonl), str(parquet), "--quiet"],
+                   check=True)
+    counts.write_text(json.dumps({"games": len(lines), "hands": total}))
+    return jsonl, parquet, len(lines), total
+
+
+# -- one measured process ------------------------------------------------------------------------------
+def _tree_rss(pid: int) -> int:
+    import psutil
+    try:
+        root = psutil.Process(pid)
+        return sum(p.memory_info().rss for p in [root, *root.children(recursive=True)])
+    except psutil.Error:
+        return 0
+
+
+def measure(command: list[str], one_core: bool) -> dict:
+    """Run ``command`` once: wall seconds, CPU seconds, the largest process and the whole tree's peak (MB).
+
+    A small wrapper process runs it, so that its resource usage is that command's alone.
+    """
+    preexec = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_core else None
+    process = subprocess.Popen([sys.executable, __file__, "--child", *command], stdout=subprocess.PIPE,
+                               preexec_fn=preexec)
+    tree_peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            tree_peak[0] = max(tree_peak[0], _tree_rss(process.pid))
+            time.sleep(0.02)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, _ = process.communicate()
+    sampler.join()
+    if process.returncode:
+        raise SystemExit(f"{' '.join(command)} failed")
+    usage = json.loads(out)
+    usage["tree_peak_mb"] = tree_peak[0] / 2 ** 20
+    return usage
+
+
+def child(command: list[str]) -> None:
+    """The wrapper: run ``command``, print its wall time and resource usage as JSON."""
+    start = time.perf_counter()
+    process = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    if process.returncode not in (0, 1):
+        sys.stderr.write(process.stderr.decode()[-2000:])
+        raise SystemExit(process.returncode)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(json.dumps({"seconds": wall, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                      "peak_mb": usage.ru_maxrss / 1024}))
+
+
+def run_size(hands: int, preset: str, players: int, repeat: int) -> dict:
+    jsonl, parquet, games, total = corpus(hands, preset, players)
+    hearts = [sys.executable, "-m", "hearts_analysis"]
+    converted = OUT / f"converted-{os.getpid()}.parquet"
+    cases = {
+        "reference (JSONL)": (hearts + ["validate", str(jsonl), "--engine", "reference", "--quiet"], True),
+        "fast, 1 worker": (hearts + ["validate", str(parquet), "--quiet"], True),
+        "fast, 2 workers": (hearts + ["validate", str(parquet), "--workers", "2", "--quiet"], False),
+        "fast, 1 worker, JSON report": (hearts + ["validate", str(parquet), "--format", "json"], True),
+        "convert JSONL -> Parquet": (hearts + ["convert", str(jsonl), str(converted), "--quiet"], True),
+    }
+    results = {}
+    for name, (command, one_core) in cases.items():
+        runs = [measure(command, one_core) for _ in range(repeat)]
+        best = min(runs, key=lambda r: r["seconds"])
+        best["peak_mb"] = max(r["peak_mb"] for r in runs)
+        best["tree_peak_mb"] = max(r["tree_peak_mb"] for r in runs)
+        best["hands_per_second"] = total / best["seconds"]
+        best["hands_per_cpu_second"] = total / best["cpu_seconds"]
+        results[name] = best
+        print(f"  {name}: {best['seconds']:.2f} s", file=sys.stderr)
+    shutil.rmtree(converted, ignore_errors=True) if converted.is_dir() else converted.unlink(missing_ok=True)
+    baseline = results["reference (JSONL)"]["hands_per_second"]
+    for row in results.values():
+        row["ratio_to_reference"] = row["hands_per_second"] / baseline
+    return {"hands": total, "games": games, "results": results}
+
+
+def table(runs: list[dict]) -> str:
+    lines = [f"{'':30} {'hands':>9} {'seconds':>8} {'hands/s':>10} {'per CPU s':>10} {'x ref':>6} "
+             f"{'peak MB':>8} {'tree MB':>8}  goal"]
+    for run in runs:
+        for name, row in run["results"].items():
+            goal = GOALS.get(name)
+            met = "" if goal is None else (f"{goal:,}/s " + ("met" if row["hands_per_second"] >= goal else "NOT met"))
+            lines.append(f"{name:30} {run['hands']:>9,} {row['seconds']:>8.2f} {row['hands_per_second']:>10,.0f} "
+                         f"{row['hands_per_cpu_second']:>10,.0f} {row['ratio_to_reference']:>6.1f} "
+                         f"{row['peak_mb']:>8.0f} {row['tree_peak_mb']:>8.0f}  {met}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        return child(sys.argv[2:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=400_000, help="the larger corpus (the smaller is a quarter)")
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each case; the fastest counts")
+    parser.add_argument("--output", type=Path, default=OUT / "bench_validate.json")
+    args = parser.parse_args()
+    runs = []
+    for hands in (args.hands, args.hands // 4):
+        print(f"{hands:,} hands:", file=sys.stderr)
+        runs.append(run_size(hands, args.preset, args.players, args.repeat))
+    print(table(runs))
+    large, small = runs
+    growth = {name: (large["results"][name]["seconds"] / small["results"][name]["seconds"])
+              / (large["hands"] / small["hands"]) for name in large["results"]}
+    print("time per hand, large corpus / small corpus (1.0 = linear): "
+          + ", ".join(f"{name} {value:.2f}" for name, value in growth.items()))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+                                       "runs": runs, "linearity": growth, "goals": GOALS}, indent=2))
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

