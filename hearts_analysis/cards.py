@@ -94,10 +94,7 @@ def rank_of(card: Card) -> int:
 
 
 def mask_of(cards: Iterable[Card]) -> Mask:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
+    return sum({1 << card for card in cards})
 
 
 def iter_cards(mask: Mask) -> Iterator[Card]:

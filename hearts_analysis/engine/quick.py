@@ -73,10 +73,11 @@ def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
         return None
     hands = list(hands)
     taken, won, winners = [0] * n, [0] * n, []
+    followers = _followers(n)
     broken = False
     first = True
-    for start in range(0, expected, n):
-        seat, card = plays[start]
+    stream = iter(plays)
+    for seat, card in stream:
         bit = 1 << card
         hand = hands[seat]
         if seat != leader or not hand & bit:
@@ -87,11 +88,11 @@ def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
         hands[seat] = hand ^ bit
         led = SUIT_MASKS[card // 13]
         top, winner, cards = card, seat, bit
-        for offset in range(1, n):
-            seat, card = plays[start + offset]
+        for expected_seat in followers[leader]:
+            seat, card = next(stream)
             bit = 1 << card
             hand = hands[seat]
-            if seat != (leader + offset) % n or not hand & bit:
+            if seat != expected_seat or not hand & bit:
                 return None
             if first:
                 if not legal_mask(rules, hand, led, True, broken) & bit:
@@ -110,3 +111,9 @@ def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
         leader = winner
         first = False
     return taken, won, winners
+
+
+@lru_cache(maxsize=8)
+def _followers(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each leader, the seats that follow it in a trick, in order."""
+    return tuple(tuple((leader + k) % players for k in range(1, players)) for leader in range(players))

@@ -82,6 +82,12 @@ def _cards(count: int, kind: str = "") -> str:
 def _check_deal(table: Table, deal: tuple[tuple[Card, ...], ...], out: _Collector) -> list[Mask]:
     hands = [mask_of(cards) for cards in deal]
     size = table.hand_size
+    union = 0
+    for hand in hands:
+        union |= hand
+    if union == table.deck and all(len(cards) == size == hand.bit_count() for cards, hand in zip(deal, hands)) \
+            and union.bit_count() == size * table.players:
+        return hands  # the deck, dealt evenly, no card twice: nothing to report
     owner: dict[Card, int] = {}
     for seat, cards in enumerate(deal):
         if len(cards) != size:
