@@ -52,11 +52,9 @@ class Block:
     hand_doubt: np.ndarray
     """(hands,) bool: something about the hand the fast path does not read."""
     hold_only: np.ndarray
-    """(hands,) bool: readable only as a hand without pass rows (its meta gives a seat's passes as null)."""
+    """(hands,) bool: clean only without pass rows (its meta gives the passes, or a seat's, as null)."""
     game_hands: np.ndarray
     """(games + 1,) offsets of each game's hands."""
-    seats: np.ndarray
-    """(games,) players at the table."""
     table_index: np.ndarray
     """(games,) index into ``tables`` of the game's rule set and table size; -1: doubt."""
     tables: list[tuple[Rules, int]]
@@ -72,8 +70,6 @@ class Block:
     game_rows: np.ndarray
     """(games + 1,) row offsets of the games."""
     path: str
-    origin: Any = None
-    """Whatever the fallback needs to read the doubtful games again (file, row group, rows)."""
 
     @property
     def games(self) -> int:

@@ -47,10 +47,11 @@ class Unit:
 
 
 def open_units(path: Path, rules: Rules | None = None, groups: range | None = None,
-               first_row: int = 0) -> Iterator[Item | Unit]:
+               first_row: int = 0, threads: bool = False) -> Iterator[Item | Unit]:
     """Row groups of one file (``groups``: some of them, starting at row ``first_row``), joined and
     split as :func:`parquetio.iter_row_groups` does, with the same error :class:`Item` for a file or
     row group that cannot be read. A file the fast path cannot open is read by the reference reader.
+    ``threads``: decode the columns of a row group on several threads.
     """
     name = str(path)
     try:
@@ -72,7 +73,7 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
     for number in groups:
         size = parquet.metadata.row_group(number).num_rows
         try:
-            table = parquet.read_row_group(number, columns=columns, use_threads=False)
+            table = parquet.read_row_group(number, columns=columns, use_threads=threads)
         except (OSError, pa.ArrowException, ValueError) as error:
             if carry is not None:
                 yield carry
@@ -392,8 +393,8 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     return Block(event=event, seat=seat, card=card, index=index, hand_rows=hand_rows,
                  hand_number=hand[hand_starts].astype(np.int64), dealer=dealer, direction=direction, moon=moon,
                  points=points, has_points=has_points, totals=totals, has_totals=has_totals,
-                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=game_hands, seats=seats,
+                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=game_hands,
                  table_index=table_index, tables=judge.table_list, players_column=players,
                  game_id_column=game_ids, complete=complete, game_doubt=game_doubt,
                  game_number=game[game_rows].astype(np.int64), game_rows=np.append(game_rows, rows),
-                 path=unit.path, origin=unit)
+                 path=unit.path)

@@ -40,13 +40,13 @@ def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FA
 
 def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST, render: bool = False,
                slim: bool = True) -> Iterator[Entry]:
-    """Every job's entries in order, in this process; ``slim`` as in :func:`run_task`."""
+    """Every job's entries in order, in this process (Arrow may use several threads to read)."""
     keep_freed_memory()
     for job in jobs:
         if isinstance(job, InlineJob):
             yield from run_inline(job, rules)
         else:
-            yield from run_task(job, rules, engine, render, slim)
+            yield from run_task(job, rules, engine, render, slim, threads=True)
 
 
 def _worker_setup() -> None:

@@ -91,18 +91,19 @@ _JUDGES: dict[Rules | None, Judgements] = {}
 
 
 def run_task(task: ParquetTask, rules: Rules | None = None, engine: str = FAST,
-             render: bool = False, slim: bool = False) -> list[Entry]:
+             render: bool = False, slim: bool = False, threads: bool = False) -> list[Entry]:
     """Audit one part of a Parquet file.
 
     ``engine`` ``fast`` screens it, ``reference`` reads and replays every game;
     ``render`` turns clean runs into report bytes here, ``slim`` drops their
-    arrays (for results that travel to another process).
+    arrays (for results that travel to another process); ``threads`` lets
+    Arrow decode columns on several threads (for a run on one process).
     """
     judge = _JUDGES.get(rules)
     if judge is None:
         judge = _JUDGES[rules] = Judgements(rules)
     entries: list[Entry] = []
-    for unit in open_units(Path(task.path), rules, task.groups, task.first_row):
+    for unit in open_units(Path(task.path), rules, task.groups, task.first_row, threads):
         if isinstance(unit, Item):
             entries.extend(replayed([unit]))
         elif engine == FAST:
