@@ -25,6 +25,7 @@ from hearts_analysis.records.events_layout import SCHEMA
 from hearts_analysis.records.parquetio import read_parquet_items
 from hearts_analysis.rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 from hearts_analysis.simulate import simulate_games
+from test_properties import simulated_games
 
 PROPERTY = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -176,7 +177,9 @@ def change(game, kind: str, rng: random.Random):
     k = rng.randrange(len(hands))
     hand, n = hands[k], game.seats
     plays = list(hand.plays)
-    i, j = rng.sample(range(len(plays)), 2)
+    if len(plays) < 2 and kind in ("swap cards", "swap plays", "other card", "other seat", "drop play", "extra play"):
+        kind = "dealer"
+    i, j = rng.sample(range(len(plays)), 2) if len(plays) >= 2 else (0, 0)
     if kind == "swap cards":
         plays[i], plays[j] = (plays[i][0], plays[j][1]), (plays[j][0], plays[i][1])
     elif kind == "swap plays":
@@ -250,3 +253,20 @@ def test_a_folder_of_parts_is_read_in_the_reference_order(tmp_path):
     write_parquet(every_violation()[:50], folder, partition_size=40)
     assert len(list(Path(folder).glob("part-*.parquet"))) > 2
     assert fast([folder]) == reference([folder])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(simulated_games(max_hands=4), st.sampled_from((None,) + CHANGES), st.integers(0, 2 ** 32)),
+                min_size=1, max_size=4))
+def test_random_rule_sets_and_small_decks_are_screened_like_the_engine(tmp_path_factory, drawn):
+    """Every rule field (random presets and overrides, decks down to a few cards): valid games are
+    screened on the fast path, and every report is the engine's."""
+    games = [game if kind is None else change(game, kind, random.Random(seed)) for game, kind, seed in drawn]
+    games = [dataclasses.replace(game, game_id=f"g{i}") for i, game in enumerate(games) if game.hands]
+    if not games:
+        return
+    path = write_parquet_file(games, tmp_path_factory.mktemp("rules") / "rules.parquet")
+    reports = fast([path])
+    assert reports == reference([path])
+    assert screened([path])[0] == sum(1 for report in reports if report["valid"])

@@ -129,6 +129,8 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     a full hand are clean only where ``only_hearts_lead ends_hand`` ends them there.
     """
     k, n, count = cards.shape
+    if not k:
+        return _ended_at_once(p, hand0, leader0)
     ended = k < p.hand_size
     bad = np.zeros(count, bool)
     leaders = seats[:, 0, :]
@@ -239,6 +241,22 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
         return took
 
     return PlayScreen(~bad, hearts, taker_of(QS), taker_of(QC), taker_of(JD), tricks_won)
+
+
+def _ended_at_once(p: TableParams, hand0: np.ndarray, leader0: np.ndarray) -> PlayScreen:
+    """Hands without a play: clean where ``ends_hand`` ends them before the first lead (the first
+    leader holds only hearts), and that leader takes every card."""
+    n, count = hand0.shape
+    lead_hand = np.take_along_axis(hand0, leader0[None, :].astype(np.int64), axis=0)[0]
+    clean = np.full(count, p.ends_hand) & (lead_hand != 0) & ((lead_hand & ~U64(HEARTS_MASK)) == 0)
+    taker = np.arange(n)[:, None] == leader0[None, :]
+    hearts = taker * (p.deck & HEARTS_MASK).bit_count()
+
+    def taker_of(card: int) -> np.ndarray:
+        return leader0.astype(np.int64) if p.deck >> card & 1 else np.full(count, -1, np.int64)
+
+    return PlayScreen(clean, hearts.astype(np.int64), taker_of(QS), taker_of(QC), taker_of(JD),
+                      (taker * p.hand_size).astype(np.int64))
 
 
 @dataclass(frozen=True)

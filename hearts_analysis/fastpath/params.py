@@ -17,6 +17,8 @@ FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB, FIRST_LEAD_LEFT_OF_DEALER = 0, 1, 2
 DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
 """``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a hand's pass direction."""
 HOLD = DIRECTION_CODES["hold"]
+STATED = len(PASS_DIRECTIONS)
+"""The cycle code of ``any``: the record states the hand's direction."""
 MOON_CODES = {"add_to_others": 0, "subtract_from_shooter": 1}
 """The codes of a moon choice; -1 stands for none recorded."""
 
@@ -32,7 +34,7 @@ class TableParams:
     deck_size: int
     pass_count: int
     cycle: tuple[int, ...]
-    """Direction codes of the pass cycle; empty when the record states each hand's direction."""
+    """Direction codes of the pass cycle (:data:`STATED` where the record states the direction)."""
     offsets: tuple[int, ...]
     """Seats from passer to receiver, by direction code."""
     first_lead: int
@@ -55,13 +57,6 @@ class TableParams:
     target: int
     exceed: bool
 
-    @property
-    def has_any_cycle(self) -> bool:
-        return not self.cycle
-
-    def direction_of(self, hand_number: int) -> int:
-        """The direction code the cycle gives hand ``hand_number`` (1-based)."""
-        return self.cycle[(hand_number - 1) % len(self.cycle)]
 
 
 @lru_cache(maxsize=1024)
@@ -77,11 +72,9 @@ def table_params(rules: Rules, players: int) -> TableParams:
     else:
         first_mask = 0
     if rules.pass_count == 0:
-        cycle: tuple[int, ...] = (DIRECTION_CODES["hold"],)
-    elif ANY_DIRECTION in table.pass_cycle:
-        cycle = ()
+        cycle: tuple[int, ...] = (HOLD,)
     else:
-        cycle = tuple(DIRECTION_CODES[d] for d in table.pass_cycle)
+        cycle = tuple(STATED if d == ANY_DIRECTION else DIRECTION_CODES[d] for d in table.pass_cycle)
     moon_cards = 0 if rules.moon == "none" else table.deck & POINT_CARDS_MASK
     return TableParams(
         table=table, players=players, hand_size=table.hand_size, deck=table.deck,

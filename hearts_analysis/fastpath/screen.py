@@ -17,7 +17,7 @@ from ..records.events_layout import DEAL, PASS, PLAY
 from ..rules import RuleError
 from .block import Block
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
-from .params import DIRECTION_CODES, HOLD, TableParams, table_params
+from .params import DIRECTION_CODES, HOLD, STATED, TableParams, table_params
 
 MAX_SEATS = 7
 _ACROSS = DIRECTION_CODES["across"]
@@ -83,20 +83,19 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: Verdict)
     ok &= (recorded_dealer >= -1) & (recorded_dealer < n)
     dealer = np.where(recorded_dealer < 0, (number - 1) % n, recorded_dealer)
     stated = block.direction[hands]
-    if p.has_any_cycle:
-        direction = np.where(stated >= 0, stated, HOLD)
-        if n % 2:
-            ok &= direction != _ACROSS
-    else:
-        direction = np.array(p.cycle)[(number - 1) % len(p.cycle)]
-        ok &= (stated < 0) | (stated == direction)
+    expected = np.array(p.cycle)[(number - 1) % len(p.cycle)]
+    from_record = expected == STATED
+    direction = np.where(from_record, np.where(stated >= 0, stated, HOLD), expected)
+    ok &= from_record | (stated < 0) | (stated == expected)
+    if n % 2:
+        ok &= ~(from_record & (direction == _ACROSS))
     pass_rows = np.where(direction == HOLD, 0, n * p.pass_count)
     ok &= ~(block.hold_only[hands] & (pass_rows > 0))
     start = block.hand_rows[hands]
     length = block.hand_rows[hands + 1] - start
     play_rows = length - deck_size - pass_rows
     tricks = play_rows // n
-    ok &= (play_rows % n == 0) & (tricks >= 1) & ((tricks == size) | ((tricks < size) & p.ends_hand))
+    ok &= (play_rows >= 0) & (play_rows % n == 0) & ((tricks == size) | ((tricks < size) & p.ends_hand))
 
     hand_clean = np.zeros(len(hands), dtype=bool)
     points = np.zeros((len(hands), n), dtype=np.int64)
