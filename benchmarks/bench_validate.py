@@ -86,7 +86,8 @@ def measure(command: list[str], one_core: bool) -> dict:
 
     A small wrapper process runs it, so that its resource usage is that command's alone.
     """
-    preexec = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_core else None
+    pin = one_core and hasattr(os, "sched_setaffinity")
+    preexec = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if pin else None
     process = subprocess.Popen([sys.executable, __file__, "--child", *command], stdout=subprocess.PIPE,
                                preexec_fn=preexec)
     tree_peak = [0]
