@@ -82,8 +82,17 @@ def validate(
     could not be read (reported with its file, line and field; the rest is
     still checked).
 
-    Example: hearts validate games.jsonl --format json
-    Example: hearts validate corpus.parquet --workers 2
+    Parquet input goes through the fast path (a vectorised screen of the
+    columns; any game with anything doubtful is replayed by the reference
+    engine), with the reference engine's results.
+
+    Examples:
+
+      hearts validate games.jsonl --format json
+
+      hearts validate corpus.parquet --workers 2
+
+      hearts validate corpus/ --engine dask --scheduler tcp://host:8786
     """
     from ..fastpath import CleanRun
     forced = rules_from_options(rules, set_)
