@@ -19,7 +19,7 @@ import pyarrow as pa
 from ..audit import GameReport, game_report
 from ..engine.replay import replay_game
 from ..records import parquetio
-from ..records.jsonio import Item
+from ..records.jsonio import Item, RecordError
 from ..rules import Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
@@ -27,7 +27,7 @@ from .params import MOON_CODES
 from .screen import Verdict, screen_block
 
 MOON_NAMES = {code: name for name, code in MOON_CODES.items()}
-_MERGE_GAP = 16
+_MERGE_GAP = 1
 """Doubtful games this close together are read again as one slice."""
 
 
@@ -115,19 +115,30 @@ def _as_text(table: pa.Table) -> pa.Table:
 def _reference_items(unit: Unit, start_row: int, stop_row: int, rules: Rules | None) -> list[Item]:
     """The reference reader's items for the games in rows ``[start_row, stop_row)`` of a unit.
 
-    The slice starts one row early (when it can), so that each game is checked
-    against the one before it as in the whole unit; that row's game is dropped.
+    Where the first game's number is below the one before it, the slice starts one
+    row early, so that the reader finds that fault as it does in the whole unit;
+    that row's game is dropped.
     """
-    lead = 1 if start_row else 0
+    game = unit.table["game"]
+    lead = 1 if start_row and game[start_row].as_py() < game[start_row - 1].as_py() else 0
     table = _as_text(unit.table.slice(start_row - lead, stop_row - start_row + lead))
     items: list[Item] = []
     for part in parquetio._decoded(table, unit.path, unit.number, unit.first_row + start_row - lead, rules):
         if isinstance(part, Item):
             items.append(part)
         else:
+            _forget_tracebacks(part.games)
             produced = list(part.items())
             items.extend(produced[1:] if lead else produced)
     return items
+
+
+def _forget_tracebacks(headers) -> None:
+    """A reader error's traceback holds the reader's frames, and through them the row group's arrays,
+    in a reference cycle that only a full collection would free."""
+    for header in headers:
+        if isinstance(header, RecordError):
+            header.__traceback__ = None
 
 
 def whole_unit_items(unit: Unit, rules: Rules | None) -> list[Item]:
