@@ -132,10 +132,13 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     if not k:
         return _ended_at_once(p, hand0, leader0)
     ended = k < p.hand_size
-    bad = np.zeros(count, bool)
     leaders = seats[:, 0, :]
+    out_of_turn = np.zeros((k, count), bool)
     for i in range(1, n):
-        bad |= ((seats[:, i, :] - leaders) % n != i).any(axis=0)
+        turn = leaders + np.int8(i)
+        turn -= np.int8(n) * (turn >= n)
+        out_of_turn |= seats[:, i, :] != turn
+    bad = out_of_turn.any(axis=0)
 
     suits = cards // 13
     led = suits[:, 0, :]
@@ -217,14 +220,11 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     elif ended:
         bad[:] = True
 
-    # what each seat took
-    hearts_in_trick = fold(np.add, (seat_classes == CLASS_HEARTS).transpose(1, 0, 2).astype(np.int64))
-    hearts = np.zeros((n, count), np.int64)
-    tricks_won = np.zeros((n, count), np.int64)
-    for seat in range(n):
-        won = winners == seat
-        hearts[seat] = (hearts_in_trick * won).sum(axis=0)
-        tricks_won[seat] = won.sum(axis=0)
+    # what each seat took: per trick, one-hot by winner
+    hearts_in_trick = fold(np.add, (seat_classes == CLASS_HEARTS).transpose(1, 0, 2).view(np.uint8))
+    won = (winners[None, :, :] == np.arange(n, dtype=np.int8)[:, None, None]).view(np.uint8)
+    hearts = fold(np.add, (won * hearts_in_trick[None, :, :]).transpose(1, 0, 2)).astype(np.int64)
+    tricks_won = fold(np.add, won.transpose(1, 0, 2)).astype(np.int64)
     if ended:
         taker = np.arange(n)[:, None] == last_leader[None, :]
         hearts += taker * popcount(rest & U64(HEARTS_MASK)).astype(np.int64).sum(axis=0)[None, :]
@@ -233,9 +233,8 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     def taker_of(card: int) -> np.ndarray:
         if not p.deck >> card & 1:
             return np.full(count, -1, np.int64)
-        in_trick = fold(np.logical_or, (by_seat == card).transpose(1, 0, 2))
-        where = in_trick.argmax(axis=0)
-        took = np.take_along_axis(winners, where[None, :], axis=0)[0].astype(np.int64)
+        in_trick = fold(np.logical_or, (cards == card).transpose(1, 0, 2))
+        took = fold(np.add, winners.astype(np.int64) * in_trick)
         if ended:
             took = pick(in_trick.any(axis=0), took, last_leader)
         return took
