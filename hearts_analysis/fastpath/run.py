@@ -27,8 +27,6 @@ from .params import MOON_CODES
 from .screen import Verdict, screen_block
 
 MOON_NAMES = {code: name for name, code in MOON_CODES.items()}
-_MERGE_GAP = 1
-"""Doubtful games this close together are read again as one slice."""
 
 
 @dataclass(frozen=True)
@@ -121,16 +119,9 @@ def _reference_items(unit: Unit, start_row: int, stop_row: int, rules: Rules | N
     """
     game = unit.table["game"]
     lead = 1 if start_row and game[start_row].as_py() < game[start_row - 1].as_py() else 0
-    table = _as_text(unit.table.slice(start_row - lead, stop_row - start_row + lead))
-    items: list[Item] = []
-    for part in parquetio._decoded(table, unit.path, unit.number, unit.first_row + start_row - lead, rules):
-        if isinstance(part, Item):
-            items.append(part)
-        else:
-            _forget_tracebacks(part.games)
-            produced = list(part.items())
-            items.extend(produced[1:] if lead else produced)
-    return items
+    items = _read(unit.table.slice(start_row - lead, stop_row - start_row + lead), unit,
+                  unit.first_row + start_row - lead, rules)
+    return items[1:] if lead else items
 
 
 def _forget_tracebacks(headers) -> None:
@@ -161,26 +152,54 @@ def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry
         block = None  # input the screen does not expect: the reference path decides, as for any doubt
     if block is None or verdict is None:
         return replayed(whole_unit_items(unit, rules))
-    spans: list[list[int]] = []
-    for start, stop in _runs(~verdict.clean):
-        if spans and start - spans[-1][1] <= _MERGE_GAP:
-            spans[-1][1] = stop
-        else:
-            spans.append([start, stop])
+    items = _doubtful_items(unit, block, np.flatnonzero(~verdict.clean), rules)
+    if items is None:
+        return replayed(whole_unit_items(unit, rules))
     entries: list[Entry] = []
     at = 0
-    for start, stop in spans:
+    for start, stop in _runs(~verdict.clean):
         if start > at:
             entries.append(_clean(block, verdict, at, start))
-        items = _reference_items(unit, int(block.game_rows[start]), int(block.game_rows[stop]), rules)
-        if len(items) != stop - start:  # the slice read differently from the unit: read it all
-            return replayed(whole_unit_items(unit, rules))
-        for g in range(start, stop):
-            entries.extend([_clean(block, verdict, g, g + 1)] if verdict.clean[g] else replayed([items[g - start]]))
+        entries.extend(replayed([items[g] for g in range(start, stop)]))
         at = stop
     if at < block.games:
         entries.append(_clean(block, verdict, at, block.games))
     return entries
+
+
+def _doubtful_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | None) -> dict[int, Item] | None:
+    """The reference reader's item for each doubtful game; ``None`` if they must be read with the whole unit.
+
+    Where the games are in order, all of them are read in one go, as one table of
+    their rows (each game is read on its own rows alone); a game found unreadable
+    is read again from its place in the unit, so that its error names its file row.
+    """
+    rows = block.game_rows
+    items: dict[int, Item] = {}
+    if len(games) and (np.diff(block.game_number) > 0).all():
+        table = pa.concat_tables([unit.table.slice(rows[g], rows[g + 1] - rows[g]) for g in games.tolist()])
+        found = _read(table, unit, unit.first_row, rules)
+        if len(found) == len(games):
+            items = {g: item for g, item in zip(games.tolist(), found) if item.error is None}
+    for g in games.tolist():
+        if g not in items:
+            again = _reference_items(unit, int(rows[g]), int(rows[g + 1]), rules)
+            if len(again) != 1:  # the game read differently from the unit
+                return None
+            items[g] = again[0]
+    return items
+
+
+def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None) -> list[Item]:
+    """The reference reader's items for a table of whole games from ``unit``."""
+    items: list[Item] = []
+    for part in parquetio._decoded(_as_text(table), unit.path, unit.number, first_row, rules):
+        if isinstance(part, Item):
+            items.append(part)
+        else:
+            _forget_tracebacks(part.games)
+            items.extend(part.items())
+    return items
 
 
 def _clean(block: Block, verdict: Verdict, start: int, stop: int) -> CleanRun:
