@@ -72,6 +72,8 @@ def _cards(value: Any, field: str) -> tuple[Card, ...]:
 
 
 def _ints(value: Any, field: str, n: int) -> tuple[int, ...]:
+    if type(value) is list and len(value) == n and all(type(v) is int for v in value):
+        return tuple(value)
     items = _list(value, field)
     if len(items) != n:
         raise _fail(field, f"expected one number per seat ({n}), got {len(items)}")
