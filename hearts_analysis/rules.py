@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, QS_MASK, Card, CardError, Mask, card_name,
                     iter_cards, lowest, mask_of, parse_card, popcount)
@@ -205,6 +205,11 @@ class Table:
         if self.rules.pass_count == 0:
             return "hold"
         return self.pass_cycle[(hand_number - 1) % len(self.pass_cycle)]
+
+    def game_over(self, totals: "Sequence[int]") -> bool:
+        """Whether these running totals end the game: a total reaches (or, under end_at exceed, passes) the target."""
+        top = max(totals)
+        return top > self.rules.target if self.rules.end_at == "exceed" else top >= self.rules.target
 
     def pass_offset(self, direction: str) -> int:
         """Seats from a passer to its receiver: left +1, right -1, across n/2, hold 0."""

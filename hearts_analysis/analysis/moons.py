@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Mask, highest
-from ..engine.replay import HandResult, _is_over
+from ..engine.replay import HandResult
 from ..engine.scoring import moon_points
 from ..rules import Table
 from .trace import HandTrace, Play, Trick
@@ -209,7 +209,7 @@ def judge_choice(table: Table, totals_before: tuple[int, ...], result: HandResul
 
     def value(option: str) -> tuple[int, tuple[int, ...]]:
         after = tuple(t + p for t, p in zip(totals_before, moon_points(table, list(result.taken), shooter, option)))
-        if not _is_over(table, after):
+        if not table.game_over(after):
             return 1, after
         low = min(after)
         if after[shooter] != low:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..cards import HEARTS_MASK, QS_MASK, Card, Mask, mask_of
-from ..engine.replay import GameResult, HandResult, _apply_passes, _Collector
+from ..engine.replay import GameResult, HandResult
 from ..engine.state import HandState
 from ..records.model import HandRecord
 from ..rules import Table
@@ -86,13 +86,7 @@ def hearts_breakers(table: Table) -> Mask:
 def trace_hand(table: Table, record: HandRecord, result: HandResult, players: tuple[str, ...]) -> HandTrace:
     """Walk one recorded hand, trick by trick, with the winners the engine found."""
     n = table.players
-    dealt = [mask_of(cards) for cards in record.deal]
-    held = list(dealt)
-    direction = _apply_passes(table, result.number, record, held, _Collector(result.number, players))
-    if direction == "hold" or not record.passes:
-        given = (0,) * n
-    else:
-        given = tuple(mask_of(cards or ()) & dealt[seat] for seat, cards in enumerate(record.passes))
+    held, given = result.held, result.passed
     hands = list(held)
     plays = record.plays
     tricks = []
@@ -109,7 +103,8 @@ def trace_hand(table: Table, record: HandRecord, result: HandResult, players: tu
         sweeper = tricks[-1].winner if tricks else HandState.first_leader_for(table, held, result.dealer)
         for hand in hands:
             swept |= hand
-    return HandTrace(result.number, direction, tuple(dealt), given, tuple(held), tuple(tricks), swept, sweeper)
+    dealt = tuple(mask_of(cards) for cards in record.deal)
+    return HandTrace(result.number, result.pass_direction, dealt, given, tuple(held), tuple(tricks), swept, sweeper)
 
 
 def trace_game(result: GameResult) -> Iterator[HandTrace]:

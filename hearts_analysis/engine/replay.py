@@ -36,6 +36,10 @@ class HandResult:
     taken: tuple[Mask, ...]
     trick_winners: tuple[int, ...]
     violations: tuple[Violation, ...]
+    held: tuple[Mask, ...] = ()
+    """Each seat's cards at the first lead, after the pass."""
+    passed: tuple[Mask, ...] = ()
+    """The cards each seat gave (and held), as the pass was applied; zeros on a hold hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +115,9 @@ def _check_deal(table: Table, deal: tuple[tuple[Card, ...], ...], out: _Collecto
 
 
 def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mask],
-                  out: _Collector) -> str:
-    """Check and apply the passes; returns the direction used (the recorded one if stated)."""
+                  out: _Collector) -> tuple[str, tuple[Mask, ...]]:
+    """Check and apply the passes; returns the direction used (the recorded one if stated) and
+    the cards each seat gave."""
     n = table.players
     expected = table.pass_direction(number)
     stated = record.pass_direction
@@ -135,7 +140,7 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
             if cards:
                 out.add("pass-invalid", f"{out.who(seat)} passed {', '.join(names(cards))}, "
                         f"but hand {number} is a hold hand: nobody passes", seat)
-        return "hold"
+        return "hold", (0,) * n
     count = table.rules.pass_count
     offset = table.pass_offset(direction)
     given: list[Mask] = []
@@ -159,7 +164,7 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
         hands[seat] &= ~given[seat]
     for seat in range(n):
         hands[(seat + offset) % n] |= given[seat]
-    return direction
+    return direction, tuple(given)
 
 
 def _where_is(state: HandState, card: Card, seat: int, table: Table) -> str:
@@ -224,7 +229,8 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     n = table.players
     dealer = record.dealer if record.dealer is not None else (number - 1) % n
     hands = _check_deal(table, record.deal, out)
-    direction = _apply_passes(table, number, record, hands, out)
+    direction, passed = _apply_passes(table, number, record, hands, out)
+    held = tuple(hands)
     first = HandState.first_leader_for(table, hands, dealer)
     clean = replay_clean(table, hands, first, record.plays)
     if clean is None:
@@ -240,7 +246,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
                         f"{number}; the tricks give {want}{_moon_note(moon, seat)}", seat)
     totals = tuple(a + b for a, b in zip(previous_totals, points))
     result = HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon,
-                        tuple(tricks_won), tuple(taken), tuple(trick_winners), ())
+                        tuple(tricks_won), tuple(taken), tuple(trick_winners), (), held, passed)
     return result, out
 
 
@@ -261,13 +267,6 @@ def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out:
     elif rule != "shooter_choice" and record.moon != rule:
         out.add("moon-choice-invalid", f"seat {moon.seat} shot the moon and the record says "
                 f"{record.moon}, but the rules fix the moon to {rule}", moon.seat)
-
-
-def _is_over(table: Table, totals: tuple[int, ...]) -> bool:
-    target = table.rules.target
-    if table.rules.end_at == "exceed":
-        return max(totals) > target
-    return max(totals) >= target
 
 
 def replay_game(game: GameRecord) -> GameResult:
@@ -292,7 +291,7 @@ def replay_game(game: GameRecord) -> GameResult:
                     out.add("totals-mismatch", f"{out.who(seat)}'s total after hand {number} is recorded as "
                             f"{got}; the points add up to {want}", seat)
                 deviation[seat] = off
-        if ended_at is None and _is_over(table, totals):
+        if ended_at is None and table.game_over(totals):
             ended_at = number
             low = min(totals)
             winners = tuple(seat for seat, total in enumerate(totals) if total == low)

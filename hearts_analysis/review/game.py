@@ -16,7 +16,6 @@ from ..cards import Mask, mask_of
 from ..engine.replay import GameResult, HandResult, replay_game
 from ..engine.state import HandState
 from ..records.model import GameRecord, HandRecord
-from ..rules import Table
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
 from .knowledge import at_play, observe
 from .rollout import History
@@ -95,11 +94,11 @@ def review_hand(position: Position, record: HandRecord, hand: HandResult, seats:
     passed = [0] * n
     decisions: list[Decision] = []
     if direction != "hold" and record.passes:
-        passed = [mask_of(cards or ()) for cards in record.passes]
+        passed = list(hand.passed)
         for seat in sorted(seats):
             decisions.append(review_pass(position, seat, dealt[seat], passed[seat], direction, hand.dealer,
                                          settings))
-    held = _after_pass(table, dealt, passed, direction)
+    held = list(hand.held)
     state = HandState(table, held, HandState.first_leader_for(table, held, hand.dealer))
     offset = table.pass_offset(direction)
     first_leader = state.leader
@@ -120,10 +119,3 @@ def review_hand(position: Position, record: HandRecord, hand: HandResult, seats:
     return decisions
 
 
-def _after_pass(table: Table, dealt: list[Mask], passed: list[Mask], direction: str) -> list[Mask]:
-    n = table.players
-    offset = table.pass_offset(direction)
-    hands = [dealt[s] & ~passed[s] for s in range(n)]
-    for seat in range(n):
-        hands[(seat + offset) % n] |= passed[seat]
-    return hands

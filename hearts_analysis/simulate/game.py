@@ -7,7 +7,6 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from ..cards import Card, Mask, iter_cards
-from ..engine.replay import _is_over
 from ..engine.scoring import moon_points, moon_shooter, raw_points
 from ..records.model import GameRecord, HandRecord
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules, Table
@@ -41,7 +40,7 @@ def choose_moon(table: Table, taken: Sequence[Mask], shooter: int, totals: Seque
         after = [t + p for t, p in zip(totals, moon_points(table, taken, shooter, choice))]
         mine, low = after[shooter], min(after)
         leads = mine == low
-        if not _is_over(table, after):
+        if not table.game_over(after):
             return 1, (choice == "add_to_others") == leads
         if leads:
             return (3 if after.count(low) == 1 else 2), choice == "add_to_others"
@@ -113,10 +112,10 @@ def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random
         hand = play_hand(table, number, bots, rng, totals)
         hands.append(hand)
         totals = hand.totals
-        if _is_over(table, totals):
+        if table.game_over(totals):
             break
     return GameRecord(players=tuple(players), hands=tuple(hands), rules=rules,
-                      rules_spec=rules.to_spec(), game_id=game_id, complete=_is_over(table, totals))
+                      rules_spec=rules.to_spec(), game_id=game_id, complete=table.game_over(totals))
 
 
 def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,
