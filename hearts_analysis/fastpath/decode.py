@@ -231,7 +231,7 @@ class Judgements:
                meta_text: str | None) -> tuple[int, bool] | None:
         """``(table index, complete)`` of a header the reader accepts; ``None`` where it would not.
 
-        The table index numbers each distinct ``(rules, seats)``: see :meth:`table`.
+        The table index numbers each distinct ``(rules, seats)`` in :attr:`table_list`.
         """
         key = (seats, id_is_null, rules_text, meta_text)
         known = self.headers.get(key, False)
@@ -248,9 +248,6 @@ class Judgements:
             index = self.tables[(rules, seats)] = len(self.table_list)
             self.table_list.append((rules, seats))
         return index, complete
-
-    def table(self, index: int) -> tuple[Rules, int]:
-        return self.table_list[index]
 
     def _judge(self, seats: int, id_is_null: bool, rules_text: str | None, meta_text: str | None):
         names = [f"p{i}" for i in range(seats)]
@@ -300,6 +297,8 @@ _COLUMN_KEYS = ("dealer", "pass_direction", "moon", "points", "totals")
 
 @lru_cache(maxsize=4096)
 def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
+    """A hand meta as the reference reader takes it: readable with the hand's columns as they are
+    (explicit nulls, unknown fields, empty or null passes), or not (then the game is doubtful)."""
     unreadable = MetaVerdict(False, (), False)
     try:
         meta = orjson.loads(text)

@@ -51,6 +51,7 @@ def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def screen_block(block: Block) -> Verdict:
+    """Every game of a block, screened table by table (one rule set and table size at a time)."""
     games, hands = block.games, block.hands
     verdict = Verdict(clean=np.zeros(games, dtype=bool),
                       points=np.zeros((hands, MAX_SEATS), dtype=np.int64),
@@ -72,6 +73,7 @@ def screen_block(block: Block) -> Verdict:
 
 
 def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: Verdict) -> None:
+    """Games of one table: each hand's layout, direction and dealer, the hands by layout, then the game."""
     n, size, deck_size = p.players, p.hand_size, p.deck_size
     first_hand = block.game_hands[games]
     counts = block.game_hands[games + 1] - first_hand
