@@ -188,6 +188,13 @@ BREAKS = {
     "complete text": lambda g: g.__setitem__("complete", "yes"),
     "hands null": lambda g: g.__setitem__("hands", None),
     "format": lambda g: g.__setitem__("format", "hearts-game/2"),
+    "game_id number": lambda g: g.__setitem__("game_id", 7),
+    "played_at number": lambda g: g.__setitem__("played_at", 2024),
+    "players text": lambda g: g.__setitem__("players", "abcd"),
+    "player number": lambda g: g["players"].__setitem__(1, 2),
+    "rules number": lambda g: g.__setitem__("rules", 4),
+    "rules across for three": lambda g: g.update(
+        players=g["players"][:3], rules={"preset": "standard", "pass_cycle": ["left", "across"]}),
 }
 
 
@@ -202,6 +209,19 @@ def test_an_invalid_object_gets_the_record_readers_error(name):
         encoder.add_json(obj)
     assert (raised.value.field, raised.value.detail) == (expected.value.field, expected.value.detail)
     assert encoder.games == 0 and encoder.take() is None
+
+
+def test_a_rule_set_read_for_one_player_count_is_read_again_for_another():
+    """The encoder reads each distinct rule set once, per number of players: 'across' needs an even table."""
+    rules = {"preset": "standard", "pass_cycle": ["left", "across"]}
+    four, three = (copy.deepcopy(base_games()[k]) | {"rules": rules} for k in (1, 0))
+    encoder = EventEncoder()
+    encoder.add_json(four)
+    with pytest.raises(RecordError) as raised:
+        encoder.add_json(three)
+    assert raised.value.field == "rules.pass_cycle" and "across" in raised.value.detail
+    encoder.add_json(four)
+    assert encoder.games == 2
 
 
 # -- lossless: JSONL -> Parquet -> JSONL -------------------------------------------------------------

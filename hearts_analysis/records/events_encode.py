@@ -20,12 +20,13 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
 from .events_layout import (CARD_NAMES, DEAL, EVENTS, INT32_MAX, INT32_MIN, NONE, PASS, PLAY, SCHEMA)
-from .jsonio import _HAND_KEYS, RecordError, game_from_dict, game_to_dict
-from .model import GameRecord
+from .jsonio import _GAME_KEYS, _HAND_KEYS, game_from_dict, game_to_dict
+from .model import FORMAT, GameRecord
 
 _HAND_KEY_SET = frozenset(_HAND_KEYS)
+_GAME_KEY_SET = frozenset(_GAME_KEYS)
 _HAND_META_KEYS = tuple(k for k in _HAND_KEYS if k not in ("deal", "plays"))
 """Hand fields a ``hand_meta`` object may name (as explicit nulls), in record order."""
 
@@ -44,6 +45,10 @@ _DIRECTION_CODE = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
 _MOON_CODE = {name: code for code, name in enumerate(MOON_CHOICES)}
 _INT = {int}
 _LIST = {list}
+_STR = {str}
+_TEXT = (str, type(None))
+_FLAG = (bool, type(None))
+_RULES_SEEN_MAX = 1024
 _DIRECTION_VALUES = frozenset(PASS_DIRECTIONS) | {None}
 _MOON_VALUES = frozenset(MOON_CHOICES) | {None}
 
@@ -94,15 +99,15 @@ def _card_codes(ranks: bytes, suits: bytes) -> np.ndarray:
     return _RANK_VALUE[np.frombuffer(ranks, np.uint8)] + _SUIT_VALUE[np.frombuffer(suits, np.uint8)]
 
 
-def _game_meta(header: GameRecord) -> str | None:
+def _game_meta(obj: dict) -> str | None:
     """What of a game has no column: played_at, complete, unknown fields, explicit nulls (JSON, record order)."""
     meta: dict[str, Any] = {}
     for key in ("game_id", "played_at", "rules", "complete"):
-        if key in header.nulls:
+        if key in obj and obj[key] is None:
             meta[key] = None
-        elif key in ("played_at", "complete") and getattr(header, key) is not None:
-            meta[key] = getattr(header, key)
-    meta.update(header.extra)
+        elif key in ("played_at", "complete") and obj.get(key) is not None:
+            meta[key] = obj[key]
+    meta.update((key, value) for key, value in obj.items() if key not in _GAME_KEY_SET)
     return orjson.dumps(meta).decode() if meta else None
 
 
@@ -154,6 +159,7 @@ class EventEncoder:
 
     def __init__(self, next_game: int = 0) -> None:
         self.next_game = next_game
+        self._rules_seen: dict[tuple[bytes, int], bool] = {}
         self._clear()
 
     def _clear(self) -> None:
@@ -190,22 +196,45 @@ class EventEncoder:
     def _add(self, obj: Any) -> int:
         """Encode one game object exactly as :func:`game_from_dict` would read it, or decline.
 
-        The game-level fields are read by :func:`game_from_dict` itself (a few microseconds a
-        game); only the hands, where the time goes, are read here.
+        The game-level fields are checked as :func:`game_from_dict` checks them, the rule set
+        once per distinct ``rules`` text and player count (reading it costs tens of
+        microseconds); the hands, where the time goes, are read in :meth:`_hands`.
         """
         hands = obj.get("hands", []) if type(obj) is dict else None
         if type(hands) is not list:
             _decline("not a game object with a list of hands")
-        try:
-            header = game_from_dict({key: value for key, value in obj.items() if key != "hands"})
-        except RecordError:
+        players = obj.get("players")
+        if (type(players) is not list or not 3 <= len(players) <= 7 or set(map(type, players)) != _STR
+                or "" in players or obj.get("format", FORMAT) != FORMAT
+                or type(obj.get("game_id", "")) not in _TEXT or type(obj.get("played_at", "")) not in _TEXT
+                or type(obj.get("complete", True)) not in _FLAG):
             _decline("game-level fields")
-        n = header.seats
+        rules_spec = obj.get("rules")
+        n = len(players)
+        self._check_rules(rules_spec, n)
         encoded = self._hands(hands, n)
-        self._commit(list(header.players), header.game_id,
-                     None if header.rules_spec is None else orjson.dumps(header.rules_spec).decode(),
-                     _game_meta(header), n, *encoded)
+        self._commit(list(players), obj.get("game_id"), None if rules_spec is None else orjson.dumps(rules_spec).decode(),
+                     _game_meta(obj), n, *encoded)
         return len(hands)
+
+    def _check_rules(self, spec: Any, n: int) -> None:
+        """Decline a rule set :func:`game_from_dict` would refuse; each distinct one is read once."""
+        try:
+            key = (orjson.dumps(spec), n)
+        except orjson.JSONEncodeError:
+            _decline("rules")
+        known = self._rules_seen.get(key)
+        if known is None:
+            if len(self._rules_seen) >= _RULES_SEEN_MAX:
+                self._rules_seen.clear()
+            try:
+                Rules.from_spec(spec).table(n)
+                known = True
+            except RuleError:
+                known = False
+            self._rules_seen[key] = known
+        if not known:
+            _decline("rules")
 
     def _hands(self, hands: list, n: int) -> tuple:
         """The rows of a game's hands: per-hand values, row counts, and the checked card text.

@@ -1,0 +1,90 @@
+"""Conversion speed on one core: JSON Lines -> Parquet and back, as ratios to ``orjson.loads`` of the same lines.
+
+Runs in this process, pinned to one core, on a corpus cached by
+``bench_validate.py`` under ``benchmarks/out/`` (simulated there if missing).
+The baseline is the time ``orjson.loads`` takes to parse every line of the
+same file, measured in the same run: a conversion can hardly be faster than
+parsing its input, so the ratio says how far the rest (encoding, Arrow,
+Parquet) is from free. Each case runs ``--repeat`` times; the fastest counts.
+
+    python benchmarks/bench_convert.py                   # 100,000 hands
+    python benchmarks/bench_convert.py --hands 20000 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bench_validate import corpus  # noqa: E402
+
+GOAL = 100_000
+"""Hands/second the project aims at for JSON Lines -> Parquet (one core, end to end)."""
+
+
+def _best(run, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def parse_only(jsonl: Path) -> None:
+    import orjson
+    loads = orjson.loads
+    with open(jsonl, "rb") as stream:
+        for line in stream:
+            loads(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="cProfile one JSONL -> Parquet run instead")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one core")
+    args = parser.parse_args()
+    if not args.no_pin and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    jsonl, _, games, hands = corpus(args.hands, args.preset, args.players)
+
+    from hearts_analysis.records.convert import convert
+    with tempfile.TemporaryDirectory() as tmp:
+        parquet, back = Path(tmp) / "corpus.parquet", Path(tmp) / "back.jsonl"
+        if args.profile:
+            import cProfile
+            import pstats
+            cProfile.runctx("convert([jsonl], parquet)", globals(), locals(), str(Path(tmp) / "profile"))
+            pstats.Stats(str(Path(tmp) / "profile")).sort_stats("tottime").print_stats(30)
+            return
+        cases = {
+            "orjson.loads of every line (baseline)": lambda: parse_only(jsonl),
+            "convert JSONL -> Parquet": lambda: convert([jsonl], parquet),
+            "convert Parquet -> JSONL": lambda: convert([parquet], back),
+        }
+        seconds = {name: _best(run, args.repeat) for name, run in cases.items()}
+        if back.read_bytes() != jsonl.read_bytes():
+            print("warning: the round trip did not give back the same bytes", file=sys.stderr)
+    baseline = seconds["orjson.loads of every line (baseline)"]
+    print(f"{hands:,} hands in {games:,} games ({jsonl.name}), one core, best of {args.repeat}")
+    print(f"{'':40} {'seconds':>8} {'hands/s':>10} {'x parse time':>13}")
+    for name, secs in seconds.items():
+        print(f"{name:40} {secs:>8.2f} {hands / secs:>10,.0f} {secs / baseline:>13.2f}")
+    rate = hands / seconds["convert JSONL -> Parquet"]
+    print(f"goal JSONL -> Parquet {GOAL:,} hands/s: {'met' if rate >= GOAL else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
