@@ -420,7 +420,7 @@ class EventBatch:
                                                       pa.array(list(id_codes), pa.string())),
             "hand": pa.array(np.repeat(np.array(self.h_number, np.int16), hand_rows)),
             "event": pa.DictionaryArray.from_arrays(pa.array(event), _EVENT_DICTIONARY),
-            "seat": pa.array(seat, mask=event == NONE),
+            "seat": pa.array(seat, mask=event == NONE) if none.any() else pa.array(seat),
             "card": pa.DictionaryArray.from_arrays(pa.array(card, mask=card < 0), _CARD_DICTIONARY),
             "index": pa.array(index),
             "trick": pa.array(trick, mask=~is_play),
