@@ -12,10 +12,6 @@ import typer
 from ..audit import game_report
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources
-from ..reports.audit import AuditDigest, digest_paths, write_audit_report
-from ..reports.game import write_game_report
-from ..reports.players import digest_players, write_players_report
-from ..reports.render import BESIDE, INLINE
 from .app import RULES_OPTION, SET_OPTION, app, domain_errors, fail, rules_from_options
 from .progress import progress
 from .validate import summary_line
@@ -34,6 +30,12 @@ def game_slug(game_id: str | None, source: str, taken: set[str]) -> str:
         slug = f"{base}-{n}"
     taken.add(slug)
     return slug
+
+
+def _reports():
+    """The report modules (they import plotly and jinja2), loaded only when a report is written."""
+    from .. import reports
+    return reports
 
 
 def _say(path: Path) -> None:
@@ -79,7 +81,7 @@ def report(
       hearts report examples/ -o reports/
     """
     forced = rules_from_options(rules, set_)
-    plotly = BESIDE if js_beside else INLINE
+    plotly = _reports().BESIDE if js_beside else _reports().INLINE
     if max_games < 0:
         raise fail("--max-games: must be 0 or more")
     if review_samples < 1:
@@ -98,17 +100,17 @@ def report(
             errors = _games_and_audit(paths, folder, forced, plotly, max_games, single if audit else None, audit,
                                       settings)
         elif audit:
-            digest = digest_paths(paths, forced)
+            digest = _reports().digest_paths(paths, forced)
             errors = digest.summary.errors
             _report_errors(digest.errors, errors)
             typer.echo(summary_line(digest.summary), err=True)
-            _say(write_audit_report(digest, _sources(paths), single or folder / "audit.html", plotly))
+            _say(_reports().write_audit_report(digest, _sources(paths), single or folder / "audit.html", plotly))
         if players:
-            digest = digest_players(paths, forced)
+            digest = _reports().digest_players(paths, forced)
             errors = max(errors, digest.error_count)
             if not (audit or games):
                 _report_errors(digest.errors, digest.error_count)
-            _say(write_players_report(digest, _sources(paths), single or folder / "players.html", plotly))
+            _say(_reports().write_players_report(digest, _sources(paths), single or folder / "players.html", plotly))
     raise typer.Exit(2 if errors else 0)
 
 
@@ -144,7 +146,7 @@ def _default(paths: list[str], output: Path | None, forced, plotly, max_games: i
                 name = (game_slug(first.game.game_id, first.source, set()) if paths[0] == "-"
                         else Path(first.source.split(":")[0]).stem)
                 output = (output or DEFAULT_FOLDER) / f"{name}.html"
-            _say(write_game_report(replay_game(first.game), first.source, output, plotly, review=settings))
+            _say(_reports().write_game_report(replay_game(first.game), first.source, output, plotly, review=settings))
             _open_hint(output)
             raise typer.Exit(0)
     folder, _ = _targets(output, ["audit", "games"])
@@ -160,7 +162,7 @@ def _open_hint(page: Path) -> None:
 def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: int,
                      audit_file: Path | None, with_audit: bool, settings=None) -> int:
     """Replay each game once: its game report (up to ``max_games``) and its share of the audit."""
-    digest = AuditDigest()
+    digest = _reports().AuditDigest()
     written: dict[tuple[str, str | None], str] = {}
     pages: list[dict] = []
     taken: set[str] = set()
@@ -177,7 +179,7 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
             bar.advance(hands=len(result.hands))
             if len(written) < max_games:
                 name = game_slug(result.record.game_id, item.source, taken) + ".html"
-                _say(write_game_report(result, item.source, folder / name, plotly, review=settings))
+                _say(_reports().write_game_report(result, item.source, folder / name, plotly, review=settings))
                 written[(item.source, result.record.game_id)] = name
                 pages.append({"name": name, "source": item.source, "game_id": result.record.game_id,
                               "players": audit["players"], "hands": len(result.hands),
@@ -186,7 +188,7 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
                 skipped += 1
     if skipped:
         typer.echo(f"hearts: wrote {len(written)} game reports and skipped {skipped} more (--max-games)", err=True)
-    if len(written) > 5 and plotly is INLINE:
+    if len(written) > 5 and plotly is _reports().INLINE:
         typer.echo("hearts: each game report embeds plotly.js; --js-beside writes it once for all of them",
                    err=True)
     if with_audit:
@@ -194,7 +196,7 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
         link = _relative_links(written, folder, target.parent)
         for page in pages:
             page["href"] = link(page["source"], page["game_id"])
-        _say(write_audit_report(digest, _sources(paths), target, plotly, link, pages))
+        _say(_reports().write_audit_report(digest, _sources(paths), target, plotly, link, pages))
     typer.echo(summary_line(digest.summary), err=True)
     return digest.summary.errors
 

@@ -14,8 +14,6 @@ import typer
 from ..atomic import atomic_open
 from ..audit import error_report
 from ..records.sources import iter_sources
-from ..review import Settings, game_dict, review_game
-from ..review.report import SUMMARY_COLUMNS, PlayerTally, settings_dict, tally
 from .app import RULES_OPTION, SET_OPTION, Format, app, fail, rules_from_options
 from .progress import progress
 
@@ -117,12 +115,15 @@ def review(
 
     Example: hearts review corpus.parquet --summary -o review.csv
     """
+    # the review's numpy lanes load only when a review runs
+    from ..review import Settings, game_dict, review_game
+    from ..review.report import SUMMARY_COLUMNS, settings_dict, tally
     forced = rules_from_options(rules, set_)
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
     settings = Settings(samples=samples, seed=seed)
     reports, errors = [], []
-    tallies: dict[str, PlayerTally] = {}
+    tallies: dict = {}
     found_player = False
     with progress("reviewing", enabled="-" not in paths) as bar:
         for number, item in enumerate(iter_sources(paths, forced)):
