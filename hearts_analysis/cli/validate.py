@@ -10,7 +10,7 @@ import orjson
 import typer
 
 from ..audit import Summary, error_report
-from .app import RULES_OPTION, SET_OPTION, Format, app, fail, rules_from_options
+from .app import RULES_OPTION, SET_OPTION, app, fail, rules_from_options
 from .progress import progress
 
 
@@ -57,11 +57,16 @@ def _entries(paths: list[str], rules, engine: Engine | None, workers: int, sched
     yield from audit_entries(paths, rules, (engine or Engine.fast).value, workers, render)
 
 
+class AuditFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
 @app.command()
 def validate(
     paths: list[str] = typer.Argument(..., metavar="PATH...",
                                       help="Game files (.json, .jsonl, .parquet), folders of them, or - for stdin."),
-    format: Format = typer.Option(Format.text, "--format", "-f", help="text (one line per violation) or json."),
+    format: AuditFormat = typer.Option(AuditFormat.text, "--format", "-f", help="text (one line per violation) or json."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Text format: print only the summary line."),
@@ -100,7 +105,7 @@ def validate(
     out = sys.stdout.buffer
     errors: list[dict] = []
     first = True
-    as_json = format == Format.json
+    as_json = format == AuditFormat.json
     if as_json:
         out.write(b'{"games": [')
     with progress("validating", enabled="-" not in paths) as bar:
@@ -118,7 +123,7 @@ def validate(
             if report is None:
                 summary.errors += 1
                 errors.append(error_report(item))
-                if format == Format.text:
+                if format == AuditFormat.text:
                     typer.echo(f"{item.source}: error: {item.error.text()}")
                 continue
             summary.add_game(report)
