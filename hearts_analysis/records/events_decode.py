@@ -439,6 +439,7 @@ def _headers(table: dict[str, pa.Array], starts: pa.Array, players: list, rules:
             headers.append(game_from_dict(obj, rules))
         except RecordError as error:
             headers.append(None)
+            error.__traceback__ = None  # a kept traceback would hold this row group's columns alive
             errors.setdefault(g, error)
     return headers
 
