@@ -7,8 +7,6 @@ violations are found too.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterator
-
 from ..cards import Card, Mask, card_name, describe, mask_of, names
 from ..records.model import GameRecord, HandRecord
 from ..rules import Table
@@ -307,7 +305,3 @@ def replay_game(game: GameRecord) -> GameResult:
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, winners)
 
-
-def replay_games(games) -> Iterator[GameResult]:
-    for game in games:
-        yield replay_game(game)
