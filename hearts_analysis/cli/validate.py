@@ -72,12 +72,13 @@ def validate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Text format: print only the summary line."),
     engine: Optional[Engine] = typer.Option(
         None, "--engine", "-e", case_sensitive=False,
-        help="reference (replay game by game), fast (vectorised screen of Parquet columns; the default for "
-             "Parquet, JSON is always replayed) or dask (the fast path on a Dask cluster, for folders of "
+        help="reference (replay game by game), fast (vectorised screen of Parquet columns, and of JSON "
+             "Lines encoded to columns in memory; the default; other JSON is always replayed) or dask (the fast path on a Dask cluster, for folders of "
              "Parquet part files; needs pip install 'hearts-analysis[dask]'). All give the same results."),
     workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="Processes for Parquet input (row groups in parallel; results in input "
-                                     "order). With --engine dask: local workers when no --scheduler is given."),
+                                help="Processes for Parquet and JSON Lines input (row groups or chunks of "
+                                     "lines in parallel; results in input order). With --engine dask: local "
+                                     "workers when no --scheduler is given."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Dask scheduler, e.g. tcp://host:8786 (with --engine dask)."),
 ) -> None:
@@ -87,9 +88,10 @@ def validate(
     could not be read (reported with its file, line and field; the rest is
     still checked).
 
-    Parquet input goes through the fast path (a vectorised screen of the
-    columns; any game with anything doubtful is replayed by the reference
-    engine), with the reference engine's results.
+    Parquet and JSON Lines input go through the fast path (a vectorised
+    screen of the columns, JSON Lines encoded to columns in memory; any game
+    with anything doubtful is read and replayed by the reference engine),
+    with the reference engine's results.
 
     Examples:
 

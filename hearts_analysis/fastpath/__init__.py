@@ -40,13 +40,14 @@ def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAS
                   render: bool = False, reports: bool = False) -> Iterator[Entry]:
     """Every game of ``paths`` as :class:`Audited` or within a :class:`CleanRun`, in input order.
 
-    ``engine``: ``fast`` (the screen, for Parquet; JSON is replayed by the
-    reference engine) or ``reference``. ``workers`` > 1 audits Parquet row
-    groups on that many processes. A clean run keeps only its counts, plus its
+    ``engine``: ``fast`` (the screen, for Parquet and JSON Lines; other JSON
+    is replayed by the reference engine) or ``reference``. ``workers`` > 1
+    audits Parquet row groups (and, with ``fast``, chunks of JSON Lines) on
+    that many processes. A clean run keeps only its counts, plus its
     reports as JSON bytes with ``render``, or the arrays to build them with
     ``reports`` (in this process only).
     """
-    jobs = plan(paths, parquet=engine == FAST or workers > 1)
+    jobs = plan(paths, parquet=engine == FAST or workers > 1, jsonl=engine == FAST)
     if workers <= 1:
         yield from sequential(jobs, rules, engine, render, slim=not reports)
         return

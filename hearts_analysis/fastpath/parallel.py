@@ -1,6 +1,6 @@
 """Run the tasks of a validation on several processes (or a Dask cluster), results in input order.
 
-Parquet tasks go to the executor, a few at a time ahead of the one being
+Parquet and JSON Lines tasks go to the executor, a few at a time ahead of the one being
 reported, so that memory stays bounded; other sources are read here, in their
 turn. Anything with ``submit(fn, *args) -> future`` and ``future.result()``
 will do as an executor: a process pool or a ``distributed.Client``.
@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 from ..rules import Rules
 from .memory import keep_freed_memory
 from .run import Entry
-from .tasks import FAST, InlineJob, Job, ParquetTask, run_inline, run_task
+from .tasks import FAST, InlineJob, Job, run_inline, run_task
 
 
 def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FAST, render: bool = False,
@@ -26,7 +26,7 @@ def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FA
     """Every job's entries in order; at most ``ahead`` Parquet tasks run or wait ahead of the output."""
     pending: deque = deque()
     for job in jobs:
-        if isinstance(job, ParquetTask):
+        if not isinstance(job, InlineJob):
             pending.append(executor.submit(run_task, job, rules, engine, render, True))
             while len(pending) > ahead:
                 yield from pending.popleft().result()

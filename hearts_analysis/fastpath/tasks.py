@@ -1,9 +1,10 @@
-"""A validation run cut into tasks: independent parts of Parquet files, and everything else in order.
+"""A validation run cut into tasks: independent parts of Parquet and JSON Lines files, and everything else in order.
 
 The paths are expanded exactly as :func:`hearts_analysis.records.sources.iter_sources`
 expands them, so every engine reports the same games in the same order. A
 Parquet file becomes one task per part that no game runs across (usually one
-per row group); a task can run in this process, in a worker process or on a
+per row group), a JSON Lines file one task per chunk of whole lines (with
+``jsonl``); a task can run in this process, in a worker process or on a
 Dask worker, and returns its entries in order.
 """
 
@@ -13,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..records.jsonio import Item, RecordError, read_json_path, read_stdin
+from ..records.jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdin
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES
 from ..rules import Rules
 from .decode import Judgements, file_segments, open_units
+from .jsonl import JsonlTask, audit_lines, split_lines
 from .run import Audited, CleanRun, Entry, audit_unit, replayed, whole_unit_items
 
 FAST, REFERENCE = "fast", "reference"
@@ -39,11 +41,12 @@ class InlineJob:
     error: str | None = None
 
 
-Job = ParquetTask | InlineJob
+Job = ParquetTask | JsonlTask | InlineJob
 
 
-def plan(paths, parquet: bool = True) -> Iterator[Job]:
-    """The jobs of a run, in input order; ``parquet=False`` leaves Parquet files whole, to the reference reader."""
+def plan(paths, parquet: bool = True, jsonl: bool = False) -> Iterator[Job]:
+    """The jobs of a run, in input order; ``parquet=False`` leaves Parquet files whole, to the reference reader;
+    ``jsonl`` cuts JSON Lines files into chunks of lines for the screen (read lazily, as the jobs are taken)."""
     for raw in paths:
         if str(raw) == "-":
             yield InlineJob("-")
@@ -56,17 +59,23 @@ def plan(paths, parquet: bool = True) -> Iterator[Job]:
             if not found:
                 yield InlineJob(str(path), "no .json, .jsonl or .parquet files in this folder")
             for file in found:
-                yield from _file_jobs(file, parquet)
+                yield from _file_jobs(file, parquet, jsonl)
         elif not path.exists():
             yield InlineJob(str(path), "no such file or folder")
         else:
-            yield from _file_jobs(path, parquet)
+            yield from _file_jobs(path, parquet, jsonl)
 
 
-def _file_jobs(path: Path, parquet: bool) -> Iterator[Job]:
+def _file_jobs(path: Path, parquet: bool, jsonl: bool) -> Iterator[Job]:
     if parquet and path.suffix.lower() in PARQUET_SUFFIXES:
         for groups, first_row in file_segments(path):
             yield ParquetTask(str(path), groups, first_row)
+    elif jsonl and path.suffix.lower() in JSONL_SUFFIXES:
+        for task in split_lines(path):
+            if isinstance(task, OSError):  # reported as the JSON reader reports it, after what was read
+                yield InlineJob(str(path), f"cannot read: {task.strerror or task}")
+            else:
+                yield task
     else:
         yield InlineJob(str(path))
 
@@ -90,9 +99,9 @@ def run_inline(job: InlineJob, rules: Rules | None) -> Iterator[Entry]:
 _JUDGES: dict[Rules | None, Judgements] = {}
 
 
-def run_task(task: ParquetTask, rules: Rules | None = None, engine: str = FAST,
+def run_task(task: ParquetTask | JsonlTask, rules: Rules | None = None, engine: str = FAST,
              render: bool = False, slim: bool = False, threads: bool = False) -> list[Entry]:
-    """Audit one part of a Parquet file.
+    """Audit one part of a Parquet file, or a chunk of lines of a JSON Lines file (always screened).
 
     ``engine`` ``fast`` screens it, ``reference`` reads and replays every game;
     ``render`` turns clean runs into report bytes here, ``slim`` drops their
@@ -102,6 +111,21 @@ def run_task(task: ParquetTask, rules: Rules | None = None, engine: str = FAST,
     judge = _JUDGES.get(rules)
     if judge is None:
         judge = _JUDGES[rules] = Judgements(rules)
+    if isinstance(task, JsonlTask):
+        entries = audit_lines(task, judge, rules)
+    else:
+        entries = _parquet_entries(task, judge, rules, engine, threads)
+    for entry in entries:
+        if isinstance(entry, CleanRun):
+            if render:
+                entry.render()
+            if slim:
+                entry.slim()
+    return entries
+
+
+def _parquet_entries(task: ParquetTask, judge: Judgements, rules: Rules | None, engine: str,
+                     threads: bool) -> list[Entry]:
     entries: list[Entry] = []
     for unit in open_units(Path(task.path), rules, task.groups, task.first_row, threads):
         if isinstance(unit, Item):
@@ -110,10 +134,4 @@ def run_task(task: ParquetTask, rules: Rules | None = None, engine: str = FAST,
             entries.extend(audit_unit(unit, judge, rules))
         else:
             entries.extend(replayed(whole_unit_items(unit, rules)))
-    for entry in entries:
-        if isinstance(entry, CleanRun):
-            if render:
-                entry.render()
-            if slim:
-                entry.slim()
     return entries

@@ -282,15 +282,17 @@ def _item(obj: Any, source: str, rules: Rules | None) -> Item:
 
 def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
     for number, line in enumerate(stream, 1):
-        if not line.strip():
-            continue
-        source = f"{name}:{number}"
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError as error:
-            yield Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
-            continue
-        yield _item(obj, source, rules)
+        if line.strip():
+            yield jsonl_item(line, f"{name}:{number}", rules)
+
+
+def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
+    """One non-blank line of a JSON Lines file (with its newline), as :func:`iter_jsonl` reads it."""
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError as error:
+        return Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
+    return _item(obj, source, rules)
 
 
 def _looks_like_jsonl(lines: list[bytes]) -> bool:

@@ -1,0 +1,115 @@
+"""JSON Lines through the screen: chunks of lines encoded as in-memory ``events/1`` tables.
+
+Each line is parsed once and encoded by :class:`EventEncoder` (the ``game``
+column holds the line number, so reports name ``file:line``); the table goes to
+the same decoder and screen as a Parquet row group. A line the encoder does not
+take (bad JSON, a record it declines or refuses) and a game the screen doubts
+are read by the JSON reader itself (:func:`jsonl_item`) and replayed by the
+reference engine, so errors and violations come from one place.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import orjson
+import pyarrow as pa
+
+from ..records.events_encode import EventEncoder
+from ..records.jsonio import jsonl_item
+from ..rules import Rules
+from .block import Block
+from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
+from .run import Entry, _clean, replayed
+from .screen import screen_block
+
+CHUNK_BYTES = 2 << 20
+"""Bytes of whole lines per task: a few thousand hands, what the screen handles well at once."""
+
+
+@dataclass(frozen=True)
+class JsonlTask:
+    """Whole lines of a JSON Lines file, the first of them line ``first_line`` (counted from 1)."""
+
+    path: str
+    first_line: int
+    data: bytes
+
+
+def split_lines(path: Path, chunk: int | None = None) -> Iterator[JsonlTask | OSError]:
+    """The file as tasks of whole lines (about ``chunk`` bytes each, :data:`CHUNK_BYTES` by default), in order;
+    an ``OSError`` where it stops being readable."""
+    name, chunk = str(path), chunk or CHUNK_BYTES
+    try:
+        with open(path, "rb") as stream:
+            line, rest = 1, b""
+            while block := stream.read(chunk):
+                data = rest + block
+                cut = data.rfind(b"\n") + 1
+                if cut:
+                    yield JsonlTask(name, line, data[:cut])
+                    line += data.count(b"\n", 0, cut)
+                rest = data[cut:]
+            if rest:
+                yield JsonlTask(name, line, rest)
+    except OSError as error:
+        yield error
+
+
+class _LineBlock(Block):
+    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's."""
+
+    def source(self, game: int) -> str:
+        return f"{self.path}:{int(self.game_number[game]) + 1}"
+
+
+def _as_dictionaries(table: pa.Table) -> pa.Table:
+    """The sparse text columns dictionary-encoded, as the decoder reads them from a file."""
+    for name in TEXT_COLUMNS:
+        table = table.set_column(table.column_names.index(name), name, table[name].dictionary_encode())
+    return table
+
+
+def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
+    """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
+    encoder = EventEncoder()
+    lines: list[tuple[int, bytes, int]] = []  # (line number, text, game in the block or -1)
+    for number, line in enumerate(io.BytesIO(task.data), task.first_line):
+        if not line.strip():
+            continue
+        games = encoder.games
+        try:
+            encoder.next_game = number - 1
+            encoder.add_json(orjson.loads(line))
+        except Exception:  # whatever the encoder cannot take, the JSON reader reads and reports
+            pass
+        lines.append((number, line, games if encoder.games > games else -1))
+    batch = encoder.take_batch()
+    clean = np.zeros(0, bool)
+    block = verdict = None
+    if batch is not None:
+        try:
+            decoded = decode_unit(Unit(_as_dictionaries(batch.table()), task.path, 0, 0), judge)
+            if decoded is not None:
+                block = _LineBlock(**vars(decoded))
+                verdict = screen_block(block)
+                clean = verdict.clean
+        except (ValueError, IndexError, TypeError, OverflowError, pa.ArrowException):
+            block = verdict = None  # input the screen does not expect: the reference path decides
+    entries: list[Entry] = []
+    run = None  # [start, stop) of the clean games since the last doubtful line
+    for number, line, game in lines:
+        if verdict is not None and game >= 0 and clean[game]:
+            run = (game if run is None else run[0], game + 1)
+            continue
+        if run is not None:
+            entries.append(_clean(block, verdict, *run))
+            run = None
+        entries.extend(replayed([jsonl_item(line, f"{task.path}:{number}", rules)]))
+    if run is not None:
+        entries.append(_clean(block, verdict, *run))
+    return entries
