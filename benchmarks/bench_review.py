@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from hearts_analysis.engine.replay import replay_hand
+from hearts_analysis.engine.replay import Running, replay_hand
 from hearts_analysis.review import Settings, review_game
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot, simulate_games
@@ -29,8 +29,9 @@ def cpu(run):
 def _replay(game, number):
     """The reference replay of hand ``number`` alone."""
     table = game.rules.table(game.seats)
-    totals = game.hands[number - 2].totals if number > 1 else (0,) * game.seats
-    return replay_hand(table, number, game.hands[number - 1], game.players, totals)
+    running = Running(game.seats)
+    running.totals = game.hands[number - 2].totals if number > 1 else (0,) * game.seats
+    return replay_hand(table, number, game.hands[number - 1], game.players, running)
 
 
 def main() -> None:

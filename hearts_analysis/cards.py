@@ -94,7 +94,13 @@ def rank_of(card: Card) -> int:
 
 
 def mask_of(cards: Iterable[Card]) -> Mask:
-    return sum({1 << card for card in cards})
+    mask = 0
+    for card in cards:
+        mask |= _BITS[card]
+    return mask
+
+
+_BITS: tuple[Mask, ...] = tuple(1 << card for card in range(52))
 
 
 def iter_cards(mask: Mask) -> Iterator[Card]:

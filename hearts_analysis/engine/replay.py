@@ -6,7 +6,7 @@ violations are found too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from ..cards import Card, Mask, card_name, describe, mask_of, names
 from ..records.model import GameRecord, HandRecord
 from ..rules import Table
@@ -221,8 +221,23 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
     return state
 
 
+class Running:
+    """What the game-level checks carry from one hand to the next."""
+
+    __slots__ = ("totals", "deviation", "ended_at", "winners")
+
+    def __init__(self, seats: int):
+        self.totals: tuple[int, ...] = (0,) * seats
+        self.deviation = [0] * seats
+        """Recorded minus computed total per seat, as of the last hand that recorded totals."""
+        self.ended_at: int | None = None
+        self.winners: tuple[int, ...] = ()
+
+
 def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[str, ...],
-                previous_totals: tuple[int, ...]) -> tuple[HandResult, _Collector]:
+                running: Running | None = None) -> HandResult:
+    """Replay hand ``number``; ``running`` carries the totals and the game's end between hands."""
+    running = running or Running(table.players)
     out = _Collector(number, players)
     n = table.players
     dealer = record.dealer if record.dealer is not None else (number - 1) % n
@@ -242,10 +257,31 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
             if got != want:
                 out.add("points-mismatch", f"{out.who(seat)} is recorded with {got} points for hand "
                         f"{number}; the tricks give {want}{_moon_note(moon, seat)}", seat)
-    totals = tuple(a + b for a, b in zip(previous_totals, points))
-    result = HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon,
-                        tuple(tricks_won), tuple(taken), tuple(trick_winners), (), held, passed)
-    return result, out
+    totals = tuple(a + b for a, b in zip(running.totals, points))
+    _check_game_so_far(table, number, record, totals, running, out)
+    return HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon, tuple(tricks_won),
+                      tuple(taken), tuple(trick_winners), tuple(out.items), held, passed)
+
+
+def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tuple[int, ...],
+                       running: Running, out: _Collector) -> None:
+    """Recorded totals, hands after the end, and whether this hand ends the game."""
+    if running.ended_at is not None and running.ended_at == number - 1:
+        out.add("game-continued", f"the game ended after hand {running.ended_at} (a total reached "
+                f"{table.rules.target}), but hand {number} was recorded")
+    if record.totals is not None:
+        deviation = running.deviation
+        for seat, (got, want) in enumerate(zip(record.totals, totals)):
+            off = got - want
+            if off and off != deviation[seat]:
+                out.add("totals-mismatch", f"{out.who(seat)}'s total after hand {number} is recorded as "
+                        f"{got}; the points add up to {want}", seat)
+            deviation[seat] = off
+    if running.ended_at is None and table.game_over(totals):
+        running.ended_at = number
+        low = min(totals)
+        running.winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+    running.totals = totals
 
 
 def _moon_note(moon: Moon | None, seat: int) -> str:
@@ -270,32 +306,11 @@ def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out:
 def replay_game(game: GameRecord) -> GameResult:
     """Replay and audit every hand of a game."""
     table = game.rules.table(game.seats)
-    totals = (0,) * game.seats
-    deviation = [0] * game.seats
-    results: list[HandResult] = []
-    violations: list[Violation] = []
-    ended_at: int | None = None
-    winners: tuple[int, ...] = ()
-    for number, record in enumerate(game.hands, 1):
-        result, out = replay_hand(table, number, record, game.players, totals)
-        if ended_at is not None and ended_at == number - 1:
-            out.add("game-continued", f"the game ended after hand {ended_at} (a total reached "
-                    f"{table.rules.target}), but hand {number} was recorded")
-        totals = result.totals
-        if record.totals is not None:
-            for seat, (got, want) in enumerate(zip(record.totals, totals)):
-                off = got - want
-                if off and off != deviation[seat]:
-                    out.add("totals-mismatch", f"{out.who(seat)}'s total after hand {number} is recorded as "
-                            f"{got}; the points add up to {want}", seat)
-                deviation[seat] = off
-        if ended_at is None and table.game_over(totals):
-            ended_at = number
-            low = min(totals)
-            winners = tuple(seat for seat, total in enumerate(totals) if total == low)
-        result = replace(result, violations=tuple(out.items))
-        results.append(result)
-        violations.extend(out.items)
+    running = Running(game.seats)
+    results = [replay_hand(table, number, record, game.players, running)
+               for number, record in enumerate(game.hands, 1)]
+    violations = [v for hand in results for v in hand.violations]
+    totals, ended_at = running.totals, running.ended_at
     if game.complete and ended_at is None:
         top = max(totals) if game.hands else 0
         verb = "exceeded" if table.rules.end_at == "exceed" else "reached"
@@ -303,5 +318,5 @@ def replay_game(game: GameRecord) -> GameResult:
                                     f"the record says the game is complete, but no total {verb} "
                                     f"the target of {table.rules.target} (highest: {top})"))
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
-                      ended_at, winners)
+                      ended_at, running.winners)
 
