@@ -53,17 +53,24 @@ def test_dumping_qs_when_void():
     assert "void in diamonds" in decision.reason and "dumping QS" in decision.reason
 
 
+def _moon_run_position():
+    """Two tricks left, cy (seat 2) to lead; ann has taken QS and every heart but AH 5H (hers) and
+    cy's 4H; bob and dee hold no hearts. Returns the state and the hearts mask."""
+    held = ["AH 5H", "3D 4D", "4H 2C", "5D 6D"]
+    rest = mask_of(range(52)) & ~sum(masks(held))
+    hearts = sum(1 << c for c in range(26, 39))
+    points = rest & (masks(["QS"])[0] | hearts)
+    others = [c for c in range(52) if rest >> c & 1 and not points >> c & 1]
+    taken = [points | 1 << others[0], mask_of(others[1:13]), mask_of(others[13:21]), mask_of(others[21:])]
+    state, _ = crafted(held, 2, 12, [" ".join(card_name(c) for c in range(52) if m >> c & 1) for m in taken])
+    return state, hearts
+
+
 def test_stopping_a_moon():
     # two tricks left, cy leads; ann has taken QS and every heart but AH 5H (hers) and cy's 4H;
     # bob and dee have shown they hold no hearts. Leading 4H lets ann take it all; leading 2C makes
     # ann throw a heart under it.
-    held = ["AH 5H", "3D 4D", "4H 2C", "5D 6D"]
-    rest = mask_of(range(52)) & ~sum(masks(held))
-    points = rest & (masks(["QS"])[0] | sum(1 << c for c in range(26, 39)))
-    others = [c for c in range(52) if rest >> c & 1 and not points >> c & 1]
-    taken = [points | 1 << others[0], mask_of(others[1:13]), mask_of(others[13:21]), mask_of(others[21:])]
-    state, _ = crafted(held, 2, 12, [" ".join(card_name(c) for c in range(52) if m >> c & 1) for m in taken])
-    hearts = sum(1 << c for c in range(26, 39))
+    state, hearts = _moon_run_position()
     shown = (0, hearts, 0, hearts)
     decision = judge(state, shown, 2, "4H")
     assert best(decision) == "2C"
@@ -195,13 +202,7 @@ def test_winning_chances_are_exact_when_the_game_ends_and_ordered_when_it_does_n
 
 
 def test_near_the_target_a_decision_also_says_what_it_did_to_the_chance_of_winning():
-    held = ["AH 5H", "3D 4D", "4H 2C", "5D 6D"]
-    rest = mask_of(range(52)) & ~sum(masks(held))
-    points = rest & (masks(["QS"])[0] | sum(1 << c for c in range(26, 39)))
-    others = [c for c in range(52) if rest >> c & 1 and not points >> c & 1]
-    taken = [points | 1 << others[0], mask_of(others[1:13]), mask_of(others[13:21]), mask_of(others[21:])]
-    state, _ = crafted(held, 2, 12, [" ".join(card_name(c) for c in range(52) if m >> c & 1) for m in taken])
-    hearts = sum(1 << c for c in range(26, 39))
+    state, hearts = _moon_run_position()
     knowledge = at_play(state, 2, (0, hearts, 0, hearts))
     near = Position(state.table, 9, (40, 70, 80, 60), 0, PLAYERS)  # a moon puts cy past 100
     decision = review_play(near, state, 2, parse_card("4H"), knowledge, 1, Settings(samples=50))
