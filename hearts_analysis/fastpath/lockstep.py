@@ -95,13 +95,22 @@ def rotate_to_seats(by_position: np.ndarray, leaders: np.ndarray, n: int) -> np.
     return out
 
 
+def first_seat(flags: np.ndarray, default):
+    """The first seat whose flag is set in each column of ``flags`` (n, H), else ``default``
+    (``argmax`` along a short first axis is many times slower)."""
+    seat = default
+    for candidate in range(len(flags) - 1, -1, -1):
+        seat = pick(flags[candidate], candidate, seat)
+    return seat
+
+
 def first_leaders(p: TableParams, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
     """The seat that leads trick 1 (``HandState.first_leader_for``); ``hands`` is (n, H)."""
     left_of_dealer = (dealers + 1) % p.players
     if p.first_lead not in (FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB):
         return left_of_dealer
     holds = ((hands >> U64(p.table.lowest_club)) & ONE).astype(bool)
-    return pick(holds.any(axis=0), holds.argmax(axis=0), left_of_dealer)
+    return first_seat(holds, left_of_dealer)
 
 
 @dataclass(frozen=True)
@@ -114,8 +123,9 @@ class PlayScreen:
     """(n, H) hearts each seat took."""
     queen: np.ndarray
     """(H,) the seat that took QS (-1: not in the deck)."""
-    queen_of_clubs: np.ndarray
-    jack: np.ndarray
+    queen_of_clubs: np.ndarray | None
+    """(H,) the seat that took QC; None where the rules do not score it."""
+    jack: np.ndarray | None
     tricks_won: np.ndarray
     """(n, H)."""
 
@@ -124,23 +134,25 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
                 leader0: np.ndarray) -> PlayScreen:
     """Judge the recorded play of ``H`` hands of ``k`` whole tricks each.
 
-    ``hand0`` (n, H) the hands after passing; ``cards`` and ``seats`` (k, n, H) in
-    the order played; ``leader0`` (H,) the first leader. Hands of fewer tricks than
+    ``hand0`` (n, H) the hands after passing; ``cards`` and ``seats`` (k, n, H) int8
+    in the order played; ``leader0`` (H,) the first leader. Hands of fewer tricks than
     a full hand are clean only where ``only_hearts_lead ends_hand`` ends them there.
+    Seats need not be in range: a seat out of range plays out of turn.
     """
     k, n, count = cards.shape
     if not k:
         return _ended_at_once(p, hand0, leader0)
     ended = k < p.hand_size
+    players = np.int8(n)
     leaders = seats[:, 0, :]
     out_of_turn = np.zeros((k, count), bool)
     for i in range(1, n):
         turn = leaders + np.int8(i)
-        turn -= np.int8(n) * (turn >= n)
+        turn -= players * (turn >= players)
         out_of_turn |= seats[:, i, :] != turn
     bad = out_of_turn.any(axis=0)
 
-    suits = cards // 13
+    suits = cards // np.int8(13)
     led = suits[:, 0, :]
     best = cards[:, 0, :]
     position = np.zeros((k, count), np.int8)
@@ -148,7 +160,9 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
         better = (suits[:, i, :] == led) & (cards[:, i, :] > best)
         best = pick(better, cards[:, i, :], best)
         position = pick(better, np.int8(i), position)
-    winners = (leaders + position) % n
+    # in range wherever the leaders are (elsewhere the turn check already failed)
+    winners = leaders + position
+    winners -= players * (winners >= players)
     bad |= leaders[0] != leader0
     bad |= (leaders[1:] != winners[:-1]).any(axis=0)
 
@@ -158,8 +172,8 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     bad |= (popcount(played) != k).any(axis=0)
     bad |= (played & ~hand0).any(axis=0)
     rest = hand0 & ~played
-    seat_suits = by_seat // 13
-    seat_classes = (seat_suits + (by_seat == QS)).astype(np.uint8)
+    seat_suits = by_seat // np.int8(13)
+    seat_classes = seat_suits.view(np.uint8) + (by_seat == QS)
     card_bits = np.uint8(1) << seat_classes
     held = card_bits.copy()
     for t in range(k - 2, -1, -1):
@@ -167,9 +181,9 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     if ended:
         held |= class_set(rest)[None, :, :]
 
-    is_leader = np.arange(n, dtype=np.int8)[None, :, None] == leaders[:, None, :]
+    # a leader's card is of the suit led, so leaders never fail to follow
     can_follow = (held & suit_bits(led)[:, None, :]) != 0
-    bad |= (can_follow & (seat_suits != led[:, None, :]) & ~is_leader).any(axis=(0, 1))
+    bad |= (can_follow & (seat_suits != led[:, None, :])).any(axis=(0, 1))
 
     trick_classes = fold(np.bitwise_or, card_bits.transpose(1, 0, 2))
     breaker_bits = HEARTS_BIT | (QUEEN_BIT if p.breakers >> QS & 1 else 0)
@@ -178,6 +192,7 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     for t in range(1, k):
         unbroken[t] = unbroken[t - 1] & ~breaks[t - 1]
 
+    is_leader = np.arange(n, dtype=np.int8)[None, :, None] == leaders[:, None, :]
     if not p.points_on_first_trick:
         first = held[0]
         card_class = seat_classes[0]
@@ -190,7 +205,7 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
 
     # leads: the cascade of HandState._cascade, on classes
     lead_held = fold(np.bitwise_or, (held * is_leader).transpose(1, 0, 2))
-    lead_class = classes_of(cards[:, 0, :]).astype(np.uint8)
+    lead_class = classes_of(cards[:, 0, :]).view(np.uint8)
     legal = lead_held.copy()
     if p.first_lead == FIRST_LEAD_LOWEST_CLUB:
         bad |= cards[0, 0] != p.table.lowest_club
@@ -210,12 +225,12 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
         judged[0] = True
     bad |= ~judged.all(axis=0)
 
-    last_leader = winners[-1].astype(np.int64)
+    last_leader = winners[-1] % players
     if p.ends_hand:
         only_hearts = unbroken & (lead_held != 0) & ((lead_held & NON_HEART_BITS) == 0)
         bad |= only_hearts.any(axis=0)
         if ended:
-            left = class_set(np.take_along_axis(rest, last_leader[None, :], axis=0)[0])
+            left = class_set(np.take_along_axis(rest, last_leader[None, :].astype(np.intp), axis=0)[0])
             bad |= ~(unbroken[-1] & ~breaks[-1] & (left != 0) & ((left & NON_HEART_BITS) == 0))
     elif ended:
         bad[:] = True
@@ -230,16 +245,23 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
         hearts += taker * popcount(rest & U64(HEARTS_MASK)).astype(np.int64).sum(axis=0)[None, :]
         tricks_won += taker * (p.hand_size - k)
 
-    def taker_of(card: int) -> np.ndarray:
-        if not p.deck >> card & 1:
-            return np.full(count, -1, np.int64)
-        in_trick = fold(np.logical_or, (cards == card).transpose(1, 0, 2))
-        took = fold(np.add, winners.astype(np.int64) * in_trick)
+    def taker_of(in_trick: np.ndarray) -> np.ndarray:
+        took = fold(np.add, winners * in_trick)
         if ended:
             took = pick(in_trick.any(axis=0), took, last_leader)
-        return took
+        return took.astype(np.int64)
 
-    return PlayScreen(~bad, hearts, taker_of(QS), taker_of(QC), taker_of(JD), tricks_won)
+    def card_taker(card: int, needed: bool = True) -> np.ndarray | None:
+        if not needed:
+            return None
+        if not p.deck >> card & 1:
+            return np.full(count, -1, np.int64)
+        if card == QS:
+            return taker_of((trick_classes & QUEEN_BIT) != 0)
+        return taker_of(fold(np.logical_or, (cards == card).transpose(1, 0, 2)))
+
+    return PlayScreen(~bad, hearts, card_taker(QS), card_taker(QC, p.queen_of_clubs_cancels),
+                      card_taker(JD, p.jack_of_diamonds != 0), tricks_won)
 
 
 def _ended_at_once(p: TableParams, hand0: np.ndarray, leader0: np.ndarray) -> PlayScreen:
@@ -284,7 +306,7 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
     queen = seats == play.queen[None, :]
     if p.queen_of_clubs_cancels:
         queen &= seats != play.queen_of_clubs[None, :]
-    jack = (seats == play.jack[None, :]) * p.jack_of_diamonds
+    jack = (seats == play.jack[None, :]) * p.jack_of_diamonds if p.jack_of_diamonds else 0
     points = play.hearts + 13 * queen + jack
     if p.no_tricks_bonus:
         points += p.no_tricks_bonus * (play.tricks_won == 0)
@@ -298,7 +320,7 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
             shot &= seats == play.queen[None, :]
         moon = shot.any(axis=0)
         if moon.any():
-            shooter = shot.argmax(axis=0)
+            shooter = first_seat(shot, 0)
             is_shooter = seats == shooter[None, :]
             added = jack + p.point_total * ~is_shooter
             subtracted = jack - p.point_total * is_shooter
