@@ -95,11 +95,15 @@ def _row_groups(path: Path) -> Iterator[tuple[RowGroup | Item, list[str] | None]
         encoder.add_record(item.game)
         sources.append(item.source)
         if encoder.hands >= ROW_GROUP_HANDS:
-            yield decode_table(encoder.take(), str(path)), sources
+            yield _decoded_batch(encoder, path), sources
             sources = []
-    table = encoder.take()
-    if table is not None:
-        yield decode_table(table, str(path)), sources
+    if encoder.games:
+        yield _decoded_batch(encoder, path), sources
+
+
+def _decoded_batch(encoder: EventEncoder, path: Path) -> RowGroup:
+    headers, cards = encoder.take_batch().tables()
+    return decode_table(cards, str(path), headers=headers)
 
 
 class _Builder:
@@ -133,7 +137,7 @@ class _Builder:
             player_codes[g, :header.seats] = [self.names.setdefault(name, len(self.names)) for name in header.players]
             self.games.append({
                 "game": int(number[g]), "source": source, "game_id": header.game_id, "players": list(header.players),
-                "seats": header.seats, "rules": group.table["rules"][int(group.game_rows[g])].as_py(),
+                "seats": header.seats, "rules": group.game_columns["rules"][g].as_py(),
                 "preset": header.rules.preset,
                 "played_at": None if header.played_at is None else str(header.played_at),
                 "complete": header.complete, "hands": hand_counts[g]})

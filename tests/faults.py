@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 
 from hearts_analysis.cards import HEARTS, QS
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.records.events_encode import EventEncoder
-from hearts_analysis.records.events_layout import COLUMNS, SCHEMA
+from hearts_analysis.records.events_encode import SCHEMA_V1, EventEncoder
+from hearts_analysis.records.events_layout import COLUMNS, GAME_COLUMNS, HAND_COLUMNS, SCHEMA
 from hearts_analysis.records.model import GameRecord, HandRecord
 from hearts_analysis.records.parquetio import GameWriter
 from hearts_analysis.rules import Rules
@@ -218,8 +218,11 @@ UNREADABLE_EDITS = [
 """Unreadable games (and one readable odd hand) among the games of an edited file."""
 
 
-def write_with_unreadable_games(games, path: Path, edits=UNREADABLE_EDITS, row_group_games: int = 10) -> Path:
-    """``games`` as a Parquet file of the exact layout schema, with ``edits`` applied to its cells."""
+def write_with_unreadable_games(games, path: Path, edits=UNREADABLE_EDITS, row_group_games: int = 10,
+                                paired: bool = False) -> Path:
+    """``games`` as a Parquet file of the exact layout schema, with ``edits`` applied to its cells (as
+    ``events/1`` cells: game and hand values on the first row of their game or hand). ``paired``: written
+    as ``events/2``, those values moved to header rows."""
     encoder = EventEncoder()
     for game in games:
         encoder.add_record(game)
@@ -227,21 +230,47 @@ def write_with_unreadable_games(games, path: Path, edits=UNREADABLE_EDITS, row_g
     columns = {name: table.column(name).to_pylist() for name in COLUMNS}
     for edit in edits:
         edit(columns)
+    starts = [r for r in range(len(columns["game"])) if r == 0 or columns["game"][r] != columns["game"][r - 1]]
+    cuts = starts[::row_group_games][1:] + [len(columns["game"])]
+    schema = SCHEMA if paired else SCHEMA_V1
+    with pq.ParquetWriter(path, schema) as writer:
+        begin = 0
+        for cut in cuts:
+            part = {name: values[begin:cut] for name, values in columns.items()}
+            for rows in (_header_rows(part), part) if paired else (part,):
+                if paired and rows is part:
+                    rows = {name: [None] * len(values) if name in GAME_COLUMNS + HAND_COLUMNS else values
+                            for name, values in rows.items()}
+                writer.write_table(_table(rows, schema), row_group_size=len(rows["game"]))
+            begin = cut
+    return path
+
+
+def _header_rows(columns: dict[str, list]) -> dict[str, list]:
+    """``events/2`` header rows for ``events/1`` columns: a game row per game, a hand row per hand."""
+    out: dict[str, list] = {name: [] for name in columns}
+    game, hand = columns["game"], columns["hand"]
+    for r in range(len(game)):
+        new_game = r == 0 or game[r] != game[r - 1]
+        if new_game:
+            for name in columns:
+                out[name].append(columns[name][r] if name in GAME_COLUMNS + ("game",) else None)
+            out["hand"][-1], out["event"][-1] = 0, "game"
+        if hand[r] and (new_game or hand[r] != hand[r - 1]):
+            for name in columns:
+                out[name].append(columns[name][r] if name in HAND_COLUMNS + ("game", "hand") else None)
+            out["event"][-1] = "hand"
+    return out
+
+
+def _table(columns: dict[str, list], schema: pa.Schema) -> pa.Table:
     arrays = {}
-    for field in SCHEMA:
+    for field in schema:
         if pa.types.is_dictionary(field.type):
             arrays[field.name] = pa.array(columns[field.name], pa.string()).dictionary_encode().cast(field.type)
         else:
             arrays[field.name] = pa.array(columns[field.name], field.type)
-    edited = pa.Table.from_pydict(arrays, schema=SCHEMA)
-    starts = [r for r in range(len(columns["game"])) if r == 0 or columns["game"][r] != columns["game"][r - 1]]
-    cuts = starts[::row_group_games][1:] + [edited.num_rows]
-    with pq.ParquetWriter(path, SCHEMA) as writer:
-        begin = 0
-        for cut in cuts:
-            writer.write_table(edited.slice(begin, cut - begin), row_group_size=cut - begin)
-            begin = cut
-    return path
+    return pa.Table.from_pydict(arrays, schema=schema)
 
 
 def truncated(path: Path, out: Path) -> Path:

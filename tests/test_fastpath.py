@@ -21,7 +21,6 @@ from hearts_analysis.audit import error_report, game_report
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.fastpath import Audited, CleanRun, audit_entries, audit_reports
 from hearts_analysis.records.events_encode import EventEncoder
-from hearts_analysis.records.events_layout import SCHEMA
 from hearts_analysis.records.parquetio import read_parquet_items
 from hearts_analysis.rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 from hearts_analysis.simulate import simulate_games
@@ -94,16 +93,17 @@ def test_every_violation_gives_the_reference_reports(tmp_path):
     assert clean == sum(1 for r in reports if r["valid"]) and replayed == sum(1 for r in reports if not r["valid"])
 
 
-def test_unreadable_games_truncated_files_and_damaged_row_groups_give_the_reference_errors(tmp_path):
+@pytest.mark.parametrize("paired", [True, False], ids=["events/2", "events/1"])
+def test_unreadable_games_truncated_files_and_damaged_row_groups_give_the_reference_errors(tmp_path, paired):
     good = write_parquet_file(every_violation()[:60], tmp_path / "good.parquet", row_group_hands=30)
-    paths = [write_with_unreadable_games(clean_games(), tmp_path / "edited.parquet"),
+    paths = [write_with_unreadable_games(clean_games(), tmp_path / "edited.parquet", paired=paired),
              truncated(good, tmp_path / "truncated.parquet"),
              damaged(good, tmp_path / "damaged.parquet", row_group=2), good]
     reports = fast(paths)
     assert reports == reference(paths)
     messages = [r["message"] for r in reports if "message" in r]
     assert any("cannot read as Parquet" in m for m in messages)
-    assert any("row group 3 of" in m for m in messages)
+    assert any("row groups 3 and 4 of" in m for m in messages)
     assert sum("edited.parquet" in r["source"] for r in reports if "message" in r) == 8
 
 
@@ -125,17 +125,19 @@ def _hand_edits(columns: dict[str, list]) -> None:
             columns["hand_meta"][row] = ['{"moon": null, "note": [1, 2]}', '{"pass_direction": null}'][i % 2]
 
 
-def test_explicit_nulls_and_unknown_fields_keep_games_on_the_fast_path(tmp_path):
+@pytest.mark.parametrize("paired", [True, False], ids=["events/2", "events/1"])
+def test_explicit_nulls_and_unknown_fields_keep_games_on_the_fast_path(tmp_path, paired):
     games = list(simulate_games(6, Rules.preset("standard", target=40), 4, seed=2))
-    path = write_with_unreadable_games(games, tmp_path / "odd.parquet", edits=[_hand_edits])
+    path = write_with_unreadable_games(games, tmp_path / "odd.parquet", edits=[_hand_edits], paired=paired)
     assert fast([path]) == reference([path])
     assert screened([path]) == (6, 0)
 
 
-def test_null_passes_on_a_passing_hand_are_left_to_the_reference(tmp_path):
+@pytest.mark.parametrize("paired", [True, False], ids=["events/2", "events/1"])
+def test_null_passes_on_a_passing_hand_are_left_to_the_reference(tmp_path, paired):
     games = list(simulate_games(2, Rules.preset("standard", target=40), 4, seed=2))
     path = write_with_unreadable_games(games, tmp_path / "odd.parquet",
-                                       edits=[set_cell("hand_meta", '{"passes": null}', 1)])
+                                       edits=[set_cell("hand_meta", '{"passes": null}', 1)], paired=paired)
     assert fast([path]) == reference([path])
     assert screened([path]) == (1, 1)
 
@@ -146,17 +148,18 @@ def test_a_game_split_across_row_groups_by_another_writer_is_joined_as_the_reade
         encoder.add_record(game)
     table = encoder.take()
     path = tmp_path / "split.parquet"
-    with pq.ParquetWriter(path, SCHEMA) as writer:
+    with pq.ParquetWriter(path, table.schema) as writer:
         for start in range(0, table.num_rows, 333):
             writer.write_table(table.slice(start, 333))
     assert pq.ParquetFile(path).num_row_groups > 6
     assert fast([path]) == reference([path])
 
 
-def test_games_out_of_order_and_broken_hand_numbers_are_left_to_the_reader(tmp_path):
+@pytest.mark.parametrize("paired", [True, False], ids=["events/2", "events/1"])
+def test_games_out_of_order_and_broken_hand_numbers_are_left_to_the_reader(tmp_path, paired):
     edits = [set_cell("game", 0, 4), set_cell("hand", 7, 6), set_cell("event", "bid", 8, "play", 2),
              set_cell("trick", 1, 9, "play", 20)]
-    path = write_with_unreadable_games(clean_games(), tmp_path / "odd.parquet", edits=edits)
+    path = write_with_unreadable_games(clean_games(), tmp_path / "odd.parquet", edits=edits, paired=paired)
     assert fast([path]) == reference([path])
 
 
@@ -288,15 +291,15 @@ ODD_CELLS = {
 
 @PROPERTY
 @given(st.lists(st.tuples(st.sampled_from(sorted(ODD_CELLS)), st.integers(0, 10 ** 6), st.integers(0, 10)),
-                min_size=1, max_size=4), st.sampled_from([1, 3, 10]))
-def test_odd_cells_written_by_other_tools_give_the_reference_readers_items(tmp_path_factory, cells, group):
+                min_size=1, max_size=4), st.sampled_from([1, 3, 10]), st.booleans())
+def test_odd_cells_written_by_other_tools_give_the_reference_readers_items(tmp_path_factory, cells, group, paired):
     def edit(columns):
         for name, row, value in cells:
             choices = ODD_CELLS[name]
             columns[name][row % len(columns["game"])] = choices[value % len(choices)]
     path = tmp_path_factory.mktemp("cells") / "odd.parquet"
     try:
-        write_with_unreadable_games(clean_games()[:6], path, edits=[edit], row_group_games=group)
+        write_with_unreadable_games(clean_games()[:6], path, edits=[edit], row_group_games=group, paired=paired)
     except (pa.ArrowException, ValueError, TypeError, OverflowError):
         return  # a value the layout's schema cannot hold
     assert fast([path]) == reference([path])

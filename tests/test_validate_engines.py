@@ -30,7 +30,7 @@ def corpus(tmp_path_factory):
     games = every_violation()
     write_games(games[:40], folder / "games.jsonl")
     good = write_parquet_file(games, folder / "violations.parquet", row_group_hands=50)
-    write_with_unreadable_games(clean_games(), folder / "unreadable.parquet")
+    write_with_unreadable_games(clean_games(), folder / "unreadable.parquet", paired=True)
     truncated(good, folder / "truncated.parquet")
     damaged(good, folder / "damaged.parquet", row_group=3)
     write_parquet(games[40:120], folder / "parts", partition_size=60)
@@ -57,7 +57,7 @@ def test_the_json_names_every_code_and_every_unreadable_record(corpus):
     assert len(document["summary"]["by_code"]) == 14
     sources = [error["source"] for error in document["errors"]]
     assert any(s.endswith("truncated.parquet") for s in sources)
-    assert any(s.endswith("damaged.parquet:row group 4") for s in sources)
+    assert any(s.endswith("damaged.parquet:row groups 3-4") for s in sources)
     assert any(s.endswith("missing.parquet") for s in sources)
     assert sum("unreadable.parquet:#" in s for s in sources) == 8
     files = [str(p) for p in paths(corpus)]

@@ -1,11 +1,12 @@
-"""Parquet row groups of the ``events/1`` layout to :class:`~hearts_analysis.fastpath.block.Block`.
+"""Parquet row groups of the ``events/2`` (or ``events/1``) layout to :class:`~hearts_analysis.fastpath.block.Block`.
 
 The reference reader (:mod:`hearts_analysis.records.parquetio`) turns every row
-into Python records; here the columns stay numpy arrays and only the values on
-the first row of a game or hand are looked at one by one, and only where they
-are not the usual ones (a distinct rules text, game meta or hand meta is
-judged once, by the reference reader's own checks). The file is opened, split
-into row groups and read exactly as the reference reader does, so that a
+into Python records; here the columns stay numpy arrays and the game and hand
+values are looked at one by one only where they are not the usual ones (a
+distinct rules text, game meta or hand meta is judged once, by the reference
+reader's own checks). Of an ``events/2`` pair of row groups only the card
+columns the screen needs are read from the card rows. The file is opened,
+split into units and read exactly as the reference reader does, so that a
 damaged file or row group gives the same error items.
 """
 
@@ -22,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..records import events_decode, parquetio
-from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, SCHEMA
+from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
 from ..records.jsonio import Item, RecordError
 from ..rules import Rules
 from .block import NULL, UNKNOWN, Block
@@ -33,17 +34,24 @@ TEXT_COLUMNS = ("rules", "game_meta", "hand_meta")
 _ABSENT = -1000
 """Stands for a null while integer columns are read; outside every int8 value."""
 _EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
+SCREENED_COLUMNS = ("game", "hand", "event", "seat", "card", "index")
+"""The card columns the screen reads."""
 _CARD_CODES = {name: code for code, name in enumerate(CARD_NAMES)}
 
 
 @dataclass(frozen=True)
 class Unit:
-    """Whole games read from one file: a row group, or row groups joined where a game ran across."""
+    """Whole games read from one file: an ``events/2`` pair of row groups, or an ``events/1`` row group
+    (row groups joined where a game ran across)."""
 
     table: pa.Table
+    """The card rows (``events/1``: with the game and hand values on their first rows)."""
     path: str
     number: int
     first_row: int
+    headers: pa.Table | None = None
+    """``events/2``: the header rows of the same games, the first at file row ``header_row``."""
+    header_row: int = 0
 
 
 def open_units(path: Path, rules: Rules | None = None, groups: range | None = None,
@@ -64,6 +72,17 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
     if problems:
         if groups is None or groups.start == 0:
             yield from parquetio.read_parquet_items(path, rules)
+        return
+    if parquetio.is_paired(parquet):
+        for number, header_row, card_row in parquetio.pairs(parquet):
+            if groups is not None and number not in groups:
+                continue
+            try:
+                headers, cards = parquetio.read_pair(parquet, number, list(SCREENED_COLUMNS), threads)
+            except (OSError, pa.ArrowException, ValueError) as error:
+                yield parquetio.pair_error(parquet, name, number, error)
+                continue
+            yield Unit(cards, name, number, card_row, headers, header_row)
         return
     columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
     total = parquet.num_row_groups
@@ -110,6 +129,8 @@ def file_segments(path: Path) -> list[tuple[range, int]]:
     try:
         parquet = pq.ParquetFile(path)
         total = parquet.num_row_groups
+        if parquetio.is_paired(parquet):
+            return [(range(number, number + 2), header_row) for number, header_row, _ in parquetio.pairs(parquet)]
     except (OSError, pa.ArrowException, ValueError):
         return [(range(0, 1), 0)]
     parts: list[tuple[range, int]] = []
@@ -151,9 +172,11 @@ _DTYPES = {pa.int8().id: np.int8, pa.int16().id: np.int16, pa.int32().id: np.int
 
 
 def indices_array(rows: np.ndarray) -> pa.Array:
-    """An Arrow int64 array over numpy ``rows`` (for ``take``)."""
+    """An Arrow int64 array over numpy ``rows`` (for ``take``); null where ``rows`` is negative."""
     rows = np.ascontiguousarray(rows, np.int64)
-    return pa.Array.from_buffers(pa.int64(), len(rows), [None, pa.py_buffer(rows)])
+    absent = rows < 0
+    valid = pa.py_buffer(np.packbits(~absent, bitorder="little")) if absent.any() else None
+    return pa.Array.from_buffers(pa.int64(), len(rows), [valid, pa.py_buffer(rows)])
 
 
 def strings_array(values: list[str | None]) -> pa.Array:
@@ -176,17 +199,15 @@ def _coded(array: pa.Array, names: tuple[str, ...], codes: dict[str, int]) -> np
     return lookup[np.where(indices < 0, len(dictionary), indices)]
 
 
-def _codes_at(array: pa.Array, rows: pa.Array, codes: dict[str, int]) -> np.ndarray:
-    """int64 codes of a dictionary column's values at ``rows`` (NULL where null, UNKNOWN if not a known name)."""
-    taken = array.take(rows)
+def _codes_of(taken: pa.Array, codes: dict[str, int]) -> np.ndarray:
+    """int64 codes of a dictionary column's values (NULL where null, UNKNOWN if not a known name)."""
     lookup = np.array([codes.get(name, UNKNOWN) for name in taken.dictionary.to_pylist()] + [NULL], np.int64)
     indices = _numpy(taken.indices).astype(np.int64)
     return lookup[np.where(indices < 0, len(lookup) - 1, indices)]
 
 
-def _lists_at(array: pa.Array, rows: pa.Array, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(values (len, 7), present, well_formed)`` of a list<int32> column at ``rows``."""
-    taken = array.take(rows)
+def _lists_of(taken: pa.Array, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(values (len, 7), present, well_formed)`` of a list<int32> column."""
     count = len(taken)
     present = _valid(taken)
     offsets = np.frombuffer(taken.buffers()[1], np.int32, taken.offset + count + 1)[taken.offset:].astype(np.int64)
@@ -203,9 +224,10 @@ def _lists_at(array: pa.Array, rows: pa.Array, seats: np.ndarray) -> tuple[np.nd
     return values, present, well_formed
 
 
-def _all_of_type(table: pa.Table) -> bool:
-    """Every column of the layout, of exactly the layout's type (dictionaries for the sparse text)."""
-    for field in SCHEMA:
+def _all_of_type(table: pa.Table, names: tuple[str, ...] = COLUMNS) -> bool:
+    """Every column ``names``, of exactly the layout's type (dictionaries for the sparse text)."""
+    for name in names:
+        field = SCHEMA.field(name)
         if field.name not in table.column_names:
             return False
         expected = field.type
@@ -253,10 +275,29 @@ class Judgements:
         names = [f"p{i}" for i in range(seats)]
         sample = {"game_id": strings_array([None if id_is_null else "g"]), "rules": strings_array([rules_text]),
                   "game_meta": strings_array([meta_text])}
-        header = events_decode._headers(sample, indices_array(np.zeros(1)), [names], self.rules, {})[0]
+        header = events_decode._headers(sample, [names], self.rules, {})[0]
         if header is None:
             return None
         return header.rules, header.complete is True
+
+
+def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
+                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], np.ndarray] | None:
+    """The game and hand values from ``events/2`` header rows, and the header rows of each game
+    (offsets, games + 1); ``None`` where they are not exactly as the reference reader expects."""
+    if (not _all_of_type(headers, HEADER_COLUMNS) or headers["game"].null_count or headers["hand"].null_count
+            or not headers.num_rows):
+        return None
+    kind = _coded(_chunk(headers, "event"), EVENTS, _EVENT_CODES)
+    found = events_decode.header_positions(kind, _numpy(_chunk(headers, "game")), _numpy(_chunk(headers, "hand")),
+                                           games, hands, hand_game)
+    if isinstance(found, str):
+        return None
+    game_at, hand_at = found
+    at_games, at_hands = indices_array(game_at), indices_array(hand_at)
+    values = {name: _chunk(headers, name).take(at_games) for name in GAME_COLUMNS}
+    values.update((name, _chunk(headers, name).take(at_hands)) for name in HAND_COLUMNS)
+    return values, np.append(game_at, headers.num_rows)
 
 
 def _players(players: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -321,7 +362,8 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
 def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     """The unit's games for the screen; ``None`` when the fast path cannot read the unit at all."""
     table = unit.table
-    if not _all_of_type(table) or table["game"].null_count or table["hand"].null_count:
+    if (not _all_of_type(table, COLUMNS if unit.headers is None else SCREENED_COLUMNS)
+            or table["game"].null_count or table["hand"].null_count):
         return None
     rows = table.num_rows
     game = _numpy(_chunk(table, "game"))
@@ -344,14 +386,23 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
 
     game_doubt = np.zeros(games, bool)
     game_doubt[1:] = game[game_rows[1:]] < game[game_rows[:-1]]
-    starts_at = indices_array(game_rows)
-    players = _chunk(table, "players").take(starts_at)
-    game_ids = _chunk(table, "game_id").take(starts_at)
+    hand_game = np.repeat(np.arange(games), np.diff(game_hands))
+    if unit.headers is None:
+        starts_at, hand_at = indices_array(game_rows), indices_array(hand_starts)
+        values = {name: _chunk(table, name).take(starts_at) for name in GAME_COLUMNS}
+        values.update((name, _chunk(table, name).take(hand_at)) for name in HAND_COLUMNS)
+        header_rows = None
+    else:
+        paired = _paired_values(unit.headers, game[game_rows], hand[hand_starts], hand_game)
+        if paired is None or game_doubt.any():
+            return None
+        values, header_rows = paired
+    players, game_ids = values["players"], values["game_id"]
     seats, readable = _players(players)
     seats = np.where(readable, seats, 0)
     game_doubt |= ~readable
-    rules_key, rules_texts = _dictionary_keys(_chunk(table, "rules").take(starts_at))
-    meta_key, meta_texts = _dictionary_keys(_chunk(table, "game_meta").take(starts_at))
+    rules_key, rules_texts = _dictionary_keys(values["rules"])
+    meta_key, meta_texts = _dictionary_keys(values["game_meta"])
     header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + ~_valid(game_ids)
     distinct, inverse = np.unique(header_key, return_inverse=True)
     table_of = np.full(len(distinct), -1, np.int64)
@@ -369,19 +420,17 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     game_doubt |= table_index < 0
     complete = complete_of[inverse.ravel()]
 
-    hand_at = indices_array(hand_starts)
-    hand_game = np.repeat(np.arange(games), np.diff(game_hands))
     hand_seats = seats[hand_game]
-    recorded_dealer = _numpy(_chunk(table, "dealer").take(hand_at).cast(pa.int64()), _ABSENT)
+    recorded_dealer = _numpy(values["dealer"].cast(pa.int64()), _ABSENT)
     dealer = np.where(recorded_dealer == _ABSENT, NULL, recorded_dealer)
-    direction = _codes_at(_chunk(table, "pass_direction"), hand_at, DIRECTION_CODES)
-    moon = _codes_at(_chunk(table, "moon"), hand_at, MOON_CODES)
-    points, has_points, points_ok = _lists_at(_chunk(table, "points"), hand_at, hand_seats)
-    totals, has_totals, totals_ok = _lists_at(_chunk(table, "totals"), hand_at, hand_seats)
+    direction = _codes_of(values["pass_direction"], DIRECTION_CODES)
+    moon = _codes_of(values["moon"], MOON_CODES)
+    points, has_points, points_ok = _lists_of(values["points"], hand_seats)
+    totals, has_totals, totals_ok = _lists_of(values["totals"], hand_seats)
     hand_doubt = (~points_ok | ~totals_ok | (direction == UNKNOWN) | (moon == UNKNOWN)
                   | ((recorded_dealer < 0) & (recorded_dealer != _ABSENT)) | (dealer >= hand_seats))
     hold_only = np.zeros(hands, bool)
-    metas = _chunk(table, "hand_meta").take(hand_at)
+    metas = values["hand_meta"]
     if metas.null_count < hands:
         present = {"dealer": dealer >= 0, "pass_direction": direction != NULL, "moon": moon != NULL,
                    "points": has_points, "totals": has_totals}
@@ -396,4 +445,4 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
                  table_index=table_index, tables=judge.table_list, players_column=players,
                  game_id_column=game_ids, complete=complete, game_doubt=game_doubt,
                  game_number=game[game_rows].astype(np.int64), game_rows=np.append(game_rows, rows),
-                 path=unit.path)
+                 path=unit.path, header_rows=header_rows)

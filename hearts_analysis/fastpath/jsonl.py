@@ -1,4 +1,4 @@
-"""JSON Lines through the screen: chunks of lines encoded as in-memory ``events/1`` tables.
+"""JSON Lines through the screen: chunks of lines encoded as in-memory ``events/2`` tables.
 
 Each line is parsed once and encoded by :class:`EventEncoder` (the ``game``
 column holds the line number, so reports name ``file:line``); the table goes to
@@ -93,7 +93,8 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
     block = verdict = None
     if batch is not None:
         try:
-            decoded = decode_unit(Unit(_as_dictionaries(batch.table()), task.path, 0, 0), judge)
+            headers, cards = batch.tables()
+            decoded = decode_unit(Unit(cards, task.path, 0, 0, _as_dictionaries(headers)), judge)
             if decoded is not None:
                 block = _LineBlock(**vars(decoded))
                 verdict = screen_block(block)

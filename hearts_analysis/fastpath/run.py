@@ -111,7 +111,7 @@ def _as_text(table: pa.Table) -> pa.Table:
 
 
 def _reference_items(unit: Unit, start_row: int, stop_row: int, rules: Rules | None) -> list[Item]:
-    """The reference reader's items for the games in rows ``[start_row, stop_row)`` of a unit.
+    """The reference reader's items for the games in rows ``[start_row, stop_row)`` of an ``events/1`` unit.
 
     Where the first game's number is below the one before it, the slice starts one
     row early, so that the reader finds that fault as it does in the whole unit;
@@ -124,6 +124,19 @@ def _reference_items(unit: Unit, start_row: int, stop_row: int, rules: Rules | N
     return items[1:] if lead else items
 
 
+def _game_items(unit: Unit, block: Block, games: list[int], rules: Rules | None) -> list[Item]:
+    """The reference reader's items for some games of a unit, read together as one table of their rows
+    (the file rows in error messages are right only for a single game, or a run of games)."""
+    rows = block.game_rows
+    cards = pa.concat_tables([unit.table.slice(rows[g], rows[g + 1] - rows[g]) for g in games])
+    first_row = unit.first_row + int(rows[games[0]])
+    if unit.headers is None:
+        return _read(cards, unit, first_row, rules)
+    heads = block.header_rows
+    headers = pa.concat_tables([unit.headers.slice(heads[g], heads[g + 1] - heads[g]) for g in games])
+    return _read(cards, unit, first_row, rules, headers, unit.header_row + int(heads[games[0]]))
+
+
 def _forget_tracebacks(headers) -> None:
     """A reader error's traceback holds the reader's frames, and through them the row group's arrays,
     in a reference cycle that only a full collection would free."""
@@ -134,7 +147,9 @@ def _forget_tracebacks(headers) -> None:
 
 def whole_unit_items(unit: Unit, rules: Rules | None) -> list[Item]:
     """The reference reader's items for a whole unit."""
-    return _reference_items(unit, 0, unit.table.num_rows, rules)
+    if unit.headers is None:
+        return _reference_items(unit, 0, unit.table.num_rows, rules)
+    return _read(unit.table, unit, unit.first_row, rules, unit.headers, unit.header_row)
 
 
 def replayed(items: list[Item]) -> list[Entry]:
@@ -177,23 +192,28 @@ def _doubtful_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | 
     rows = block.game_rows
     items: dict[int, Item] = {}
     if len(games) and (np.diff(block.game_number) > 0).all():
-        table = pa.concat_tables([unit.table.slice(rows[g], rows[g + 1] - rows[g]) for g in games.tolist()])
-        found = _read(table, unit, unit.first_row, rules)
+        found = _game_items(unit, block, games.tolist(), rules)
         if len(found) == len(games):
             items = {g: item for g, item in zip(games.tolist(), found) if item.error is None}
     for g in games.tolist():
         if g not in items:
-            again = _reference_items(unit, int(rows[g]), int(rows[g + 1]), rules)
+            if unit.headers is None:
+                again = _reference_items(unit, int(rows[g]), int(rows[g + 1]), rules)
+            else:
+                again = _game_items(unit, block, [g], rules)
             if len(again) != 1:  # the game read differently from the unit
                 return None
             items[g] = again[0]
     return items
 
 
-def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None) -> list[Item]:
-    """The reference reader's items for a table of whole games from ``unit``."""
+def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, headers: pa.Table | None = None,
+          header_row: int = 0) -> list[Item]:
+    """The reference reader's items for a table of whole games from ``unit`` (and their header rows)."""
     items: list[Item] = []
-    for part in parquetio._decoded(_as_text(table), unit.path, unit.number, first_row, rules):
+    if headers is not None:
+        headers = _as_text(headers)
+    for part in parquetio._decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
         if isinstance(part, Item):
             items.append(part)
         else:

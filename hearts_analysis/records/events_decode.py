@@ -1,4 +1,5 @@
-"""Arrow tables of the ``events/1`` layout back to games, checking whatever a file from elsewhere may get wrong.
+"""Arrow tables of the ``events/2`` (and ``events/1``) layout back to games, checking whatever a file from
+elsewhere may get wrong.
 
 A table is decoded once into numpy columns and checked with whole-array
 operations; each game that fails a check gets one :class:`RecordError` naming
@@ -21,7 +22,8 @@ import pyarrow.compute  # noqa: F401  (pa.compute)
 
 from ..cards import CardError, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
-from .events_layout import COLUMNS, DEAL, EVENTS, LAYOUT, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA
+from .events_layout import (CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT, LAYOUT_V1,
+                            META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 from .jsonio import _HAND_KEYS, Item, RecordError, game_from_dict
 from .model import FORMAT, GameRecord, HandRecord
 
@@ -61,12 +63,12 @@ _COLUMN_KIND = {"game": "int", "game_id": "coded", "hand": "int", "event": "code
 
 
 def schema_problems(schema: pa.Schema, metadata: dict[bytes, bytes] | None = None) -> list[str]:
-    """Why a file with this schema cannot be read as ``events/1`` (empty when it can)."""
+    """Why a file with this schema cannot be read as ``events/2`` or ``events/1`` (empty when it can)."""
     metadata = metadata or {}
     problems = []
     layout = metadata.get(META_LAYOUT.encode())
-    if layout is not None and layout.decode(errors="replace") != LAYOUT:
-        problems.append(f"layout {layout.decode(errors='replace')!r} is not {LAYOUT!r}")
+    if layout is not None and layout.decode(errors="replace") not in (LAYOUT, LAYOUT_V1):
+        problems.append(f"layout {layout.decode(errors='replace')!r} is not {LAYOUT!r} (nor {LAYOUT_V1!r})")
     fmt = metadata.get(META_FORMAT.encode())
     if fmt is not None and fmt.decode(errors="replace") != FORMAT:
         problems.append(f"format {fmt.decode(errors='replace')!r} is not {FORMAT!r}")
@@ -122,6 +124,12 @@ _EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
 
 
 def _event_code(name: str) -> int:
+    """The code of a card row's event; -2 for any other (header rows have no place among card rows)."""
+    code = _EVENT_CODES.get(name, -2)
+    return code if code <= NONE else -2
+
+
+def _header_code(name: str) -> int:
     return _EVENT_CODES.get(name, -2)
 
 
@@ -143,7 +151,9 @@ class RowGroup:
     first_row: int
     """0-based row number in the file of row 0."""
     table: dict[str, pa.Array]
-    """Every column of :data:`SCHEMA` by name, as read."""
+    """Every column of :data:`SCHEMA` by name, as read from the card rows."""
+    game_columns: dict[str, pa.Array]
+    """The game-level columns (:data:`GAME_COLUMNS`), one value per game."""
     game: np.ndarray
     """``game`` per row (in the file's integer type: int32 as this toolkit writes it)."""
     hand: np.ndarray
@@ -264,9 +274,12 @@ def _tuples(lists: pa.Array) -> list[tuple | None]:
 
 # -- decoding ----------------------------------------------------------------
 def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0,
-                 rules: Rules | None = None) -> RowGroup:
+                 rules: Rules | None = None, headers: pa.Table | None = None, header_row: int = 0) -> RowGroup:
     """Check and decode whole games of one table; raises :class:`RecordError` only when no game can be read.
 
+    ``table`` holds card rows; ``headers`` (``events/2``) their games' header rows, the
+    first of them at file row ``header_row``; without it (``events/1``) the game and
+    hand values are read from the first card row of each game and hand.
     ``rules`` (if given) replaces each record's own rule set, as in :func:`game_from_dict`.
     """
     table = _conform(table)
@@ -290,8 +303,13 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
     game_of_row = np.repeat(np.arange(len(game_rows) - 1), np.diff(game_rows))
     hand_of_row = np.repeat(np.arange(len(hand_rows) - 1), np.diff(hand_rows))
     hand_game = game_of_row[hand_rows[:-1]]
-    game_starts = pa.array(game_rows[:-1])
-    players = table["players"].take(game_starts).to_pylist()
+    if headers is None:
+        game_values = {name: table[name].take(pa.array(game_rows[:-1])) for name in GAME_COLUMNS}
+        hand_values = {name: table[name].take(pa.array(hand_rows[:-1])) for name in HAND_COLUMNS}
+    else:
+        game_values, hand_values = _header_values(_conform(headers), header_row, game[game_rows[:-1]],
+                                                  hand[hand_rows[:-1]], hand_game)
+    players = game_values["players"].to_pylist()
     seats_of_game = np.array([len(p) if isinstance(p, list) else 0 for p in players], np.int64)
     n_row = np.repeat(seats_of_game, np.diff(game_rows))
 
@@ -306,21 +324,22 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
     hand_slots += hand_rows[:-1, None]
 
     errors: dict[int, RecordError] = {}
-    headers = _headers(table, game_starts, players, rules, errors)
+    records = _headers(game_values, players, rules, errors)
     bad_rows = np.flatnonzero(problem)
     if len(bad_rows):
         bad_games, first = np.unique(game_of_row[bad_rows], return_index=True)
         for g, row in zip(bad_games.tolist(), bad_rows[first].tolist()):
             errors.setdefault(g, _row_error(int(problem[row]), row, first_row, hand[row], event[row], seat[row],
                                             card[row], index[row], int(seats_of_game[g]), table))
-    hands = _HandColumns(table, hand_rows, hand, hand_game, seats_of_game, counts, errors)
-    return RowGroup(path=path, number=number, first_row=first_row, table=table, game=game, hand=hand,
+    hands = _HandColumns(hand_values, hand[hand_rows[:-1]], hand_game, seats_of_game, counts, errors)
+    return RowGroup(path=path, number=number, first_row=first_row, table=table, game_columns=game_values,
+                    game=game, hand=hand,
                     event=event.astype(np.int8), seat=np.where(problem == 0, seat, -1).astype(np.int8),
                     card=np.where(problem == 0, card, -1).astype(np.int8), index=index, game_rows=game_rows,
                     hand_rows=hand_rows, hand_game=hand_game, hand_slots=hand_slots, dealer=hands.dealer,
                     pass_direction=hands.direction, moon=hands.moon, points=hands.points, totals=hands.totals,
                     hand_meta=hands.meta,
-                    games=tuple(errors.get(g, headers[g]) for g in range(len(players))))
+                    games=tuple(errors.get(g, records[g]) for g in range(len(players))))
 
 
 def _row_problems(game, hand, event, seat, seat_missing, card, index, n_row, new_game, new_hand, game_rows,
@@ -376,7 +395,8 @@ def _row_error(problem: int, row: int, first_row: int, hand: int, event: int, se
     at = f"(file row {first_row + row + 1})"
     if problem == _BAD_EVENT:
         name = table["event"][row].as_py()
-        return RecordError(f"unknown event {name!r} {at} (expected one of {', '.join(EVENTS)})", f"hands[{hand - 1}]")
+        return RecordError(f"unknown event {name!r} {at} (expected one of {', '.join(CARD_EVENTS)})",
+                           f"hands[{hand - 1}]")
     if problem == _BAD_SEAT:
         return RecordError(f"seat {seat} is out of range 0..{players - 1} {at}",
                            _field_of_row(hand, event, seat, index, "[0]"))
@@ -410,12 +430,58 @@ def _json_object(text: str | None, field: str) -> dict | None:
     return value
 
 
-def _headers(table: dict[str, pa.Array], starts: pa.Array, players: list, rules: Rules | None,
+def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarray, hands: np.ndarray,
+                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], dict[str, pa.Array]]:
+    """The game and hand columns, one value per game and per hand of the card rows, from ``events/2`` header rows."""
+    if headers["game"].null_count or headers["hand"].null_count:
+        raise RecordError("the game and hand columns must have a value on every row")
+    kind = _codes(headers["event"], _header_code, -2)
+    found = header_positions(kind, _ints(headers["game"], 0), _ints(headers["hand"], 0), games, hands, hand_game,
+                             first_row)
+    if isinstance(found, str):
+        raise RecordError(f"header rows: {found}")
+    game_at, hand_at = found
+    hand_rows = pa.array(hand_at, pa.int64(), mask=hand_at < 0)
+    return ({name: headers[name].take(pa.array(game_at)) for name in GAME_COLUMNS},
+            {name: headers[name].take(hand_rows) for name in HAND_COLUMNS})
+
+
+def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, games: np.ndarray,
+                     hands: np.ndarray, hand_game: np.ndarray, first_row: int = 0) -> tuple[np.ndarray, np.ndarray] | str:
+    """Where the header rows hold each game's and each hand's values: ``(game row of each game, hand row of
+    each hand or -1 for a game's placeholder)``; or why they do not match the card rows (header row 0
+    being file row ``first_row``).
+
+    Header rows: a ``game`` row for each game, in order, each followed by a ``hand`` row for each of
+    its hands. ``kind``, ``number`` and ``hand`` are the header rows' event codes, ``game`` and
+    ``hand`` columns; ``games`` the ``game`` of each game of the card rows, ``hands`` the ``hand`` of
+    each of their hands (0: a game's placeholder), ``hand_game`` the game of each hand.
+    """
+    is_game = kind == GAME_ROW
+    game_at, hand_at = np.flatnonzero(is_game), np.flatnonzero(kind == HAND_ROW)
+    real = hands != 0
+    if len(game_at) != len(games) or len(hand_at) != int(real.sum()):
+        return (f"{len(game_at)} game rows and {len(hand_at)} hand rows for {len(games)} games and "
+                f"{int(real.sum())} hands")
+    owner = np.cumsum(is_game) - 1                          # the game row each header row follows
+    bad = (kind < GAME_ROW) | (owner < 0)
+    bad[game_at] |= (number[game_at] != games) | (hand[game_at] != 0)
+    real_game = hand_game[real]
+    bad[hand_at] |= (owner[hand_at] != real_game) | (number[hand_at] != games[real_game]) | (hand[hand_at] != hands[real])
+    if bad.any():
+        return (f"file row {first_row + int(np.argmax(bad)) + 1} does not match the card rows (each game's "
+                f"game row, then one hand row per hand, in the order of the card rows)")
+    pick = np.full(len(hands), -1, np.int64)
+    pick[real] = hand_at
+    return game_at, pick
+
+
+def _headers(game_values: dict[str, pa.Array], players: list, rules: Rules | None,
              errors: dict[int, RecordError]) -> list[GameRecord | None]:
     """Each game's record without hands, read by :func:`game_from_dict` from its game-level columns."""
-    ids = table["game_id"].take(starts).to_pylist()
-    specs = table["rules"].take(starts).to_pylist()
-    metas = table["game_meta"].take(starts).to_pylist()
+    ids = game_values["game_id"].to_pylist()
+    specs = game_values["rules"].to_pylist()
+    metas = game_values["game_meta"].to_pylist()
     headers: list[GameRecord | None] = []
     for g, (game_id, spec, meta_text, names) in enumerate(zip(ids, specs, metas, players)):
         try:
@@ -428,7 +494,7 @@ def _headers(table: dict[str, pa.Array], starts: pa.Array, players: list, rules:
                 except orjson.JSONDecodeError as error:
                     raise RecordError(f"bad JSON in the rules column: {error.msg}", "rules") from None
             if names is None:
-                raise RecordError("missing: the player at each seat (on the first row of the game)", "players")
+                raise RecordError("missing: the player at each seat (on the game's row)", "players")
             obj["players"] = names
             meta = _json_object(meta_text, "game_meta")
             if meta:
@@ -447,34 +513,33 @@ def _headers(table: dict[str, pa.Array], starts: pa.Array, players: list, rules:
 class _HandColumns:
     """The hand-level columns of a table, one value per hand, checked like the JSON reader checks them."""
 
-    def __init__(self, table: dict[str, pa.Array], hand_rows: np.ndarray, hand: np.ndarray, hand_game: np.ndarray,
+    def __init__(self, values: dict[str, pa.Array], numbers: np.ndarray, hand_game: np.ndarray,
                  seats_of_game: np.ndarray, counts: np.ndarray, errors: dict[int, RecordError]) -> None:
-        firsts = pa.array(hand_rows[:-1])
         players = seats_of_game[hand_game]
-        real = hand[hand_rows[:-1]] != 0
-        dealer_column = table["dealer"].take(firsts)
+        real = numbers != 0
+        dealer_column = values["dealer"]
         dealer = _ints(dealer_column, -1)
         known = dealer_column.is_valid().to_numpy(zero_copy_only=False)
         self.dealer = np.where(known & real, dealer, -1)
-        self.direction = np.where(real, _codes(table["pass_direction"].take(firsts), _direction_code, -1), -1)
-        self.moon = np.where(real, _codes(table["moon"].take(firsts), _moon_code, -1), -1)
-        self.points = _per_hand_lists(table["points"].take(firsts), real)
-        self.totals = _per_hand_lists(table["totals"].take(firsts), real)
+        self.direction = np.where(real, _codes(values["pass_direction"], _direction_code, -1), -1)
+        self.moon = np.where(real, _codes(values["moon"], _moon_code, -1), -1)
+        self.points = _per_hand_lists(values["points"], real)
+        self.totals = _per_hand_lists(values["totals"], real)
         lengths = {name: _ints(getattr(self, name).value_lengths(), -1) for name in ("points", "totals")}
         bad = ((known & real & ((dealer < 0) | (dealer >= players))) | (self.direction == -2) | (self.moon == -2)
                | ((lengths["points"] >= 0) & (lengths["points"] != players))
                | ((lengths["totals"] >= 0) & (lengths["totals"] != players)))
-        metas = table["hand_meta"].take(firsts)
+        metas = values["hand_meta"]
         with_meta = np.flatnonzero(metas.is_valid().to_numpy(zero_copy_only=False) & real)
         self.meta: dict[int, dict] = {}
         games = hand_game.tolist()
-        numbers = hand[hand_rows[:-1]].tolist()
+        numbers = numbers.tolist()
         for k in sorted(set(np.flatnonzero(bad).tolist()) | set(with_meta.tolist())):
             g = games[k]
             if g in errors:
                 continue
             try:
-                meta = self._check(k, numbers[k] - 1, int(players[k]), table, hand_rows, metas[k].as_py(),
+                meta = self._check(k, numbers[k] - 1, int(players[k]), values, metas[k].as_py(),
                                    counts[k, 7:14].tolist())
             except RecordError as error:
                 errors[g] = error
@@ -485,18 +550,17 @@ class _HandColumns:
         self.direction = self.direction.astype(np.int8)
         self.moon = self.moon.astype(np.int8)
 
-    def _check(self, k: int, number: int, n: int, table, hand_rows, meta_text, pass_rows) -> dict | None:
+    def _check(self, k: int, number: int, n: int, values, meta_text, pass_rows) -> dict | None:
         where = f"hands[{number}]"
-        first = int(hand_rows[k])
         if self.dealer[k] >= n:
             raise RecordError(f"{self.dealer[k]} is out of range 0..{n - 1}", f"{where}.dealer")
-        if table["dealer"][first].as_py() is not None and self.dealer[k] < 0:
-            raise RecordError(f"{table['dealer'][first].as_py()} is out of range 0..{n - 1}", f"{where}.dealer")
+        if values["dealer"][k].as_py() is not None and self.dealer[k] < 0:
+            raise RecordError(f"{values['dealer'][k].as_py()} is out of range 0..{n - 1}", f"{where}.dealer")
         if self.direction[k] == -2:
-            raise RecordError(f"unknown direction {table['pass_direction'][first].as_py()!r} "
+            raise RecordError(f"unknown direction {values['pass_direction'][k].as_py()!r} "
                               f"(allowed: {', '.join(PASS_DIRECTIONS)})", f"{where}.pass_direction")
         if self.moon[k] == -2:
-            raise RecordError(f"unknown moon choice {table['moon'][first].as_py()!r} "
+            raise RecordError(f"unknown moon choice {values['moon'][k].as_py()!r} "
                               f"(allowed: {', '.join(MOON_CHOICES)})", f"{where}.moon")
         for name in ("points", "totals"):
             value = getattr(self, name)[k].as_py()

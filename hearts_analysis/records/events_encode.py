@@ -21,7 +21,8 @@ import orjson
 import pyarrow as pa
 
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
-from .events_layout import (CARD_NAMES, DEAL, EVENTS, INT32_MAX, INT32_MIN, NONE, PASS, PLAY, SCHEMA)
+from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, INT32_MAX,
+                            INT32_MIN, LAYOUT_V1, META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from .jsonio import _GAME_KEYS, _HAND_KEYS, game_from_dict, game_to_dict
 from .model import FORMAT, GameRecord
 
@@ -57,6 +58,8 @@ _EVENT_DICTIONARY = list(EVENTS)
 _CARD_DICTIONARY = list(CARD_NAMES)
 _DIRECTION_DICTIONARY = list(PASS_DIRECTIONS)
 _MOON_DICTIONARY = list(MOON_CHOICES)
+SCHEMA_V1 = SCHEMA.with_metadata({**SCHEMA.metadata, META_LAYOUT.encode(): LAYOUT_V1.encode()})
+_DICTIONARIES = {"card": _CARD_DICTIONARY, "pass_direction": _DIRECTION_DICTIONARY, "moon": _MOON_DICTIONARY}
 
 
 class _Declined(Exception):
@@ -366,7 +369,29 @@ class EventBatch:
         self.play_suits: list[bytes] = []
 
     def table(self) -> pa.Table:
-        """The rows of every game added, in layout order."""
+        """The games as one ``events/1`` table: card rows only, game and hand values on their first rows."""
+        columns, hand_rows = self._card_columns()
+        rows = len(columns["game"])
+        hand_first = np.cumsum(hand_rows) - hand_rows
+        by_hand = _Spread(rows, hand_first)
+        by_game = _Spread(rows, hand_first[self.g_first_hand])
+        games, hands = self._game_values(), self._hand_values()
+        ids = games.pop("game_id")
+        columns["game_id"] = ids.take(indices_of(np.repeat(np.array(self.h_game, np.int64), hand_rows)))
+        columns.update((name, by_game(value)) for name, value in games.items())
+        columns.update((name, _dictionary_spread(by_hand, value)) for name, value in hands.items())
+        return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA_V1)
+
+    def tables(self) -> tuple[pa.Table, pa.Table]:
+        """The games as ``events/2``: ``(header rows, card rows)``, each with every column of the schema."""
+        columns, _ = self._card_columns()
+        rows = len(columns["game"])
+        columns.update((name, _nulls(name, rows)) for name in GAME_COLUMNS + HAND_COLUMNS)
+        cards = pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
+        return self._header_table(), cards
+
+    def _card_columns(self) -> tuple[dict[str, pa.Array], np.ndarray]:
+        """The card rows' columns, and the number of rows of each hand (placeholders included)."""
         players = np.array(self.h_players, np.int32)
         segments = 2 * players + 1                      # deal by seat, pass by seat, then plays (or none)
         seg_end = np.cumsum(segments)
@@ -401,41 +426,93 @@ class EventBatch:
         index = index.astype(np.int16)
         trick = np.zeros(rows, np.int8)
         trick[is_play] = index[is_play] // np.repeat(players.astype(np.int16), self.h_plays) + 1
-
-        hand_first = np.cumsum(hand_rows) - hand_rows
-        id_codes: dict[str, int] = {}
-        for game_id in self.g_id:
-            if game_id is not None:
-                id_codes.setdefault(game_id, len(id_codes))
         game_of_hand = np.array(self.h_game, np.int32)
-        id_of_row = np.repeat(np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)[game_of_hand],
-                              hand_rows)
-        by_hand = _Spread(rows, hand_first)
-        by_game = _Spread(rows, hand_first[self.g_first_hand])
-        directions = [None if d is None else _DIRECTION_CODE[d] for d in self.h_direction]
-        moons = [None if m is None else _MOON_CODE[m] for m in self.h_moon]
         columns = {
             "game": pa.array(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows)),
-            "game_id": pa.DictionaryArray.from_arrays(pa.array(id_of_row, mask=id_of_row < 0),
-                                                      pa.array(list(id_codes), pa.string())),
             "hand": pa.array(np.repeat(np.array(self.h_number, np.int16), hand_rows)),
             "event": pa.DictionaryArray.from_arrays(pa.array(event), _EVENT_DICTIONARY),
             "seat": pa.array(seat, mask=event == NONE) if none.any() else pa.array(seat),
             "card": pa.DictionaryArray.from_arrays(pa.array(card, mask=card < 0), _CARD_DICTIONARY),
             "index": pa.array(index),
             "trick": pa.array(trick, mask=~is_play),
-            "players": by_game(pa.array(self.g_players, pa.list_(pa.string()))),
-            "rules": by_game(pa.array(self.g_rules, pa.string())),
-            "game_meta": by_game(pa.array(self.g_meta, pa.string())),
-            "dealer": by_hand(pa.array(self.h_dealer, pa.int8())),
-            "pass_direction": pa.DictionaryArray.from_arrays(by_hand(pa.array(directions, pa.int8())),
-                                                             _DIRECTION_DICTIONARY),
-            "moon": pa.DictionaryArray.from_arrays(by_hand(pa.array(moons, pa.int8())), _MOON_DICTIONARY),
-            "points": by_hand(pa.array(self.h_points, pa.list_(pa.int32()))),
-            "totals": by_hand(pa.array(self.h_totals, pa.list_(pa.int32()))),
-            "hand_meta": by_hand(pa.array(self.h_meta, pa.string())),
         }
+        return columns, hand_rows
+
+    def _game_values(self) -> dict[str, pa.Array]:
+        """One value per game for each game column."""
+        id_codes: dict[str, int] = {}
+        for game_id in self.g_id:
+            if game_id is not None:
+                id_codes.setdefault(game_id, len(id_codes))
+        codes = np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)
+        return {"game_id": pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0),
+                                                          pa.array(list(id_codes), pa.string())),
+                "players": pa.array(self.g_players, pa.list_(pa.string())),
+                "rules": pa.array(self.g_rules, pa.string()),
+                "game_meta": pa.array(self.g_meta, pa.string())}
+
+    def _hand_values(self) -> dict[str, pa.Array]:
+        """One value per hand (placeholders of games without hands included) for each hand column."""
+        directions = [None if d is None else _DIRECTION_CODE[d] for d in self.h_direction]
+        moons = [None if m is None else _MOON_CODE[m] for m in self.h_moon]
+        return {"dealer": pa.array(self.h_dealer, pa.int8()),
+                "pass_direction": pa.DictionaryArray.from_arrays(pa.array(directions, pa.int8()),
+                                                                 _DIRECTION_DICTIONARY),
+                "moon": pa.DictionaryArray.from_arrays(pa.array(moons, pa.int8()), _MOON_DICTIONARY),
+                "points": pa.array(self.h_points, pa.list_(pa.int32())),
+                "totals": pa.array(self.h_totals, pa.list_(pa.int32())),
+                "hand_meta": pa.array(self.h_meta, pa.string())}
+
+    def _header_table(self) -> pa.Table:
+        """A game row for each game, followed by a hand row for each of its hands."""
+        real = np.array(self.h_number, np.int64) > 0
+        hand_game = np.array(self.h_game, np.int64)[real]
+        hands_before = np.searchsorted(hand_game, np.arange(self.games))   # real hands of earlier games
+        game_at = np.arange(self.games) + hands_before                       # header row of each game
+        rows = self.games + len(hand_game)
+        hand_at = np.arange(len(hand_game)) + hand_game + 1
+        game_of_row = np.zeros(rows, np.int64)
+        game_of_row[game_at] = 1
+        game_of_row = np.cumsum(game_of_row) - 1
+        number = np.zeros(rows, np.int16)
+        number[hand_at] = np.array(self.h_number, np.int16)[real]
+        event = np.full(rows, HAND_ROW, np.int8)
+        event[game_at] = GAME_ROW
+        game_pick = np.full(rows, -1, np.int64)
+        game_pick[game_at] = np.arange(self.games)
+        hand_pick = np.full(rows, -1, np.int64)
+        hand_pick[hand_at] = np.flatnonzero(real)
+        at_games, at_hands = indices_of(game_pick), indices_of(hand_pick)
+        columns = {name: value.take(at_games) for name, value in self._game_values().items()}
+        columns.update((name, value.take(at_hands)) for name, value in self._hand_values().items())
+        columns.update({
+            "game": pa.array(np.array(self.g_index, np.int32)[game_of_row]),
+            "hand": pa.array(number),
+            "event": pa.DictionaryArray.from_arrays(pa.array(event), _EVENT_DICTIONARY),
+        })
+        for name in ("seat", "card", "index", "trick"):
+            columns[name] = _nulls(name, rows)
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
+
+
+def _nulls(name: str, rows: int) -> pa.Array:
+    """A column of nulls; a dictionary column keeps its dictionary, the same in every row group."""
+    dictionary = _DICTIONARIES.get(name)
+    if dictionary is None:
+        return pa.nulls(rows, SCHEMA.field(name).type)
+    indices = pa.nulls(rows, SCHEMA.field(name).type.index_type)
+    return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
+def indices_of(rows: np.ndarray) -> pa.Array:
+    """Arrow ``take`` indices: null where ``rows`` is negative."""
+    return pa.array(rows, pa.int64(), mask=rows < 0)
+
+
+def _dictionary_spread(spread: "_Spread", values: pa.Array) -> pa.Array:
+    if pa.types.is_dictionary(values.type):
+        return pa.DictionaryArray.from_arrays(spread(values.indices), values.dictionary)
+    return spread(values)
 
 
 class _Spread:

@@ -1,11 +1,16 @@
-"""The ``events/1`` columnar layout of ``hearts-game/1`` games: one row per card event.
+"""The columnar layout of ``hearts-game/1`` games: one row per card event, one per game and per hand.
 
-Deal rows, then pass rows, then play rows, hand after hand and game after
-game, so that a plays table can be filtered and grouped straight from pandas
-or DuckDB; game- and hand-level values sit on the first row of their game or
-hand, and JSON columns keep whatever has no column (unknown fields, explicit
-nulls), so that nothing of a record is lost. ``schemas/parquet-layout.md``
-documents it for users; the fast validator reads the same columns.
+Card rows (deal, then pass, then play, hand after hand and game after game)
+can be filtered and grouped straight from pandas or DuckDB. In ``events/2``,
+which this toolkit writes, the game- and hand-level values are on rows of
+their own, ``game`` and ``hand`` *header rows*, kept in a row group of their
+own just before the card rows of the same games: a reader of the cards never
+touches the sparse columns, and a reader of the headers reads a hundredth of
+the rows. ``events/1`` (read, for files from other writers) has no header rows
+and keeps those values on the first card row of each game or hand. JSON
+columns keep whatever has no column (unknown fields, explicit nulls), so that
+nothing of a record is lost. ``schemas/parquet-layout.md`` documents it for
+users; the fast validator reads the same columns.
 """
 
 from __future__ import annotations
@@ -16,11 +21,16 @@ from ..cards import card_name
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS
 from .model import FORMAT
 
-LAYOUT = "events/1"
+LAYOUT = "events/2"
+"""The layout this toolkit writes."""
+LAYOUT_V1 = "events/1"
+"""The layout without header rows, still read."""
 
-EVENTS = ("deal", "pass", "play", "none")
+EVENTS = ("deal", "pass", "play", "none", "game", "hand")
 """Values of the ``event`` column; a row's event code is its index here."""
-DEAL, PASS, PLAY, NONE = range(len(EVENTS))
+DEAL, PASS, PLAY, NONE, GAME_ROW, HAND_ROW = range(len(EVENTS))
+CARD_EVENTS = EVENTS[:NONE + 1]
+"""The events of card rows (``none``: the placeholder of a hand or game without cards)."""
 
 CARD_NAMES = tuple(card_name(card) for card in range(52))
 """The ``card`` dictionary as written: dictionary index == card code (0-51)."""
@@ -28,7 +38,7 @@ CARD_NAMES = tuple(card_name(card) for card in range(52))
 META_LAYOUT, META_FORMAT, META_GAMES, META_HANDS = "hearts.layout", "hearts.format", "hearts.games", "hearts.hands"
 
 ROW_GROUP_HANDS = 8192
-"""Hands per row group (rounded up to whole games): large enough for vectorised readers, small
+"""Hands per card row group (rounded up to whole games): large enough for vectorised readers, small
 enough to stream in bounded memory."""
 
 
@@ -42,31 +52,38 @@ def _field(name: str, type_: pa.DataType, description: str, nullable: bool = Tru
 
 SCHEMA = pa.schema([
     _field("game", pa.int32(), "0-based index of the game within the file", nullable=False),
-    _field("game_id", _dictionary(pa.int32()), "the record's game_id, repeated on every row of the game"),
-    _field("hand", pa.int16(), "1-based hand number; 0 only on the placeholder row of a game with no hands",
+    _field("game_id", _dictionary(pa.int32()), "game rows: the record's game_id"),
+    _field("hand", pa.int16(), "1-based hand number; 0 on game rows and on the placeholder row of a game with no hands",
            nullable=False),
     _field("event", _dictionary(pa.int8()), "deal | pass | play | none (placeholder of a hand or game "
-           "without card events)", nullable=False),
+           "without card events) | game | hand (header rows)", nullable=False),
     _field("seat", pa.int8(), "deal: the seat dealt the card; pass: the passer; play: the player"),
     _field("card", _dictionary(pa.int8()), "canonical card name such as QS; dictionary index = card code 0-51"),
-    _field("index", pa.int16(), "deal/pass: position in that seat's list; play: 0-based play number in the hand",
-           nullable=False),
+    _field("index", pa.int16(), "deal/pass: position in that seat's list; play: 0-based play number in the hand; "
+           "0 on none rows, null on header rows"),
     _field("trick", pa.int8(), "plays only: index // players + 1"),
-    _field("players", pa.list_(pa.string()), "first row of a game: the player at each seat"),
-    _field("rules", pa.string(), "first row of a game: JSON of the record's rules value as written"),
-    _field("game_meta", pa.string(), "first row of a game: JSON object of the game's other fields "
+    _field("players", pa.list_(pa.string()), "game rows: the player at each seat"),
+    _field("rules", pa.string(), "game rows: JSON of the record's rules value as written"),
+    _field("game_meta", pa.string(), "game rows: JSON object of the game's other fields "
            "(played_at, complete, unknown fields, explicit nulls of game_id and rules)"),
-    _field("dealer", pa.int8(), "first row of a hand: the recorded dealer"),
-    _field("pass_direction", _dictionary(pa.int8()), "first row of a hand: the recorded pass direction"),
-    _field("moon", _dictionary(pa.int8()), "first row of a hand: the shooter's recorded moon choice"),
-    _field("points", pa.list_(pa.int32()), "first row of a hand: recorded points per seat"),
-    _field("totals", pa.list_(pa.int32()), "first row of a hand: recorded running totals per seat"),
-    _field("hand_meta", pa.string(), "first row of a hand: JSON object of the hand's fields without a column "
+    _field("dealer", pa.int8(), "hand rows: the recorded dealer"),
+    _field("pass_direction", _dictionary(pa.int8()), "hand rows: the recorded pass direction"),
+    _field("moon", _dictionary(pa.int8()), "hand rows: the shooter's recorded moon choice"),
+    _field("points", pa.list_(pa.int32()), "hand rows: recorded points per seat"),
+    _field("totals", pa.list_(pa.int32()), "hand rows: recorded running totals per seat"),
+    _field("hand_meta", pa.string(), "hand rows: JSON object of the hand's fields without a column "
            "(unknown fields, explicit nulls, the shape of passes when the pass rows cannot tell it, "
            "numbers too large for the int32 columns)"),
 ], metadata={META_LAYOUT: LAYOUT, META_FORMAT: FORMAT})
 
 COLUMNS = tuple(SCHEMA.names)
+CARD_COLUMNS = ("game", "hand", "event", "seat", "card", "index", "trick")
+"""The columns of card rows; the others are null there (in ``events/2``)."""
+GAME_COLUMNS = ("game_id", "players", "rules", "game_meta")
+"""The columns of game rows (besides ``game``, ``hand`` 0 and ``event``)."""
+HAND_COLUMNS = ("dealer", "pass_direction", "moon", "points", "totals", "hand_meta")
+"""The columns of hand rows (besides ``game``, ``hand`` and ``event``)."""
+HEADER_COLUMNS = ("game", "hand", "event") + GAME_COLUMNS + HAND_COLUMNS
 REQUIRED = ("game", "hand", "event", "seat", "card", "index", "players")
 """Columns a file must have to be read; the others are taken as all-null when absent."""
 

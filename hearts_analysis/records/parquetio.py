@@ -1,12 +1,13 @@
-"""``hearts-game/1`` corpora as Parquet files of the ``events/1`` layout, streamed both ways.
+"""``hearts-game/1`` corpora as Parquet files of the ``events/2`` layout, streamed both ways.
 
-Writing collects one row group of whole games at a time (about
-:data:`ROW_GROUP_HANDS` hands) while a background thread builds and writes the
-previous one (Parquet encoding releases the interpreter lock, so it overlaps
+Writing collects whole games (about :data:`ROW_GROUP_HANDS` hands) at a time,
+written as two row groups, their header rows then their card rows, while a
+background thread builds and writes the previous ones (Parquet encoding releases the interpreter lock, so it overlaps
 with reading the next games); memory stays bounded. The output is
 atomic: a file, or a folder of ``part-00000.parquet``, ... files, appears only
-when complete. Reading goes row group by row group; a damaged row group or game
-becomes an :class:`Item` with its error and the rest is still read.
+when complete. Reading goes a pair of row groups at a time (or, in an
+``events/1`` file, a row group at a time); a damaged row group or game becomes
+an :class:`Item` with its error and the rest is still read.
 
 >>> from hearts_analysis.simulate import simulate_games
 >>> from hearts_analysis.rules import Rules
@@ -36,7 +37,8 @@ from ..atomic import atomic_path
 from ..rules import Rules
 from .events_decode import RowGroup, decode_table, schema_problems
 from .events_encode import EventBatch, EventEncoder
-from .events_layout import COLUMNS, META_GAMES, META_HANDS, ROW_GROUP_HANDS, SCHEMA
+from .events_layout import (CARD_COLUMNS, COLUMNS, HEADER_COLUMNS, LAYOUT, META_GAMES, META_HANDS, META_LAYOUT,
+                            ROW_GROUP_HANDS, SCHEMA)
 from .jsonio import Item, RecordError
 from .model import GameRecord
 
@@ -201,8 +203,8 @@ class _Part:
         self.games = self.hands = 0
 
     def write(self, batch: EventBatch) -> None:
-        table = batch.table()
-        self.writer.write_table(table, row_group_size=table.num_rows)
+        for table in batch.tables():
+            self.writer.write_table(table, row_group_size=table.num_rows)
         self.games += batch.games
         self.hands += batch.hands
 
@@ -293,7 +295,10 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
         yield Item(name, error=RecordError(f"cannot read as Parquet (damaged or truncated?): {reason}", source=name))
         return
     if problems:
-        yield Item(name, error=RecordError(f"not an events/1 Parquet file: {'; '.join(problems)}", source=name))
+        yield Item(name, error=RecordError(f"not an events/2 Parquet file: {'; '.join(problems)}", source=name))
+        return
+    if is_paired(parquet):
+        yield from _paired_row_groups(parquet, name, rules)
         return
     columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
     groups = parquet.num_row_groups
@@ -330,9 +335,59 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
         yield from _decoded(carry, name, carry_group, carry_row, rules)
 
 
-def _decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None):
+def is_paired(parquet: pq.ParquetFile) -> bool:
+    """Whether the file is ``events/2``: row groups in pairs, header rows then the card rows of the same games."""
+    metadata = parquet.metadata.metadata or {}
+    return metadata.get(META_LAYOUT.encode()) == LAYOUT.encode()
+
+
+def pairs(parquet: pq.ParquetFile) -> list[tuple[int, int, int]]:
+    """``(header group, first row of its headers, first row of its cards)`` of each pair of an ``events/2`` file;
+    a last header group without its card group is still listed (reading it then fails)."""
+    found, row = [], 0
+    for number in range(0, parquet.num_row_groups, 2):
+        size = parquet.metadata.row_group(number).num_rows
+        found.append((number, row, row + size))
+        row += size + (parquet.metadata.row_group(number + 1).num_rows if number + 1 < parquet.num_row_groups else 0)
+    return found
+
+
+def read_pair(parquet: pq.ParquetFile, number: int, columns: list[str] | None = None,
+              threads: bool = True) -> tuple[pa.Table, pa.Table]:
+    """The header and card rows of the pair starting at row group ``number`` (with ``columns``: the card
+    columns among them; the header rows are always read whole)."""
+    names = parquet.schema_arrow.names
+    if number + 1 >= parquet.num_row_groups:
+        raise ValueError("the header row group has no card row group after it")
+    headers = parquet.read_row_group(number, columns=[c for c in HEADER_COLUMNS if c in names], use_threads=threads)
+    wanted = [c for c in (columns or CARD_COLUMNS) if c in names]
+    return headers, parquet.read_row_group(number + 1, columns=wanted, use_threads=threads)
+
+
+def pair_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException) -> Item:
+    """The item of a pair of row groups that cannot be read."""
+    total = parquet.num_row_groups
+    source = f"{name}:row groups {number + 1}-{number + 2}"
+    return Item(source, error=RecordError(
+        f"row groups {number + 1} and {number + 2} of {total} cannot be read{_games_of(parquet, number)}: "
+        f"{_reason(error)}", source=source))
+
+
+def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) -> Iterator[RowGroup | Item]:
+    for number, header_row, card_row in pairs(parquet):
+        try:
+            headers, cards = read_pair(parquet, number)
+        except (OSError, pa.ArrowException, ValueError) as error:
+            yield pair_error(parquet, name, number, error)
+            continue
+        yield from _decoded(cards, name, number, card_row, rules, headers, header_row)
+        del headers, cards
+
+
+def _decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None,
+             headers: pa.Table | None = None, header_row: int = 0):
     try:
-        yield decode_table(table, name, number, first_row, rules)
+        yield decode_table(table, name, number, first_row, rules, headers, header_row)
     except (RecordError, pa.ArrowException, ValueError) as error:
         source = f"{name}:row group {number + 1}"
         message = error.detail if isinstance(error, RecordError) else _reason(error)
