@@ -7,6 +7,8 @@ violations are found too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add
+
 from ..cards import Card, Mask, card_name, describe, mask_of, names
 from ..records.model import GameRecord, HandRecord
 from ..rules import Table
@@ -58,6 +60,9 @@ class GameResult:
     @property
     def valid(self) -> bool:
         return not self.violations
+
+
+_BIT = tuple(1 << card for card in range(52)).__getitem__
 
 
 class _Collector:
@@ -238,6 +243,9 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
                 running: Running | None = None) -> HandResult:
     """Replay hand ``number``; ``running`` carries the totals and the game's end between hands."""
     running = running or Running(table.players)
+    result = _clean_hand(table, number, record, running)
+    if result is not None:
+        return result
     out = _Collector(number, players)
     n = table.players
     dealer = record.dealer if record.dealer is not None else (number - 1) % n
@@ -261,6 +269,81 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     _check_game_so_far(table, number, record, totals, running, out)
     return HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon, tuple(tricks_won),
                       tuple(taken), tuple(trick_winners), tuple(out.items), held, passed)
+
+
+def _clean_hand(table: Table, number: int, record: HandRecord, running: Running) -> HandResult | None:
+    """The result of a hand with nothing to report, found at speed; ``None`` where anything needs a closer look.
+
+    Most recorded hands are clean. This lane makes each check of
+    :func:`replay_hand` in its cheapest form, and gives up (leaving ``running``
+    as it was) wherever a check might report something: the full replay then
+    judges the hand, and explains what it finds.
+    """
+    n = table.players
+    size = table.hand_size
+    hands = []
+    union = 0
+    for cards in record.deal:  # a sum of distinct bits is their union; a repeated card shows in the count
+        hand = sum(map(_BIT, cards))
+        if len(cards) != size or hand.bit_count() != size:
+            return None
+        union |= hand
+        hands.append(hand)
+    if len(hands) != n or union != table.deck:
+        return None
+    rules = table.rules
+    expected = table.pass_direction(number)
+    if expected == "any" or (record.pass_direction is not None and record.pass_direction != expected):
+        return None
+    passes = record.passes
+    if expected == "hold":
+        if passes and any(passes):
+            return None
+        passed = (0,) * n
+    else:
+        if passes is None or len(passes) != n:
+            return None
+        count = rules.pass_count
+        given = []
+        for hand, cards in zip(hands, passes):
+            if cards is None or len(cards) != count:
+                return None
+            wanted = sum(map(_BIT, cards))
+            if wanted.bit_count() != count or wanted & ~hand:
+                return None
+            given.append(wanted)
+        offset = table.pass_offset(expected)
+        for seat, cards in enumerate(given):
+            hands[seat] ^= cards
+        for seat, cards in enumerate(given):
+            hands[(seat + offset) % n] |= cards
+        passed = tuple(given)
+    held = tuple(hands)
+    dealer = record.dealer if record.dealer is not None else (number - 1) % n
+    clean = replay_clean(table, hands, HandState.first_leader_for(table, hands, dealer), record.plays)
+    if clean is None:
+        return None
+    taken, tricks_won, trick_winners = clean
+    raw, points, moon = score_hand(table, taken, tricks_won, record.moon, record.points)
+    if record.moon is not None and (moon is None or (rules.moon != "shooter_choice" and record.moon != rules.moon)):
+        return None
+    points = tuple(points)
+    if record.points is not None and tuple(record.points) != points:
+        return None
+    totals = tuple(map(add, running.totals, points))
+    if running.ended_at is not None and running.ended_at == number - 1:
+        return None
+    if record.totals is not None:
+        if tuple(record.totals) != totals:
+            return None
+        running.deviation[:] = (0,) * n
+    if running.ended_at is None and table.game_over(totals):
+        running.ended_at = number
+        low = min(totals)
+        running.winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+    running.totals = totals
+    return HandResult(number, dealer, expected, tuple(raw), points, totals, moon, tuple(tricks_won),
+                      tuple(taken), tuple(trick_winners), (), held, passed)
 
 
 def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tuple[int, ...],

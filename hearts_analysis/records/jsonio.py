@@ -109,14 +109,25 @@ def _fast_cards(value: Any) -> tuple[Card, ...] | None:
 def _fast_plays(value: Any, n: int) -> tuple[tuple[int, Card], ...] | None:
     if type(value) is not list:
         return None
+    by_type = _PLAYS.get(n) or _plays_table(n)
     try:
-        plays = tuple([(seat, _CARD_CODES(card)) for seat, card in value])
+        return tuple([by_type[type(seat)][seat][card] for seat, card in value])
     except (KeyError, TypeError, ValueError):
         return None
-    for seat, _ in plays:
-        if type(seat) is not int or not 0 <= seat < n:
-            return None
-    return plays
+
+
+_PLAYS: dict[int, dict[type, dict[int, dict[str, tuple[int, Card]]]]] = {}
+
+
+def _plays_table(n: int) -> dict[type, dict[int, dict[str, tuple[int, Card]]]]:
+    """``table[type(seat)][seat][card]``: the ``(seat, card)`` of every spelling of a play at ``n`` seats.
+
+    Keyed by type first, so that ``true`` or ``1.0`` (equal to 1 as dict keys) are not taken for a seat.
+    Every hand shares these tuples: no new ones per play.
+    """
+    pairs = {(seat, card): (seat, card) for seat in range(n) for card in range(52)}
+    _PLAYS[n] = {int: {seat: {text: pairs[seat, card] for text, card in CARD_CODES.items()} for seat in range(n)}}
+    return _PLAYS[n]
 
 
 def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ...]:
@@ -134,6 +145,58 @@ def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ..
             raise _fail(f"{field}.plays[{i}][1]", str(error)) from None
 
     return tuple(plays)
+
+
+_HAND_FIELDS = frozenset(_HAND_KEYS)
+_GAME_FIELDS = frozenset(_GAME_KEYS)
+_INT = frozenset((int,))
+_NO_NULLS: frozenset[str] = frozenset()
+
+
+def _seat_ints(value: Any, n: int) -> tuple[int, ...] | None:
+    """One whole number per seat (points, totals), read at speed; ``None`` for anything else."""
+    if type(value) is list and len(value) == n and _INT.issuperset(map(type, value)):
+        return tuple(value)
+    return None
+
+
+def _quick_hand(obj: Any, n: int) -> HandRecord | None:
+    """A hand of the usual shape, read at speed; ``None`` sends it to :func:`_hand_from_dict`.
+
+    Only hands the careful reader would accept, as the same record, pass:
+    known fields, no explicit nulls, canonical-ish cards, well-formed numbers.
+    """
+    if type(obj) is not dict or not _HAND_FIELDS.issuperset(obj) or None in obj.values():
+        return None
+    get = obj.get
+    deal = get("deal")
+    if type(deal) is not list or len(deal) != n:
+        return None
+    deal_cards = tuple(map(_fast_cards, deal))
+    plays = _fast_plays(get("plays"), n)
+    if plays is None or None in deal_cards:
+        return None
+    passes = get("passes")
+    if passes is not None:
+        if type(passes) is not list or len(passes) != n:
+            return None
+        passes = tuple(map(_fast_cards, passes))
+        if None in passes:
+            return None
+    dealer = get("dealer")
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+        return None
+    direction = get("pass_direction")
+    moon = get("moon")
+    if (direction is not None and direction not in PASS_DIRECTIONS) or (moon is not None and moon not in MOON_CHOICES):
+        return None
+    points = get("points")
+    if points is not None and (points := _seat_ints(points, n)) is None:
+        return None
+    totals = get("totals")
+    if totals is not None and (totals := _seat_ints(totals, n)) is None:
+        return None
+    return HandRecord.checked(deal_cards, plays, passes, dealer, direction, moon, points, totals, {}, _NO_NULLS)
 
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
@@ -195,22 +258,54 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     n = len(players)
     rules_spec = obj.get("rules")
     try:
-        parsed_rules = Rules.from_spec(rules_spec)
-        (rules or parsed_rules).table(n)
+        parsed_rules = _rules_of(rules_spec)
+        _check_playable(rules or parsed_rules, n)
     except RuleError as error:
         raise _rule_error(error) from None
-    hands = tuple(_hand_from_dict(h, n, f"hands[{k}]") for k, h in enumerate(_list(obj.get("hands", []), "hands")))
+    hands = tuple(_quick_hand(h, n) or _hand_from_dict(h, n, f"hands[{k}]")
+                  for k, h in enumerate(_list(obj.get("hands", []), "hands")))
     complete = obj.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise _fail("complete", f"expected true or false, got {_show(complete)}")
     for key in ("game_id", "played_at"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
             raise _fail(key, f"expected a string, got {_show(obj[key])}")
+    if _GAME_FIELDS.issuperset(obj) and None not in obj.values():
+        extra, nulls = {}, _NO_NULLS
+    else:
+        extra = {k: v for k, v in obj.items() if k not in _GAME_KEYS}
+        nulls = frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None)
     return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
-                      played_at=obj.get("played_at"), complete=complete,
-                      extra={k: v for k, v in obj.items() if k not in _GAME_KEYS},
-                      nulls=frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None))
+                      played_at=obj.get("played_at"), complete=complete, extra=extra, nulls=nulls)
+
+
+_SPECS: dict[bytes, Rules] = {}
+_PLAYABLE: set[tuple[Rules, int]] = set()
+
+
+def _rules_of(spec: Any) -> Rules:
+    """``Rules.from_spec``, remembered by the spec's JSON text: a corpus repeats a few rule sets."""
+    try:
+        key = orjson.dumps(spec)
+    except TypeError:
+        return Rules.from_spec(spec)
+    rules = _SPECS.get(key)
+    if rules is None:
+        rules = Rules.from_spec(spec)
+        if len(_SPECS) >= 256:
+            _SPECS.clear()
+        _SPECS[key] = rules
+    return rules
+
+
+def _check_playable(rules: Rules, n: int) -> None:
+    """Raise the :class:`RuleError` of ``rules.table(n)``, if any (remembered when there is none)."""
+    if (rules, n) not in _PLAYABLE:
+        rules.table(n)
+        if len(_PLAYABLE) >= 256:
+            _PLAYABLE.clear()
+        _PLAYABLE.add((rules, n))
 
 
 # -- record -> dict ---------------------------------------------------------

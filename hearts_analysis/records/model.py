@@ -8,7 +8,7 @@ explicit ``null`` (rather than leaving them out), for the same reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ..cards import Card
@@ -42,6 +42,37 @@ class HandRecord:
     """Recorded running totals per seat after the hand."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     nulls: frozenset[str] = frozenset()
+
+    @classmethod
+    def checked(cls, deal: tuple[tuple[Card, ...], ...], plays: tuple[Play, ...],
+                passes: tuple[tuple[Card, ...] | None, ...] | None, dealer: int | None,
+                pass_direction: str | None, moon: str | None, points: tuple[int, ...] | None,
+                totals: tuple[int, ...] | None, extra: Mapping[str, Any], nulls: frozenset[str]) -> "HandRecord":
+        """The record of values a reader has already checked, every field given.
+
+        A reader builds one per hand of a corpus; setting the slots directly
+        costs half of the frozen ``__init__`` (one ``object.__setattr__`` per field).
+        """
+        hand = _new(cls)
+        _set_deal(hand, deal)
+        _set_plays(hand, plays)
+        _set_passes(hand, passes)
+        _set_dealer(hand, dealer)
+        _set_pass_direction(hand, pass_direction)
+        _set_moon(hand, moon)
+        _set_points(hand, points)
+        _set_totals(hand, totals)
+        _set_extra(hand, extra)
+        _set_nulls(hand, nulls)
+        return hand
+
+
+_new = object.__new__
+_slot = {f.name: getattr(HandRecord, f.name).__set__ for f in fields(HandRecord)}
+_set_deal, _set_plays, _set_passes, _set_dealer = _slot["deal"], _slot["plays"], _slot["passes"], _slot["dealer"]
+_set_pass_direction, _set_moon, _set_points = _slot["pass_direction"], _slot["moon"], _slot["points"]
+_set_totals, _set_extra, _set_nulls = _slot["totals"], _slot["extra"], _slot["nulls"]
+assert len(_slot) == 10, "HandRecord.checked sets every field"
 
 
 @dataclass(frozen=True, slots=True)
