@@ -255,11 +255,11 @@ def _header_rows(columns: dict[str, list]) -> dict[str, list]:
         if new_game:
             for name in columns:
                 out[name].append(columns[name][r] if name in GAME_COLUMNS + ("game",) else None)
-            out["hand"][-1], out["event"][-1] = 0, "game"
+            out["hand"][-1], out["event"][-1], out["index"][-1] = 0, "game", 0
         if hand[r] and (new_game or hand[r] != hand[r - 1]):
             for name in columns:
                 out[name].append(columns[name][r] if name in HAND_COLUMNS + ("game", "hand") else None)
-            out["event"][-1] = "hand"
+            out["event"][-1], out["index"][-1] = "hand", 0
     return out
 
 

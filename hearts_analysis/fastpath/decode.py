@@ -12,6 +12,7 @@ damaged file or row group gives the same error items.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,10 +64,8 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
     """
     name = str(path)
     try:
-        plain = pq.ParquetFile(path, page_checksum_verification=True)
-        problems = events_decode.schema_problems(plain.schema_arrow, plain.metadata.metadata)
-        parquet = pq.ParquetFile(path, metadata=plain.metadata, page_checksum_verification=True,
-                                 read_dictionary=[c for c in TEXT_COLUMNS if c in plain.schema_arrow.names])
+        stat = os.stat(path)
+        parquet, problems = _opened(name, stat.st_size, stat.st_mtime_ns, os.getpid())
     except (OSError, pa.ArrowException, ValueError):
         problems = ["unreadable"]
     if problems:
@@ -118,6 +117,17 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
         del unit  # not kept while the next row group is read
     if carry is not None:
         yield carry
+
+
+@lru_cache(maxsize=4)
+def _opened(name: str, size: int, modified: int, process: int) -> tuple[pq.ParquetFile, list[str]]:
+    """A file opened for the fast path, and why it cannot be read as the layout (empty if it can); kept
+    open while its parts are read one after another (keyed by its size and time, and by process)."""
+    plain = pq.ParquetFile(name, page_checksum_verification=True)
+    problems = events_decode.schema_problems(plain.schema_arrow, plain.metadata.metadata)
+    parquet = pq.ParquetFile(name, metadata=plain.metadata, page_checksum_verification=True,
+                             read_dictionary=[c for c in TEXT_COLUMNS if c in plain.schema_arrow.names])
+    return parquet, problems
 
 
 def file_segments(path: Path) -> list[tuple[range, int]]:
@@ -199,28 +209,56 @@ def _coded(array: pa.Array, names: tuple[str, ...], codes: dict[str, int]) -> np
     return lookup[np.where(indices < 0, len(dictionary), indices)]
 
 
-def _codes_of(taken: pa.Array, codes: dict[str, int]) -> np.ndarray:
-    """int64 codes of a dictionary column's values (NULL where null, UNKNOWN if not a known name)."""
-    lookup = np.array([codes.get(name, UNKNOWN) for name in taken.dictionary.to_pylist()] + [NULL], np.int64)
-    indices = _numpy(taken.indices).astype(np.int64)
-    return lookup[np.where(indices < 0, len(lookup) - 1, indices)]
+@dataclass(frozen=True)
+class At:
+    """Some values of a column: those at ``rows`` (null where a row is -1), read through the column's
+    buffers rather than with Arrow's ``take`` (whose compute module alone costs every run 40 ms)."""
+
+    array: pa.Array
+    rows: np.ndarray
+
+    def valid(self) -> np.ndarray:
+        return _valid(self.array)[self.rows] & (self.rows >= 0)
+
+    def ints(self, null: int) -> np.ndarray:
+        """int64 values, ``null`` where null."""
+        return np.where(self.valid(), _numpy(self.array, 0)[self.rows].astype(np.int64), null)
+
+    def indices(self) -> np.ndarray:
+        """Dictionary indices, -1 where null."""
+        return np.where(self.valid(), _numpy(self.array.indices, 0)[self.rows].astype(np.int64), -1)
+
+    def codes(self, codes: dict[str, int]) -> np.ndarray:
+        """int64 codes of a dictionary column's values (NULL where null, UNKNOWN if not a known name)."""
+        lookup = np.array([codes.get(name, UNKNOWN) for name in self.array.dictionary.to_pylist()] + [NULL],
+                          np.int64)
+        return lookup[self.indices()]
+
+    def offsets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(present, start, length)`` of each value of a list column (0 where null)."""
+        array = self.array
+        bounds = np.frombuffer(array.buffers()[1], np.int32, array.offset + len(array) + 1)[array.offset:]
+        present = self.valid()
+        start = np.where(present, bounds[:-1][self.rows], 0).astype(np.int64)
+        return present, start, np.where(present, bounds[1:][self.rows] - start, 0)
+
+    def to_pylist(self) -> list:
+        return self.array.take(indices_array(self.rows)).to_pylist()
 
 
-def _lists_of(taken: pa.Array, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(values (len, 7), present, well_formed)`` of a list<int32> column."""
-    count = len(taken)
-    present = _valid(taken)
-    offsets = np.frombuffer(taken.buffers()[1], np.int32, taken.offset + count + 1)[taken.offset:].astype(np.int64)
-    lengths = np.where(present, np.diff(offsets), 0)
-    flat = _numpy(taken.values, 0).astype(np.int64)
-    values = np.zeros((count, 7), np.int64)
+    present, start, lengths = column.offsets()
+    items = column.array.values
+    flat = _numpy(items, 0).astype(np.int64)
+    values = np.zeros((len(present), 7), np.int64)
     well_formed = ~present | (lengths == seats)
-    if taken.values.null_count:  # a null inside a list: the reader keeps it, the screen cannot compare it
-        holes = np.flatnonzero(~_valid(taken.values))
-        well_formed[np.searchsorted(offsets, holes, side="right") - 1] = False
+    if items.null_count:  # a null inside a list: the reader keeps it, the screen cannot compare it
+        holes = ~_valid(items)
+        well_formed &= ~np.array([holes[a:a + n].any() for a, n in zip(start.tolist(), lengths.tolist())], bool)
     for seat in range(7):
         has = present & (lengths > seat)
-        values[has, seat] = flat[offsets[:-1][has] + seat]
+        values[has, seat] = flat[start[has] + seat]
     return values, present, well_formed
 
 
@@ -282,7 +320,7 @@ class Judgements:
 
 
 def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
-                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], np.ndarray] | None:
+                   hand_game: np.ndarray) -> tuple[dict[str, At], np.ndarray] | None:
     """The game and hand values from ``events/2`` header rows, and the header rows of each game
     (offsets, games + 1); ``None`` where they are not exactly as the reference reader expects."""
     if (not _all_of_type(headers, HEADER_COLUMNS) or headers["game"].null_count or headers["hand"].null_count
@@ -294,31 +332,27 @@ def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
     if isinstance(found, str):
         return None
     game_at, hand_at = found
-    at_games, at_hands = indices_array(game_at), indices_array(hand_at)
-    values = {name: _chunk(headers, name).take(at_games) for name in GAME_COLUMNS}
-    values.update((name, _chunk(headers, name).take(at_hands)) for name in HAND_COLUMNS)
+    values = {name: At(_chunk(headers, name), game_at) for name in GAME_COLUMNS}
+    values.update((name, At(_chunk(headers, name), hand_at)) for name in HAND_COLUMNS)
     return values, np.append(game_at, headers.num_rows)
 
 
-def _players(players: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+def _players(players: At) -> tuple[np.ndarray, np.ndarray]:
     """``(seats, readable)`` of each game's ``players`` list: 3 to 7 names, none empty."""
-    present = _valid(players)
-    offsets = np.frombuffer(players.buffers()[1], np.int32, players.offset + len(players) + 1)[players.offset:]
-    seats = np.where(present, np.diff(offsets), 0).astype(np.int64)
-    names = players.values
+    present, start, seats = players.offsets()
+    names = players.array.values
     name_offsets = np.frombuffer(names.buffers()[1], np.int32, names.offset + len(names) + 1)[names.offset:]
     bad_name = ~_valid(names) | (np.diff(name_offsets) == 0)
     readable = present & (seats >= 3) & (seats <= 7)
     if bad_name.any():
-        readable[np.searchsorted(offsets, np.flatnonzero(bad_name), side="right") - 1] = False
+        bad_at = np.cumsum(np.concatenate([[0], bad_name]))          # bad names before each name
+        readable &= bad_at[start + seats] == bad_at[start]
     return seats, readable
 
 
-def _dictionary_keys(column: pa.Array) -> tuple[np.ndarray, list]:
+def _dictionary_keys(column: At) -> tuple[np.ndarray, list]:
     """Per value: an index into the returned list of distinct texts (0 for null)."""
-    if not pa.types.is_dictionary(column.type):
-        column = column.dictionary_encode()
-    return (_numpy(column.indices, -1).astype(np.int64) + 1), [None] + column.dictionary.to_pylist()
+    return column.indices() + 1, [None] + column.array.dictionary.to_pylist()
 
 
 @dataclass(frozen=True)
@@ -388,9 +422,8 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     game_doubt[1:] = game[game_rows[1:]] < game[game_rows[:-1]]
     hand_game = np.repeat(np.arange(games), np.diff(game_hands))
     if unit.headers is None:
-        starts_at, hand_at = indices_array(game_rows), indices_array(hand_starts)
-        values = {name: _chunk(table, name).take(starts_at) for name in GAME_COLUMNS}
-        values.update((name, _chunk(table, name).take(hand_at)) for name in HAND_COLUMNS)
+        values = {name: At(_chunk(table, name), game_rows) for name in GAME_COLUMNS}
+        values.update((name, At(_chunk(table, name), hand_starts)) for name in HAND_COLUMNS)
         header_rows = None
     else:
         paired = _paired_values(unit.headers, game[game_rows], hand[hand_starts], hand_game)
@@ -403,7 +436,7 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     game_doubt |= ~readable
     rules_key, rules_texts = _dictionary_keys(values["rules"])
     meta_key, meta_texts = _dictionary_keys(values["game_meta"])
-    header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + ~_valid(game_ids)
+    header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + ~game_ids.valid()
     distinct, inverse = np.unique(header_key, return_inverse=True)
     table_of = np.full(len(distinct), -1, np.int64)
     complete_of = np.zeros(len(distinct), bool)
@@ -421,21 +454,21 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     complete = complete_of[inverse.ravel()]
 
     hand_seats = seats[hand_game]
-    recorded_dealer = _numpy(values["dealer"].cast(pa.int64()), _ABSENT)
+    recorded_dealer = values["dealer"].ints(_ABSENT)
     dealer = np.where(recorded_dealer == _ABSENT, NULL, recorded_dealer)
-    direction = _codes_of(values["pass_direction"], DIRECTION_CODES)
-    moon = _codes_of(values["moon"], MOON_CODES)
-    points, has_points, points_ok = _lists_of(values["points"], hand_seats)
-    totals, has_totals, totals_ok = _lists_of(values["totals"], hand_seats)
+    direction = values["pass_direction"].codes(DIRECTION_CODES)
+    moon = values["moon"].codes(MOON_CODES)
+    points, has_points, points_ok = _lists_at(values["points"], hand_seats)
+    totals, has_totals, totals_ok = _lists_at(values["totals"], hand_seats)
     hand_doubt = (~points_ok | ~totals_ok | (direction == UNKNOWN) | (moon == UNKNOWN)
                   | ((recorded_dealer < 0) & (recorded_dealer != _ABSENT)) | (dealer >= hand_seats))
     hold_only = np.zeros(hands, bool)
-    metas = values["hand_meta"]
-    if metas.null_count < hands:
+    meta_key, meta_texts = _dictionary_keys(values["hand_meta"])
+    if meta_key.any():
         present = {"dealer": dealer >= 0, "pass_direction": direction != NULL, "moon": moon != NULL,
                    "points": has_points, "totals": has_totals}
-        for k in np.flatnonzero(_valid(metas)).tolist():
-            verdict = judge_hand_meta(metas[k].as_py(), int(hand_seats[k]))
+        for k in np.flatnonzero(meta_key).tolist():
+            verdict = judge_hand_meta(meta_texts[meta_key[k]], int(hand_seats[k]))
             hand_doubt[k] |= not verdict.readable or any(present[key][k] for key in verdict.null_columns)
             hold_only[k] = verdict.hold_only
     return Block(event=event, seat=seat, card=card, index=index, hand_rows=hand_rows,

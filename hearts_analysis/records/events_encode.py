@@ -490,8 +490,9 @@ class EventBatch:
             "hand": pa.array(number),
             "event": pa.DictionaryArray.from_arrays(pa.array(event), _EVENT_DICTIONARY),
         })
-        for name in ("seat", "card", "index", "trick"):
+        for name in ("seat", "card", "trick"):
             columns[name] = _nulls(name, rows)
+        columns["index"] = pa.array(np.zeros(rows, np.int16))
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
 
 

@@ -60,7 +60,7 @@ SCHEMA = pa.schema([
     _field("seat", pa.int8(), "deal: the seat dealt the card; pass: the passer; play: the player"),
     _field("card", _dictionary(pa.int8()), "canonical card name such as QS; dictionary index = card code 0-51"),
     _field("index", pa.int16(), "deal/pass: position in that seat's list; play: 0-based play number in the hand; "
-           "0 on none rows, null on header rows"),
+           "0 on none and header rows", nullable=False),
     _field("trick", pa.int8(), "plays only: index // players + 1"),
     _field("players", pa.list_(pa.string()), "game rows: the player at each seat"),
     _field("rules", pa.string(), "game rows: JSON of the record's rules value as written"),
