@@ -1,7 +1,7 @@
 """Validation at corpus scale: a vectorised screen over Parquet columns, on one or many processes.
 
 The reference engine (:func:`hearts_analysis.engine.replay_game`) replays one
-game at a time. Here the ``events/1`` columns of a row group are judged
+game at a time. Here the card columns of a row group are judged
 thousands of hands at once (:mod:`.lockstep`): a game the screen finds clean
 gets the report the reference engine would give, computed from the same
 numbers; a game with anything doubtful is read by the reference reader and

@@ -1,7 +1,7 @@
 """A decoded row group: card events as flat arrays, hand and game values as short ones.
 
 This is the one shape the screen reads, whatever it was decoded from. Rows
-keep the ``events/1`` order; a hand is a run of rows, a game a run of hands.
+keep the order of the card rows; a hand is a run of rows, a game a run of hands.
 Anything the decoder could not vouch for is marked as doubt, so that the game
 goes to the reference engine, read by the reference reader.
 """
