@@ -63,17 +63,21 @@ def legal_mask(rules: Switches, hand: Mask, led: Mask, first_trick: bool, broken
     return legal
 
 
-def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
-                 plays: Sequence[tuple[int, Card]]) -> tuple[list[Mask], list[int], list[int]] | None:
-    """``(taken, tricks won, trick winners)`` if every play is legal and in turn, else ``None``."""
-    rules = switches(table)
+def replay_clean(table: Table, hands: Sequence[Mask], leader: int, plays: Sequence[tuple[int, Card]],
+                 rules: Switches | None = None) -> tuple[list[Mask], list[int], list[int]] | None:
+    """``(taken, tricks won, trick winners)`` if every play is legal and in turn, else ``None``.
+
+    ``rules``: ``switches(table)``, for a caller that has them at hand.
+    """
+    rules = rules or switches(table)
     n = table.players
-    expected = sum(hand.bit_count() for hand in hands)
+    expected = sum(map(int.bit_count, hands))
     if rules.ends_hand or len(plays) != expected or expected % n:
         return None
     hands = list(hands)
     taken, won, winners = [0] * n, [0] * n, []
     followers = _followers(n)
+    must_break, breakers = rules.must_break, rules.breakers
     broken = False
     first = True
     stream = iter(plays)
@@ -82,11 +86,11 @@ def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
         hand = hands[seat]
         if seat != leader or not hand & bit:
             return None
-        if (first or bit & HEARTS_MASK and rules.must_break and not broken) \
+        if (first or bit & HEARTS_MASK and must_break and not broken) \
                 and not legal_mask(rules, hand, 0, first, broken) & bit:
             return None
         hands[seat] = hand ^ bit
-        led = SUIT_MASKS[card // 13]
+        led = _SUIT_MASK_OF[card]
         top, winner, cards = card, seat, bit
         for expected_seat in followers[leader]:
             seat, card = next(stream)
@@ -94,23 +98,26 @@ def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
             hand = hands[seat]
             if seat != expected_seat or not hand & bit:
                 return None
-            if first:
-                if not legal_mask(rules, hand, led, True, broken) & bit:
-                    return None
-            elif not bit & led and hand & led:
+            if bit & led:
+                if card > top:
+                    top, winner = card, seat
+            elif hand & led:
+                return None  # a revoke
+            if first and not legal_mask(rules, hand, led, True, broken) & bit:
                 return None
-            if bit & led and card > top:
-                top, winner = card, seat
             hands[seat] = hand ^ bit
             cards |= bit
         taken[winner] |= cards
         won[winner] += 1
         winners.append(winner)
-        if cards & rules.breakers:
+        if cards & breakers:
             broken = True
         leader = winner
         first = False
     return taken, won, winners
+
+
+_SUIT_MASK_OF: tuple[Mask, ...] = tuple(SUIT_MASKS[card // 13] for card in range(52))
 
 
 @lru_cache(maxsize=8)

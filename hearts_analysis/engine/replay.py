@@ -11,7 +11,7 @@ from operator import add
 
 from ..cards import Card, Mask, card_name, describe, mask_of, names
 from ..records.model import GameRecord, HandRecord
-from ..rules import Table
+from ..rules import Rules, Table
 from ..violations import Violation
 from .quick import replay_clean
 from .scoring import Moon, score_hand
@@ -386,9 +386,23 @@ def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out:
                 f"{record.moon}, but the rules fix the moon to {rule}", moon.seat)
 
 
+_TABLES: dict[tuple[Rules, int], Table] = {}
+
+
+def _table(rules: Rules, players: int) -> Table:
+    """``rules.table(players)``, one per rule set and table size: its cached properties are then worked out once."""
+    table = _TABLES.get((rules, players))
+    if table is None:
+        table = rules.table(players)
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        _TABLES[rules, players] = table
+    return table
+
+
 def replay_game(game: GameRecord) -> GameResult:
     """Replay and audit every hand of a game."""
-    table = game.rules.table(game.seats)
+    table = _table(game.rules, game.seats)
     running = Running(game.seats)
     results = [replay_hand(table, number, record, game.players, running)
                for number, record in enumerate(game.hands, 1)]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Mask
-from ..rules import Table
+from ..rules import Rules, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,14 +22,22 @@ class Moon:
 
 def raw_points(table: Table, taken: Mask, tricks_won: int) -> int:
     """Points for the cards one seat took, before any moon adjustment (no-trick bonus included)."""
-    rules = table.rules
-    points = (taken & HEARTS_MASK).bit_count()
-    if taken >> QS & 1 and not (rules.queen_of_clubs_cancels_queen and taken >> QC & 1):
-        points += 13
-    if taken >> JD & 1:
-        points += rules.jack_of_diamonds
-    if not tricks_won:
-        points += rules.no_tricks_bonus
+    return _raw_points(table.rules, (taken,), (tricks_won,))[0]
+
+
+def _raw_points(rules: Rules, taken: Sequence[Mask], tricks_won: Sequence[int]) -> list[int]:
+    """:func:`raw_points` of every seat at once (a replay scores each hand of a corpus)."""
+    clubs_cancel, jack, bonus = rules.queen_of_clubs_cancels_queen, rules.jack_of_diamonds, rules.no_tricks_bonus
+    points = []
+    for cards, won in zip(taken, tricks_won):
+        value = (cards & HEARTS_MASK).bit_count()
+        if cards >> QS & 1 and not (clubs_cancel and cards >> QC & 1):
+            value += 13
+        if cards >> JD & 1:
+            value += jack
+        if not won:
+            value += bonus
+        points.append(value)
     return points
 
 
@@ -64,7 +73,7 @@ def score_hand(table: Table, taken: list[Mask], tricks_won: list[int],
     Under ``shooter_choice`` the recorded choice decides; without one, the
     option the recorded points fit, else ``add_to_others``.
     """
-    raw = [raw_points(table, cards, won) for cards, won in zip(taken, tricks_won)]
+    raw = _raw_points(table.rules, taken, tricks_won)
     shooter = moon_shooter(table, taken)
     if shooter is None:
         return raw, raw, None
@@ -81,5 +90,5 @@ def score_hand(table: Table, taken: list[Mask], tricks_won: list[int],
                     choice = option
                     break
     # raw points of a moon hand exclude the no-trick bonus: nobody earns it when the moon is shot
-    raw = [raw_points(table, cards, 1) for cards in taken]
+    raw = _raw_points(table.rules, taken, (1,) * len(taken))
     return raw, moon_points(table, taken, shooter, choice), Moon(shooter, choice)

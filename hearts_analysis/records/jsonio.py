@@ -7,6 +7,7 @@ illegal play is the replay engine's business, not the reader's.
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,20 +170,20 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
     if type(obj) is not dict or not _HAND_FIELDS.issuperset(obj) or None in obj.values():
         return None
     get = obj.get
-    deal = get("deal")
-    if type(deal) is not list or len(deal) != n:
+    deal, passes = get("deal"), get("passes")
+    try:  # a list of cards per seat; anything else (a string or an object is iterable too) is left out
+        deal = tuple([tuple(map(_CARD_CODES, cards)) for cards in deal if type(cards) is list])
+        if passes is not None:
+            passes = tuple([tuple(map(_CARD_CODES, cards)) for cards in passes if type(cards) is list])
+            if len(passes) != n or len(obj["passes"]) != n:
+                return None
+    except (KeyError, TypeError):
         return None
-    deal_cards = tuple(map(_fast_cards, deal))
+    if len(deal) != n or len(obj["deal"]) != n:
+        return None
     plays = _fast_plays(get("plays"), n)
-    if plays is None or None in deal_cards:
+    if plays is None:
         return None
-    passes = get("passes")
-    if passes is not None:
-        if type(passes) is not list or len(passes) != n:
-            return None
-        passes = tuple(map(_fast_cards, passes))
-        if None in passes:
-            return None
     dealer = get("dealer")
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
         return None
@@ -196,7 +197,7 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
     totals = get("totals")
     if totals is not None and (totals := _seat_ints(totals, n)) is None:
         return None
-    return HandRecord.checked(deal_cards, plays, passes, dealer, direction, moon, points, totals, {}, _NO_NULLS)
+    return HandRecord.checked(deal, plays, passes, dealer, direction, moon, points, totals, {}, _NO_NULLS)
 
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
@@ -362,6 +363,8 @@ class Item:
 
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+_READ_BUFFER = 1 << 20
+"""Bytes read at a time from a JSON Lines file: a line longer than the buffer is read in pieces and joined."""
 
 
 def _decode_error(error: orjson.JSONDecodeError, line_offset: int = 0) -> str:
@@ -377,17 +380,29 @@ def _item(obj: Any, source: str, rules: Rules | None) -> Item:
 
 def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
     for number, line in enumerate(stream, 1):
-        if line.strip():
+        if line and not line.isspace():
             yield jsonl_item(line, f"{name}:{number}", rules)
 
 
 def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
-    """One non-blank line of a JSON Lines file (with its newline), as :func:`iter_jsonl` reads it."""
+    """One non-blank line of a JSON Lines file (with its newline), as :func:`iter_jsonl` reads it.
+
+    The cycle collector is paused meanwhile: a game's decoded JSON is hundreds
+    of short-lived lists, which would otherwise set it off mid-game and age
+    into the older generations, to be scanned again and again in full.
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
     try:
-        obj = orjson.loads(line)
-    except orjson.JSONDecodeError as error:
-        return Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
-    return _item(obj, source, rules)
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            return Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
+        return _item(obj, source, rules)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _looks_like_jsonl(lines: list[bytes]) -> bool:
@@ -427,7 +442,7 @@ def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
     name = str(path)
     try:
         if path.suffix.lower() in JSONL_SUFFIXES:
-            with open(path, "rb") as stream:
+            with open(path, "rb", buffering=_READ_BUFFER) as stream:
                 yield from iter_jsonl(stream, name, rules)
         else:
             yield from iter_json_text(path.read_bytes(), name, rules)
