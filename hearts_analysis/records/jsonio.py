@@ -282,13 +282,17 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
 
 
 _SPECS: dict[bytes, Rules] = {}
+_PLAIN_JSON = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
 _PLAYABLE: set[tuple[Rules, int]] = set()
 
 
 def _rules_of(spec: Any) -> Rules:
-    """``Rules.from_spec``, remembered by the spec's JSON text: a corpus repeats a few rule sets."""
+    """``Rules.from_spec``, remembered by the spec's JSON text: a corpus repeats a few rule sets.
+
+    Only plain JSON values make a key (anything else, e.g. a subclass of str, is read every time).
+    """
     try:
-        key = orjson.dumps(spec)
+        key = orjson.dumps(spec, option=_PLAIN_JSON)
     except TypeError:
         return Rules.from_spec(spec)
     rules = _SPECS.get(key)
