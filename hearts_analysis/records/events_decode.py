@@ -31,6 +31,8 @@ _HAND_KEY_SET = frozenset(_HAND_KEYS)
 _GAME_COLUMN_KEYS = ("format", "game_id", "rules", "players", "hands")
 """Game fields that have a column (or none at all); a ``game_meta`` may only name the first three as nulls."""
 _MISSING = object()
+_NO_EXTRA: dict = {}
+_NO_NULLS: frozenset = frozenset()
 _SLOTS = 16
 """Row slots of a hand: deal seats 0-6, pass seats 7-13, plays 14, none 15."""
 
@@ -246,8 +248,8 @@ class _HandBuilder:
         passes = tuple(self.segments[i + n:i + 2 * n]) if self.has_passes[k] else None
         plays = tuple(self.plays[self.first_play[k]:self.first_play[k + 1]])
         if k not in self.meta:
-            return HandRecord(deal, plays, passes, self.dealer[k], self.direction[k], self.moon[k], self.points[k],
-                              self.totals[k])
+            return HandRecord.checked(deal, plays, passes, self.dealer[k], self.direction[k], self.moon[k],
+                                      self.points[k], self.totals[k], _NO_EXTRA, _NO_NULLS)
         meta = self.meta[k]
         shape = meta.get("passes", _MISSING)
         if shape is None:
