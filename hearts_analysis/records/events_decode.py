@@ -18,7 +18,6 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import orjson
 import pyarrow as pa
-import pyarrow.compute  # noqa: F401  (pa.compute)
 
 from ..cards import CardError, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
@@ -603,7 +602,8 @@ def _per_hand_lists(column: pa.Array, real: np.ndarray) -> pa.Array:
     column = column.cast(pa.list_(pa.int64()))
     if real.all():
         return column
-    return pa.compute.if_else(pa.array(real), column, pa.nulls(len(column), column.type))
+    import pyarrow.compute  # here: loading it costs every run 40 ms, and the fast path never needs it
+    return pyarrow.compute.if_else(pa.array(real), column, pa.nulls(len(column), column.type))
 
 
 _DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
