@@ -63,8 +63,7 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
         with GameWriter(target, partition_size) as writer, _no_cycle_collection():
             for source in _files(sources):
                 if _is_jsonl(source):
-                    for item in _json_lines(Path(source)):
-                        counter.add_json(writer, item)
+                    _add_json_lines(Path(source), writer, counter)
                 else:
                     for item in iter_sources([source]):
                         counter.add(writer.add, item)
@@ -93,28 +92,39 @@ def _is_jsonl(source: str) -> bool:
     return source != "-" and path.suffix.lower() in JSONL_SUFFIXES and path.is_file()
 
 
-@dataclass
-class _JsonLine:
-    source: str
-    obj: object
+READ_BLOCK = 1 << 22
+"""Bytes of JSON Lines read at a time: whole lines, a few hundred games."""
 
 
-def _json_lines(path: Path) -> Iterator[_JsonLine | Item]:
-    """Parsed lines of a JSON Lines file, or the error of a line that is not JSON (as ``iter_jsonl`` says it)."""
+def _add_json_lines(path: Path, writer, counter: "_Counter") -> None:
+    """Every line of a JSON Lines file into ``writer``; a line that is not JSON or not a record is reported
+    (with its line number, as ``iter_jsonl`` says it) and skipped. Reads blocks of lines: the loop over
+    the lines is the one place where Python runs per game."""
     name = str(path)
+    number = 0
+    loads, add = orjson.loads, writer.add_json
     try:
         with open(path, "rb") as stream:
-            for number, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
-                source = f"{name}:{number}"
-                try:
-                    yield _JsonLine(source, orjson.loads(line))
-                except orjson.JSONDecodeError as error:
-                    yield Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})",
-                                                         source=source))
+            while lines := stream.readlines(READ_BLOCK):
+                for line in lines:
+                    number += 1
+                    try:
+                        obj = loads(line)
+                    except orjson.JSONDecodeError as error:
+                        if line.strip():
+                            source = f"{name}:{number}"
+                            counter.error(Item(source, error=RecordError(
+                                f"bad JSON: {error.msg} (column {error.colno})", source=source)))
+                        continue
+                    try:
+                        hands = add(obj)
+                    except RecordError as error:
+                        source = f"{name}:{number}"
+                        counter.error(Item(source, error=error.at(source)))
+                        continue
+                    counter.count(hands)
     except OSError as error:
-        yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
+        counter.error(Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name)))
 
 
 class _Counter:
@@ -125,17 +135,6 @@ class _Counter:
         self.on_progress = on_progress
         self.total_games = self.total_hands = self.errors = 0
         self._games = self._hands = 0
-
-    def add_json(self, writer, item: _JsonLine | Item) -> None:
-        if isinstance(item, Item):
-            self.error(item)
-            return
-        try:
-            hands = writer.add_json(item.obj)
-        except RecordError as error:
-            self.error(Item(item.source, error=error.at(item.source)))
-            return
-        self.count(hands)
 
     def add(self, write: Callable[[GameRecord], None], item: Item) -> None:
         if item.game is None:

@@ -13,7 +13,9 @@ naming the field or gives the canonical record, encoded the fast way.
 
 from __future__ import annotations
 
-from itertools import chain
+from functools import partial
+from itertools import chain, compress, repeat
+from operator import is_not, itemgetter
 from typing import Any
 
 import numpy as np
@@ -42,10 +44,14 @@ for _i, _c in enumerate(_SUITS):
     _SUIT_VALUE[ord(_c)] = _SUIT_VALUE[ord(_c.lower())] = 13 * _i
 _SEAT_DIGITS = {n: bytes(range(ord("0"), ord("0") + n)) for n in range(3, 8)}
 _ZEROS = {n: (0,) * n for n in range(3, 8)}
-_DIRECTION_CODE = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-_MOON_CODE = {name: code for code, name in enumerate(MOON_CHOICES)}
+_DIRECTION_CODE = {None: -1} | {name: code for code, name in enumerate(PASS_DIRECTIONS)}
+_MOON_CODE = {None: -1} | {name: code for code, name in enumerate(MOON_CHOICES)}
 _INT = {int}
 _LIST = {list}
+_DICT = {dict}
+_DEAL, _PLAYS = itemgetter("deal"), itemgetter("plays")
+_IS_GIVEN = partial(is_not, None)
+_NO_PASSES = {n: [[]] * n for n in range(3, 8)}
 _STR = {str}
 _TEXT = (str, type(None))
 _FLAG = (bool, type(None))
@@ -53,13 +59,7 @@ _RULES_SEEN_MAX = 1024
 _DIRECTION_VALUES = frozenset(PASS_DIRECTIONS) | {None}
 _MOON_VALUES = frozenset(MOON_CHOICES) | {None}
 
-# plain lists, made Arrow arrays where used: pa.array at import time would load pandas
-_EVENT_DICTIONARY = list(EVENTS)
-_CARD_DICTIONARY = list(CARD_NAMES)
-_DIRECTION_DICTIONARY = list(PASS_DIRECTIONS)
-_MOON_DICTIONARY = list(MOON_CHOICES)
 SCHEMA_V1 = SCHEMA.with_metadata({**SCHEMA.metadata, META_LAYOUT.encode(): LAYOUT_V1.encode()})
-_DICTIONARIES = {"card": _CARD_DICTIONARY, "pass_direction": _DIRECTION_DICTIONARY, "moon": _MOON_DICTIONARY}
 
 
 class _Declined(Exception):
@@ -154,6 +154,157 @@ def _check_numbers(points: list, totals: list, metas: list, players: int) -> Non
                 column[k] = None
 
 
+def _plain_hands(hands: list, n: int) -> tuple | None:
+    """The common shape, read a game at a time (``None`` otherwise, for :func:`_any_hands`).
+
+    Every hand a dict of known fields without explicit nulls; every seat dealt the same number
+    of cards, every seat passing the same number (or no passes), every hand the same number of
+    plays; points and totals within int32: nothing for the hand's meta. The deals, passes and
+    plays of the whole game are serialised by orjson in one call each and the text compared,
+    by character class, with the text that shape must have: one check, in C, of every type,
+    length and card name, instead of loops over the hands in Python.
+    """
+    if not hands or set(map(type, hands)) != _DICT or not _HAND_KEY_SET.issuperset(chain.from_iterable(hands)):
+        return None
+    if None in chain.from_iterable(map(dict.values, hands)):
+        return None
+    count = len(hands)
+    deals = list(map(_DEAL, hands))
+    plays = list(map(_PLAYS, hands))
+    passes = list(map(dict.get, hands, repeat("passes")))
+    passed = list(map(is_not, passes, repeat(None)))
+    given = list(compress(passes, passed))
+    dealt_each, plays_each = len(deals[0][0]), len(plays[0])
+    passed_each = len(given[0][0]) if given else 0
+    if given and not passed_each:  # all passes empty: the hand's meta records their shape
+        return None
+    dealt = _card_text(orjson.dumps(deals), _shape(_CARD_SHAPE, count, n, dealt_each))
+    passed_text = _card_text(orjson.dumps(given), _shape(_CARD_SHAPE, len(given), n, passed_each))
+    played = _play_text(orjson.dumps(plays), _shape(_PLAY_SHAPE, count, plays_each), n)
+    if dealt is None or passed_text is None or played is None:
+        return None
+    directions = list(map(dict.get, hands, repeat("pass_direction")))
+    moons = list(map(dict.get, hands, repeat("moon")))
+    if not _DIRECTION_VALUES.issuperset(directions) or not _MOON_VALUES.issuperset(moons):
+        return None
+    dealers = list(map(dict.get, hands, repeat("dealer")))
+    points = list(map(dict.get, hands, repeat("points")))
+    totals = list(map(dict.get, hands, repeat("totals")))
+    numbers = list(filter(_IS_GIVEN, chain(points, totals)))
+    if numbers:
+        if set(map(type, numbers)) != _LIST or set(map(len, numbers)) != {n}:
+            return None
+        flat = list(chain.from_iterable(numbers))
+        if set(map(type, flat)) != _INT or min(flat) < INT32_MIN or max(flat) > INT32_MAX:
+            return None
+    known = [d for d in dealers if d is not None]
+    if known and (set(map(type, known)) != _INT or min(known) < 0 or max(known) >= n):
+        return None
+    return (count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points, totals,
+            [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n), dealt,
+            passed_text, played)
+
+
+_CARD_CLASS = bytes(ord("r") if chr(b) in "0123456789TJQKAtjqka" else ord("s") if chr(b) in "CDHScdhs"
+                    else b if chr(b) in '[],"' else ord("?") for b in range(256))
+"""Character classes of card text: ``r`` rank (or seat) characters, ``s`` suits, the JSON punctuation of
+lists of strings as itself, ``?`` anything else."""
+_CARD_SHAPE, _PLAY_SHAPE = b'"rs"', b'[r,"rs"]'
+_SHAPES: dict[tuple, bytes] = {}
+
+
+def _shape(item: bytes, *counts: int) -> bytes:
+    """The classes of the text of lists nested ``counts`` deep (outermost first) holding ``item``."""
+    key = (item, *counts)
+    text = _SHAPES.get(key)
+    if text is None:
+        if len(_SHAPES) >= _RULES_SEEN_MAX:
+            _SHAPES.clear()
+        text = item
+        for count in reversed(counts):
+            text = b"[" + b",".join([text] * count) + b"]"
+        _SHAPES[key] = text
+    return text
+
+
+def _card_text(text: bytes, shape: bytes) -> tuple[bytes, bytes] | None:
+    """Ranks and suits of nested lists of two-character card names serialised by orjson, if of that shape."""
+    if text.translate(_CARD_CLASS) != shape:
+        return None
+    names = text.translate(None, b'[],"')
+    ranks = names[0::2]
+    return None if ranks.translate(None, _RANK_BYTES) else (ranks, names[1::2])
+
+
+def _play_text(text: bytes, shape: bytes, players: int) -> tuple[bytes, bytes, bytes] | None:
+    """Seats, ranks and suits of lists of ``[seat, card]`` serialised by orjson, if of that shape."""
+    if text.translate(_CARD_CLASS) != shape:
+        return None
+    plays = text.translate(None, b'[],"')
+    seats, ranks = plays[0::3], plays[1::3]
+    if seats.translate(None, _SEAT_DIGITS[players]) or ranks.translate(None, _RANK_BYTES):
+        return None
+    return seats, ranks, plays[2::3]
+
+
+def _any_hands(hands: list, n: int) -> tuple:
+    """The rows of a game's hands of any shape :func:`game_from_dict` accepts, or decline.
+
+    Per hand only what cannot wait is done; the checks run once per game over all its hands.
+    """
+    per_hand, deal_lists, pass_lists, passed, plays_lists = [], [], [], [], []
+    zeros = list(_ZEROS[n])
+    try:
+        for hand in hands:
+            if type(hand) is not dict:
+                _decline("hand")
+            values = list(map(hand.get, _HAND_KEYS))
+            dealer, direction, deal, passes, plays, moon, points, totals = values
+            if type(deal) is not list or len(deal) != n or type(plays) is not list:
+                _decline("deal or plays")
+            deal_lists.extend(deal)
+            plays_lists.append(plays)
+            pass_shape = None
+            passed.append(passes is not None)
+            if passes is not None:
+                if type(passes) is not list or len(passes) != n:
+                    _decline("passes")
+                if None in passes:
+                    pass_shape = [None if cards is None else [] for cards in passes]
+                    passes = [[] if cards is None else cards for cards in passes]
+                if pass_shape is None and not any(map(len, passes)):
+                    pass_shape = [[] for _ in passes]
+                pass_lists.extend(passes)
+            # every key known and not null: len(hand) is the count of values that are not None
+            meta = None
+            if pass_shape is not None or len(hand) + values.count(None) != len(_HAND_KEYS):
+                meta = _hand_meta(hand, pass_shape)
+            per_hand.append((len(plays), dealer, direction, moon, points, totals, meta))
+        if not hands:  # a placeholder row keeps a game without hands
+            per_hand = [(0, None, None, None, None, None, None)]
+            passed = [False]
+        plays_counts, dealers, directions, moons, points_l, totals_l, metas = map(list, zip(*per_hand))
+        if (set(map(type, chain(deal_lists, pass_lists))) - _LIST
+                or not set(directions) <= _DIRECTION_VALUES or not set(moons) <= _MOON_VALUES):
+            _decline("hand fields")
+        _check_dealers(dealers, n)
+        _check_numbers(points_l, totals_l, metas, n)
+        deal_lens = list(map(len, deal_lists)) if hands else zeros
+        pass_lens = list(map(len, pass_lists))
+        deal_cards = list(chain.from_iterable(deal_lists))
+        pass_cards = list(chain.from_iterable(pass_lists))
+        all_plays = list(chain.from_iterable(plays_lists))
+        dealt = _cards_text(orjson.dumps(deal_cards), len(deal_cards))
+        passed_text = _cards_text(orjson.dumps(pass_cards), len(pass_cards))
+        played = _plays_text(orjson.dumps(all_plays), len(all_plays), n)
+    except (TypeError, orjson.JSONEncodeError):  # a len() of a number, an unhashable direction, ...
+        _decline("hand fields")
+    numbers = list(range(1, len(hands) + 1)) if hands else [0]
+    return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l,
+            [None if m is None else orjson.dumps(m).decode() for m in metas], deal_lens, passed, pass_lens,
+            dealt, passed_text, played)
+
+
 class EventEncoder:
     """Collects whole games as ``events/1`` rows; :meth:`take` hands them over as one table.
 
@@ -240,64 +391,18 @@ class EventEncoder:
             _decline("rules")
 
     def _hands(self, hands: list, n: int) -> tuple:
-        """The rows of a game's hands: per-hand values, row counts, and the checked card text.
-
-        Per hand only what cannot wait is done; the checks run once per game over all its hands.
-        """
-        per_hand, seg_lens, card_lists, plays_lists = [], [], [], []
-        zeros = _ZEROS[n]
+        """The rows of a game's hands: per-hand values, segment lengths, and the checked card text."""
         try:
-            for hand in hands:
-                if type(hand) is not dict:
-                    _decline("hand")
-                values = list(map(hand.get, _HAND_KEYS))
-                dealer, direction, deal, passes, plays, moon, points, totals = values
-                if type(deal) is not list or len(deal) != n or type(plays) is not list:
-                    _decline("deal or plays")
-                seg_lens.extend(map(len, deal))
-                card_lists.append(deal)
-                plays_lists.append(plays)
-                pass_shape = None
-                if passes is None:
-                    seg_lens.extend(zeros)
-                else:
-                    if type(passes) is not list or len(passes) != n:
-                        _decline("passes")
-                    if None in passes:
-                        pass_shape = [None if cards is None else [] for cards in passes]
-                        passes = [[] if cards is None else cards for cards in passes]
-                    pass_lens = list(map(len, passes))
-                    if pass_shape is None and not any(pass_lens):
-                        pass_shape = [[] for _ in passes]
-                    seg_lens.extend(pass_lens)
-                    card_lists.append(passes)
-                # every key known and not null: len(hand) is the count of values that are not None
-                meta = None
-                if pass_shape is not None or len(hand) + values.count(None) != len(_HAND_KEYS):
-                    meta = _hand_meta(hand, pass_shape)
-                per_hand.append((len(plays), dealer, direction, moon, points, totals, meta))
-            if not hands:  # a placeholder row keeps a game without hands
-                per_hand = [(0, None, None, None, None, None, None)]
-                seg_lens = list(zeros + zeros)
-            plays_counts, dealers, directions, moons, points_l, totals_l, metas = map(list, zip(*per_hand))
-            if (set(map(type, chain.from_iterable(card_lists))) - _LIST
-                    or not set(directions) <= _DIRECTION_VALUES or not set(moons) <= _MOON_VALUES):
-                _decline("hand fields")
-            _check_dealers(dealers, n)
-            _check_numbers(points_l, totals_l, metas, n)
-            dp_cards = list(chain.from_iterable(chain.from_iterable(card_lists)))
-            all_plays = list(chain.from_iterable(plays_lists))
-            dp = _cards_text(orjson.dumps(dp_cards), len(dp_cards))
-            played = _plays_text(orjson.dumps(all_plays), len(all_plays), n)
-        except (TypeError, orjson.JSONEncodeError):  # a len() of a number, an unhashable direction, ...
-            _decline("hand fields")
-        numbers = list(range(1, len(hands) + 1)) if hands else [0]
-        return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l,
-                [None if m is None else orjson.dumps(m).decode() for m in metas], seg_lens, dp, played)
+            encoded = _plain_hands(hands, n)
+        except (TypeError, KeyError, IndexError, orjson.JSONEncodeError):
+            encoded = None
+        return encoded if encoded is not None else _any_hands(hands, n)
 
     def _commit(self, players, game_id, rules_json, meta, n, hand_count, numbers, plays_counts, dealers,
-                directions, moons, points_l, totals_l, metas, seg_lens, dp, played) -> None:
+                directions, moons, points_l, totals_l, metas, deal_lens, passed, pass_lens, dealt, passed_text,
+                played) -> None:
         b = self._batch
+        rows = len(numbers)
         batch_game = len(b.g_index)
         b.g_index.append(self.next_game)
         b.g_id.append(game_id)
@@ -305,9 +410,9 @@ class EventEncoder:
         b.g_rules.append(rules_json)
         b.g_meta.append(meta)
         b.g_first_hand.append(len(b.h_number))
-        b.h_game.extend([batch_game] * len(numbers))
+        b.h_game.extend(repeat(batch_game, rows))
         b.h_number.extend(numbers)
-        b.h_players.extend([n] * len(numbers))
+        b.h_players.extend(repeat(n, rows))
         b.h_plays.extend(plays_counts)
         b.h_dealer.extend(dealers)
         b.h_direction.extend(directions)
@@ -315,9 +420,13 @@ class EventEncoder:
         b.h_points.extend(points_l)
         b.h_totals.extend(totals_l)
         b.h_meta.extend(metas)
-        b.seg_lens.extend(seg_lens)
-        b.dp_ranks.append(dp[0])
-        b.dp_suits.append(dp[1])
+        b.h_passed.extend(passed)
+        b.deal_lens.extend(deal_lens)
+        b.pass_lens.extend(pass_lens)
+        b.deal_ranks.append(dealt[0])
+        b.deal_suits.append(dealt[1])
+        b.pass_ranks.append(passed_text[0])
+        b.pass_suits.append(passed_text[1])
         b.play_seats.append(played[0])
         b.play_ranks.append(played[1])
         b.play_suits.append(played[2])
@@ -361,9 +470,13 @@ class EventBatch:
         self.h_points: list[list | None] = []
         self.h_totals: list[list | None] = []
         self.h_meta: list[str | None] = []
-        self.seg_lens: list[int] = []
-        self.dp_ranks: list[bytes] = []
-        self.dp_suits: list[bytes] = []
+        self.h_passed: list[bool] = []
+        self.deal_lens: list[int] = []
+        self.pass_lens: list[int] = []
+        self.deal_ranks: list[bytes] = []
+        self.deal_suits: list[bytes] = []
+        self.pass_ranks: list[bytes] = []
+        self.pass_suits: list[bytes] = []
         self.play_seats: list[bytes] = []
         self.play_ranks: list[bytes] = []
         self.play_suits: list[bytes] = []
@@ -397,18 +510,17 @@ class EventBatch:
         seg_end = np.cumsum(segments)
         seg_start = seg_end - segments
         play_seg = seg_end - 1
-        seg_lens = np.empty(int(seg_end[-1]), np.int32)
-        card_seg = np.ones(len(seg_lens), bool)
-        card_seg[play_seg] = False
-        seg_lens[card_seg] = self.seg_lens
+        seg_lens = np.zeros(int(seg_end[-1]), np.int32)
+        position = np.arange(len(seg_lens), dtype=np.int32) - np.repeat(seg_start, segments)
+        seg_players = np.repeat(players, segments)
+        is_deal, is_pass = position < seg_players, position < 2 * seg_players
+        seg_lens[is_deal] = self.deal_lens
+        seg_lens[is_pass & ~is_deal & np.repeat(np.array(self.h_passed, bool), segments)] = self.pass_lens
         seg_lens[play_seg] = self.h_plays
         hand_rows = np.add.reduceat(seg_lens, seg_start)
         none = hand_rows == 0
         seg_lens[play_seg[none]] = 1
         hand_rows[none] = 1
-        position = np.arange(len(seg_lens), dtype=np.int32) - np.repeat(seg_start, segments)
-        seg_players = np.repeat(players, segments)
-        is_deal, is_pass = position < seg_players, position < 2 * seg_players
         seg_event = np.where(is_deal, DEAL, np.where(is_pass, PASS, PLAY)).astype(np.int8)
         seg_event[play_seg[none]] = NONE
         seg_seat = np.where(is_deal, position, np.where(is_pass, position - seg_players, -1)).astype(np.int8)
@@ -419,7 +531,8 @@ class EventBatch:
         is_play = event == PLAY
         seat[is_play] = np.frombuffer(b"".join(self.play_seats), np.uint8) - ord("0")
         card = np.full(rows, -1, np.int8)
-        card[event < PLAY] = _card_codes(b"".join(self.dp_ranks), b"".join(self.dp_suits))
+        card[event == DEAL] = _card_codes(b"".join(self.deal_ranks), b"".join(self.deal_suits))
+        card[event == PASS] = _card_codes(b"".join(self.pass_ranks), b"".join(self.pass_suits))
         card[is_play] = _card_codes(b"".join(self.play_ranks), b"".join(self.play_suits))
         index = np.arange(rows, dtype=np.int32)
         index -= np.repeat(np.cumsum(seg_lens) - seg_lens, seg_lens)
@@ -428,13 +541,13 @@ class EventBatch:
         trick[is_play] = index[is_play] // np.repeat(players.astype(np.int16), self.h_plays) + 1
         game_of_hand = np.array(self.h_game, np.int32)
         columns = {
-            "game": pa.array(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows)),
-            "hand": pa.array(np.repeat(np.array(self.h_number, np.int16), hand_rows)),
-            "event": pa.DictionaryArray.from_arrays(pa.array(event), _EVENT_DICTIONARY),
-            "seat": pa.array(seat, mask=event == NONE) if none.any() else pa.array(seat),
-            "card": pa.DictionaryArray.from_arrays(pa.array(card, mask=card < 0), _CARD_DICTIONARY),
-            "index": pa.array(index),
-            "trick": pa.array(trick, mask=~is_play),
+            "game": _numbers(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows), pa.int32()),
+            "hand": _numbers(np.repeat(np.array(self.h_number, np.int16), hand_rows), pa.int16()),
+            "event": _codes(event, _EVENT_VALUES),
+            "seat": _numbers(seat, pa.int8(), event != NONE if none.any() else None),
+            "card": _codes(card, _CARD_VALUES),
+            "index": _numbers(index, pa.int16()),
+            "trick": _numbers(trick, pa.int8(), is_play),
         }
         return columns, hand_rows
 
@@ -445,23 +558,23 @@ class EventBatch:
             if game_id is not None:
                 id_codes.setdefault(game_id, len(id_codes))
         codes = np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)
-        return {"game_id": pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0),
-                                                          pa.array(list(id_codes), pa.string())),
-                "players": pa.array(self.g_players, pa.list_(pa.string())),
-                "rules": pa.array(self.g_rules, pa.string()),
-                "game_meta": pa.array(self.g_meta, pa.string())}
+        player_counts = np.fromiter(map(len, self.g_players), np.int32, len(self.g_players))
+        return {"game_id": _codes(codes, _strings(list(id_codes))),
+                "players": _lists(self.g_players, _strings(list(chain.from_iterable(self.g_players))), player_counts),
+                "rules": _strings(self.g_rules),
+                "game_meta": _strings(self.g_meta)}
 
     def _hand_values(self) -> dict[str, pa.Array]:
         """One value per hand (placeholders of games without hands included) for each hand column."""
-        directions = [None if d is None else _DIRECTION_CODE[d] for d in self.h_direction]
-        moons = [None if m is None else _MOON_CODE[m] for m in self.h_moon]
-        return {"dealer": pa.array(self.h_dealer, pa.int8()),
-                "pass_direction": pa.DictionaryArray.from_arrays(pa.array(directions, pa.int8()),
-                                                                 _DIRECTION_DICTIONARY),
-                "moon": pa.DictionaryArray.from_arrays(pa.array(moons, pa.int8()), _MOON_DICTIONARY),
-                "points": pa.array(self.h_points, pa.list_(pa.int32())),
-                "totals": pa.array(self.h_totals, pa.list_(pa.int32())),
-                "hand_meta": pa.array(self.h_meta, pa.string())}
+        players = np.array(self.h_players, np.int32)
+        dealers, known = _small_ints(self.h_dealer, np.int8)
+        return {"dealer": _numbers(dealers, pa.int8(), known),
+                "pass_direction": _codes(np.array(list(map(_DIRECTION_CODE.__getitem__, self.h_direction)), np.int8),
+                                         _DIRECTION_VALUES_ARRAY),
+                "moon": _codes(np.array(list(map(_MOON_CODE.__getitem__, self.h_moon)), np.int8), _MOON_VALUES_ARRAY),
+                "points": _int_lists(self.h_points, players),
+                "totals": _int_lists(self.h_totals, players),
+                "hand_meta": _strings(self.h_meta)}
 
     def _header_table(self) -> pa.Table:
         """A game row for each game, followed by a hand row for each of its hands."""
@@ -486,28 +599,103 @@ class EventBatch:
         columns = {name: value.take(at_games) for name, value in self._game_values().items()}
         columns.update((name, value.take(at_hands)) for name, value in self._hand_values().items())
         columns.update({
-            "game": pa.array(np.array(self.g_index, np.int32)[game_of_row]),
-            "hand": pa.array(number),
-            "event": pa.DictionaryArray.from_arrays(pa.array(event), _EVENT_DICTIONARY),
+            "game": _numbers(np.array(self.g_index, np.int32)[game_of_row], pa.int32()),
+            "hand": _numbers(number, pa.int16()),
+            "event": _codes(event, _EVENT_VALUES),
         })
         for name in ("seat", "card", "trick"):
             columns[name] = _nulls(name, rows)
-        columns["index"] = pa.array(np.zeros(rows, np.int16))
+        columns["index"] = _numbers(np.zeros(rows, np.int16), pa.int16())
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
 
 
-def _nulls(name: str, rows: int) -> pa.Array:
-    """A column of nulls; a dictionary column keeps its dictionary, the same in every row group."""
-    dictionary = _DICTIONARIES.get(name)
-    if dictionary is None:
-        return pa.nulls(rows, SCHEMA.field(name).type)
-    indices = pa.nulls(rows, SCHEMA.field(name).type.index_type)
+# -- Arrow arrays from buffers: ``pa.array`` imports pandas (a fifth of a second) on first use -------------
+def _validity(valid: np.ndarray) -> tuple[pa.Buffer | None, int]:
+    """A validity bitmap (``None`` when every value is valid) and the null count."""
+    nulls = len(valid) - int(np.count_nonzero(valid))
+    return (pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None), nulls
+
+
+def _numbers(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:
+    """A numeric column of ``values`` (already of ``type_``'s width), null where ``valid`` is false."""
+    bitmap, nulls = (None, 0) if valid is None else _validity(valid)
+    return pa.Array.from_buffers(type_, len(values), [bitmap, pa.py_buffer(values)], null_count=nulls)
+
+
+def _codes(codes: np.ndarray, dictionary: pa.Array) -> pa.DictionaryArray:
+    """A dictionary column of int8/int32 ``codes`` (null where negative)."""
+    indices = _numbers(codes, pa.from_numpy_dtype(codes.dtype), codes >= 0 if (codes < 0).any() else None)
     return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
+def _strings(values: list) -> pa.StringArray:
+    """A string column of ``values`` (``None`` for null)."""
+    valid = np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
+    encoded = list(map(str.encode, values if valid.all() else ["" if v is None else v for v in values]))
+    offsets = np.zeros(len(values) + 1, np.int32)
+    np.cumsum(np.fromiter(map(len, encoded), np.int32, len(encoded)), out=offsets[1:])
+    bitmap, nulls = _validity(valid)
+    return pa.StringArray.from_buffers(len(values), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)),
+                                       bitmap, nulls)
+
+
+def _lists(values: list, child: pa.Array, lengths: np.ndarray) -> pa.ListArray:
+    """A list column: ``values`` (lists, or ``None`` for null) of ``lengths`` items, ``child`` their items."""
+    valid = np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
+    offsets = np.zeros(len(values) + 1, np.int32)
+    np.cumsum(np.where(valid, lengths, 0), out=offsets[1:])
+    bitmap, nulls = _validity(valid)
+    return pa.ListArray.from_buffers(pa.list_(child.type), len(values), [bitmap, pa.py_buffer(offsets)],
+                                     null_count=nulls, children=[child])
+
+
+def _int_lists(values: list, lengths: np.ndarray) -> pa.ListArray:
+    """A ``list<int32>`` column of int lists (or ``None``), each of ``lengths`` items (checked within int32)."""
+    flat = np.array(list(chain.from_iterable(filter(_IS_GIVEN, values))), np.int32)
+    return _lists(values, _numbers(flat, pa.int32()), lengths)
+
+
+def _small_ints(values: list, dtype: type) -> tuple[np.ndarray, np.ndarray | None]:
+    """``values`` (ints or ``None``) as an array, and where they are valid (``None``: everywhere)."""
+    if None not in values:
+        return np.array(values, dtype), None
+    valid = np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
+    return np.array([0 if v is None else v for v in values], dtype), valid
+
+
+_EVENT_VALUES = _strings(list(EVENTS))
+_CARD_VALUES = _strings(list(CARD_NAMES))
+_DIRECTION_VALUES_ARRAY = _strings(list(PASS_DIRECTIONS))
+_MOON_VALUES_ARRAY = _strings(list(MOON_CHOICES))
+_DICTIONARIES = {"card": _CARD_VALUES, "pass_direction": _DIRECTION_VALUES_ARRAY, "moon": _MOON_VALUES_ARRAY}
+
+
+def _nulls(name: str, rows: int) -> pa.Array:
+    """A column of nulls; a dictionary column keeps its dictionary, the same in every row group.
+
+    Slices of one cached column: allocating fresh all-null buffers for every row group cost more
+    than building the card columns themselves.
+    """
+    column = _NULL_COLUMNS.get(name)
+    if column is None or len(column) < rows:
+        size = max(rows, 2 * len(column) if column is not None else 1 << 20)
+        dictionary = _DICTIONARIES.get(name)
+        if dictionary is None:
+            column = pa.nulls(size, SCHEMA.field(name).type)
+        else:
+            column = pa.DictionaryArray.from_arrays(pa.nulls(size, SCHEMA.field(name).type.index_type),
+                                                    dictionary)
+        _NULL_COLUMNS[name] = column
+    return column.slice(0, rows)
+
+
+_NULL_COLUMNS: dict[str, pa.Array] = {}
 
 
 def indices_of(rows: np.ndarray) -> pa.Array:
     """Arrow ``take`` indices: null where ``rows`` is negative."""
-    return pa.array(rows, pa.int64(), mask=rows < 0)
+    rows = rows.astype(np.int64, copy=False)
+    return _numbers(rows, pa.int64(), rows >= 0 if (rows < 0).any() else None)
 
 
 def _dictionary_spread(spread: "_Spread", values: pa.Array) -> pa.Array:
