@@ -486,13 +486,12 @@ class EventBatch:
         columns, hand_rows = self._card_columns()
         rows = len(columns["game"])
         hand_first = np.cumsum(hand_rows) - hand_rows
-        by_hand = _Spread(rows, hand_first)
-        by_game = _Spread(rows, hand_first[self.g_first_hand])
-        games, hands = self._game_values(), self._hand_values()
-        ids = games.pop("game_id")
-        columns["game_id"] = ids.take(indices_of(np.repeat(np.array(self.h_game, np.int64), hand_rows)))
-        columns.update((name, by_game(value)) for name, value in games.items())
-        columns.update((name, _dictionary_spread(by_hand, value)) for name, value in hands.items())
+        by_hand = _Placed(rows, hand_first)
+        by_game = _Placed(rows, hand_first[self.g_first_hand])
+        game_ids = self._game_ids()
+        columns["game_id"] = _codes(game_ids[0][np.repeat(np.array(self.h_game, np.int64), hand_rows)], game_ids[1])
+        columns.update((name, by_game(value)) for name, value in self._game_values().items() if name != "game_id")
+        columns.update((name, by_hand(value)) for name, value in self._hand_values().items())
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA_V1)
 
     def tables(self) -> tuple[pa.Table, pa.Table]:
@@ -551,15 +550,20 @@ class EventBatch:
         }
         return columns, hand_rows
 
-    def _game_values(self) -> dict[str, pa.Array]:
-        """One value per game for each game column."""
+    def _game_ids(self) -> tuple[np.ndarray, pa.Array]:
+        """Each game's code in the ``game_id`` dictionary (-1: none), and the dictionary."""
         id_codes: dict[str, int] = {}
         for game_id in self.g_id:
             if game_id is not None:
                 id_codes.setdefault(game_id, len(id_codes))
         codes = np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)
+        return codes, _strings(list(id_codes))
+
+    def _game_values(self) -> dict[str, pa.Array]:
+        """One value per game for each game column."""
+        codes, dictionary = self._game_ids()
         player_counts = np.fromiter(map(len, self.g_players), np.int32, len(self.g_players))
-        return {"game_id": _codes(codes, _strings(list(id_codes))),
+        return {"game_id": _codes(codes, dictionary),
                 "players": _lists(self.g_players, _strings(list(chain.from_iterable(self.g_players))), player_counts),
                 "rules": _strings(self.g_rules),
                 "game_meta": _strings(self.g_meta)}
@@ -591,13 +595,13 @@ class EventBatch:
         number[hand_at] = np.array(self.h_number, np.int16)[real]
         event = np.full(rows, HAND_ROW, np.int8)
         event[game_at] = GAME_ROW
-        game_pick = np.full(rows, -1, np.int64)
-        game_pick[game_at] = np.arange(self.games)
-        hand_pick = np.full(rows, -1, np.int64)
-        hand_pick[hand_at] = np.flatnonzero(real)
-        at_games, at_hands = indices_of(game_pick), indices_of(hand_pick)
-        columns = {name: value.take(at_games) for name, value in self._game_values().items()}
-        columns.update((name, value.take(at_hands)) for name, value in self._hand_values().items())
+        by_game, by_hand = _Placed(rows, game_at), _Placed(rows, hand_at)
+        columns = {name: by_game(value) for name, value in self._game_values().items()}
+        if real.all():
+            columns.update((name, by_hand(value)) for name, value in self._hand_values().items())
+        else:  # placeholders of games without hands have no header row
+            real_hands = _numbers(np.flatnonzero(real), pa.int64())
+            columns.update((name, by_hand(value.take(real_hands))) for name, value in self._hand_values().items())
         columns.update({
             "game": _numbers(np.array(self.g_index, np.int32)[game_of_row], pa.int32()),
             "hand": _numbers(number, pa.int16()),
@@ -692,40 +696,39 @@ def _nulls(name: str, rows: int) -> pa.Array:
 _NULL_COLUMNS: dict[str, pa.Array] = {}
 
 
-def indices_of(rows: np.ndarray) -> pa.Array:
-    """Arrow ``take`` indices: null where ``rows`` is negative."""
-    rows = rows.astype(np.int64, copy=False)
-    return _numbers(rows, pa.int64(), rows >= 0 if (rows < 0).any() else None)
+class _Placed:
+    """Columns of ``rows`` nulls except value ``i`` on row ``at[i]`` (``at`` increasing): the game and hand
+    values on their rows. Built from the values' buffers, without Arrow's compute module (a twentieth of
+    a second to load)."""
 
-
-def _dictionary_spread(spread: "_Spread", values: pa.Array) -> pa.Array:
-    if pa.types.is_dictionary(values.type):
-        return pa.DictionaryArray.from_arrays(spread(values.indices), values.dictionary)
-    return spread(values)
-
-
-class _Spread:
-    """Columns of ``rows`` nulls except value ``i`` on row ``first[i]`` (the first row of a game or hand)."""
-
-    def __init__(self, rows: int, first: np.ndarray) -> None:
-        self.rows, self.first = rows, first
-        self.gaps = np.diff(np.append(first, rows))          # rows from each first row to the next
+    def __init__(self, rows: int, at: np.ndarray) -> None:
+        self.rows, self.at = rows, at
         valid = np.zeros(rows, bool)
-        valid[first] = True
-        self.all_valid = pa.py_buffer(np.packbits(valid, bitorder="little"))
+        valid[at] = True
+        self.placed_by = np.cumsum(valid)                   # values placed on rows up to each row
+        self.all_valid = _validity(valid)
 
     def __call__(self, small: pa.Array) -> pa.Array:
+        if pa.types.is_dictionary(small.type):
+            return pa.DictionaryArray.from_arrays(self(small.indices), small.dictionary)
+        count = len(small)
+        buffers = small.buffers()
         if small.null_count:
+            known = np.unpackbits(np.frombuffer(buffers[0], np.uint8), bitorder="little")[small.offset:][:count]
             valid = np.zeros(self.rows, bool)
-            valid[self.first[small.is_valid().to_numpy(zero_copy_only=False)]] = True
-            validity = pa.py_buffer(np.packbits(valid, bitorder="little"))
+            valid[self.at[known.astype(bool)]] = True
+            validity = _validity(valid)
         else:
             validity = self.all_valid
         if pa.types.is_list(small.type) or pa.types.is_string(small.type):
-            starts = np.frombuffer(small.buffers()[1], np.int32)[:len(small) + 1]
-            offsets = pa.py_buffer(np.concatenate([starts[:1], np.repeat(starts[1:], self.gaps)]))
+            starts = np.frombuffer(buffers[1], np.int32)[small.offset:][:count + 1]
+            offsets = pa.py_buffer(np.concatenate([starts[:1], starts[self.placed_by]]))
             if pa.types.is_string(small.type):
-                return pa.StringArray.from_buffers(self.rows, offsets, small.buffers()[2], validity)
-            return pa.ListArray.from_buffers(small.type, self.rows, [validity, offsets], children=[small.values])
-        values = np.repeat(small.fill_null(0).to_numpy(), self.gaps)
-        return pa.Array.from_buffers(small.type, self.rows, [validity, pa.py_buffer(values)])
+                return pa.StringArray.from_buffers(self.rows, offsets, buffers[2], *validity)
+            return pa.ListArray.from_buffers(small.type, self.rows, [validity[0], offsets], null_count=validity[1],
+                                             children=[small.values])
+        dtype = small.type.to_pandas_dtype()
+        values = np.zeros(self.rows, dtype)
+        values[self.at] = np.frombuffer(buffers[1], dtype)[small.offset:][:count]
+        return pa.Array.from_buffers(small.type, self.rows, [validity[0], pa.py_buffer(values)],
+                                     null_count=validity[1])
