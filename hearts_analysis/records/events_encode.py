@@ -655,7 +655,7 @@ def _lists(values: list, child: pa.Array, lengths: np.ndarray) -> pa.ListArray:
 
 def _int_lists(values: list, lengths: np.ndarray) -> pa.ListArray:
     """A ``list<int32>`` column of int lists (or ``None``), each of ``lengths`` items (checked within int32)."""
-    flat = np.array(list(chain.from_iterable(filter(_IS_GIVEN, values))), np.int32)
+    flat = np.fromiter(chain.from_iterable(filter(_IS_GIVEN, values)), np.int32)
     return _lists(values, _numbers(flat, pa.int32()), lengths)
 
 
