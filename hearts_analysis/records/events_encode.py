@@ -1,14 +1,16 @@
-"""Games to Arrow tables of the ``events/1`` layout, fast enough for corpora of millions of hands.
+"""Games to Arrow tables of the ``events/2`` layout (and ``events/1``), fast enough for corpora of millions of hands.
 
 Every game is encoded from its ``hearts-game/1`` JSON object, so records
 (through :func:`game_to_dict`) and JSON read straight from a file take one
 path. Reading a JSON object the usual way (:func:`game_from_dict`) costs tens
-of microseconds a hand in Python; here the card lists are instead re-serialised
-with orjson (about a microsecond a hand) and the compact text is checked and
-decoded with byte slices and numpy. Whatever is not in the exact shape that
-check recognises (``"10h"``, a seat written as ``"1"``, a wrong field) goes
-through :func:`game_from_dict`, which either raises the :class:`RecordError`
-naming the field or gives the canonical record, encoded the fast way.
+of microseconds a hand in Python; here the card lists of a whole game are
+instead re-serialised with orjson (about a microsecond a hand) and the compact
+text is checked, by character class, against the text its shape must have,
+then decoded with byte slices and numpy. Whatever is not in a shape that check
+recognises (``"10h"``, a seat written as ``"1"``, a wrong field) goes through
+:func:`game_from_dict`, which either raises the :class:`RecordError` naming
+the field or gives the canonical record, encoded the fast way. Arrow arrays
+are built from buffers: ``pa.array`` would load pandas.
 """
 
 from __future__ import annotations
@@ -68,34 +70,6 @@ class _Declined(Exception):
 
 def _decline(why: str) -> None:
     raise _Declined(why)
-
-
-def _cards_text(text: bytes, count: int) -> tuple[bytes, bytes]:
-    """Ranks and suits of ``["QS","2C",...]`` as written by orjson, or decline."""
-    if not count:
-        return b"", b""
-    if (len(text) != 5 * count + 1 or text[1::5] != b'"' * count or text[4::5] != b'"' * count
-            or text[5::5] != b"," * (count - 1) + b"]"):
-        _decline("cards not all two-character names")
-    ranks, suits = text[2::5], text[3::5]
-    if ranks.translate(None, _RANK_BYTES) or suits.translate(None, _SUIT_BYTES):
-        _decline("card names outside the canonical letters")
-    return ranks, suits
-
-
-def _plays_text(text: bytes, count: int, players: int) -> tuple[bytes, bytes, bytes]:
-    """Seats, ranks and suits of ``[[0,"QS"],...]`` as written by orjson, or decline."""
-    if not count:
-        return b"", b"", b""
-    if (len(text) != 9 * count + 1 or text[1::9] != b"[" * count or text[3::9] != b"," * count
-            or text[4::9] != b'"' * count or text[7::9] != b'"' * count or text[8::9] != b"]" * count
-            or text[9::9] != b"," * (count - 1) + b"]"):
-        _decline("plays not all [seat, two-character card]")
-    seats, ranks, suits = text[2::9], text[5::9], text[6::9]
-    if (seats.translate(None, _SEAT_DIGITS[players]) or ranks.translate(None, _RANK_BYTES)
-            or suits.translate(None, _SUIT_BYTES)):
-        _decline("seat or card out of range")
-    return seats, ranks, suits
 
 
 def _card_codes(ranks: bytes, suits: bytes) -> np.ndarray:
@@ -197,8 +171,9 @@ def _plain_hands(hands: list, n: int) -> tuple | None:
         flat = list(chain.from_iterable(numbers))
         if set(map(type, flat)) != _INT or min(flat) < INT32_MIN or max(flat) > INT32_MAX:
             return None
-    known = [d for d in dealers if d is not None]
-    if known and (set(map(type, known)) != _INT or min(known) < 0 or max(known) >= n):
+    try:
+        _check_dealers(dealers, n)
+    except _Declined:
         return None
     return (count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points, totals,
             [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n), dealt,
@@ -214,17 +189,21 @@ _SHAPES: dict[tuple, bytes] = {}
 
 
 def _shape(item: bytes, *counts: int) -> bytes:
-    """The classes of the text of lists nested ``counts`` deep (outermost first) holding ``item``."""
+    """The classes of the text of lists nested ``counts`` deep (outermost first) holding ``item``; the few
+    shapes of a corpus are kept."""
     key = (item, *counts)
     text = _SHAPES.get(key)
     if text is None:
         if len(_SHAPES) >= _RULES_SEEN_MAX:
             _SHAPES.clear()
-        text = item
-        for count in reversed(counts):
-            text = b"[" + b",".join([text] * count) + b"]"
-        _SHAPES[key] = text
+        text = _SHAPES[key] = _nested(item, counts)
     return text
+
+
+def _nested(item: bytes, counts: tuple[int, ...]) -> bytes:
+    for count in reversed(counts):
+        item = b"[" + b",".join([item] * count) + b"]"
+    return item
 
 
 def _card_text(text: bytes, shape: bytes) -> tuple[bytes, bytes] | None:
@@ -294,11 +273,13 @@ def _any_hands(hands: list, n: int) -> tuple:
         deal_cards = list(chain.from_iterable(deal_lists))
         pass_cards = list(chain.from_iterable(pass_lists))
         all_plays = list(chain.from_iterable(plays_lists))
-        dealt = _cards_text(orjson.dumps(deal_cards), len(deal_cards))
-        passed_text = _cards_text(orjson.dumps(pass_cards), len(pass_cards))
-        played = _plays_text(orjson.dumps(all_plays), len(all_plays), n)
+        dealt = _card_text(orjson.dumps(deal_cards), _nested(_CARD_SHAPE, (len(deal_cards),)))
+        passed_text = _card_text(orjson.dumps(pass_cards), _nested(_CARD_SHAPE, (len(pass_cards),)))
+        played = _play_text(orjson.dumps(all_plays), _nested(_PLAY_SHAPE, (len(all_plays),)), n)
     except (TypeError, orjson.JSONEncodeError):  # a len() of a number, an unhashable direction, ...
         _decline("hand fields")
+    if dealt is None or passed_text is None or played is None:
+        _decline("cards not all two-character names, or plays not all [seat, card]")
     numbers = list(range(1, len(hands) + 1)) if hands else [0]
     return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l,
             [None if m is None else orjson.dumps(m).decode() for m in metas], deal_lens, passed, pass_lens,
