@@ -111,7 +111,7 @@ class Rules:
         if not isinstance(spec, Mapping):
             raise RuleError("rules: expected a preset name or an object of rule fields")
         name = spec.get("preset", "standard")
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             raise RuleError(f"preset: unknown preset {name!r} (known: {', '.join(PRESETS)})")
         values = dict(PRESETS[name].fields)
         for key, value in spec.items():

@@ -171,6 +171,8 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
         return None
     get = obj.get
     deal, passes = get("deal"), get("passes")
+    if type(deal) is not list or (passes is not None and type(passes) is not list):
+        return None
     try:  # a list of cards per seat; anything else (a string or an object is iterable too) is left out
         deal = tuple([tuple(map(_CARD_CODES, cards)) for cards in deal if type(cards) is list])
         if passes is not None:
