@@ -31,6 +31,8 @@ _GAME_COLUMN_KEYS = ("format", "game_id", "rules", "players", "hands")
 """Game fields that have a column (or none at all); a ``game_meta`` may only name the first three as nulls."""
 _MISSING = object()
 _NO_EXTRA: dict = {}
+_PLAY_PAIRS = tuple((seat, card) for seat in range(7) for card in range(52))
+"""Every ``(seat, card)`` play, made once and shared by the records (no tuple per play to build and collect)."""
 _NO_NULLS: frozenset = frozenset()
 _SLOTS = 16
 """Row slots of a hand: deal seats 0-6, pass seats 7-13, plays 14, none 15."""
@@ -232,7 +234,8 @@ class _HandBuilder:
         self.first_segment = np.concatenate([[0], np.cumsum(2 * n_hand)]).tolist()
         self.has_passes = (slots[:, 14] > slots[:, 7]).tolist()
         play_rows = group.event == PLAY
-        self.plays = list(zip(group.seat[play_rows].tolist(), group.card[play_rows].tolist()))
+        pair = group.seat[play_rows].astype(np.intp) * 52 + group.card[play_rows]
+        self.plays = list(map(_PLAY_PAIRS.__getitem__, pair.tolist()))
         self.first_play = np.concatenate([[0], np.cumsum(slots[:, 15] - slots[:, 14])]).tolist()
         self.dealer = [None if d < 0 else d for d in group.dealer.tolist()]
         self.direction = [None if d < 0 else PASS_DIRECTIONS[d] for d in group.pass_direction.tolist()]
