@@ -250,28 +250,33 @@ def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     """``(values (len, 7), present, well_formed)`` of a list<int32> column."""
     present, start, lengths = column.offsets()
     items = column.array.values
-    flat = _numpy(items, 0).astype(np.int64)
-    values = np.zeros((len(present), 7), np.int64)
+    flat = np.append(_numpy(items, 0), 0).astype(np.int64)     # a 0 to point at beyond each list's end
     well_formed = ~present | (lengths == seats)
     if items.null_count:  # a null inside a list: the reader keeps it, the screen cannot compare it
         holes = ~_valid(items)
         well_formed &= ~np.array([holes[a:a + n].any() for a, n in zip(start.tolist(), lengths.tolist())], bool)
-    for seat in range(7):
-        has = present & (lengths > seat)
-        values[has, seat] = flat[start[has] + seat]
-    return values, present, well_formed
+    seat = np.arange(7)
+    at = np.where(seat < lengths[:, None], start[:, None] + seat, len(flat) - 1)
+    return flat[at], present, well_formed
 
 
 def _all_of_type(table: pa.Table, names: tuple[str, ...] = COLUMNS) -> bool:
     """Every column ``names``, of exactly the layout's type (dictionaries for the sparse text)."""
+    return _schema_fits(table.schema, names)
+
+
+@lru_cache(maxsize=16)
+def _schema_fits(schema: pa.Schema, names: tuple[str, ...]) -> bool:
     for name in names:
-        field = SCHEMA.field(name)
-        if field.name not in table.column_names:
+        if name not in schema.names:
             return False
-        expected = field.type
-        if field.name in TEXT_COLUMNS:
+        expected, found = SCHEMA.field(name).type, schema.field(name).type
+        if name in TEXT_COLUMNS:
             expected = pa.dictionary(pa.int32(), pa.string())
-        if table.schema.field(field.name).type != expected:
+        if pa.types.is_dictionary(expected) and pa.types.is_dictionary(found):
+            if found.value_type != expected.value_type or found.index_type.id not in _DTYPES:
+                return False  # the index width may differ (events/1 files wrote int8)
+        elif found != expected:
             return False
     return True
 
@@ -402,20 +407,21 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     rows = table.num_rows
     game = _numpy(_chunk(table, "game"))
     hand = _numpy(_chunk(table, "hand"))
-    event = _coded(_chunk(table, "event"), EVENTS, _EVENT_CODES)
-    card = _coded(_chunk(table, "card"), CARD_NAMES, _CARD_CODES)
+    event = _coded(_chunk(table, "event"), EVENTS, _EVENT_CODES).astype(np.int8, copy=False)
+    card = _coded(_chunk(table, "card"), CARD_NAMES, _CARD_CODES).astype(np.int8, copy=False)
     seat = _numpy(_chunk(table, "seat")).astype(np.int8, copy=False)
     index = _numpy(_chunk(table, "index")).astype(np.int16, copy=False)
 
-    new_game = np.empty(rows, bool)
-    new_game[0] = True
-    np.not_equal(game[1:], game[:-1], out=new_game[1:])
-    new_hand = new_game.copy()
-    new_hand[1:] |= hand[1:] != hand[:-1]
-    game_rows = np.flatnonzero(new_game)
+    new_hand = np.empty(rows, bool)
+    new_hand[0] = True
+    np.not_equal(hand[1:], hand[:-1], out=new_hand[1:])
+    new_hand[1:] |= game[1:] != game[:-1]
     hand_starts = np.flatnonzero(new_hand)
+    first_of_game = np.ones(len(hand_starts), bool)
+    first_of_game[1:] = game[hand_starts[1:]] != game[hand_starts[:-1]]
+    game_rows = hand_starts[first_of_game]
     hand_rows = np.append(hand_starts, rows)
-    game_hands = np.append(np.searchsorted(hand_starts, game_rows), len(hand_starts))
+    game_hands = np.append(np.flatnonzero(first_of_game), len(hand_starts))
     games, hands = len(game_rows), len(hand_starts)
 
     game_doubt = np.zeros(games, bool)

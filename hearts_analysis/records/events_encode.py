@@ -523,9 +523,9 @@ class EventBatch:
         columns = {
             "game": _numbers(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows), pa.int32()),
             "hand": _numbers(np.repeat(np.array(self.h_number, np.int16), hand_rows), pa.int16()),
-            "event": _codes(event, _EVENT_VALUES),
+            "event": _codes(event.astype(np.int32), _EVENT_VALUES),
             "seat": _numbers(seat, pa.int8(), event != NONE if none.any() else None),
-            "card": _codes(card, _CARD_VALUES),
+            "card": _codes(card.astype(np.int32), _CARD_VALUES),
             "index": _numbers(index, pa.int16()),
             "trick": _numbers(trick, pa.int8(), is_play),
         }
@@ -586,7 +586,7 @@ class EventBatch:
         columns.update({
             "game": _numbers(np.array(self.g_index, np.int32)[game_of_row], pa.int32()),
             "hand": _numbers(number, pa.int16()),
-            "event": _codes(event, _EVENT_VALUES),
+            "event": _codes(event.astype(np.int32), _EVENT_VALUES),
         })
         for name in ("seat", "card", "trick"):
             columns[name] = _nulls(name, rows)
