@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hearts_analysis as ha
+from faults import UNREADABLE_EDITS, clean_games, write_with_unreadable_games
+from hearts_analysis.records import parquetio
 from hearts_analysis.records.convert import convert
 from hearts_analysis.records.events_decode import decode_table
 from hearts_analysis.records.events_encode import EventEncoder
-from hearts_analysis.records.events_layout import (CARD_NAMES, COLUMNS, LAYOUT, PLAY, ROW_GROUP_HANDS,
-                                                   SCHEMA)
+from hearts_analysis.records.events_layout import CARD_NAMES, COLUMNS, LAYOUT, PLAY, SCHEMA
 from hearts_analysis.records.jsonio import _GAME_KEYS, _HAND_KEYS, RecordError, game_from_dict, game_to_dict
 from hearts_analysis.records.model import FORMAT
 from hearts_analysis.records.parquetio import (GameWriter, iter_row_groups, read_parquet_items,
@@ -559,3 +560,37 @@ def test_importing_the_package_does_not_load_pandas():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(Path(ha.__file__).parent.parent)}).stdout.split()
     assert out == ["False", "True"]
+
+
+# -- events/2 pairs read in slices ------------------------------------------------------------------------
+def _item_view(items):
+    return [(i.source, i.game, None if i.error is None else i.error.text()) for i in items]
+
+
+def test_a_large_pair_is_read_in_slices_of_whole_games_with_the_same_items(tmp_path, monkeypatch):
+    path = write_with_unreadable_games(clean_games(), tmp_path / "edited.parquet", row_group_games=40, paired=True)
+    whole = _item_view(read_parquet_items(path))
+    for size in (1, 5, 23):
+        monkeypatch.setattr(parquetio, "DECODE_HANDS", size)
+        assert _item_view(read_parquet_items(path)) == whole
+    assert sum(error is not None for _, _, error in whole) == len(UNREADABLE_EDITS) - 1
+    assert any("file row" in error for _, _, error in whole if error)
+
+
+def test_header_rows_that_do_not_match_the_card_rows_lose_only_their_slice(tmp_path, monkeypatch):
+    games = simulated(6)
+    encoder = EventEncoder()
+    for game in games:
+        encoder.add_record(game)
+    headers, cards = encoder.take_batch().tables()
+    path = tmp_path / "mismatch.parquet"
+    hand_rows = np.flatnonzero(headers["event"].to_numpy(zero_copy_only=False) == "hand")
+    dropped = headers.take(np.delete(np.arange(headers.num_rows), hand_rows[-1]))   # the last game's last hand row
+    with pq.ParquetWriter(path, SCHEMA) as writer:
+        writer.write_table(dropped, row_group_size=dropped.num_rows)
+        writer.write_table(cards, row_group_size=cards.num_rows)
+    monkeypatch.setattr(parquetio, "DECODE_HANDS", 1)
+    items = list(read_parquet_items(path))
+    assert [i.game for i in items[:-1]] == games[:-1]
+    assert items[-1].game is None and "header rows" in items[-1].error.text()
+    assert items[-1].source == f"{path}:row groups 1-2"

@@ -37,7 +37,7 @@ CARD_NAMES = tuple(card_name(card) for card in range(52))
 
 META_LAYOUT, META_FORMAT, META_GAMES, META_HANDS = "hearts.layout", "hearts.format", "hearts.games", "hearts.hands"
 
-ROW_GROUP_HANDS = 8192
+ROW_GROUP_HANDS = 16384
 """Hands per card row group (rounded up to whole games): large enough for vectorised readers, small
 enough to stream in bounded memory."""
 

@@ -43,6 +43,8 @@ from .jsonio import Item, RecordError
 from .model import GameRecord
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
+DECODE_HANDS = 4096
+"""Hands decoded into records at a time: a row group's records are not all held at once."""
 PART_NAME = "part-{:05d}.parquet"
 
 WRITE_OPTIONS: dict[str, Any] = dict(
@@ -392,18 +394,44 @@ def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) 
         except (OSError, pa.ArrowException, ValueError) as error:
             yield pair_error(parquet, name, number, error)
             continue
-        yield from _decoded(cards, name, number, card_row, rules, headers, header_row)
+        for (header_at, header_count), (card_at, card_count) in _slices(headers, cards):
+            yield from _decoded(cards.slice(card_at, card_count), name, number, card_row + card_at, rules,
+                                headers.slice(header_at, header_count), header_row + header_at)
         del headers, cards
 
+
+def _slices(headers: pa.Table, cards: pa.Table) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The pair's header and card rows cut into runs of whole games of about :data:`DECODE_HANDS` hands
+    (``(start, length)`` of each), so that the records of a large row group are not all built at once;
+    one run where the header rows do not mark out the card rows' games (decoding then says why)."""
+    import pyarrow.compute as pc  # here: the fast path, which never slices, does without it
+    whole = [((0, headers.num_rows), (0, cards.num_rows))]
+    if not cards.num_rows or cards["game"].null_count or headers["event"].null_count:
+        return whole
+    game = cards["game"].to_numpy()
+    card_starts = np.flatnonzero(np.concatenate([[True], game[1:] != game[:-1]]))
+    header_starts = np.flatnonzero(pc.equal(headers["event"].cast(pa.string()), "game").to_numpy(
+        zero_copy_only=False))
+    games = len(card_starts)
+    if len(header_starts) != games or (games and header_starts[0] != 0):
+        return whole
+    hands = headers.num_rows - games
+    step = max(1, games * DECODE_HANDS // max(hands, 1))
+    cuts = list(range(0, games, step)) + [games]
+    header_ends = np.append(header_starts, headers.num_rows)
+    card_ends = np.append(card_starts, cards.num_rows)
+    return [((int(header_ends[a]), int(header_ends[b] - header_ends[a])),
+             (int(card_ends[a]), int(card_ends[b] - card_ends[a]))) for a, b in zip(cuts, cuts[1:])]
 
 def _decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None,
              headers: pa.Table | None = None, header_row: int = 0):
     try:
         yield decode_table(table, name, number, first_row, rules, headers, header_row)
     except (RecordError, pa.ArrowException, ValueError) as error:
-        source = f"{name}:row group {number + 1}"
+        groups = f"row group {number + 1}" if headers is None else f"row groups {number + 1}-{number + 2}"
+        source = f"{name}:{groups}"
         message = error.detail if isinstance(error, RecordError) else _reason(error)
-        yield Item(source, error=RecordError(f"row group {number + 1} cannot be read: {message}", source=source))
+        yield Item(source, error=RecordError(f"{groups} cannot be read: {message}", source=source))
 
 
 def _reason(error: BaseException) -> str:
