@@ -79,10 +79,11 @@ def _convert(source: Path, target: Path) -> None:
 
 
 def current(parquet: Path) -> bool:
-    """Whether a cached Parquet file has the layout this version writes."""
-    import pyarrow.parquet as pq
-    from hearts_analysis.records.events_layout import LAYOUT, META_LAYOUT
-    return (pq.ParquetFile(parquet).metadata.metadata or {}).get(META_LAYOUT.encode()) == LAYOUT.encode()
+    """Whether a cached Parquet file was written by the writer of this version (not older than its code)."""
+    import hearts_analysis.records
+    writer = Path(hearts_analysis.records.__file__).parent
+    newest = max(path.stat().st_mtime for path in writer.glob("*.py"))
+    return parquet.stat().st_mtime > newest
 
 
 def compile_package() -> None:
