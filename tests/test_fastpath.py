@@ -303,3 +303,21 @@ def test_odd_cells_written_by_other_tools_give_the_reference_readers_items(tmp_p
     except (pa.ArrowException, ValueError, TypeError, OverflowError):
         return  # a value the layout's schema cannot hold
     assert fast([path]) == reference([path])
+
+
+def test_events_1_files_of_the_earlier_writer_stay_on_the_fast_path(tmp_path):
+    """That writer gave the event and card dictionaries int8 indices and kept game and hand values on
+    the first card rows; such files are read as before, and their clean games are screened."""
+    encoder = EventEncoder()
+    for game in clean_games()[:8]:
+        encoder.add_record(game)
+    table = encoder.take()
+    narrow = pa.dictionary(pa.int8(), pa.string())
+    for name in ("event", "card"):
+        table = table.set_column(table.column_names.index(name), table.schema.field(name).with_type(narrow),
+                                 table[name].cast(narrow))
+    path = tmp_path / "events1.parquet"
+    pq.write_table(table, path, row_group_size=500)
+    assert pq.ParquetFile(path).schema_arrow.field("card").type == narrow
+    assert fast([path]) == reference([path])
+    assert screened([path]) == (8, 0)
