@@ -594,3 +594,10 @@ def test_header_rows_that_do_not_match_the_card_rows_lose_only_their_slice(tmp_p
     assert [i.game for i in items[:-1]] == games[:-1]
     assert items[-1].game is None and "header rows" in items[-1].error.text()
     assert items[-1].source == f"{path}:row groups 1-2"
+
+
+def test_the_layout_document_shows_the_arrow_schema_as_written():
+    document = (Path(__file__).parent.parent / "schemas" / "parquet-layout.md").read_text()
+    block = document.split("## Arrow schema", 1)[1].split("```", 2)[1].strip().splitlines()
+    written = SCHEMA.remove_metadata().to_string(show_field_metadata=False).splitlines()
+    assert block == [line for line in written if not line.startswith("  child")]
