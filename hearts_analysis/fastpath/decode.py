@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 
 from ..records import events_decode, parquetio
 from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
-from ..records.jsonio import Item, RecordError
+from ..records.jsonio import Item
 from ..rules import Rules
 from .block import NULL, UNKNOWN, Block
 from .params import DIRECTION_CODES, MOON_CODES
@@ -96,18 +96,15 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             if carry is not None:
                 yield carry
                 carry = None
-            source = f"{name}:row group {number + 1}"
-            yield Item(source, error=RecordError(
-                f"row group {number + 1} of {total} cannot be read{parquetio._games_of(parquet, number)}: "
-                f"{parquetio._reason(error)}", source=source))
+            yield parquetio.group_error(parquet, name, number, error)
             row += size
             continue
         unit = Unit(table, name, number, row)
         if carry is not None:
             unit = Unit(pa.concat_tables([carry.table, table]), name, carry.number, carry.first_row)
             carry = None
-        if number + 1 < total and unit.table.num_rows and parquetio._may_continue(parquet, number):
-            cut = parquetio._last_game_start(unit.table["game"])
+        if number + 1 < total and unit.table.num_rows and parquetio.may_continue(parquet, number):
+            cut = parquetio.last_game_start(unit.table["game"])
             carry = Unit(unit.table.slice(cut), name, unit.number, unit.first_row + cut)
             unit = Unit(unit.table.slice(0, cut), name, unit.number, unit.first_row)
         row += size
@@ -147,7 +144,7 @@ def file_segments(path: Path) -> list[tuple[range, int]]:
     start = row = first_row = 0
     for number in range(total):
         row += parquet.metadata.row_group(number).num_rows
-        if number + 1 == total or not parquetio._may_continue(parquet, number):
+        if number + 1 == total or not parquetio.may_continue(parquet, number):
             parts.append((range(start, number + 1), first_row))
             start, first_row = number + 1, row
     return parts or [(range(0, 0), 0)]
@@ -284,7 +281,7 @@ def _schema_fits(schema: pa.Schema, names: tuple[str, ...]) -> bool:
 # -- game and hand values ------------------------------------------------------
 class Judgements:
     """Game headers judged once per distinct rules text, game meta and table size, by the reference
-    reader's own checks (``events_decode._headers``)."""
+    reader's own checks (``events_decode.game_headers``)."""
 
     def __init__(self, rules: Rules | None):
         self.rules = rules
@@ -318,7 +315,7 @@ class Judgements:
         names = [f"p{i}" for i in range(seats)]
         sample = {"game_id": strings_array([None if id_is_null else "g"]), "rules": strings_array([rules_text]),
                   "game_meta": strings_array([meta_text])}
-        header = events_decode._headers(sample, [names], self.rules, {})[0]
+        header = events_decode.game_headers(sample, [names], self.rules, {})[0]
         if header is None:
             return None
         return header.rules, header.complete is True

@@ -213,7 +213,7 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     items: list[Item] = []
     if headers is not None:
         headers = _as_text(headers)
-    for part in parquetio._decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
+    for part in parquetio.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
         if isinstance(part, Item):
             items.append(part)
         else:

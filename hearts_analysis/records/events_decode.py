@@ -328,7 +328,7 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
     hand_slots += hand_rows[:-1, None]
 
     errors: dict[int, RecordError] = {}
-    records = _headers(game_values, players, rules, errors)
+    records = game_headers(game_values, players, rules, errors)
     bad_rows = np.flatnonzero(problem)
     if len(bad_rows):
         bad_games, first = np.unique(game_of_row[bad_rows], return_index=True)
@@ -480,7 +480,7 @@ def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, gam
     return game_at, pick
 
 
-def _headers(game_values: dict[str, pa.Array], players: list, rules: Rules | None,
+def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules | None,
              errors: dict[int, RecordError]) -> list[GameRecord | None]:
     """Each game's record without hands, read by :func:`game_from_dict` from its game-level columns."""
     ids = game_values["game_id"].to_pylist()

@@ -325,28 +325,25 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
             table = parquet.read_row_group(number, columns=columns)
         except (OSError, pa.ArrowException, ValueError) as error:
             if carry is not None:
-                yield from _decoded(carry, name, carry_group, carry_row, rules)
+                yield from decoded(carry, name, carry_group, carry_row, rules)
                 carry = None
-            source = f"{name}:row group {number + 1}"
-            yield Item(source, error=RecordError(
-                f"row group {number + 1} of {groups} cannot be read{_games_of(parquet, number)}: {_reason(error)}",
-                source=source))
+            yield group_error(parquet, name, number, error)
             row += size
             continue
         start, first = row, number
         if carry is not None:
             table, start, first = pa.concat_tables([carry, table]), carry_row, carry_group
             carry = None
-        if number + 1 < groups and table.num_rows and _may_continue(parquet, number):
+        if number + 1 < groups and table.num_rows and may_continue(parquet, number):
             games = table["game"]
-            cut = _last_game_start(games)
+            cut = last_game_start(games)
             carry, carry_row, carry_group = table.slice(cut), start + cut, first
             table = table.slice(0, cut)
         if table.num_rows:
-            yield from _decoded(table, name, first, start, rules)
+            yield from decoded(table, name, first, start, rules)
         row += size
     if carry is not None:
-        yield from _decoded(carry, name, carry_group, carry_row, rules)
+        yield from decoded(carry, name, carry_group, carry_row, rules)
 
 
 def is_paired(parquet: pq.ParquetFile) -> bool:
@@ -387,6 +384,14 @@ def pair_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseExcep
         f"{_reason(error)}", source=source))
 
 
+def group_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException) -> Item:
+    """The item of an ``events/1`` row group that cannot be read."""
+    source = f"{name}:row group {number + 1}"
+    return Item(source, error=RecordError(
+        f"row group {number + 1} of {parquet.num_row_groups} cannot be read{_games_of(parquet, number)}: "
+        f"{_reason(error)}", source=source))
+
+
 def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) -> Iterator[RowGroup | Item]:
     for number, header_row, card_row in pairs(parquet):
         try:
@@ -395,7 +400,7 @@ def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) 
             yield pair_error(parquet, name, number, error)
             continue
         for (header_at, header_count), (card_at, card_count) in _slices(headers, cards):
-            yield from _decoded(cards.slice(card_at, card_count), name, number, card_row + card_at, rules,
+            yield from decoded(cards.slice(card_at, card_count), name, number, card_row + card_at, rules,
                                 headers.slice(header_at, header_count), header_row + header_at)
         del headers, cards
 
@@ -423,7 +428,7 @@ def _slices(headers: pa.Table, cards: pa.Table) -> list[tuple[tuple[int, int], t
     return [((int(header_ends[a]), int(header_ends[b] - header_ends[a])),
              (int(card_ends[a]), int(card_ends[b] - card_ends[a]))) for a, b in zip(cuts, cuts[1:])]
 
-def _decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None,
+def decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None,
              headers: pa.Table | None = None, header_row: int = 0):
     try:
         yield decode_table(table, name, number, first_row, rules, headers, header_row)
@@ -454,13 +459,13 @@ def _games_of(parquet: pq.ParquetFile, number: int) -> str:
     return "" if stats is None else f" (games #{stats.min + 1} to #{stats.max + 1} are lost)"
 
 
-def _may_continue(parquet: pq.ParquetFile, number: int) -> bool:
+def may_continue(parquet: pq.ParquetFile, number: int) -> bool:
     """Whether the next row group may hold more rows of this one's last game (unknown without statistics)."""
     this, following = _statistics(parquet, number), _statistics(parquet, number + 1)
     return this is None or following is None or following.min <= this.max
 
 
-def _last_game_start(games: pa.ChunkedArray) -> int:
+def last_game_start(games: pa.ChunkedArray) -> int:
     values = games.to_numpy()
     changes = np.flatnonzero(values[1:] != values[:-1])
     return int(changes[-1]) + 1 if len(changes) else 0
