@@ -428,8 +428,11 @@ def _slices(headers: pa.Table, cards: pa.Table) -> list[tuple[tuple[int, int], t
     return [((int(header_ends[a]), int(header_ends[b] - header_ends[a])),
              (int(card_ends[a]), int(card_ends[b] - card_ends[a]))) for a, b in zip(cuts, cuts[1:])]
 
+
 def decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None,
-             headers: pa.Table | None = None, header_row: int = 0):
+            headers: pa.Table | None = None, header_row: int = 0) -> Iterator[RowGroup | Item]:
+    """:func:`decode_table` of whole games read from row group ``number`` (with ``headers``: of the pair
+    starting there), or the error item of those row groups when none of their games can be read."""
     try:
         yield decode_table(table, name, number, first_row, rules, headers, header_row)
     except (RecordError, pa.ArrowException, ValueError) as error:
