@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hearts_analysis.cards import HEARTS_MASK, JD, QS, QS_MASK, SPADES, SUIT_MASKS, mask_of, parse_card
+from hearts_analysis.cards import JD, QS, QS_MASK, SPADES, SUIT_MASKS, mask_of, parse_card
 from hearts_analysis.engine import HandState, replay_game
 from hearts_analysis.rules import PRESETS, RuleError, Rules
 from hearts_analysis.simulate import (BlunderBot, BotError, HandPlay, HeuristicBot, RandomBot, mixed_bot,
@@ -317,24 +317,24 @@ def test_passes_follow_the_passing_advice():
     ah = parse_card("AH")
     for game in simulate_games(40, table.rules, 4, seed=5):
         for number, hand in enumerate(game.hands, 1):
-            for dealt, given in zip(hand.deal, hand.passes or ()):
+            for dealt, passed_cards in zip(hand.deal, hand.passes or ()):
                 counts["passes"] += 1
                 spades = [c for c in dealt if c // 13 == SPADES]
                 low_spades = [c for c in spades if c < QS]
                 if len(spades) < 4 and QS in dealt:
                     counts["queen_held"] += 1
-                    counts["queen_passed"] += QS in given
+                    counts["queen_passed"] += QS in passed_cards
                 if len(spades) < 4 and not (table.pass_direction(number) == "right" and low_spades):
                     for high in (parse_card("AS"), parse_card("KS")):
                         if high in dealt:
                             counts["high_held"] += 1
-                            counts["high_passed"] += high in given
-                counts["low_spade"] += any(c in low_spades for c in given)
-                counts["low_card"] += any(c % 13 < 2 for c in given)
+                            counts["high_passed"] += high in passed_cards
+                counts["low_spade"] += any(c in low_spades for c in passed_cards)
+                counts["low_card"] += any(c % 13 < 2 for c in passed_cards)
                 hearts = sorted((c for c in dealt if c // 13 == 2), reverse=True)
-                counts["three_hearts"] += sum(c // 13 == 2 for c in given) == 3
-                assert not (len(hearts) >= 3 and set(hearts[:3]) <= set(given))  # never the top three hearts
-                assert not (hearts == [ah] and ah in given)  # never a singleton AH
+                counts["three_hearts"] += sum(c // 13 == 2 for c in passed_cards) == 3
+                assert not (len(hearts) >= 3 and set(hearts[:3]) <= set(passed_cards))  # never the top three hearts
+                assert not (hearts == [ah] and ah in passed_cards)  # never a singleton AH
     assert counts["queen_held"] > 50 and counts["queen_passed"] / counts["queen_held"] > 0.95
     assert counts["high_held"] > 50 and counts["high_passed"] / counts["high_held"] > 0.9
     assert counts["low_spade"] / counts["passes"] < 0.03  # only in a moon pass

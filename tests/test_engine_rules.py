@@ -7,7 +7,7 @@ whole suit (``full_deal``), where seat 0 leads clubs and wins every trick.
 
 import pytest
 
-from hearts_analysis.cards import HEARTS_MASK, QS_MASK, card_name, mask_of, names, parse_card
+from hearts_analysis.cards import card_name, mask_of, names, parse_card
 from hearts_analysis.engine import HandState, replay_game, score_hand
 from hearts_analysis.rules import Rules
 

@@ -9,7 +9,6 @@ from functools import partial
 import pytest
 
 from hearts_analysis.cards import card_name, mask_of, parse_card
-from hearts_analysis.engine.state import HandState
 from hearts_analysis.review import BLUNDER, INACCURACY, MISTAKE, Settings, classify, review_game
 from hearts_analysis.review.evaluate import Position, equivalent_groups, review_play
 from hearts_analysis.review.knowledge import at_play
