@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import hearts_analysis as ha
 from faults import UNREADABLE_EDITS, clean_games, write_with_unreadable_games
 from hearts_analysis.records import parquetio
+from hearts_analysis.cards import QS
 from hearts_analysis.records.convert import convert
 from hearts_analysis.records.events_decode import decode_table
 from hearts_analysis.records.events_encode import EventEncoder
@@ -601,3 +602,23 @@ def test_the_layout_document_shows_the_arrow_schema_as_written():
     block = document.split("## Arrow schema", 1)[1].split("```", 2)[1].strip().splitlines()
     written = SCHEMA.remove_metadata().to_string(show_field_metadata=False).splitlines()
     assert block == [line for line in written if not line.startswith("  child")]
+
+
+def test_the_layout_documents_duckdb_queries_run_on_a_written_corpus(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    games = simulated(6)
+    write_parquet(games, tmp_path / "corpus.parquet")
+    write_parquet(games, tmp_path / "corpus", partition_size=25)
+    document = (Path(__file__).parent.parent / "schemas" / "parquet-layout.md").read_text()
+    sql = document.split("```sql", 1)[1].split("```", 1)[0]
+    queries = [q.strip() for q in sql.split(";") if q.strip()]
+    assert len(queries) == 3
+    connection = duckdb.connect()
+    results = []
+    for query in queries:
+        query = query.replace("'corpus.parquet'", f"'{tmp_path / 'corpus.parquet'}'")
+        results.append(connection.sql(query.replace("'corpus/*.parquet'", f"'{tmp_path}/corpus/*.parquet'")).fetchall())
+    queens, points, hands = results
+    assert sum(count for _, count in queens) == sum(1 for g in games for h in g.hands for _, c in h.plays if c == QS)
+    assert [p for _, _, p, _ in points] == [list(h.points) for g in games for h in g.hands]
+    assert sorted(count for _, _, count in hands) == sorted(len(g.hands) for g in games)
