@@ -23,7 +23,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..records import events_decode, parquetio
+from ..records import arrow_arrays, events_decode, parquetio
 from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
 from ..records.jsonio import Item
 from ..rules import Rules
@@ -178,24 +178,6 @@ def _numpy(array: pa.Array, null: int = NULL) -> np.ndarray:
 _DTYPES = {pa.int8().id: np.int8, pa.int16().id: np.int16, pa.int32().id: np.int32, pa.int64().id: np.int64}
 
 
-def indices_array(rows: np.ndarray) -> pa.Array:
-    """An Arrow int64 array over numpy ``rows`` (for ``take``); null where ``rows`` is negative."""
-    rows = np.ascontiguousarray(rows, np.int64)
-    absent = rows < 0
-    valid = pa.py_buffer(np.packbits(~absent, bitorder="little")) if absent.any() else None
-    return pa.Array.from_buffers(pa.int64(), len(rows), [valid, pa.py_buffer(rows)])
-
-
-def strings_array(values: list[str | None]) -> pa.Array:
-    """An Arrow string array of ``values``."""
-    encoded = [b"" if v is None else v.encode() for v in values]
-    offsets = np.zeros(len(values) + 1, np.int32)
-    np.cumsum([len(e) for e in encoded], out=offsets[1:])
-    valid = np.packbits(np.array([v is not None for v in values], bool), bitorder="little")
-    return pa.StringArray.from_buffers(len(values), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)),
-                                       pa.py_buffer(valid))
-
-
 def _coded(array: pa.Array, names: tuple[str, ...], codes: dict[str, int]) -> np.ndarray:
     """int8 codes of a dictionary column; the indices themselves when its dictionary is ``names``."""
     indices = _numpy(array.indices)
@@ -240,7 +222,7 @@ class At:
         return present, start, np.where(present, bounds[1:][self.rows] - start, 0)
 
     def to_pylist(self) -> list:
-        return self.array.take(indices_array(self.rows)).to_pylist()
+        return self.array.take(arrow_arrays.indices(self.rows)).to_pylist()
 
 
 def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -313,8 +295,9 @@ class Judgements:
 
     def _judge(self, seats: int, id_is_null: bool, rules_text: str | None, meta_text: str | None):
         names = [f"p{i}" for i in range(seats)]
-        sample = {"game_id": strings_array([None if id_is_null else "g"]), "rules": strings_array([rules_text]),
-                  "game_meta": strings_array([meta_text])}
+        strings = arrow_arrays.strings
+        sample = {"game_id": strings([None if id_is_null else "g"]), "rules": strings([rules_text]),
+                  "game_meta": strings([meta_text])}
         header = events_decode.game_headers(sample, [names], self.rules, {})[0]
         if header is None:
             return None

@@ -27,6 +27,7 @@ import pyarrow as pa
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
 from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, INT32_MAX,
                             INT32_MIN, LAYOUT_V1, META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
+from . import arrow_arrays as arrow
 from .jsonio import _GAME_KEYS, _HAND_KEYS, game_from_dict, game_to_dict
 from .model import FORMAT, GameRecord
 
@@ -470,7 +471,7 @@ class EventBatch:
         by_hand = _Placed(rows, hand_first)
         by_game = _Placed(rows, hand_first[self.g_first_hand])
         game_ids = self._game_ids()
-        columns["game_id"] = _codes(game_ids[0][np.repeat(np.array(self.h_game, np.int64), hand_rows)], game_ids[1])
+        columns["game_id"] = arrow.codes(game_ids[0][np.repeat(np.array(self.h_game, np.int64), hand_rows)], game_ids[1])
         columns.update((name, by_game(value)) for name, value in self._game_values().items() if name != "game_id")
         columns.update((name, by_hand(value)) for name, value in self._hand_values().items())
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA_V1)
@@ -521,13 +522,13 @@ class EventBatch:
         trick[is_play] = index[is_play] // np.repeat(players.astype(np.int16), self.h_plays) + 1
         game_of_hand = np.array(self.h_game, np.int32)
         columns = {
-            "game": _numbers(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows), pa.int32()),
-            "hand": _numbers(np.repeat(np.array(self.h_number, np.int16), hand_rows), pa.int16()),
-            "event": _codes(event.astype(np.int32), _EVENT_VALUES),
-            "seat": _numbers(seat, pa.int8(), event != NONE if none.any() else None),
-            "card": _codes(card.astype(np.int32), _CARD_VALUES),
-            "index": _numbers(index, pa.int16()),
-            "trick": _numbers(trick, pa.int8(), is_play),
+            "game": arrow.numbers(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows), pa.int32()),
+            "hand": arrow.numbers(np.repeat(np.array(self.h_number, np.int16), hand_rows), pa.int16()),
+            "event": arrow.codes(event.astype(np.int32), _EVENT_VALUES),
+            "seat": arrow.numbers(seat, pa.int8(), event != NONE if none.any() else None),
+            "card": arrow.codes(card.astype(np.int32), _CARD_VALUES),
+            "index": arrow.numbers(index, pa.int16()),
+            "trick": arrow.numbers(trick, pa.int8(), is_play),
         }
         return columns, hand_rows
 
@@ -538,28 +539,28 @@ class EventBatch:
             if game_id is not None:
                 id_codes.setdefault(game_id, len(id_codes))
         codes = np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)
-        return codes, _strings(list(id_codes))
+        return codes, arrow.strings(list(id_codes))
 
     def _game_values(self) -> dict[str, pa.Array]:
         """One value per game for each game column."""
         codes, dictionary = self._game_ids()
         player_counts = np.fromiter(map(len, self.g_players), np.int32, len(self.g_players))
-        return {"game_id": _codes(codes, dictionary),
-                "players": _lists(self.g_players, _strings(list(chain.from_iterable(self.g_players))), player_counts),
-                "rules": _strings(self.g_rules),
-                "game_meta": _strings(self.g_meta)}
+        return {"game_id": arrow.codes(codes, dictionary),
+                "players": arrow.lists(self.g_players, arrow.strings(list(chain.from_iterable(self.g_players))), player_counts),
+                "rules": arrow.strings(self.g_rules),
+                "game_meta": arrow.strings(self.g_meta)}
 
     def _hand_values(self) -> dict[str, pa.Array]:
         """One value per hand (placeholders of games without hands included) for each hand column."""
         players = np.array(self.h_players, np.int32)
-        dealers, known = _small_ints(self.h_dealer, np.int8)
-        return {"dealer": _numbers(dealers, pa.int8(), known),
-                "pass_direction": _codes(np.array(list(map(_DIRECTION_CODE.__getitem__, self.h_direction)), np.int8),
+        dealers, known = arrow.small_ints(self.h_dealer, np.int8)
+        return {"dealer": arrow.numbers(dealers, pa.int8(), known),
+                "pass_direction": arrow.codes(np.array(list(map(_DIRECTION_CODE.__getitem__, self.h_direction)), np.int8),
                                          _DIRECTION_VALUES_ARRAY),
-                "moon": _codes(np.array(list(map(_MOON_CODE.__getitem__, self.h_moon)), np.int8), _MOON_VALUES_ARRAY),
-                "points": _int_lists(self.h_points, players),
-                "totals": _int_lists(self.h_totals, players),
-                "hand_meta": _strings(self.h_meta)}
+                "moon": arrow.codes(np.array(list(map(_MOON_CODE.__getitem__, self.h_moon)), np.int8), _MOON_VALUES_ARRAY),
+                "points": arrow.int_lists(self.h_points, players),
+                "totals": arrow.int_lists(self.h_totals, players),
+                "hand_meta": arrow.strings(self.h_meta)}
 
     def _header_table(self) -> pa.Table:
         """A game row for each game, followed by a hand row for each of its hands."""
@@ -581,77 +582,24 @@ class EventBatch:
         if real.all():
             columns.update((name, by_hand(value)) for name, value in self._hand_values().items())
         else:  # placeholders of games without hands have no header row
-            real_hands = _numbers(np.flatnonzero(real), pa.int64())
+            real_hands = arrow.numbers(np.flatnonzero(real), pa.int64())
             columns.update((name, by_hand(value.take(real_hands))) for name, value in self._hand_values().items())
         columns.update({
-            "game": _numbers(np.array(self.g_index, np.int32)[game_of_row], pa.int32()),
-            "hand": _numbers(number, pa.int16()),
-            "event": _codes(event.astype(np.int32), _EVENT_VALUES),
+            "game": arrow.numbers(np.array(self.g_index, np.int32)[game_of_row], pa.int32()),
+            "hand": arrow.numbers(number, pa.int16()),
+            "event": arrow.codes(event.astype(np.int32), _EVENT_VALUES),
         })
         for name in ("seat", "card", "trick"):
             columns[name] = _nulls(name, rows)
-        columns["index"] = _numbers(np.zeros(rows, np.int16), pa.int16())
+        columns["index"] = arrow.numbers(np.zeros(rows, np.int16), pa.int16())
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
 
 
 # -- Arrow arrays from buffers: ``pa.array`` imports pandas (a fifth of a second) on first use -------------
-def _validity(valid: np.ndarray) -> tuple[pa.Buffer | None, int]:
-    """A validity bitmap (``None`` when every value is valid) and the null count."""
-    nulls = len(valid) - int(np.count_nonzero(valid))
-    return (pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None), nulls
-
-
-def _numbers(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:
-    """A numeric column of ``values`` (already of ``type_``'s width), null where ``valid`` is false."""
-    bitmap, nulls = (None, 0) if valid is None else _validity(valid)
-    return pa.Array.from_buffers(type_, len(values), [bitmap, pa.py_buffer(values)], null_count=nulls)
-
-
-def _codes(codes: np.ndarray, dictionary: pa.Array) -> pa.DictionaryArray:
-    """A dictionary column of int8/int32 ``codes`` (null where negative)."""
-    indices = _numbers(codes, pa.from_numpy_dtype(codes.dtype), codes >= 0 if (codes < 0).any() else None)
-    return pa.DictionaryArray.from_arrays(indices, dictionary)
-
-
-def _strings(values: list) -> pa.StringArray:
-    """A string column of ``values`` (``None`` for null)."""
-    valid = np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
-    encoded = list(map(str.encode, values if valid.all() else ["" if v is None else v for v in values]))
-    offsets = np.zeros(len(values) + 1, np.int32)
-    np.cumsum(np.fromiter(map(len, encoded), np.int32, len(encoded)), out=offsets[1:])
-    bitmap, nulls = _validity(valid)
-    return pa.StringArray.from_buffers(len(values), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)),
-                                       bitmap, nulls)
-
-
-def _lists(values: list, child: pa.Array, lengths: np.ndarray) -> pa.ListArray:
-    """A list column: ``values`` (lists, or ``None`` for null) of ``lengths`` items, ``child`` their items."""
-    valid = np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
-    offsets = np.zeros(len(values) + 1, np.int32)
-    np.cumsum(np.where(valid, lengths, 0), out=offsets[1:])
-    bitmap, nulls = _validity(valid)
-    return pa.ListArray.from_buffers(pa.list_(child.type), len(values), [bitmap, pa.py_buffer(offsets)],
-                                     null_count=nulls, children=[child])
-
-
-def _int_lists(values: list, lengths: np.ndarray) -> pa.ListArray:
-    """A ``list<int32>`` column of int lists (or ``None``), each of ``lengths`` items (checked within int32)."""
-    flat = np.fromiter(chain.from_iterable(filter(_IS_GIVEN, values)), np.int32)
-    return _lists(values, _numbers(flat, pa.int32()), lengths)
-
-
-def _small_ints(values: list, dtype: type) -> tuple[np.ndarray, np.ndarray | None]:
-    """``values`` (ints or ``None``) as an array, and where they are valid (``None``: everywhere)."""
-    if None not in values:
-        return np.array(values, dtype), None
-    valid = np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
-    return np.array([0 if v is None else v for v in values], dtype), valid
-
-
-_EVENT_VALUES = _strings(list(EVENTS))
-_CARD_VALUES = _strings(list(CARD_NAMES))
-_DIRECTION_VALUES_ARRAY = _strings(list(PASS_DIRECTIONS))
-_MOON_VALUES_ARRAY = _strings(list(MOON_CHOICES))
+_EVENT_VALUES = arrow.strings(list(EVENTS))
+_CARD_VALUES = arrow.strings(list(CARD_NAMES))
+_DIRECTION_VALUES_ARRAY = arrow.strings(list(PASS_DIRECTIONS))
+_MOON_VALUES_ARRAY = arrow.strings(list(MOON_CHOICES))
 _DICTIONARIES = {"card": _CARD_VALUES, "pass_direction": _DIRECTION_VALUES_ARRAY, "moon": _MOON_VALUES_ARRAY}
 
 
@@ -687,7 +635,7 @@ class _Placed:
         valid = np.zeros(rows, bool)
         valid[at] = True
         self.placed_by = np.cumsum(valid)                   # values placed on rows up to each row
-        self.all_valid = _validity(valid)
+        self.all_valid = arrow.validity(valid)
 
     def __call__(self, small: pa.Array) -> pa.Array:
         if pa.types.is_dictionary(small.type):
@@ -698,18 +646,18 @@ class _Placed:
             known = np.unpackbits(np.frombuffer(buffers[0], np.uint8), bitorder="little")[small.offset:][:count]
             valid = np.zeros(self.rows, bool)
             valid[self.at[known.astype(bool)]] = True
-            validity = _validity(valid)
+            bitmap = arrow.validity(valid)
         else:
-            validity = self.all_valid
+            bitmap = self.all_valid
         if pa.types.is_list(small.type) or pa.types.is_string(small.type):
             starts = np.frombuffer(buffers[1], np.int32)[small.offset:][:count + 1]
             offsets = pa.py_buffer(np.concatenate([starts[:1], starts[self.placed_by]]))
             if pa.types.is_string(small.type):
-                return pa.StringArray.from_buffers(self.rows, offsets, buffers[2], *validity)
-            return pa.ListArray.from_buffers(small.type, self.rows, [validity[0], offsets], null_count=validity[1],
+                return pa.StringArray.from_buffers(self.rows, offsets, buffers[2], *bitmap)
+            return pa.ListArray.from_buffers(small.type, self.rows, [bitmap[0], offsets], null_count=bitmap[1],
                                              children=[small.values])
         dtype = small.type.to_pandas_dtype()
         values = np.zeros(self.rows, dtype)
         values[self.at] = np.frombuffer(buffers[1], dtype)[small.offset:][:count]
-        return pa.Array.from_buffers(small.type, self.rows, [validity[0], pa.py_buffer(values)],
-                                     null_count=validity[1])
+        return pa.Array.from_buffers(small.type, self.rows, [bitmap[0], pa.py_buffer(values)],
+                                     null_count=bitmap[1])
