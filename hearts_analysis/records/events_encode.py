@@ -3,21 +3,17 @@
 Every game is encoded from its ``hearts-game/1`` JSON object, so records
 (through :func:`game_to_dict`) and JSON read straight from a file take one
 path. Reading a JSON object the usual way (:func:`game_from_dict`) costs tens
-of microseconds a hand in Python; here the card lists of a whole game are
-instead re-serialised with orjson (about a microsecond a hand) and the compact
-text is checked, by character class, against the text its shape must have,
-then decoded with byte slices and numpy. Whatever is not in a shape that check
-recognises (``"10h"``, a seat written as ``"1"``, a wrong field) goes through
-:func:`game_from_dict`, which either raises the :class:`RecordError` naming
-the field or gives the canonical record, encoded the fast way. Arrow arrays
-are built from buffers: ``pa.array`` would load pandas.
+of microseconds a hand in Python; :mod:`.events_json` takes a game apart at
+speed instead, and declines whatever it does not recognise: that game goes
+through :func:`game_from_dict`, which either raises the :class:`RecordError`
+naming the field or gives the canonical record, encoded the fast way. Games
+are collected as per-game and per-hand lists; the tables are built a batch at
+a time with numpy, from buffers (:mod:`.arrow_arrays`).
 """
 
 from __future__ import annotations
 
-from functools import partial
-from itertools import chain, compress, repeat
-from operator import is_not, itemgetter
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -25,270 +21,24 @@ import orjson
 import pyarrow as pa
 
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
-from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, INT32_MAX,
-                            INT32_MIN, LAYOUT_V1, META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
+from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
+                            META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from . import arrow_arrays as arrow
-from .jsonio import _GAME_KEYS, _HAND_KEYS, game_from_dict, game_to_dict
+from .events_json import DIRECTION_CODE, MOON_CODE, Declined, any_hands, card_codes, decline, game_meta, plain_hands
+from .jsonio import game_from_dict, game_to_dict
 from .model import FORMAT, GameRecord
 
-_HAND_KEY_SET = frozenset(_HAND_KEYS)
-_GAME_KEY_SET = frozenset(_GAME_KEYS)
-_HAND_META_KEYS = tuple(k for k in _HAND_KEYS if k not in ("deal", "plays"))
-"""Hand fields a ``hand_meta`` object may name (as explicit nulls), in record order."""
-
-_RANKS, _SUITS = "23456789TJQKA", "CDHS"
-_RANK_BYTES = (_RANKS + _RANKS.lower()).encode()
-_SUIT_BYTES = (_SUITS + _SUITS.lower()).encode()
-_RANK_VALUE = np.zeros(256, np.int8)
-_SUIT_VALUE = np.zeros(256, np.int8)
-for _i, _c in enumerate(_RANKS):
-    _RANK_VALUE[ord(_c)] = _RANK_VALUE[ord(_c.lower())] = _i
-for _i, _c in enumerate(_SUITS):
-    _SUIT_VALUE[ord(_c)] = _SUIT_VALUE[ord(_c.lower())] = 13 * _i
-_SEAT_DIGITS = {n: bytes(range(ord("0"), ord("0") + n)) for n in range(3, 8)}
-_ZEROS = {n: (0,) * n for n in range(3, 8)}
-_DIRECTION_CODE = {None: -1} | {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-_MOON_CODE = {None: -1} | {name: code for code, name in enumerate(MOON_CHOICES)}
-_INT = {int}
-_LIST = {list}
-_DICT = {dict}
-_DEAL, _PLAYS = itemgetter("deal"), itemgetter("plays")
-_IS_GIVEN = partial(is_not, None)
-_NO_PASSES = {n: [[]] * n for n in range(3, 8)}
 _STR = {str}
 _TEXT = (str, type(None))
 _FLAG = (bool, type(None))
 _RULES_SEEN_MAX = 1024
-_DIRECTION_VALUES = frozenset(PASS_DIRECTIONS) | {None}
-_MOON_VALUES = frozenset(MOON_CHOICES) | {None}
 
 SCHEMA_V1 = SCHEMA.with_metadata({**SCHEMA.metadata, META_LAYOUT.encode(): LAYOUT_V1.encode()})
 
 
-class _Declined(Exception):
-    """The object is not in the shape the fast path reads; :func:`game_from_dict` decides."""
-
-
-def _decline(why: str) -> None:
-    raise _Declined(why)
-
-
-def _card_codes(ranks: bytes, suits: bytes) -> np.ndarray:
-    return _RANK_VALUE[np.frombuffer(ranks, np.uint8)] + _SUIT_VALUE[np.frombuffer(suits, np.uint8)]
-
-
-def _game_meta(obj: dict) -> str | None:
-    """What of a game has no column: played_at, complete, unknown fields, explicit nulls (JSON, record order)."""
-    meta: dict[str, Any] = {}
-    for key in ("game_id", "played_at", "rules", "complete"):
-        if key in obj and obj[key] is None:
-            meta[key] = None
-        elif key in ("played_at", "complete") and obj.get(key) is not None:
-            meta[key] = obj[key]
-    meta.update((key, value) for key, value in obj.items() if key not in _GAME_KEY_SET)
-    return orjson.dumps(meta).decode() if meta else None
-
-
-def _hand_meta(hand: dict, pass_shape: list | None) -> dict:
-    """What of a hand has no column: explicit nulls, the shape of ``passes``, unknown fields."""
-    meta: dict[str, Any] = {}
-    for key in _HAND_META_KEYS:
-        if key == "passes" and pass_shape is not None:
-            meta[key] = pass_shape
-        elif key in hand and hand[key] is None:
-            meta[key] = None
-    meta.update((k, v) for k, v in hand.items() if k not in _HAND_KEY_SET)
-    return meta
-
-
-def _check_dealers(dealers: list, players: int) -> None:
-    known = [d for d in dealers if d is not None]
-    if known and (set(map(type, known)) != _INT or min(known) < 0 or max(known) >= players):
-        _decline("dealer")
-
-
-def _check_numbers(points: list, totals: list, metas: list, players: int) -> None:
-    """Points and totals: one whole number per seat; those too wide for int32 move to the hand's meta."""
-    numbers = [v for v in chain(points, totals) if v is not None]
-    if not numbers:
-        return
-    if set(map(type, numbers)) != _LIST or set(map(len, numbers)) != {players}:
-        _decline("points or totals not one number per seat")
-    flat = list(chain.from_iterable(numbers))
-    if set(map(type, flat)) != _INT:
-        _decline("points or totals not whole numbers")
-    if min(flat) >= INT32_MIN and max(flat) <= INT32_MAX:
-        return
-    for k, (hand_points, hand_totals) in enumerate(zip(points, totals)):
-        for key, values, column in (("points", hand_points, points), ("totals", hand_totals, totals)):
-            if values is not None and (min(values) < INT32_MIN or max(values) > INT32_MAX):
-                meta = dict(metas[k] or {})
-                meta[key] = values
-                metas[k] = {name: meta[name] for name in _HAND_META_KEYS if name in meta} | {
-                    name: value for name, value in meta.items() if name not in _HAND_META_KEYS}
-                column[k] = None
-
-
-def _plain_hands(hands: list, n: int) -> tuple | None:
-    """The common shape, read a game at a time (``None`` otherwise, for :func:`_any_hands`).
-
-    Every hand a dict of known fields without explicit nulls; every seat dealt the same number
-    of cards, every seat passing the same number (or no passes), every hand the same number of
-    plays; points and totals within int32: nothing for the hand's meta. The deals, passes and
-    plays of the whole game are serialised by orjson in one call each and the text compared,
-    by character class, with the text that shape must have: one check, in C, of every type,
-    length and card name, instead of loops over the hands in Python.
-    """
-    if not hands or set(map(type, hands)) != _DICT or not _HAND_KEY_SET.issuperset(chain.from_iterable(hands)):
-        return None
-    if None in chain.from_iterable(map(dict.values, hands)):
-        return None
-    count = len(hands)
-    deals = list(map(_DEAL, hands))
-    plays = list(map(_PLAYS, hands))
-    passes = list(map(dict.get, hands, repeat("passes")))
-    passed = list(map(is_not, passes, repeat(None)))
-    given = list(compress(passes, passed))
-    dealt_each, plays_each = len(deals[0][0]), len(plays[0])
-    passed_each = len(given[0][0]) if given else 0
-    if given and not passed_each:  # all passes empty: the hand's meta records their shape
-        return None
-    dealt = _card_text(orjson.dumps(deals), _shape(_CARD_SHAPE, count, n, dealt_each))
-    passed_text = _card_text(orjson.dumps(given), _shape(_CARD_SHAPE, len(given), n, passed_each))
-    played = _play_text(orjson.dumps(plays), _shape(_PLAY_SHAPE, count, plays_each), n)
-    if dealt is None or passed_text is None or played is None:
-        return None
-    directions = list(map(dict.get, hands, repeat("pass_direction")))
-    moons = list(map(dict.get, hands, repeat("moon")))
-    if not _DIRECTION_VALUES.issuperset(directions) or not _MOON_VALUES.issuperset(moons):
-        return None
-    dealers = list(map(dict.get, hands, repeat("dealer")))
-    points = list(map(dict.get, hands, repeat("points")))
-    totals = list(map(dict.get, hands, repeat("totals")))
-    numbers = list(filter(_IS_GIVEN, chain(points, totals)))
-    if numbers:
-        if set(map(type, numbers)) != _LIST or set(map(len, numbers)) != {n}:
-            return None
-        flat = list(chain.from_iterable(numbers))
-        if set(map(type, flat)) != _INT or min(flat) < INT32_MIN or max(flat) > INT32_MAX:
-            return None
-    try:
-        _check_dealers(dealers, n)
-    except _Declined:
-        return None
-    return (count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points, totals,
-            [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n), dealt,
-            passed_text, played)
-
-
-_CARD_CLASS = bytes(ord("r") if chr(b) in "0123456789TJQKAtjqka" else ord("s") if chr(b) in "CDHScdhs"
-                    else b if chr(b) in '[],"' else ord("?") for b in range(256))
-"""Character classes of card text: ``r`` rank (or seat) characters, ``s`` suits, the JSON punctuation of
-lists of strings as itself, ``?`` anything else."""
-_CARD_SHAPE, _PLAY_SHAPE = b'"rs"', b'[r,"rs"]'
-_SHAPES: dict[tuple, bytes] = {}
-
-
-def _shape(item: bytes, *counts: int) -> bytes:
-    """The classes of the text of lists nested ``counts`` deep (outermost first) holding ``item``; the few
-    shapes of a corpus are kept."""
-    key = (item, *counts)
-    text = _SHAPES.get(key)
-    if text is None:
-        if len(_SHAPES) >= _RULES_SEEN_MAX:
-            _SHAPES.clear()
-        text = _SHAPES[key] = _nested(item, counts)
-    return text
-
-
-def _nested(item: bytes, counts: tuple[int, ...]) -> bytes:
-    for count in reversed(counts):
-        item = b"[" + b",".join([item] * count) + b"]"
-    return item
-
-
-def _card_text(text: bytes, shape: bytes) -> tuple[bytes, bytes] | None:
-    """Ranks and suits of nested lists of two-character card names serialised by orjson, if of that shape."""
-    if text.translate(_CARD_CLASS) != shape:
-        return None
-    names = text.translate(None, b'[],"')
-    ranks = names[0::2]
-    return None if ranks.translate(None, _RANK_BYTES) else (ranks, names[1::2])
-
-
-def _play_text(text: bytes, shape: bytes, players: int) -> tuple[bytes, bytes, bytes] | None:
-    """Seats, ranks and suits of lists of ``[seat, card]`` serialised by orjson, if of that shape."""
-    if text.translate(_CARD_CLASS) != shape:
-        return None
-    plays = text.translate(None, b'[],"')
-    seats, ranks = plays[0::3], plays[1::3]
-    if seats.translate(None, _SEAT_DIGITS[players]) or ranks.translate(None, _RANK_BYTES):
-        return None
-    return seats, ranks, plays[2::3]
-
-
-def _any_hands(hands: list, n: int) -> tuple:
-    """The rows of a game's hands of any shape :func:`game_from_dict` accepts, or decline.
-
-    Per hand only what cannot wait is done; the checks run once per game over all its hands.
-    """
-    per_hand, deal_lists, pass_lists, passed, plays_lists = [], [], [], [], []
-    zeros = list(_ZEROS[n])
-    try:
-        for hand in hands:
-            if type(hand) is not dict:
-                _decline("hand")
-            values = list(map(hand.get, _HAND_KEYS))
-            dealer, direction, deal, passes, plays, moon, points, totals = values
-            if type(deal) is not list or len(deal) != n or type(plays) is not list:
-                _decline("deal or plays")
-            deal_lists.extend(deal)
-            plays_lists.append(plays)
-            pass_shape = None
-            passed.append(passes is not None)
-            if passes is not None:
-                if type(passes) is not list or len(passes) != n:
-                    _decline("passes")
-                if None in passes:
-                    pass_shape = [None if cards is None else [] for cards in passes]
-                    passes = [[] if cards is None else cards for cards in passes]
-                if pass_shape is None and not any(map(len, passes)):
-                    pass_shape = [[] for _ in passes]
-                pass_lists.extend(passes)
-            # every key known and not null: len(hand) is the count of values that are not None
-            meta = None
-            if pass_shape is not None or len(hand) + values.count(None) != len(_HAND_KEYS):
-                meta = _hand_meta(hand, pass_shape)
-            per_hand.append((len(plays), dealer, direction, moon, points, totals, meta))
-        if not hands:  # a placeholder row keeps a game without hands
-            per_hand = [(0, None, None, None, None, None, None)]
-            passed = [False]
-        plays_counts, dealers, directions, moons, points_l, totals_l, metas = map(list, zip(*per_hand))
-        if (set(map(type, chain(deal_lists, pass_lists))) - _LIST
-                or not set(directions) <= _DIRECTION_VALUES or not set(moons) <= _MOON_VALUES):
-            _decline("hand fields")
-        _check_dealers(dealers, n)
-        _check_numbers(points_l, totals_l, metas, n)
-        deal_lens = list(map(len, deal_lists)) if hands else zeros
-        pass_lens = list(map(len, pass_lists))
-        deal_cards = list(chain.from_iterable(deal_lists))
-        pass_cards = list(chain.from_iterable(pass_lists))
-        all_plays = list(chain.from_iterable(plays_lists))
-        dealt = _card_text(orjson.dumps(deal_cards), _nested(_CARD_SHAPE, (len(deal_cards),)))
-        passed_text = _card_text(orjson.dumps(pass_cards), _nested(_CARD_SHAPE, (len(pass_cards),)))
-        played = _play_text(orjson.dumps(all_plays), _nested(_PLAY_SHAPE, (len(all_plays),)), n)
-    except (TypeError, orjson.JSONEncodeError):  # a len() of a number, an unhashable direction, ...
-        _decline("hand fields")
-    if dealt is None or passed_text is None or played is None:
-        _decline("cards not all two-character names, or plays not all [seat, card]")
-    numbers = list(range(1, len(hands) + 1)) if hands else [0]
-    return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l,
-            [None if m is None else orjson.dumps(m).decode() for m in metas], deal_lens, passed, pass_lens,
-            dealt, passed_text, played)
-
-
 class EventEncoder:
-    """Collects whole games as ``events/1`` rows; :meth:`take` hands them over as one table.
+    """Collects whole games; :meth:`take_batch` hands them over as an :class:`EventBatch` (``events/2``
+    tables), :meth:`take` as one ``events/1`` table.
 
     ``next_game`` is the ``game`` value of the next game added (the index in its file).
     """
@@ -317,7 +67,7 @@ class EventEncoder:
         """
         try:
             return self._add(obj)
-        except _Declined:
+        except Declined:
             return self.add_record(game_from_dict(obj))
 
     def add_record(self, game: GameRecord) -> int:
@@ -325,7 +75,7 @@ class EventEncoder:
         obj = game_to_dict(game)
         try:
             return self._add(obj)
-        except _Declined as why:
+        except Declined as why:
             game_from_dict(obj)  # raises the RecordError of a record that is not valid hearts-game/1
             raise RuntimeError(f"events/1 encoder declined a valid record ({why})") from None
 
@@ -338,19 +88,19 @@ class EventEncoder:
         """
         hands = obj.get("hands", []) if type(obj) is dict else None
         if type(hands) is not list:
-            _decline("not a game object with a list of hands")
+            decline("not a game object with a list of hands")
         players = obj.get("players")
         if (type(players) is not list or not 3 <= len(players) <= 7 or set(map(type, players)) != _STR
                 or "" in players or obj.get("format", FORMAT) != FORMAT
                 or type(obj.get("game_id", "")) not in _TEXT or type(obj.get("played_at", "")) not in _TEXT
                 or type(obj.get("complete", True)) not in _FLAG):
-            _decline("game-level fields")
+            decline("game-level fields")
         rules_spec = obj.get("rules")
         n = len(players)
         self._check_rules(rules_spec, n)
         encoded = self._hands(hands, n)
         self._commit(list(players), obj.get("game_id"), None if rules_spec is None else orjson.dumps(rules_spec).decode(),
-                     _game_meta(obj), n, *encoded)
+                     game_meta(obj), n, *encoded)
         return len(hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:
@@ -358,7 +108,7 @@ class EventEncoder:
         try:
             key = (orjson.dumps(spec), n)
         except orjson.JSONEncodeError:
-            _decline("rules")
+            decline("rules")
         known = self._rules_seen.get(key)
         if known is None:
             if len(self._rules_seen) >= _RULES_SEEN_MAX:
@@ -370,15 +120,15 @@ class EventEncoder:
                 known = False
             self._rules_seen[key] = known
         if not known:
-            _decline("rules")
+            decline("rules")
 
     def _hands(self, hands: list, n: int) -> tuple:
         """The rows of a game's hands: per-hand values, segment lengths, and the checked card text."""
         try:
-            encoded = _plain_hands(hands, n)
+            encoded = plain_hands(hands, n)
         except (TypeError, KeyError, IndexError, orjson.JSONEncodeError):
             encoded = None
-        return encoded if encoded is not None else _any_hands(hands, n)
+        return encoded if encoded is not None else any_hands(hands, n)
 
     def _commit(self, players, game_id, rules_json, meta, n, hand_count, numbers, plays_counts, dealers,
                 directions, moons, points_l, totals_l, metas, deal_lens, passed, pass_lens, dealt, passed_text,
@@ -512,9 +262,9 @@ class EventBatch:
         is_play = event == PLAY
         seat[is_play] = np.frombuffer(b"".join(self.play_seats), np.uint8) - ord("0")
         card = np.full(rows, -1, np.int8)
-        card[event == DEAL] = _card_codes(b"".join(self.deal_ranks), b"".join(self.deal_suits))
-        card[event == PASS] = _card_codes(b"".join(self.pass_ranks), b"".join(self.pass_suits))
-        card[is_play] = _card_codes(b"".join(self.play_ranks), b"".join(self.play_suits))
+        card[event == DEAL] = card_codes(b"".join(self.deal_ranks), b"".join(self.deal_suits))
+        card[event == PASS] = card_codes(b"".join(self.pass_ranks), b"".join(self.pass_suits))
+        card[is_play] = card_codes(b"".join(self.play_ranks), b"".join(self.play_suits))
         index = np.arange(rows, dtype=np.int32)
         index -= np.repeat(np.cumsum(seg_lens) - seg_lens, seg_lens)
         index = index.astype(np.int16)
@@ -555,9 +305,9 @@ class EventBatch:
         players = np.array(self.h_players, np.int32)
         dealers, known = arrow.small_ints(self.h_dealer, np.int8)
         return {"dealer": arrow.numbers(dealers, pa.int8(), known),
-                "pass_direction": arrow.codes(np.array(list(map(_DIRECTION_CODE.__getitem__, self.h_direction)), np.int8),
+                "pass_direction": arrow.codes(np.array(list(map(DIRECTION_CODE.__getitem__, self.h_direction)), np.int8),
                                          _DIRECTION_VALUES_ARRAY),
-                "moon": arrow.codes(np.array(list(map(_MOON_CODE.__getitem__, self.h_moon)), np.int8), _MOON_VALUES_ARRAY),
+                "moon": arrow.codes(np.array(list(map(MOON_CODE.__getitem__, self.h_moon)), np.int8), _MOON_VALUES_ARRAY),
                 "points": arrow.int_lists(self.h_points, players),
                 "totals": arrow.int_lists(self.h_totals, players),
                 "hand_meta": arrow.strings(self.h_meta)}
