@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, QS_MASK, Card, CardError, Mask, card_name,
-                    iter_cards, lowest, mask_of, parse_card, popcount)
+                    lowest, mask_of, parse_card, popcount)
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 
@@ -358,7 +358,3 @@ def parse_override(text: str) -> tuple[str, Any]:
     if not sep:
         raise RuleError(f"{text!r}: expected field=value, e.g. jack_of_diamonds=-10")
     return key, _coerce(key, value.strip())
-
-
-def describe_removed(mask: Mask) -> str:
-    return " ".join(card_name(c) for c in iter_cards(mask)) or "none"
