@@ -64,8 +64,7 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
     """
     name = str(path)
     try:
-        stat = os.stat(path)
-        parquet, problems = _opened(name, stat.st_size, stat.st_mtime_ns, os.getpid())
+        parquet, problems = _open(path)
     except (OSError, pa.ArrowException, ValueError):
         problems = ["unreadable"]
     if problems:
@@ -79,7 +78,7 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             try:
                 headers, cards = parquetio.read_pair(parquet, number, list(SCREENED_COLUMNS), threads)
             except (OSError, pa.ArrowException, ValueError) as error:
-                yield parquetio.pair_error(parquet, name, number, error)
+                yield parquetio.group_error(parquet, name, number, error, paired=True)
                 continue
             yield Unit(cards, name, number, card_row, headers, header_row)
         return
@@ -96,7 +95,7 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             if carry is not None:
                 yield carry
                 carry = None
-            yield parquetio.group_error(parquet, name, number, error)
+            yield parquetio.group_error(parquet, name, number, error, paired=False)
             row += size
             continue
         unit = Unit(table, name, number, row)
@@ -114,6 +113,11 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
         del unit  # not kept while the next row group is read
     if carry is not None:
         yield carry
+
+
+def _open(path: Path) -> tuple[pq.ParquetFile, list[str]]:
+    stat = os.stat(path)
+    return _opened(str(path), stat.st_size, stat.st_mtime_ns, os.getpid())
 
 
 @lru_cache(maxsize=4)
@@ -134,7 +138,7 @@ def file_segments(path: Path) -> list[tuple[range, int]]:
     that cannot be opened is one part, left for :func:`open_units` to report.
     """
     try:
-        parquet = pq.ParquetFile(path)
+        parquet = _open(path)[0]
         total = parquet.num_row_groups
         if parquetio.is_paired(parquet):
             return [(range(number, number + 2), header_row) for number, header_row, _ in parquetio.pairs(parquet)]
@@ -239,13 +243,10 @@ def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return flat[at], present, well_formed
 
 
-def _all_of_type(table: pa.Table, names: tuple[str, ...] = COLUMNS) -> bool:
-    """Every column ``names``, of exactly the layout's type (dictionaries for the sparse text)."""
-    return _schema_fits(table.schema, names)
-
-
 @lru_cache(maxsize=16)
-def _schema_fits(schema: pa.Schema, names: tuple[str, ...]) -> bool:
+def _fits(schema: pa.Schema, names: tuple[str, ...]) -> bool:
+    """Every column ``names`` is in ``schema``, of exactly the layout's type (dictionaries for the sparse text;
+    dictionary indices of any width)."""
     for name in names:
         if name not in schema.names:
             return False
@@ -308,7 +309,7 @@ def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
                    hand_game: np.ndarray) -> tuple[dict[str, At], np.ndarray] | None:
     """The game and hand values from ``events/2`` header rows, and the header rows of each game
     (offsets, games + 1); ``None`` where they are not exactly as the reference reader expects."""
-    if (not _all_of_type(headers, HEADER_COLUMNS) or headers["game"].null_count or headers["hand"].null_count
+    if (not _fits(headers.schema, HEADER_COLUMNS) or headers["game"].null_count or headers["hand"].null_count
             or not headers.num_rows):
         return None
     kind = _coded(_chunk(headers, "event"), EVENTS, _EVENT_CODES)
@@ -381,7 +382,7 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
 def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     """The unit's games for the screen; ``None`` when the fast path cannot read the unit at all."""
     table = unit.table
-    if (not _all_of_type(table, COLUMNS if unit.headers is None else SCREENED_COLUMNS)
+    if (not _fits(table.schema, COLUMNS if unit.headers is None else SCREENED_COLUMNS)
             or table["game"].null_count or table["hand"].null_count):
         return None
     rows = table.num_rows

@@ -147,8 +147,6 @@ def _forget_tracebacks(headers) -> None:
 
 def whole_unit_items(unit: Unit, rules: Rules | None) -> list[Item]:
     """The reference reader's items for a whole unit."""
-    if unit.headers is None:
-        return _reference_items(unit, 0, unit.table.num_rows, rules)
     return _read(unit.table, unit, unit.first_row, rules, unit.headers, unit.header_row)
 
 

@@ -327,7 +327,7 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
             if carry is not None:
                 yield from decoded(carry, name, carry_group, carry_row, rules)
                 carry = None
-            yield group_error(parquet, name, number, error)
+            yield group_error(parquet, name, number, error, paired=False)
             row += size
             continue
         start, first = row, number
@@ -375,21 +375,17 @@ def read_pair(parquet: pq.ParquetFile, number: int, columns: list[str] | None = 
     return headers, parquet.read_row_group(number + 1, columns=wanted, use_threads=threads)
 
 
-def pair_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException) -> Item:
-    """The item of a pair of row groups that cannot be read."""
-    total = parquet.num_row_groups
-    source = f"{name}:row groups {number + 1}-{number + 2}"
+def group_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException, paired: bool) -> Item:
+    """The item of row group ``number`` (``paired``: of the ``events/2`` pair starting there) that cannot be read."""
+    groups = f"row groups {number + 1} and {number + 2}" if paired else f"row group {number + 1}"
+    source = f"{name}:{_groups_label(number, paired)}"
     return Item(source, error=RecordError(
-        f"row groups {number + 1} and {number + 2} of {total} cannot be read{_games_of(parquet, number)}: "
-        f"{_reason(error)}", source=source))
+        f"{groups} of {parquet.num_row_groups} cannot be read{_games_of(parquet, number)}: {_reason(error)}",
+        source=source))
 
 
-def group_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException) -> Item:
-    """The item of an ``events/1`` row group that cannot be read."""
-    source = f"{name}:row group {number + 1}"
-    return Item(source, error=RecordError(
-        f"row group {number + 1} of {parquet.num_row_groups} cannot be read{_games_of(parquet, number)}: "
-        f"{_reason(error)}", source=source))
+def _groups_label(number: int, paired: bool) -> str:
+    return f"row groups {number + 1}-{number + 2}" if paired else f"row group {number + 1}"
 
 
 def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) -> Iterator[RowGroup | Item]:
@@ -397,7 +393,7 @@ def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) 
         try:
             headers, cards = read_pair(parquet, number)
         except (OSError, pa.ArrowException, ValueError) as error:
-            yield pair_error(parquet, name, number, error)
+            yield group_error(parquet, name, number, error, paired=True)
             continue
         for (header_at, header_count), (card_at, card_count) in _slices(headers, cards):
             yield from decoded(cards.slice(card_at, card_count), name, number, card_row + card_at, rules,
@@ -436,7 +432,7 @@ def decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rule
     try:
         yield decode_table(table, name, number, first_row, rules, headers, header_row)
     except (RecordError, pa.ArrowException, ValueError) as error:
-        groups = f"row group {number + 1}" if headers is None else f"row groups {number + 1}-{number + 2}"
+        groups = _groups_label(number, headers is not None)
         source = f"{name}:{groups}"
         message = error.detail if isinstance(error, RecordError) else _reason(error)
         yield Item(source, error=RecordError(f"{groups} cannot be read: {message}", source=source))
