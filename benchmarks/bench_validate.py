@@ -6,7 +6,8 @@ the fast path on Parquet with one worker (pinned to one core) and with two,
 and the JSON Lines -> Parquet conversion. Each figure is also given as a
 ratio to the reference engine measured in the same run, at two corpus sizes
 (the second a quarter of the first): the time grows by the same amount per
-hand (the marginal cost) above a fixed start-up, and the peak memory stays flat. Peak memory is the largest resident set of any process of the run,
+hand (the marginal cost) above a fixed start-up, and the peak memory stays flat. Peak memory is the
+largest resident set of any process of the run,
 and of the whole process tree (sampled).
 
     python benchmarks/bench_validate.py                  # 400,000 hands and 100,000

@@ -103,7 +103,8 @@ def _check_deal(table: Table, deal: tuple[tuple[Card, ...], ...], out: _Collecto
             if card in owner:
                 other = owner[card]
                 where = "twice" if other == seat else f"to seat {other} and seat {seat}"
-                out.add("deal-invalid", f"{card_name(card)} was dealt {where}; every card is dealt once", seat, card=card)
+                out.add("deal-invalid", f"{card_name(card)} was dealt {where}; every card is dealt once", seat,
+                        card=card)
             else:
                 owner[card] = seat
             if table.removed >> card & 1:

@@ -21,8 +21,8 @@ import pyarrow as pa
 
 from ..cards import CardError, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
-from .events_layout import (CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT, LAYOUT_V1,
-                            META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
+from .events_layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
+                            HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 from .jsonio import _HAND_KEYS, Item, RecordError, game_from_dict
 from .model import FORMAT, GameRecord, HandRecord
 
@@ -87,10 +87,10 @@ def schema_problems(schema: pa.Schema, metadata: dict[bytes, bytes] | None = Non
     return problems
 
 
-def _conform(table: pa.Table) -> dict[str, pa.Array]:
-    """The columns of :data:`SCHEMA` as single arrays, all-null where the file has none."""
+def _conform(table: pa.Table, names: tuple[str, ...] = COLUMNS) -> dict[str, pa.Array]:
+    """The columns ``names`` of :data:`SCHEMA` as single arrays, all-null where the file has none."""
     columns = {}
-    for name in COLUMNS:
+    for name in names:
         if name in table.column_names:
             column = table[name]
             columns[name] = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
@@ -154,7 +154,7 @@ class RowGroup:
     first_row: int
     """0-based row number in the file of row 0."""
     table: dict[str, pa.Array]
-    """Every column of :data:`SCHEMA` by name, as read from the card rows."""
+    """The card rows' columns by name, as read (in ``events/1``, every column of :data:`SCHEMA`)."""
     game_columns: dict[str, pa.Array]
     """The game-level columns (:data:`GAME_COLUMNS`), one value per game."""
     game: np.ndarray
@@ -286,7 +286,7 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
     hand values are read from the first card row of each game and hand.
     ``rules`` (if given) replaces each record's own rule set, as in :func:`game_from_dict`.
     """
-    table = _conform(table)
+    table = _conform(table, COLUMNS if headers is None else CARD_COLUMNS)
     rows = len(table["game"])
     if table["game"].null_count or table["hand"].null_count:
         raise RecordError("the game and hand columns must have a value on every row")
@@ -451,7 +451,8 @@ def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarr
 
 
 def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, games: np.ndarray,
-                     hands: np.ndarray, hand_game: np.ndarray, first_row: int = 0) -> tuple[np.ndarray, np.ndarray] | str:
+                     hands: np.ndarray, hand_game: np.ndarray,
+                     first_row: int = 0) -> tuple[np.ndarray, np.ndarray] | str:
     """Where the header rows hold each game's and each hand's values: ``(game row of each game, hand row of
     each hand or -1 for a game's placeholder)``; or why they do not match the card rows (header row 0
     being file row ``first_row``).
@@ -471,7 +472,8 @@ def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, gam
     bad = (kind < GAME_ROW) | (owner < 0)
     bad[game_at] |= (number[game_at] != games) | (hand[game_at] != 0)
     real_game = hand_game[real]
-    bad[hand_at] |= (owner[hand_at] != real_game) | (number[hand_at] != games[real_game]) | (hand[hand_at] != hands[real])
+    bad[hand_at] |= ((owner[hand_at] != real_game) | (number[hand_at] != games[real_game])
+                     | (hand[hand_at] != hands[real]))
     if bad.any():
         return (f"file row {first_row + int(np.argmax(bad)) + 1} does not match the card rows (each game's "
                 f"game row, then one hand row per hand, in the order of the card rows)")

@@ -99,8 +99,8 @@ class EventEncoder:
         n = len(players)
         self._check_rules(rules_spec, n)
         encoded = self._hands(hands, n)
-        self._commit(list(players), obj.get("game_id"), None if rules_spec is None else orjson.dumps(rules_spec).decode(),
-                     game_meta(obj), n, *encoded)
+        rules_json = None if rules_spec is None else orjson.dumps(rules_spec).decode()
+        self._commit(list(players), obj.get("game_id"), rules_json, game_meta(obj), n, *encoded)
         return len(hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:
@@ -220,8 +220,8 @@ class EventBatch:
         hand_first = np.cumsum(hand_rows) - hand_rows
         by_hand = _Placed(rows, hand_first)
         by_game = _Placed(rows, hand_first[self.g_first_hand])
-        game_ids = self._game_ids()
-        columns["game_id"] = arrow.codes(game_ids[0][np.repeat(np.array(self.h_game, np.int64), hand_rows)], game_ids[1])
+        id_codes, id_names = self._game_ids()
+        columns["game_id"] = arrow.codes(id_codes[np.repeat(np.array(self.h_game, np.int64), hand_rows)], id_names)
         columns.update((name, by_game(value)) for name, value in self._game_values().items() if name != "game_id")
         columns.update((name, by_hand(value)) for name, value in self._hand_values().items())
         return pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA_V1)
@@ -296,7 +296,8 @@ class EventBatch:
         codes, dictionary = self._game_ids()
         player_counts = np.fromiter(map(len, self.g_players), np.int32, len(self.g_players))
         return {"game_id": arrow.codes(codes, dictionary),
-                "players": arrow.lists(self.g_players, arrow.strings(list(chain.from_iterable(self.g_players))), player_counts),
+                "players": arrow.lists(self.g_players, arrow.strings(list(chain.from_iterable(self.g_players))),
+                                       player_counts),
                 "rules": arrow.strings(self.g_rules),
                 "game_meta": arrow.strings(self.g_meta)}
 
@@ -305,9 +306,8 @@ class EventBatch:
         players = np.array(self.h_players, np.int32)
         dealers, known = arrow.small_ints(self.h_dealer, np.int8)
         return {"dealer": arrow.numbers(dealers, pa.int8(), known),
-                "pass_direction": arrow.codes(np.array(list(map(DIRECTION_CODE.__getitem__, self.h_direction)), np.int8),
-                                         _DIRECTION_VALUES_ARRAY),
-                "moon": arrow.codes(np.array(list(map(MOON_CODE.__getitem__, self.h_moon)), np.int8), _MOON_VALUES_ARRAY),
+                "pass_direction": arrow.codes(_coded(DIRECTION_CODE, self.h_direction), _DIRECTION_VALUES_ARRAY),
+                "moon": arrow.codes(_coded(MOON_CODE, self.h_moon), _MOON_VALUES_ARRAY),
                 "points": arrow.int_lists(self.h_points, players),
                 "totals": arrow.int_lists(self.h_totals, players),
                 "hand_meta": arrow.strings(self.h_meta)}
@@ -351,6 +351,11 @@ _CARD_VALUES = arrow.strings(list(CARD_NAMES))
 _DIRECTION_VALUES_ARRAY = arrow.strings(list(PASS_DIRECTIONS))
 _MOON_VALUES_ARRAY = arrow.strings(list(MOON_CHOICES))
 _DICTIONARIES = {"card": _CARD_VALUES, "pass_direction": _DIRECTION_VALUES_ARRAY, "moon": _MOON_VALUES_ARRAY}
+
+
+def _coded(codes: dict, names: list) -> np.ndarray:
+    """int8 codes of ``names`` (-1 for ``None``)."""
+    return np.array(list(map(codes.__getitem__, names)), np.int8)
 
 
 def _nulls(name: str, rows: int) -> pa.Array:

@@ -231,7 +231,8 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
         dealer = _int(dealer, f"{field}.dealer", 0, n - 1)
     direction = obj.get("pass_direction")
     if direction is not None and direction not in PASS_DIRECTIONS:
-        raise _fail(f"{field}.pass_direction", f"unknown direction {_show(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
+        raise _fail(f"{field}.pass_direction",
+                    f"unknown direction {_show(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
     moon = obj.get("moon")
     if moon is not None and moon not in MOON_CHOICES:
         raise _fail(f"{field}.moon", f"unknown moon choice {_show(moon)} (allowed: {', '.join(MOON_CHOICES)})")
