@@ -104,13 +104,13 @@ def validate(
     from ..fastpath import CleanRun
     forced = rules_from_options(rules, set_)
     summary = Summary()
-    out = sys.stdout.buffer
     errors: list[dict] = []
     first = True
     as_json = format == AuditFormat.json
-    if as_json:
-        out.write(b'{"games": [')
     with progress("validating", enabled="-" not in paths) as bar:
+        out = sys.stdout.buffer   # taken inside: on a terminal, progress clears its line before each write
+        if as_json:
+            out.write(b'{"games": [')
         for entry in _entries(paths, forced, engine, workers, scheduler, as_json):
             if isinstance(entry, CleanRun):
                 summary.games += entry.games
