@@ -15,9 +15,11 @@ from ..records.sources import iter_sources, write_any
 from .app import EXIT_BAD_INPUT, app, fail
 
 import_app = typer.Typer(name="import", help="Read another engine's game logs into hearts-game/1 records.",
-                         no_args_is_help=True)
+                         no_args_is_help=True,
+                         epilog="\b\nExample:\n  hearts import openspiel histories.txt -o games.jsonl")
 export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another engine's game logs.",
-                         no_args_is_help=True)
+                         no_args_is_help=True,
+                         epilog="\b\nExample:\n  hearts export openspiel games.jsonl -o histories.txt")
 app.add_typer(import_app)
 app.add_typer(export_app)
 
