@@ -44,7 +44,23 @@ def test_rules_text_lists_every_preset_with_its_source_and_every_field():
     for name in RULE_FIELDS:
         assert f"\n  {name}\n" in done.output
         assert field_help(name).description in flat
-    assert "differs from standard: jack_of_diamonds -10" in flat  # omnibus
+    assert "Differs from standard in jack_of_diamonds -10 (standard: 0)." in flat  # omnibus
+
+
+def test_rules_text_speaks_plainly_and_says_where_presets_coincide():
+    done = run("rules")
+    flat = " ".join(done.output.split())
+    assert "differs from standard: nothing" not in flat
+    for jargon in ("None", "seeds/", "RULES" ".md", "issue"):
+        assert jargon not in done.output
+    presets = {block.split("\n")[0].strip(): " ".join(block.split())
+               for block in done.output.split("\n\n  ")[1:] if block.startswith(tuple(PRESETS))}
+    assert presets["classic"].endswith("The same as standard for 3-7 players.")
+    assert presets["online"].endswith("The same as standard for 4 players.")
+    assert "pass_cycle left for 3 players (standard: left right)" in presets["basic"]
+    assert "pass_cycle left for 4 players (standard: left right across hold)" in presets["basic"]
+    assert "The same as standard" not in presets["black_queen"]
+    assert "Cards taken out of the deck. Left unset, they depend on the player count." in flat
 
 
 def test_rules_json_is_the_same_source():

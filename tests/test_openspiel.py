@@ -78,7 +78,7 @@ def test_passed_cards_are_played_by_the_receiver():
 
 
 def test_openspiel_moon_test_hand_scores_as_openspiel_says():
-    # hearts_test.cc ShootTheMoonTest: no pass, seat s holds suit s; 2C AD AH AS, then seat 0 wins everything
+    # OpenSpiel's own moon test (ShootTheMoonTest): no pass, seat s holds suit s; 2C AD AH AS, then seat 0 wins everything
     deal = suit_deal()
     plays = ["2C", "AD", "AH", "AS", "AC", "2D", "2H", "2S"]
     plays += [rank + suit for rank in "KQJT9876543" for suit in "CDHS"]

@@ -94,8 +94,7 @@ def render_reference(presets, fields) -> str:
     for preset in presets:
         lines.append(f"  {preset.name}")
         lines += _wrap(preset.source, "      ")
-        changes = ", ".join(f"{k} {value_text(k, v)}" for k, v in preset.overrides.items())
-        lines += _wrap(f"differs from standard: {changes or 'nothing'}", "      ")
+        lines += _wrap(preset.comparison(), "      ")
         lines.append("")
     lines += ["Rule fields (defaults are the standard preset's)", ""]
     for field in fields:

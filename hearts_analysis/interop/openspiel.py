@@ -1,7 +1,7 @@
 """OpenSpiel ``hearts`` histories <-> ``hearts-game/1`` records.
 
 An OpenSpiel history is one hand as a space-separated list of integer actions
-(``open_spiel/games/hearts/hearts.{h,cc}``; ``xinxin_game_generator`` writes one
+(as OpenSpiel's C++ hearts game defines them; its xinxin game generator writes one
 per line):
 
 - action 0 is the pass direction: 0 no pass, 1 left, 2 across, 3 right; the
