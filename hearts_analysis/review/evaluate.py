@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import operator
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 
 from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of
+from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
 from ..simulate.bots import BotFactory
@@ -362,7 +363,14 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
         return pass_out(table, seat, sample_hands(knowledge, count, rng), direction,
                         [finalists[i] for i in pair], dealer, settings.exact_tricks).points
 
-    return _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
+    decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
+    if decision.category is None:
+        return decision
+    advice = explaining_advice(dealt, actual, mask_of(decision.best), direction)
+    if not advice:
+        return decision
+    rules = "; ".join(a.rule.rstrip(".") for a in advice)
+    return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")
 
 
 Fresh = Callable[[int, tuple[int, int]], np.ndarray]
