@@ -97,7 +97,11 @@ def review(
     summary: bool = typer.Option(False, "--summary", help="Accuracy per player over all games instead of decisions."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write here (atomically); a .csv or .json suffix picks the format."),
-    samples: int = typer.Option(200, "--samples", min=10, help="Sampled deals per decision."),
+    samples: int = typer.Option(200, "--samples", min=10,
+                                help="Sampled deals on which every alternative is played out to choose the best."),
+    budget: int = typer.Option(1024, "--budget", min=0,
+                               help="Most fresh deals spent judging a choice against the best until its class is "
+                                    "settled (past it, the decision is marked unclear)."),
     seed: int = typer.Option(0, "--seed", help="Seed for the sampled deals; the same seed gives the same review."),
     hand: Optional[list[int]] = typer.Option(None, "--hand", help="Review only these hand numbers (repeatable)."),
     show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged "
@@ -118,8 +122,9 @@ def review(
     """Review every play and pass: expected points lost against the best card, judged only on what the
     seat could know (its cards, the pass, the cards played, the voids shown).
 
-    Costs of 1, 3 and 7 points or more, clearly above the sampling noise (the ± after a cost:
-    three standard errors), are inaccuracies, mistakes and blunders. Accuracy is the share of
+    Costs of 1, 3 and 7 points or more are inaccuracies, mistakes and blunders; a cost is judged
+    on fresh deals until its class is settled (the ± after a cost: 2.5 standard errors), and is
+    marked unclear where --budget runs out first. Accuracy is the share of
     the points at stake a player kept. Text lists the flagged decisions of every player, or every
     decision of --player, worst first.
     Exit status 2 if some input could not be read (the rest is still reviewed).
@@ -138,7 +143,7 @@ def review(
     forced = rules_from_options(rules, set_)
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
-    settings = Settings(samples=samples, seed=seed)
+    settings = Settings(samples=samples, seed=seed, budget=budget)
     reports, errors = [], []
     tallies: dict = {}
     found_player = False
