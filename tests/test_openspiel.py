@@ -310,6 +310,10 @@ def test_a_bad_record_line_is_reported_and_the_other_games_still_read():
     assert items[0].game.players == ("w", "x", "y", "z") and items[0].game.game_id == "a"
     assert "record" in items[1].error.text() and "2 hands and 1 history" in items[2].error.text()
     assert len(items[3].game.hands) == 2 and items[3].game.rules == Rules.preset("openspiel")
+    deep = "# record: " + "[" * 100_000 + "]" * 100_000
+    items = list(osp.read_histories([deep + "\n", good + "\n", lines[1] + "\n", good + "\n"], "h.txt"))
+    assert [(i.source, i.game is not None) for i in items] == [("h.txt:1", False), ("h.txt:3", True)]
+    assert "nested too deeply" in items[0].error.text()
 
 
 def test_cli_rejects_a_bad_game_string(tmp_path):

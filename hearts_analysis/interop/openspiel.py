@@ -343,6 +343,8 @@ def _record_header(text: str) -> dict:
         header = json.loads(text)
     except ValueError as error:
         raise RecordError(f"the record is not JSON: {error}", "record") from None
+    except RecursionError:
+        raise RecordError("the record is nested too deeply to read", "record") from None
     if not isinstance(header, dict):
         raise RecordError("the record is not a JSON object", "record")
     return header
