@@ -158,3 +158,24 @@ def test_other_settings_are_not_served_from_the_cache(games, tmp_path):
     run(*args, "--samples", "20")
     run(*args, "--samples", "20", "--seed", "1")
     assert len(list(tmp_path.rglob("*.json"))) == 2
+
+
+def test_a_pass_reads_passed_and_a_play_played(games):
+    done = run("review", str(games / "one.json"), "--hand", "1", "--samples", "10", "--all", "--no-cache")
+    assert done.exit_code == 0, done.output
+    passes = [line for line in done.output.splitlines() if " pass: " in line]
+    plays = [line for line in done.output.splitlines() if " trick " in line]
+    assert passes and plays
+    assert all(" passed " in line and " played " not in line for line in passes)
+    assert all(" played " in line for line in plays)
+
+
+def test_the_chance_of_winning_is_told_only_where_the_decision_changes_it(games):
+    from hearts_analysis.cli.review import decision_line
+    data = orjson.loads(run("review", str(games / "one.json"), "--hand", "1", "--samples", "10",
+                            "--format", "json", "--no-cache").output)
+    decision = data["games"][0]["decisions"][0]
+    for same in (0.0, 1.0, 0.4):   # a decided hand: the same chance either way says nothing
+        assert "chance of winning" not in decision_line({**decision, "win_chance": {"played": same, "best": same}})
+    line = decision_line({**decision, "win_chance": {"played": 0.22, "best": 0.33}})
+    assert "; chance of winning 22% against 33%" in line

@@ -1,5 +1,6 @@
 """Pass choices: what each seat gave, what it did to its hand, what became of the cards,
-and what the passing advice of the online rules page (RULES.md, seeds/002) says of it.
+and what the passing advice of the online rules page 'Play Hearts online with friends for free'
+(in Persian) says of it.
 
 The advice is judged on the passer's dealt hand only, as the passer saw it.
 """
@@ -27,7 +28,7 @@ class Advice:
 
     code: str
     rule: str
-    """The advice, as RULES.md gives it."""
+    """The advice, as the online rules page gives it."""
 
 
 ADVICE: dict[str, Advice] = {a.code: a for a in [

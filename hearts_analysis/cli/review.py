@@ -29,12 +29,14 @@ def _cards_text(cards: str | list[str]) -> str:
 def decision_line(d: dict) -> str:
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
     verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else "")
-    line = f"  {where}: {d['player']} played {_cards_text(d['played'])}"
+    verb = "passed" if d["trick"] is None else "played"
+    line = f"  {where}: {d['player']} {verb} {_cards_text(d['played'])}"
     if d["cost"] > 0:
         line += f", better {_cards_text(d['best'])}"
     line += f" ({verdict})"
-    if d["win_chance"]:
-        line += f"; chance of winning {d['win_chance']['played']:.0%} against {d['win_chance']['best']:.0%}"
+    chance = d["win_chance"] and (f"{d['win_chance']['played']:.0%}", f"{d['win_chance']['best']:.0%}")
+    if chance and chance[0] != chance[1]:   # the same chance either way (a decided hand) says nothing
+        line += f"; chance of winning {chance[0]} against {chance[1]}"
     if d["reason"]:
         line += f"\n      {d['reason']}"
     return line
