@@ -272,7 +272,7 @@ def _label(key: str) -> str:
 def _definition(key: str) -> str:
     try:
         return stat("players", key).definition
-    except (KeyError, LookupError):
+    except (KeyError, StopIteration):  # a statistic the catalogue does not (yet) document
         return ""
 
 
