@@ -29,7 +29,7 @@ from .names import page_name
 from .players import PlayersDigest
 
 EVIDENCE_HANDS = 6
-"""Hands kept per player, statistic and outcome: enough to see a habit, few enough to read."""
+"""Hands kept per player, statistic and outcome, one per game: enough to see a habit, few enough to read."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ class SiteDigest:
                     if not possible:
                         continue
                     kept = self.evidence.setdefault((name, rate, bool(happened)), [])
-                    if len(kept) < EVIDENCE_HANDS:
+                    if len(kept) < EVIDENCE_HANDS and (not kept or kept[-1]["game"] != row["index"]):
                         kept.append({"game": row["index"], "game_id": row["game_id"], "page": row["page"],
                                      "hand": hand.number, "play": event_play(rate, hand, seat, happened, plays, n)})
 
