@@ -211,3 +211,23 @@ def test_the_site_of_200_simulated_games_is_under_15_mb(tmp_path):
     assert built.game_pages == 200 and built.players == 10
     assert total == built.bytes
     assert total < 15_000_000, f"{total / 1e6:.1f} MB"
+
+
+def test_site_pages_run_only_the_assets_scripts():
+    from hearts_analysis.reports.render import SITE, PlotlyMode, render_page
+    page = Page(render_page("index.html", {"title": "t", "kind": "k", "page_class": "c", "sources": "", "subtitle": "",
+                                           "leaderboard": [], "has_rating": False, "games": [], "s": _Summary(),
+                                           "clean_pct": None, "filtered_out": 0, "pages_skipped": 0, "min_games": 1,
+                                           "filters": []}, SITE, scripts=("report.js", "site.js")))
+    csp = next(m["content"] for m in page.named("meta") if m.get("http-equiv") == "Content-Security-Policy")
+    script_src = next(part for part in csp.split(";") if part.strip().startswith("script-src"))
+    assert script_src.split() == ["script-src", "'self'", "file:"] and "connect-src 'none'" in csp
+    assert [s["src"] for s in page.named("script")] == ["assets/plotly.min.js", "assets/report.js", "assets/site.js"]
+    assert [link["href"] for link in page.named("link")] == ["assets/report.css"]
+    for how, folder in (("beside", "../up/"), ("beside", "/abs/"), ("beside", "c:/x/"), ("inline", "assets/")):
+        with pytest.raises(ValueError):
+            PlotlyMode(how, folder)
+
+
+class _Summary:
+    games = hands = invalid_games = violations = errors = 0
