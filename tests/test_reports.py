@@ -330,7 +330,8 @@ def test_cli_folder_gives_a_site_of_linked_pages(corpus, tmp_path):
     # every game page is listed; the worst game is also linked from its details
     assert links == ["game-clean-1.html", "game-flawed-2.html", "game-clean-3.html", "game-flawed-2.html"]
     assert all((out / link).exists() for link in links)
-    assert result.output.splitlines()[-2].startswith("site: 3 games, 7 players, 13 pages")
+    assert re.fullmatch(r"site: 3 games \(\d+ hands\), [1-9]\d* violations?, 7 players, 13 pages \(\d+\.\d MB\), "
+                        r"2 unreadable records", result.output.splitlines()[-2])
     assert result.output.splitlines()[-1] == f"open {out / 'index.html'} in a browser (it works offline)"
 
 

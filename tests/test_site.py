@@ -194,6 +194,17 @@ def test_cli_filters_and_min_games(tmp_path):
     assert unknown.exit_code == 2 and "unknown preset" in unknown.output
 
 
+def test_max_games_caps_the_game_pages_and_the_home_page_list(tmp_path):
+    corpus = write_pool_corpus(tmp_path, 5, ["ann", "ben", "cat", "dan"])
+    result = CliRunner().invoke(app, ["report", str(corpus), "-o", str(tmp_path / "site"), "--max-games", "2"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "site").glob("game-*.html")) == ["game-club-1.html", "game-club-2.html"]
+    index = Page((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
+    assert len([a for a in index.named("a") if a.get("href", "").startswith("game-")]) == 2
+    assert "The first 2 of 5 games have a page" in "".join(index.text)
+    assert "site: 5 games" in result.output and "game pages for the first 2 (--max-games)" in result.output
+
+
 def test_a_rebuild_keeps_the_assets_untouched(tmp_path):
     corpus = write_pool_corpus(tmp_path, 2, ["w", "x", "y", "z"])
     build_site([corpus], tmp_path / "site")

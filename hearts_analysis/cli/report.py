@@ -211,7 +211,8 @@ def _site(paths: list[str], folder: Path, forced, max_games: int, settings, site
 
 def site_line(built) -> str:
     """The one line that sums up a site."""
-    parts = [f"site: {built.games:,} game{'s' if built.games != 1 else ''}",
+    parts = [f"site: {built.games:,} game{'s' if built.games != 1 else ''} ({built.hands:,} hands)",
+             f"{built.violations:,} violation{'s' if built.violations != 1 else ''}",
              f"{built.players:,} player{'s' if built.players != 1 else ''}",
              f"{built.pages:,} pages ({built.bytes / 1e6:.1f} MB)"]
     if built.game_pages < built.games:

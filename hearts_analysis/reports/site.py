@@ -41,6 +41,8 @@ DISTRIBUTION_STATS = ("rating", "win_pct", "avg_position", "points_per_hand", "q
                       "moon_attempt_pct", "moon_choice_accuracy", "hearts_broken_pct", "flagged_pass_pct",
                       "violations_per_100_hands")
 """The statistics a player page sets beside the corpus's distribution (those the rows have)."""
+MAX_LISTED = 200
+"""A player page lists this many of the player's latest games (its chart has them all)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class SiteResult:
     index: Path
     pages: int
     games: int
+    hands: int
+    violations: int
     game_pages: int
     players: int
     errors: int
@@ -101,7 +105,9 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
     site = Site(digest, sources, find_leaks(digest.tally, leaks), rating_history(digest.games, ratings))
     written += site.write(folder)
     write_assets(folder)
+    summary = digest.audit.summary
     return SiteResult(folder=folder, index=folder / INDEX, pages=written, games=len(digest.games),
+                      hands=summary.hands, violations=summary.violations,
                       game_pages=len(digest.games) - digest.pages_skipped, players=len(site.player_pages),
                       errors=digest.audit.summary.errors, filtered_out=digest.filtered_out,
                       bytes=_size(folder, site.player_pages.values(), digest.games))
@@ -173,7 +179,8 @@ class Site:
         return rows
 
     def game_rows(self) -> list[dict[str, Any]]:
-        return [{**g, "links": [self.player_link(p) for p in g["players"]]} for g in self.digest.games]
+        """The games that have a page (at most ``max_games``: the home page stays small)."""
+        return [{**g, "links": [self.player_link(p) for p in g["players"]]} for g in self.digest.games if g["page"]]
 
     # -- pages --------------------------------------------------------------------
     def write(self, folder: Path) -> int:
@@ -235,7 +242,9 @@ class Site:
             "shown_leaks": [leak for leak in leaks if leak["significant"] is not False],
             "other_leaks": [leak for leak in leaks if leak["significant"] is False],
             "significance_known": any(leak["significant"] is not None for leak in leaks),
-            "results": [{**r, "net": r["average"] - r["points"]} for r in results],
+            "results": [{**r, "net": r["average"] - r["points"], "number": number}
+                        for number, r in enumerate(results, 1)][-MAX_LISTED:],
+            "results_count": len(results),
         })
         charted = any(context[key] for key in ("rating_figure", "results_figure", "accuracy_figure"))
         return render_page("player.html", context, SITE if charted else SITE.without_charts(),
