@@ -242,3 +242,25 @@ def test_site_pages_run_only_the_assets_scripts():
 
 class _Summary:
     games = hands = invalid_games = violations = errors = 0
+
+
+def test_review_accuracy_shows_over_time_where_games_were_reviewed():
+    from hearts_analysis.audit import game_report
+    from hearts_analysis.records.jsonio import Item
+    from hearts_analysis.reports.extras import GameExtras
+    from hearts_analysis.reports.site import Site
+    from hearts_analysis.reports.sitedata import SiteDigest
+    digest = SiteDigest()
+    for index, accuracy in enumerate((91.5, 64.0, None)):
+        record = game_from_dict(pool_game(index, ["ann", "ben", "cat", "dan"]))
+        analysis = analyze_game(record)
+        seat = record.players.index("ann") if "ann" in record.players else 0
+        review = None if accuracy is None else {"decisions": [], "accuracy": {str(seat): accuracy}}
+        digest.add(Item(f"g{index}", record), game_report(analysis.result, f"g{index}"), analysis,
+                   GameExtras(None, review))
+    reviewed = [a["accuracy"] for a in digest.accuracy.get("ann", [])]
+    site = Site(digest, "club", [], [])
+    with_review = Page(site.player("ann"))
+    assert with_review.data("fig-accuracy")["data"][0]["y"] == reviewed and reviewed
+    others = [name for name in site.player_pages if name not in digest.accuracy]
+    assert others and all("fig-accuracy" not in site.player(name) for name in others)
