@@ -123,6 +123,20 @@ def advise(dealt: Mask, given: Mask, direction: str, mooning: bool = False) -> t
     return tuple(out)
 
 
+def explaining_advice(dealt: Mask, given: Mask, better: Mask, direction: str) -> tuple[Advice, ...]:
+    """The advice that ``given`` breaks and the ``better`` pass keeps: the rules that explain why
+    the better pass is better, never a second opinion against it.
+
+    >>> from hearts_analysis.cards import mask_of, parse_card
+    >>> hand = mask_of(parse_card(c) for c in "QS 5S 2C 3C 4C 9D TD JD 2H 3H 4H 5H 6H".split())
+    >>> [a.code for a in explaining_advice(hand, mask_of(parse_card(c) for c in "2C 3C 4C".split()),
+    ...                                    mask_of(parse_card(c) for c in "QS JD TD".split()), "left")]
+    ['kept-queen-short', 'passed-low-card']
+    """
+    kept = {v.code for v in advise(dealt, better, direction)}
+    return tuple(ADVICE[v.code] for v in advise(dealt, given, direction) if v.code not in kept)
+
+
 def _top(mask: Mask, count: int) -> Mask:
     out = 0
     for _ in range(count):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from enum import Enum
 from typing import Iterator, Optional
@@ -68,7 +67,3 @@ def domain_errors() -> Iterator[None]:
 
 def main() -> None:
     app()
-
-
-def stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()
