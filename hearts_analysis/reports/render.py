@@ -127,7 +127,6 @@ SITE = PlotlyMode("beside", ASSETS_FOLDER)
 """Pages of a site: stylesheet, scripts and plotly.js once in ``assets/``."""
 
 
-
 def render_page(template: str, context: dict[str, Any], plotly: PlotlyMode = INLINE,
                 scripts: Iterable[str] = ("report.js",)) -> str:
     """Render a page template with the shared stylesheet, scripts and security policy."""
