@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import random
 from pathlib import Path
 
 import orjson
@@ -56,4 +57,26 @@ def write_corpus(folder: Path) -> Path:
 def write_game(folder: Path, game: dict, name: str = "game.json") -> Path:
     path = folder / name
     path.write_bytes(orjson.dumps(game))
+    return path
+
+
+def pool_game(index: int, pool: list[str], seed: int = 7, random_players: frozenset[str] = frozenset()) -> dict:
+    """Game ``index`` of a club: four of ``pool`` rotate between seats, one game every six hours from
+    2026-11-01; players named in ``random_players`` play any legal card."""
+    from datetime import datetime, timedelta, timezone
+
+    from hearts_analysis.simulate import HeuristicBot, RandomBot
+    rng = random.Random(f"{seed}:{index}")
+    names = rng.sample(pool, 4)
+    bots = [RandomBot if name in random_players else HeuristicBot for name in names]
+    game = game_to_dict(simulate_game(Rules.preset("standard"), names, rng, bots, game_id=f"club-{index + 1}"))
+    at = datetime(2026, 11, 1, tzinfo=timezone.utc) + timedelta(hours=6 * index)
+    game["played_at"] = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return game
+
+
+def write_pool_corpus(folder: Path, games: int, pool: list[str], seed: int = 7,
+                      random_players: frozenset[str] = frozenset()) -> Path:
+    path = folder / "club.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(pool_game(i, pool, seed, random_players)) for i in range(games)) + b"\n")
     return path

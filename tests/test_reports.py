@@ -314,17 +314,25 @@ def test_cli_defaults_to_the_reports_folder(tmp_path, monkeypatch):
     assert (tmp_path / "reports" / "game.html").exists()
 
 
-def test_cli_folder_gives_the_audit_and_linked_game_reports(corpus, tmp_path):
+def test_cli_folder_gives_a_site_of_linked_pages(corpus, tmp_path):
     out = tmp_path / "reports"
-    result = _run(str(corpus), "-o", str(out), "--js-beside")
-    assert result.exit_code == 2  # two records are unreadable; the reports are still written
+    result = _run(str(corpus), "-o", str(out), "--js-beside")  # accepted: a site always has plotly.js once
+    assert result.exit_code == 2  # two records are unreadable; the site is still written
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["audit.html", "game-clean-1.html", "game-clean-3.html", "game-flawed-2.html", PLOTLY_FILE]
+    games = ["game-clean-1.html", "game-clean-3.html", "game-flawed-2.html"]
+    assert [n for n in names if not n.startswith("player-")] == ["assets", "audit.html", *games, "index.html",
+                                                                 "players.html"]
+    assert len([n for n in names if n.startswith("player-")]) == len(set(PLAYERS) | {"bob", "carol", "dave"})
+    assert sorted(p.name for p in (out / "assets").iterdir()) == [PLOTLY_FILE, "replay.js", "report.css",
+                                                                  "report.js", "site.js"]
     links = [a["href"] for a in Page((out / "audit.html").read_text(encoding="utf-8")).named("a")
-             if a.get("href", "").endswith(".html")]
-    # every game report is listed; the worst game is also linked from its details
+             if a.get("href", "").startswith("game-")]
+    # every game page is listed; the worst game is also linked from its details
     assert links == ["game-clean-1.html", "game-flawed-2.html", "game-clean-3.html", "game-flawed-2.html"]
     assert all((out / link).exists() for link in links)
+    assert re.fullmatch(r"site: 3 games \(\d+ hands\), [1-9]\d* violations?, 7 players, 13 pages \(\d+\.\d MB\), "
+                        r"2 unreadable records", result.output.splitlines()[-2])
+    assert result.output.splitlines()[-1] == f"open {out / 'index.html'} in a browser (it works offline)"
 
 
 def test_cli_audit_and_players_to_files(corpus, tmp_path):
@@ -375,5 +383,7 @@ def test_cli_a_folder_of_one_game_still_gives_the_audit(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = _run("examples/")
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == ["audit.html", "game-clean-1.html"]
-    assert "open reports/audit.html in a browser" in result.output
+    names = sorted(p.name for p in (tmp_path / "reports").iterdir())
+    assert [n for n in names if not n.startswith("player-")] == ["assets", "audit.html", "game-clean-1.html",
+                                                                 "index.html", "players.html"]
+    assert "open reports/index.html in a browser" in result.output

@@ -229,3 +229,88 @@ def test_print_layout_hides_the_controls(watched, pages):
     assert page.locator("#replay .controls").is_hidden()
     assert page.locator(".masthead nav").is_hidden()
     assert w.problems == []
+
+
+# -- the site of a corpus ------------------------------------------------------------
+SITE_POOL = [*PLAYERS, "../up", "line\nbreak"]
+
+
+def _qs_leaks(tally):
+    """One significant leak per player, so that every player page links hands into the replay."""
+    return [{"player": name, "statistic": "qs_taken_pct", "value": 30.0, "reference": 20.0, "sample_size": 10,
+             "ci_low": 1.0, "ci_high": 19.0, "cost_per_hand": 1.0, "significant": True} for name in tally.players]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    from hearts_analysis.reports.site import build_site
+
+    from reportdata import write_pool_corpus
+    corpus = write_pool_corpus(tmp_path_factory.mktemp("club"), 6, SITE_POOL)
+    folder = tmp_path_factory.mktemp("site")
+    build_site([corpus], folder, leaks=_qs_leaks)
+    return folder
+
+
+def test_every_site_page_loads_offline_and_draws_its_charts(watched, site):
+    pages = sorted(site.glob("*.html"))
+    assert len(pages) == 3 + len(SITE_POOL) + 6
+    w = watched()
+    for path in pages:
+        page = w.open(path)
+        boxes, drawn = _charts_drawn(page)
+        assert drawn == boxes, path.name
+        assert page.evaluate("document.querySelectorAll('img, b').length") == 0, path.name
+        assert page.locator("nav.site-nav a").count() == 3
+        _fits(page)
+        if path.name in ("index.html", "players.html") or path.name.startswith("player-alice"):
+            _shoot(page, "site-" + path.stem)
+    assert w.problems == []
+
+
+def test_site_links_lead_from_the_home_page_to_a_replayed_hand_and_back(watched, site):
+    w = watched()
+    page = w.open(site / "index.html")
+    page.locator("nav.site-nav a", has_text="Players").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("/players.html")
+    page.locator("table.stats-table a", has_text="alice").first.click()
+    page.wait_for_load_state("load")
+    assert page.inner_text("h1") == "alice" and "/player-" in page.url
+    evidence = page.locator("td.evidence a").first
+    href = evidence.get_attribute("href")
+    hand, play = (int(x) for x in href.split("#hand=")[1].split("&play="))
+    evidence.click()
+    page.wait_for_load_state("load")
+    viewer = page.locator("#replay")
+    page.wait_for_function("() => !document.getElementById('replay').hidden")
+    assert viewer.get_attribute("data-hand") == str(hand) and viewer.get_attribute("data-step") == str(play)
+    # the trick that play ends was taken by alice with QS in it (the leak is QS taken)
+    assert "alice" in page.inner_text(".trick-result") and page.locator(".trick-cards .card.qs").count() == 1
+    page.locator("nav.site-nav a", has_text="Home").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("/index.html")
+    page.go_back()
+    page.wait_for_load_state("load")
+    assert viewer.get_attribute("data-step") == str(play)
+    assert w.problems == []
+
+
+def test_site_tables_filter_and_sort(watched, site):
+    w = watched()
+    page = w.open(site / "index.html")
+    games = page.locator("table.games")
+    total = games.locator("tbody tr").count()
+    page.get_by_label("Filter the games").fill("../UP")  # case-insensitive
+    shown = games.locator("tbody tr:not([hidden])")
+    assert 0 < shown.count() < total
+    assert all("../up" in text for text in shown.all_inner_texts())
+    page.get_by_label("Filter the games").fill("")
+    assert games.locator("tbody tr:not([hidden])").count() == total
+    page.get_by_label("only games with violations").check()
+    assert games.locator("tbody tr:not([hidden])").count() == 0  # simulated games are clean
+    page.get_by_label("only games with violations").uncheck()
+    games.locator("thead th button", has_text="Hands").click()
+    hands = [int(t) for t in page.eval_on_selector_all("table.games tbody tr", "rows => rows.map(r => r.cells[4].textContent)")]
+    assert hands == sorted(hands, reverse=True)
+    assert w.problems == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Optional
 
@@ -53,9 +54,23 @@ def report(
     players: bool = typer.Option(False, "--players", help="Write the player report of all the games (players.html)."),
     games: bool = typer.Option(False, "--games", help="Write one game report per game (game-<id>.html)."),
     max_games: int = typer.Option(MAX_GAME_REPORTS, "--max-games", metavar="N",
-                                  help="With --games: write at most this many game reports (the audit covers all)."),
+                                  help="With --games or a site: write at most this many game pages "
+                                       "(the audit and the statistics cover all)."),
     js_beside: bool = typer.Option(False, "--js-beside",
-                                   help="Write plotly.min.js once beside the reports instead of inside each page."),
+                                   help="Write plotly.min.js once beside the reports instead of inside each page "
+                                        "(a site always holds it once, in assets/)."),
+    player: Optional[list[str]] = typer.Option(None, "--player", metavar="NAME",
+                                               help="Site: only the games NAME played (repeatable)."),
+    since: Optional[str] = typer.Option(None, "--since", metavar="DATE",
+                                        help="Site: only games played on or after DATE (ISO 8601, e.g. 2026-11-01)."),
+    until: Optional[str] = typer.Option(None, "--until", metavar="DATE",
+                                        help="Site: only games played on or before DATE (a day counts whole)."),
+    preset: Optional[list[str]] = typer.Option(None, "--preset", metavar="PRESET",
+                                               help="Site: only games whose rules are this preset (repeatable; "
+                                                    "--rules judges the games under other rules instead)."),
+    min_games: int = typer.Option(1, "--min-games", metavar="N",
+                                  help="Site: leave players with fewer than N games out of the leaderboard and "
+                                       "give them no page."),
     review: bool = typer.Option(False, "--review",
                                 help="Add the review (the cost of every play and pass) to game reports; "
                                      "about a second per hand."),
@@ -66,9 +81,11 @@ def report(
 ) -> None:
     """Write HTML reports that open offline in any browser.
 
-    One game gives its game report; several games (a folder, a JSON Lines or
-    Parquet corpus) give the audit report plus one game report per game,
-    unless --audit, --players or --games say which reports to write.
+    One game gives its game report. Several games (a folder, a JSON Lines or
+    Parquet corpus) give a site: index.html (leaderboard, games, audit summary),
+    audit.html, players.html, a page per player and a page per game, with the
+    stylesheet, scripts and plotly.js once in assets/. --audit, --players or
+    --games write those reports alone instead.
 
     Exit status: 0 written, 2 some input could not be read (the reports are
     still written, and list the unreadable records).
@@ -78,7 +95,8 @@ def report(
       hearts report game.json -o reports/game.html
       hearts report corpus.parquet --audit -o reports/audit.html
       hearts report corpus.parquet --players -o reports/players.html
-      hearts report examples/ -o reports/
+      hearts report examples/ -o site/
+      hearts report corpus.parquet -o site/ --since 2026-11-01 --min-games 5
     """
     forced = rules_from_options(rules, set_)
     plotly = _reports().BESIDE if js_beside else _reports().INLINE
@@ -90,9 +108,10 @@ def report(
     if review:
         from ..review import Settings
         settings = Settings(samples=review_samples)
+    site_filter = _site_filter(player, since, until, preset, min_games)
     with domain_errors():
         if not (audit or players or games):
-            return _default(paths, output, forced, plotly, max_games, settings)
+            return _default(paths, output, forced, plotly, max_games, settings, site_filter)
         chosen = [name for name, on in (("audit", audit), ("players", players), ("games", games)) if on]
         folder, single = _targets(output, chosen)
         errors = 0
@@ -134,9 +153,32 @@ def _targets(output: Path | None, chosen: list[str]) -> tuple[Path, Path | None]
     return output or DEFAULT_FOLDER, None
 
 
-def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int, settings) -> None:
-    """A file holding one game: its report. A folder, or several games: the audit and a report per game."""
-    if len(paths) == 1 and not Path(paths[0]).is_dir():
+def _site_filter(players: list[str] | None, since: str | None, until: str | None, presets: list[str] | None,
+                 min_games: int):
+    """The site's filters from the options, or ``None`` when none is given."""
+    for name, value in (("--since", since), ("--until", until)):
+        if value is not None:
+            try:
+                datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                raise fail(f"{name}: {value!r} is not an ISO 8601 date or time (e.g. 2026-11-29)")
+    if min_games < 1:
+        raise fail("--min-games: must be 1 or more")
+    from ..rules import PRESETS
+    for name in presets or []:
+        if name not in PRESETS:
+            raise fail(f"--preset: unknown preset {name!r} (see `hearts rules`)")
+    if not (players or since or until or presets) and min_games == 1:
+        return None
+    from ..reports.sitedata import SiteFilter
+    return SiteFilter(players=frozenset(players or ()), since=since, until=until, rules=frozenset(presets or ()),
+                      min_games=min_games)
+
+
+def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int, settings,
+             site_filter=None) -> None:
+    """A file holding one game: its report. A folder, or several games: the site."""
+    if len(paths) == 1 and not Path(paths[0]).is_dir() and site_filter is None:
         items = iter_sources(paths, forced)
         first, second = next(items, None), next(items, None)
         if first is not None and second is None:
@@ -150,9 +192,36 @@ def _default(paths: list[str], output: Path | None, forced, plotly, max_games: i
             _open_hint(output)
             raise typer.Exit(0)
     folder, _ = _targets(output, ["audit", "games"])
-    errors = _games_and_audit(paths, folder, forced, plotly, max_games, None, True, settings)
-    _open_hint(folder / "audit.html")
-    raise typer.Exit(2 if errors else 0)
+    raise typer.Exit(_site(paths, folder, forced, max_games, settings, site_filter))
+
+
+def _site(paths: list[str], folder: Path, forced, max_games: int, settings, site_filter) -> int:
+    from ..reports.site import build_site
+
+    def unreadable(item) -> None:
+        typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+    with progress("building the site", enabled="-" not in paths) as bar:
+        built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games,
+                           review=settings, progress=lambda hands: bar.advance(hands=hands), on_error=unreadable,
+                           sources=_sources(paths))
+    typer.echo(site_line(built))
+    _open_hint(built.index)
+    return 2 if built.errors else 0
+
+
+def site_line(built) -> str:
+    """The one line that sums up a site."""
+    parts = [f"site: {built.games:,} game{'s' if built.games != 1 else ''} ({built.hands:,} hands)",
+             f"{built.violations:,} violation{'s' if built.violations != 1 else ''}",
+             f"{built.players:,} player{'s' if built.players != 1 else ''}",
+             f"{built.pages:,} pages ({built.bytes / 1e6:.1f} MB)"]
+    if built.game_pages < built.games:
+        parts.append(f"game pages for the first {built.game_pages:,} (--max-games)")
+    if built.filtered_out:
+        parts.append(f"{built.filtered_out:,} games left out by the filters")
+    if built.errors:
+        parts.append(f"{built.errors:,} unreadable record{'s' if built.errors != 1 else ''}")
+    return ", ".join(parts)
 
 
 def _open_hint(page: Path) -> None:

@@ -39,6 +39,11 @@ class GameExtras:
         return sorted((self.analysis or {}).get("passes") or [], key=lambda p: (p["hand"], p["seat"]))
 
     @property
+    def flagged_passes(self) -> list[dict[str, Any]]:
+        """The passes the advisor has a verdict on (the replay shows every pass)."""
+        return [p for p in self.passes if p.get("verdicts")]
+
+    @property
     def accuracy(self) -> list[tuple[int, float]]:
         raw = (self.review or {}).get("accuracy") or {}
         return sorted((int(seat), float(value)) for seat, value in raw.items())

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -96,21 +97,42 @@ def environment() -> jinja2.Environment:
 @dataclass(frozen=True)
 class PlotlyMode:
     """How a page gets plotly.js: ``inline`` (self-contained), ``beside`` (``plotly.min.js``
-    next to the page, written once for many reports) or ``none`` (the page has no chart)."""
+    next to the page, written once for many reports) or ``none`` (the page has no chart).
+
+    ``assets`` (a relative folder such as ``"assets/"``) makes the page link its stylesheet and
+    scripts from that folder instead of carrying them, and look for plotly.js there too: a site
+    of many pages then holds each of them once (see :func:`write_assets`)."""
 
     how: str = "inline"
+    assets: str | None = None
 
     def __post_init__(self) -> None:
         if self.how not in ("inline", "beside", "none"):
             raise ValueError(f"unknown plotly mode {self.how!r}")
+        if self.assets is not None and (self.how == "inline" or not _relative_folder(self.assets)):
+            raise ValueError(f"assets must be a relative folder ending in / and plotly not inline: {self!r}")
+
+    def without_charts(self) -> "PlotlyMode":
+        """The same page resources for a page that draws no chart."""
+        return replace(self, how="none")
+
+
+def _relative_folder(path: str) -> bool:
+    return path.endswith("/") and not path.startswith("/") and ".." not in path.split("/") and ":" not in path
 
 
 INLINE, BESIDE = PlotlyMode("inline"), PlotlyMode("beside")
+ASSETS_FOLDER = "assets/"
+SITE = PlotlyMode("beside", ASSETS_FOLDER)
+"""Pages of a site: stylesheet, scripts and plotly.js once in ``assets/``."""
 
 
 def render_page(template: str, context: dict[str, Any], plotly: PlotlyMode = INLINE,
                 scripts: Iterable[str] = ("report.js",)) -> str:
     """Render a page template with the shared stylesheet, scripts and security policy."""
+    scripts = tuple(scripts)
+    if plotly.assets is not None:
+        return _render_linked(template, context, plotly, scripts)
     own = "\n".join(static_text(name) for name in scripts)
     inline = [own]
     plotly_inline = plotly_js() if plotly.how == "inline" else None
@@ -119,12 +141,12 @@ def render_page(template: str, context: dict[str, Any], plotly: PlotlyMode = INL
     script_src = " ".join(_script_hash(text) for text in inline)
     if plotly.how == "beside":
         script_src += " 'self' file:"
-    csp = (f"default-src 'none'; script-src {script_src}; style-src 'unsafe-inline'; "
-           "img-src data:; font-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'")
     page = environment().get_template(template).render(
-        **context,
-        csp=csp,
+        **{"site_nav": None, **context},
+        csp=_policy(script_src, "'unsafe-inline'"),
         css=Markup(static_text("report.css")),
+        css_href=None,
+        script_srcs=(),
         own_js=Markup(own),
         plotly_inline=None if plotly_inline is None else Markup(plotly_inline),
         plotly_beside=PLOTLY_FILE if plotly.how == "beside" else None,
@@ -132,22 +154,63 @@ def render_page(template: str, context: dict[str, Any], plotly: PlotlyMode = INL
     return page
 
 
+def _policy(script_src: str, style_src: str) -> str:
+    return (f"default-src 'none'; script-src {script_src}; style-src {style_src}; "
+            "img-src data:; font-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'")
+
+
+def _render_linked(template: str, context: dict[str, Any], plotly: PlotlyMode, scripts: tuple[str, ...]) -> str:
+    """A page whose stylesheet and scripts are files of the assets folder (no inline script runs)."""
+    folder = plotly.assets
+    srcs = ([folder + PLOTLY_FILE] if plotly.how == "beside" else []) + [folder + name for name in scripts]
+    page = environment().get_template(template).render(
+        **{"site_nav": None, **context},
+        csp=_policy("'self' file:", "'self' file: 'unsafe-inline'"),
+        css=None,
+        css_href=folder + "report.css",
+        script_srcs=srcs,
+        own_js=None,
+        plotly_inline=None,
+        plotly_beside=None,
+    )
+    return _INDENT.sub("\n", page)
+
+
+_INDENT = re.compile(r"\n[ \t]+")
+"""Template indentation: meaningless in HTML outside ``<pre>`` (no template has one; data
+scripts are one line of JSON), and about a tenth of a page."""
+
+SITE_STATIC = ("report.css", "report.js", "replay.js", "site.js")
+
+
+def write_assets(folder: str | Path, plotly: PlotlyMode = SITE) -> list[Path]:
+    """The stylesheet, the scripts and plotly.js, once in ``folder / plotly.assets``; each file is
+    rewritten only when missing or different."""
+    target = Path(folder) / (plotly.assets or "")
+    written = [_write_if_changed(target / name, static_text(name)) for name in SITE_STATIC]
+    if plotly.how == "beside":
+        written.append(write_plotly_beside(target))
+    return written
+
+
 def write_page(html: str, target: str | Path, plotly: PlotlyMode = INLINE) -> Path:
     """Write a page atomically; in ``beside`` mode also write ``plotly.min.js`` next to it once."""
     target = Path(target)
     _write_text(target, html)
-    if plotly.how == "beside":
+    if plotly.how == "beside" and plotly.assets is None:
         write_plotly_beside(target.parent)
     return target
 
 
 def write_plotly_beside(folder: str | Path) -> Path:
     """``plotly.min.js`` in ``folder``, rewritten only when missing or different."""
-    path = Path(folder) / PLOTLY_FILE
-    js = plotly_js()
-    if not path.exists() or path.stat().st_size != len(js.encode("utf-8")) \
-            or path.read_text(encoding="utf-8") != js:
-        _write_text(path, js)
+    return _write_if_changed(Path(folder) / PLOTLY_FILE, plotly_js())
+
+
+def _write_if_changed(path: Path, text: str) -> Path:
+    if not path.exists() or path.stat().st_size != len(text.encode("utf-8")) \
+            or path.read_text(encoding="utf-8") != text:
+        _write_text(path, text)
     return path
 
 

@@ -303,8 +303,25 @@
     });
   });
 
+  /* A link from elsewhere (a player's leak) opens the viewer at #hand=H&play=P: hand H's
+     number, P plays shown (1-based; 0 is before the first lead, where the passes are). */
+  function fromFragment() {
+    var m = /^#hand=(\d{1,6})(?:&play=(\d{1,6}))?$/.exec(window.location.hash);
+    if (!m) { return false; }
+    var number = parseInt(m[1], 10), index = -1;
+    for (var i = 0; i < data.hands.length; i++) {
+      if (data.hands[i].number === number) { index = i; break; }
+    }
+    if (index < 0) { return false; }
+    go(index, m[2] === undefined ? 0 : parseInt(m[2], 10));
+    root.scrollIntoView({ block: 'start' });
+    root.focus({ preventScroll: true });
+    return true;
+  }
+  window.addEventListener('hashchange', fromFragment);
+
   root.hidden = false;
   var fallback = document.getElementById('replay-fallback');
   if (fallback) { fallback.hidden = true; }
-  go(0, 0);
+  if (!fromFragment()) { go(0, 0); }
 }());
