@@ -307,12 +307,13 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
     game_of_row = np.repeat(np.arange(len(game_rows) - 1), np.diff(game_rows))
     hand_of_row = np.repeat(np.arange(len(hand_rows) - 1), np.diff(hand_rows))
     hand_game = game_of_row[hand_rows[:-1]]
+    header_errors: dict[int, RecordError] = {}
     if headers is None:
         game_values = {name: table[name].take(pa.array(game_rows[:-1])) for name in GAME_COLUMNS}
         hand_values = {name: table[name].take(pa.array(hand_rows[:-1])) for name in HAND_COLUMNS}
     else:
-        game_values, hand_values = _header_values(_conform(headers), header_row, game[game_rows[:-1]],
-                                                  hand[hand_rows[:-1]], hand_game)
+        game_values, hand_values, header_errors = _header_values(_conform(headers), header_row, game[game_rows[:-1]],
+                                                                 hand[hand_rows[:-1]], hand_game)
     players = game_values["players"].to_pylist()
     seats_of_game = np.array([len(p) if isinstance(p, list) else 0 for p in players], np.int64)
     n_row = np.repeat(seats_of_game, np.diff(game_rows))
@@ -335,6 +336,8 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
         for g, row in zip(bad_games.tolist(), bad_rows[first].tolist()):
             errors.setdefault(g, _row_error(int(problem[row]), row, first_row, hand[row], event[row], seat[row],
                                             card[row], index[row], int(seats_of_game[g]), table))
+    for g, error in header_errors.items():
+        errors.setdefault(g, error)
     hands = _HandColumns(hand_values, hand[hand_rows[:-1]], hand_game, seats_of_game, counts, errors)
     return RowGroup(path=path, number=number, first_row=first_row, table=table, game_columns=game_values,
                     game=game, hand=hand,
@@ -362,7 +365,8 @@ def _row_problems(game, hand, event, seat, seat_missing, card, index, n_row, new
                         | (same_event & by_seat & (seat[1:] < seat[:-1]))
                         | (index[1:] != np.where(same_segment, index[:-1] + 1, 0))
                         | (~same_game & (game[1:] < game[:-1])))
-    out_of_order[0] = index[0] != 0
+    if rows:
+        out_of_order[0] = index[0] != 0
     problem[out_of_order] = _ORDER
 
     numbering = np.zeros(rows, bool)
@@ -435,7 +439,7 @@ def _json_object(text: str | None, field: str) -> dict | None:
 
 
 def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarray, hands: np.ndarray,
-                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], dict[str, pa.Array]]:
+                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], dict[str, pa.Array], dict[int, RecordError]]:
     """The game and hand columns, one value per game and per hand of the card rows, from ``events/2`` header rows."""
     if headers["game"].null_count or headers["hand"].null_count:
         raise RecordError("the game and hand columns must have a value on every row")
@@ -444,18 +448,22 @@ def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarr
                              first_row)
     if isinstance(found, str):
         raise RecordError(f"header rows: {found}")
-    game_at, hand_at = found
+    game_at, hand_at, mismatched = found
     hand_rows = pa.array(hand_at, pa.int64(), mask=hand_at < 0)
+    errors = {g: RecordError(f"its header rows (from file row {first_row + int(game_at[g]) + 1}) do not match its "
+                             f"card rows (a game row, then one hand row per hand, in the order of the card rows)",
+                             "hands") for g in np.flatnonzero(mismatched).tolist()}
     return ({name: headers[name].take(pa.array(game_at)) for name in GAME_COLUMNS},
-            {name: headers[name].take(hand_rows) for name in HAND_COLUMNS})
+            {name: headers[name].take(hand_rows) for name in HAND_COLUMNS}, errors)
 
 
 def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, games: np.ndarray,
                      hands: np.ndarray, hand_game: np.ndarray,
-                     first_row: int = 0) -> tuple[np.ndarray, np.ndarray] | str:
+                     first_row: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray] | str:
     """Where the header rows hold each game's and each hand's values: ``(game row of each game, hand row of
-    each hand or -1 for a game's placeholder)``; or why they do not match the card rows (header row 0
-    being file row ``first_row``).
+    each hand or -1, mismatched)``, ``mismatched`` marking the games whose header rows do not match their
+    card rows (their hands get -1: one bad value costs its game, not its row group); or, when the game rows
+    themselves do not line up with the card rows' games, why (header row 0 being file row ``first_row``).
 
     Header rows: a ``game`` row for each game, in order, each followed by a ``hand`` row for each of
     its hands. ``kind``, ``number`` and ``hand`` are the header rows' event codes, ``game`` and
@@ -463,23 +471,26 @@ def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, gam
     each of their hands (0: a game's placeholder), ``hand_game`` the game of each hand.
     """
     is_game = kind == GAME_ROW
-    game_at, hand_at = np.flatnonzero(is_game), np.flatnonzero(kind == HAND_ROW)
-    real = hands != 0
-    if len(game_at) != len(games) or len(hand_at) != int(real.sum()):
-        return (f"{len(game_at)} game rows and {len(hand_at)} hand rows for {len(games)} games and "
-                f"{int(real.sum())} hands")
+    game_at = np.flatnonzero(is_game)
+    if len(game_at) != len(games) or (len(kind) and not is_game[0]):
+        return (f"{len(game_at)} game rows for {len(games)} games"
+                + ("" if len(game_at) != len(games) else " (the first header row is not a game row)"))
     owner = np.cumsum(is_game) - 1                          # the game row each header row follows
-    bad = (kind < GAME_ROW) | (owner < 0)
-    bad[game_at] |= (number[game_at] != games) | (hand[game_at] != 0)
-    real_game = hand_game[real]
-    bad[hand_at] |= ((owner[hand_at] != real_game) | (number[hand_at] != games[real_game])
-                     | (hand[hand_at] != hands[real]))
-    if bad.any():
-        return (f"file row {first_row + int(np.argmax(bad)) + 1} does not match the card rows (each game's "
-                f"game row, then one hand row per hand, in the order of the card rows)")
+    mismatched = (number[game_at] != games) | (hand[game_at] != 0)
+    hand_at = np.flatnonzero(~is_game)
+    np.logical_or.at(mismatched, owner[hand_at], kind[hand_at] != HAND_ROW)
+    real = hands != 0
+    counted = np.bincount(owner[hand_at], minlength=len(games)) != np.bincount(hand_game[real],
+                                                                             minlength=len(games))
+    mismatched |= counted
+    headed = hand_at[~counted[owner[hand_at]]]              # hand rows of games with as many as they have hands
+    carded = np.flatnonzero(real & ~counted[hand_game])
+    np.logical_or.at(mismatched, owner[headed], (number[headed] != games[owner[headed]])
+                     | (hand[headed] != hands[carded]))
     pick = np.full(len(hands), -1, np.int64)
-    pick[real] = hand_at
-    return game_at, pick
+    pick[carded] = headed
+    pick[mismatched[hand_game]] = -1
+    return game_at, pick, mismatched
 
 
 def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules | None,

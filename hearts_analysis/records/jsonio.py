@@ -18,6 +18,7 @@ import orjson
 from ..atomic import atomic_open
 from ..cards import CARD_CODES, Card, CardError, card_name, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
+from ..text import shown
 from .model import FORMAT, GameRecord, HandRecord
 
 _GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
@@ -49,7 +50,7 @@ def _fail(field: str, message: str) -> RecordError:
 
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(field, f"expected a whole number, got {_show(value)}")
+        raise _fail(field, f"expected a whole number, got {shown(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise _fail(field, f"{value} is out of range {low}..{high}")
     return value
@@ -57,7 +58,7 @@ def _int(value: Any, field: str, low: int | None = None, high: int | None = None
 
 def _list(value: Any, field: str) -> list:
     if not isinstance(value, list):
-        raise _fail(field, f"expected a list, got {_show(value)}")
+        raise _fail(field, f"expected a list, got {shown(value)}")
     return value
 
 
@@ -81,9 +82,24 @@ def _ints(value: Any, field: str, n: int) -> tuple[int, ...]:
     return tuple(_int(v, f"{field}[{i}]") for i, v in enumerate(items))
 
 
-def _show(value: Any) -> str:
-    text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+MAX_NESTING = 128
+"""Levels of lists and objects an unknown field may nest: deeper values cannot be written back out (JSON
+writers stop at a few hundred levels), so such a record is refused when read, not lost when converted."""
+
+
+def _shallow(extra: dict[str, Any], field: str) -> dict[str, Any]:
+    """``extra`` (the unknown fields of a game or a hand), checked to nest at most :data:`MAX_NESTING` levels."""
+    for key, value in extra.items():
+        level = [value]
+        for depth in range(MAX_NESTING + 1):
+            level = [v for item in level if isinstance(item, (list, dict))
+                     for v in (item.values() if isinstance(item, dict) else item)]
+            if not level:
+                break
+        else:
+            where = f"{field}.{key}" if field else key
+            raise _fail(where, f"nested more than {MAX_NESTING} levels deep")
+    return extra
 
 
 def _rule_error(error: RuleError) -> RecordError:
@@ -136,10 +152,10 @@ def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ..
     plays = []
     for i, play in enumerate(_list(value, f"{field}.plays")):
         if not isinstance(play, list) or len(play) != 2:
-            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {_show(play)}")
+            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {shown(play)}")
         seat, card = play
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {_show(seat)}")
+            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {shown(seat)}")
         try:
             plays.append((seat, parse_card(card)))
         except CardError as error:
@@ -204,7 +220,7 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     if not isinstance(obj, dict):
-        raise _fail(field, f"expected a hand object, got {_show(obj)}")
+        raise _fail(field, f"expected a hand object, got {shown(obj)}")
     nulls = frozenset(k for k in _HAND_KEYS if k in obj and obj[k] is None)
     deal = _list(obj.get("deal"), f"{field}.deal") if "deal" in obj else None
     if deal is None:
@@ -232,13 +248,13 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     direction = obj.get("pass_direction")
     if direction is not None and direction not in PASS_DIRECTIONS:
         raise _fail(f"{field}.pass_direction",
-                    f"unknown direction {_show(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
+                    f"unknown direction {shown(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
     moon = obj.get("moon")
     if moon is not None and moon not in MOON_CHOICES:
-        raise _fail(f"{field}.moon", f"unknown moon choice {_show(moon)} (allowed: {', '.join(MOON_CHOICES)})")
+        raise _fail(f"{field}.moon", f"unknown moon choice {shown(moon)} (allowed: {', '.join(MOON_CHOICES)})")
     points = _ints(obj["points"], f"{field}.points", n) if obj.get("points") is not None else None
     totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
-    extra = {k: v for k, v in obj.items() if k not in _HAND_KEYS}
+    extra = _shallow({k: v for k, v in obj.items() if k not in _HAND_KEYS}, field)
     return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
                       extra=extra, nulls=nulls)
@@ -247,10 +263,10 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
 def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     """Read one game object; ``rules`` (if given) replaces the record's own rule set."""
     if not isinstance(obj, dict):
-        raise _fail("", f"expected a game object, got {_show(obj)}")
+        raise _fail("", f"expected a game object, got {shown(obj)}")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {_show(fmt)}")
+        raise _fail("format", f"expected {FORMAT!r}, got {shown(fmt)}")
     players = _list(obj.get("players"), "players") if "players" in obj else None
     if players is None:
         raise _fail("players", "missing: the player at each seat")
@@ -258,7 +274,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
         raise _fail("players", f"{len(players)} players; Hearts is played by 3 to 7")
     for i, p in enumerate(players):
         if not isinstance(p, str) or not p:
-            raise _fail(f"players[{i}]", f"expected a non-empty name, got {_show(p)}")
+            raise _fail(f"players[{i}]", f"expected a non-empty name, got {shown(p)}")
     n = len(players)
     rules_spec = obj.get("rules")
     try:
@@ -270,14 +286,14 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
                   for k, h in enumerate(_list(obj.get("hands", []), "hands")))
     complete = obj.get("complete")
     if complete is not None and not isinstance(complete, bool):
-        raise _fail("complete", f"expected true or false, got {_show(complete)}")
+        raise _fail("complete", f"expected true or false, got {shown(complete)}")
     for key in ("game_id", "played_at"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
-            raise _fail(key, f"expected a string, got {_show(obj[key])}")
+            raise _fail(key, f"expected a string, got {shown(obj[key])}")
     if _GAME_FIELDS.issuperset(obj) and None not in obj.values():
         extra, nulls = {}, _NO_NULLS
     else:
-        extra = {k: v for k, v in obj.items() if k not in _GAME_KEYS}
+        extra = _shallow({k: v for k, v in obj.items() if k not in _GAME_KEYS}, "")
         nulls = frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None)
     return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
