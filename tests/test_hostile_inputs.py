@@ -136,7 +136,7 @@ def test_one_bad_hand_number_drops_only_its_game(tmp_path, engine, rows):
     done = run("validate", "--engine", engine, damaged)
     assert done.exit_code == 2, done.output
     errors = [line for line in done.stdout.splitlines() if ": error: " in line]
-    assert len(errors) == 1 and errors[0].startswith(f"{damaged}:#3: error: hands[") and "file row" in errors[0]
+    assert len(errors) == 1 and errors[0].startswith(f"{damaged}:#3: error: hands") and "file row" in errors[0]
     assert "4 games" in done.stdout
     kept = readable(target)
     assert readable(damaged) == kept[:2] + kept[3:]

@@ -578,7 +578,7 @@ def test_a_large_pair_is_read_in_slices_of_whole_games_with_the_same_items(tmp_p
     assert any("file row" in error for _, _, error in whole if error)
 
 
-def test_header_rows_that_do_not_match_the_card_rows_lose_only_their_slice(tmp_path, monkeypatch):
+def test_header_rows_that_do_not_match_the_card_rows_lose_only_their_game(tmp_path, monkeypatch):
     games = simulated(6)
     encoder = EventEncoder()
     for game in games:
@@ -594,7 +594,7 @@ def test_header_rows_that_do_not_match_the_card_rows_lose_only_their_slice(tmp_p
     items = list(read_parquet_items(path))
     assert [i.game for i in items[:-1]] == games[:-1]
     assert items[-1].game is None and "header rows" in items[-1].error.text()
-    assert items[-1].source == f"{path}:row groups 1-2"
+    assert items[-1].source == f"{path}:#6"
 
 
 def test_the_layout_document_shows_the_arrow_schema_as_written():

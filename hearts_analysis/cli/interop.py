@@ -38,7 +38,7 @@ def _text_input(path: str) -> Iterator[TextIO]:
         yield sys.stdin
         return
     try:
-        stream = open(path, encoding="utf-8")
+        stream = open(path, encoding="utf-8", errors="surrogateescape")  # bytes not UTF-8: an error for the line
     except OSError as error:
         raise fail(f"{path}: cannot read: {error.strerror or error}")
     with stream:

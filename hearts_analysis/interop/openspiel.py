@@ -39,6 +39,7 @@ from ..engine.state import HandState
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
+from ..text import shown
 
 GAME_NAME = "hearts"
 PLAYERS = 4
@@ -206,11 +207,21 @@ def _actions(line: str) -> list[int]:
         try:
             value = int(token)
         except ValueError:
-            raise RecordError(f"expected an integer action, got {token!r}", f"action {index}") from None
+            got = "bytes that are not UTF-8 text" if _undecodable(token) else shown(token)
+            raise RecordError(f"expected an integer action, got {got}", f"action {index}") from None
         if not 0 <= value < CARDS:
             raise RecordError(f"action {value} is out of range 0..{CARDS - 1}", f"action {index}")
         actions.append(value)
     return actions
+
+
+def _undecodable(token: str) -> bool:
+    """Whether the token holds bytes that were not UTF-8 (read as lone surrogates)."""
+    try:
+        token.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def hand_from_history(line: str, rules: Rules) -> HandRecord:
