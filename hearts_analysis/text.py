@@ -12,8 +12,9 @@ injection recommends. Every module imports these from here (the lowest layer).
 
 from __future__ import annotations
 
+import csv
 import re
-from typing import Any
+from typing import IO, Any, Iterable
 
 import orjson
 
@@ -84,6 +85,19 @@ def _plain(value: Any) -> str:
     return text if len(text) < 10_000 else text[:10_000]
 
 
+def os_error_text(error: OSError, path: Any = None) -> str:
+    """An operating-system error in words with the path the user gave (``path``, else the error's own), without
+    Python's ``[Errno 17]`` prefix or a temporary file's name.
+
+    >>> os_error_text(FileExistsError(17, "File exists", "/tmp/.out.json.x1.tmp"), "out.json")
+    'out.json: File exists'
+    """
+    if not error.strerror:  # raised with a message of its own
+        return terminal_safe(str(error) or type(error).__name__)
+    where = path if path is not None else error.filename
+    return terminal_safe(f"{where}: {error.strerror}" if where is not None else error.strerror)
+
+
 def csv_safe(cell: Any) -> Any:
     """A CSV cell a spreadsheet will not run as a formula: text starting with ``= + - @``, tab or CR gets a
     leading single quote (numbers are left as they are).
@@ -97,7 +111,32 @@ def csv_safe(cell: Any) -> Any:
 
 
 CSV_LINE_END = "\r\n"
-"""CSV rows end as RFC 4180 says; with it the csv module quotes every cell that holds a CR or an LF."""
+"""CSV rows end as RFC 4180 says; with it the csv module quotes every cell that holds a CR or an LF (with
+``\n`` alone, a CR in a name would end the row for a spreadsheet)."""
+
+
+def csv_writer(stream: IO[str]):
+    r"""A :func:`csv.writer` for untrusted cells: each row's cells pass :func:`csv_safe`, rows end in CRLF.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> csv_writer(out).writerow(["=1+1", "a\rb", 3])
+    >>> out.getvalue()
+    '\'=1+1,"a\rb",3\r\n'
+    """
+    return _SafeWriter(csv.writer(stream, lineterminator=CSV_LINE_END))
+
+
+class _SafeWriter:
+    def __init__(self, writer) -> None:
+        self._writer = writer
+
+    def writerow(self, cells: Iterable[Any]) -> None:
+        self._writer.writerow([csv_safe(cell) for cell in cells])
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for cells in rows:
+            self.writerow(cells)
 
 
 def csv_frame(data):

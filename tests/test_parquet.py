@@ -408,7 +408,7 @@ def test_a_file_with_another_schema_is_named_with_what_is_wrong(tmp_path):
     other = tmp_path / "other.parquet"
     pq.write_table(pa.table({"a": [1, 2]}), other)
     [item] = read_parquet_items(other)
-    assert item.source == str(other) and "missing column 'game'" in item.error.text()
+    assert item.source == str(other) and 'missing column "game"' in item.error.text()
     typed = tmp_path / "typed.parquet"
     path, _ = good_file(tmp_path)
     table = pq.read_table(path)
@@ -447,7 +447,7 @@ def put(column: str, value, event: str | None = None, index: int = 0, seat: int 
 
 @pytest.mark.parametrize("change, field, words", [
     (put("seat", 7, "play", 5), "hands[0].plays[5][0]", "seat 7 is out of range 0..3"),
-    (put("card", "XX", "deal", 2, seat=1), "hands[0].deal[1][2]", "unknown card 'XX'"),
+    (put("card", "XX", "deal", 2, seat=1), "hands[0].deal[1][2]", "unknown card \"XX\""),
     (put("card", None, "play", 0), "hands[0].plays[0][1]", "missing card"),
     (put("event", "bid", "play", 0), "hands[0]", "unknown event 'bid'"),
     (put("index", 9, "play", 3), "hands[0]", "rows out of layout order"),

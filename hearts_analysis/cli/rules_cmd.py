@@ -15,7 +15,8 @@ from ..audit import error_report
 from ..inference import FieldReport, Inference, Verdict, infer_rules
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
-from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, fail
+from ..text import terminal_safe
+from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, error_line, fail
 
 WIDTH = 100
 
@@ -56,7 +57,7 @@ def rules_command(
     for item in iter_sources(paths):
         if item.game is None:
             errors.append(error_report(item))
-            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            typer.echo(error_line(item), err=True)
         else:
             games.append((item.source, item.game))
     if not games:
@@ -174,4 +175,4 @@ def render_inference(inference: Inference) -> str:
     lines += ["", "Fields (values that fit every game, then each value ruled out with its first evidence):"]
     for report in inference.fields:
         lines += _field_lines(report)
-    return "\n".join(lines)
+    return "\n".join(map(terminal_safe, lines))

@@ -10,7 +10,8 @@ import orjson
 import typer
 
 from ..audit import Summary, error_report
-from .app import RULES_OPTION, SET_OPTION, app, fail, rules_from_options
+from ..text import terminal_safe
+from .app import RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .progress import progress
 
 
@@ -20,7 +21,7 @@ def violation_line(source: str, violation: dict) -> str:
         where.append(f"trick {violation['trick']}")
     if violation["seat"] is not None:
         where.append(f"seat {violation['seat']}")
-    return f"{source}: {' '.join(where)}: {violation['code']}: {violation['message']}"
+    return terminal_safe(f"{source}: {' '.join(where)}: {violation['code']}: {violation['message']}")
 
 
 def summary_line(summary: Summary) -> str:
@@ -126,7 +127,7 @@ def validate(
                 summary.errors += 1
                 errors.append(error_report(item))
                 if format == AuditFormat.text:
-                    typer.echo(f"{item.source}: error: {item.error.text()}")
+                    typer.echo(error_line(item))
                 continue
             summary.add_game(report)
             bar.advance(hands=len(report["hands"]))

@@ -95,22 +95,22 @@ def parse_game_string(text: str) -> dict[str, bool]:
     name, paren, rest = text.partition("(")
     name = name.strip()
     if name != GAME_NAME:
-        raise OpenSpielError(f"--game: expected OpenSpiel's {GAME_NAME!r} game, got {name or text!r}")
+        raise OpenSpielError(f"--game: expected OpenSpiel's {shown(GAME_NAME)} game, got {shown(name or text)}")
     values = dict(PARAMETER_DEFAULTS)
     if not paren:
         return values
     if not rest.endswith(")"):
-        raise OpenSpielError(f"--game: missing ')' in {text!r}")
+        raise OpenSpielError(f'--game: missing ")" in {shown(text)}')
     body = rest[:-1].strip()
     for part in filter(None, (p.strip() for p in body.split(","))):
         key, eq, value = (s.strip() for s in part.partition("="))
         if not eq:
-            raise OpenSpielError(f"--game: expected name=value, got {part!r}")
+            raise OpenSpielError(f"--game: expected name=value, got {shown(part)}")
         if key not in PARAMETER_DEFAULTS:
-            raise OpenSpielError(f"--game: unknown hearts parameter {key!r} "
+            raise OpenSpielError(f"--game: unknown hearts parameter {shown(key)} "
                                  f"(known: {', '.join(PARAMETER_DEFAULTS)})")
         if value not in ("true", "True", "false", "False"):
-            raise OpenSpielError(f"--game: {key} takes true or false, got {value!r}")
+            raise OpenSpielError(f"--game: {shown(key)} takes true or false, got {shown(value)}")
         values[key] = value in ("true", "True")
     return values
 

@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from ..cards import CardError, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
+from ..text import shown
 from .events_layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
                             HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 from .jsonio import _HAND_KEYS, Item, RecordError, game_from_dict
@@ -71,19 +72,19 @@ def schema_problems(schema: pa.Schema, metadata: dict[bytes, bytes] | None = Non
     problems = []
     layout = metadata.get(META_LAYOUT.encode())
     if layout is not None and layout.decode(errors="replace") not in (LAYOUT, LAYOUT_V1):
-        problems.append(f"layout {layout.decode(errors='replace')!r} is not {LAYOUT!r} (nor {LAYOUT_V1!r})")
+        problems.append(f"layout {shown(layout.decode(errors='replace'))} is not {shown(LAYOUT)} (nor {shown(LAYOUT_V1)})")
     fmt = metadata.get(META_FORMAT.encode())
     if fmt is not None and fmt.decode(errors="replace") != FORMAT:
-        problems.append(f"format {fmt.decode(errors='replace')!r} is not {FORMAT!r}")
+        problems.append(f"format {shown(fmt.decode(errors='replace'))} is not {shown(FORMAT)}")
     for name in REQUIRED:
         if name not in schema.names:
-            problems.append(f"missing column {name!r}")
+            problems.append(f"missing column {shown(name)}")
     for name in COLUMNS:
         if name in schema.names:
             check, wanted = _KINDS[_COLUMN_KIND[name]]
             found = schema.field(name).type
             if not check(found):
-                problems.append(f"column {name!r} is {found}, expected {wanted}")
+                problems.append(f"column {shown(name)} is {found}, expected {wanted}")
     return problems
 
 
@@ -403,7 +404,7 @@ def _row_error(problem: int, row: int, first_row: int, hand: int, event: int, se
     at = f"(file row {first_row + row + 1})"
     if problem == _BAD_EVENT:
         name = table["event"][row].as_py()
-        return RecordError(f"unknown event {name!r} {at} (expected one of {', '.join(CARD_EVENTS)})",
+        return RecordError(f"unknown event {shown(name)} {at} (expected one of {', '.join(CARD_EVENTS)})",
                            f"hands[{hand - 1}]")
     if problem == _BAD_SEAT:
         return RecordError(f"seat {seat} is out of range 0..{players - 1} {at}",
@@ -412,7 +413,7 @@ def _row_error(problem: int, row: int, first_row: int, hand: int, event: int, se
         return RecordError(f"missing seat {at}", _field_of_row(hand, event, seat, index, "[0]"))
     if problem == _BAD_CARD:
         name = table["card"][row].as_py()
-        return RecordError(f"unknown card {name!r} {at}", _field_of_row(hand, event, seat, index, "[1]"))
+        return RecordError(f"unknown card {shown(name)} {at}", _field_of_row(hand, event, seat, index, "[1]"))
     if problem == _NO_CARD:
         return RecordError(f"missing card {at}", _field_of_row(hand, event, seat, index, "[1]"))
     if problem == _NONE_ROW:
@@ -517,7 +518,7 @@ def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules |
             if meta:
                 for key in _GAME_COLUMN_KEYS:
                     if key in meta and (key in obj or key not in ("game_id", "rules") or meta[key] is not None):
-                        raise RecordError(f"{key!r} belongs in its own column", "game_meta")
+                        raise RecordError(f"{shown(key)} belongs in its own column", "game_meta")
                 obj.update(meta)
             headers.append(game_from_dict(obj, rules))
         except RecordError as error:
@@ -574,10 +575,10 @@ class _HandColumns:
         if values["dealer"][k].as_py() is not None and self.dealer[k] < 0:
             raise RecordError(f"{values['dealer'][k].as_py()} is out of range 0..{n - 1}", f"{where}.dealer")
         if self.direction[k] == -2:
-            raise RecordError(f"unknown direction {values['pass_direction'][k].as_py()!r} "
+            raise RecordError(f"unknown direction {shown(values['pass_direction'][k].as_py())} "
                               f"(allowed: {', '.join(PASS_DIRECTIONS)})", f"{where}.pass_direction")
         if self.moon[k] == -2:
-            raise RecordError(f"unknown moon choice {values['moon'][k].as_py()!r} "
+            raise RecordError(f"unknown moon choice {shown(values['moon'][k].as_py())} "
                               f"(allowed: {', '.join(MOON_CHOICES)})", f"{where}.moon")
         for name in ("points", "totals"):
             value = getattr(self, name)[k].as_py()
@@ -591,9 +592,9 @@ class _HandColumns:
                      "totals": self.totals[k].is_valid}
         for key, value in meta.items():
             if key in ("deal", "plays"):
-                raise RecordError(f"{key!r} belongs in the card rows", f"{where}.hand_meta")
+                raise RecordError(f"{shown(key)} belongs in the card rows", f"{where}.hand_meta")
             if in_column.get(key):
-                raise RecordError(f"{key!r} is both in its column and in hand_meta", f"{where}.hand_meta")
+                raise RecordError(f"{shown(key)} is both in its column and in hand_meta", f"{where}.hand_meta")
             if value is None or key not in _HAND_KEY_SET:
                 continue
             if key in ("points", "totals"):
@@ -609,7 +610,7 @@ class _HandColumns:
                         raise RecordError(f"pass rows for seat {seat}, whose passes entry is null",
                                           f"{where}.passes[{seat}]")
             else:
-                raise RecordError(f"{key!r} belongs in its own column", f"{where}.hand_meta")
+                raise RecordError(f"{shown(key)} belongs in its own column", f"{where}.hand_meta")
         return meta
 
 

@@ -8,6 +8,7 @@ illegal play is the replay engine's business, not the reader's.
 from __future__ import annotations
 
 import gc
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,12 @@ def _fail(field: str, message: str) -> RecordError:
     return RecordError(message, field)
 
 
+_TOO_BIG = "expected a whole number within 64 bits, got a larger one"
+
+
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 2 ** 63:
+        raise _fail(field, _TOO_BIG)  # orjson reads such a number as a float: _item shows it as written
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(field, f"expected a whole number, got {shown(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
@@ -266,7 +272,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
         raise _fail("", f"expected a game object, got {shown(obj)}")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {shown(fmt)}")
+        raise _fail("format", f"expected {shown(FORMAT)}, got {shown(fmt)}")
     players = _list(obj.get("players"), "players") if "players" in obj else None
     if players is None:
         raise _fail("players", "missing: the player at each seat")
@@ -390,8 +396,23 @@ _READ_BUFFER = 1 << 20
 """Bytes read at a time from a JSON Lines file: a line longer than the buffer is read in pieces and joined."""
 
 
-def _decode_error(error: orjson.JSONDecodeError, line_offset: int = 0) -> str:
-    return f"bad JSON: {error.msg} (line {error.lineno + line_offset}, column {error.colno})"
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
+    """What is wrong with JSON text that orjson refused, in the user's terms.
+
+    Text saved as UTF-16 or UTF-32 (a byte order mark, or NUL bytes between the
+    characters) is named as such; text that stops inside a value is said to end
+    early (a cut-off line or file), not to be wrong at its last column.
+    ``document``: ``data`` is a whole ``.json`` file (the line is then named too).
+    """
+    if data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]:
+        return "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+    where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
+    if error.pos >= len(data.rstrip()):
+        return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
+    return f"bad JSON: {error.msg} ({where})"
 
 
 def _item(obj: Any, source: str, rules: Rules | None) -> Item:
@@ -399,6 +420,31 @@ def _item(obj: Any, source: str, rules: Rules | None) -> Item:
         return Item(source, game_from_dict(obj, rules))
     except RecordError as error:
         return Item(source, error=error.at(source))
+
+
+def _as_written(item: Item, raw: bytes) -> Item:
+    """``item``, its error showing a number too large to read as it is written in ``raw`` (its game's JSON)."""
+    error = item.error
+    if error is None or error.detail != _TOO_BIG:
+        return item
+    written = _number_at(raw, error.field or "")
+    if written is None:
+        return item
+    return Item(item.source, error=RecordError(f"expected a whole number within 64 bits, got {shown(written, 80)}",
+                                               error.field, item.source))
+
+
+def _number_at(raw: bytes, field: str) -> int | None:
+    """The integer at ``field`` (``hands[0].points[1]``) of a game's JSON text, read exactly (Python's own
+    JSON reader keeps every digit); ``None`` if it cannot be found."""
+    import json
+    try:
+        value: Any = json.loads(raw)
+        for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
+            value = value[int(index)] if index else value[key]
+    except (ValueError, LookupError, TypeError, RecursionError):
+        return None
+    return value if isinstance(value, int) else None
 
 
 def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
@@ -421,8 +467,8 @@ def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as error:
-            return Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
-        return _item(obj, source, rules)
+            return Item(source, error=RecordError(bad_json(error, line), source=source))
+        return _as_written(_item(obj, source, rules), line)
     finally:
         if paused:
             gc.enable()
@@ -452,13 +498,14 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
         if len([l for l in lines if l.strip()]) > 1 and _looks_like_jsonl(lines):
             yield from iter_jsonl(iter(lines), name, rules)
             return
-        yield Item(f"{name}:{error.lineno}", error=RecordError(_decode_error(error), source=f"{name}:{error.lineno}"))
+        source = f"{name}:{error.lineno}"
+        yield Item(source, error=RecordError(bad_json(error, data, document=True), source=source))
         return
     if isinstance(obj, list):
         for index, game in enumerate(obj):
             yield _item(game, f"{name}:#{index + 1}", rules)
     else:
-        yield _item(obj, f"{name}:1", rules)
+        yield _as_written(_item(obj, f"{name}:1", rules), data)
 
 
 def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
