@@ -155,3 +155,28 @@ def test_openspiel_file_with_invalid_utf8_names_file_and_line(tmp_path):
     assert f"{bad}:2: error:" in done.stderr and "UTF-8" in done.stderr
     assert "\\udc" not in done.stderr and "\udcff" not in done.stderr
     assert len(out.read_text().splitlines()) == 2
+
+
+# -- very long games ---------------------------------------------------------------------------------------
+def test_a_long_game_report_shows_its_first_hands_and_says_how_many_are_left_out(tmp_path, monkeypatch):
+    from hearts_analysis.reports import game as game_report
+    monkeypatch.setattr(game_report, "REPORT_HANDS", 3)
+    monkeypatch.setattr(game_report, "REPORT_VIOLATIONS", 2)
+    obj = games()[0]
+    obj["hands"] = obj["hands"] * 3
+    for hand in obj["hands"]:
+        hand.pop("totals", None)
+    obj["hands"][-1]["points"] = [99, 0, 0, 0]
+    obj["hands"][-2]["points"] = [98, 0, 0, 0]
+    obj["hands"][-3]["points"] = [97, 0, 0, 0]
+    source = write_jsonl(tmp_path / "long.jsonl", [obj])
+    done = run("report", source, "-o", tmp_path / "long.html", "--js-beside")
+    assert done.exit_code in (0, 1), done.output
+    page = (tmp_path / "long.html").read_text()
+    hands = len(obj["hands"])
+    assert f"show the first 3 hands; the other {hands - 3:,} are in the charts" in page
+    assert page.count('<tr id="hand-') == 3
+    data = json.loads(re.search(r'<script[^>]*id="replay-data"[^>]*>(.*?)</script>', page, re.S)[1])
+    assert [h["number"] for h in data["hands"]] == [1, 2, 3]
+    assert "more: <code>hearts validate</code> lists every one" in page
+

@@ -17,6 +17,7 @@ from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
 from ..text import terminal_safe
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, error_line, fail
+from .progress import progress
 
 WIDTH = 100
 
@@ -62,7 +63,9 @@ def rules_command(
             games.append((item.source, item.game))
     if not games:
         raise fail("no readable games to infer rules from")
-    inference = infer_rules(games, count_all=count_all)
+    hands = sum(len(game.hands) for _, game in games)
+    with progress(f"inferring rules: replaying {hands:,} hands under each candidate rule set"):
+        inference = infer_rules(games, count_all=count_all)
     if format == RulesFormat.json:
         _write_json({**inference.to_dict(), "errors": errors})
     else:
