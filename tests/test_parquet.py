@@ -414,7 +414,7 @@ def test_a_file_with_another_schema_is_named_with_what_is_wrong(tmp_path):
     table = pq.read_table(path)
     pq.write_table(table.set_column(COLUMNS.index("card"), "card", pa.array(np.zeros(len(table), np.int64))), typed)
     [item] = read_parquet_items(typed)
-    assert "column 'card' is int64, expected text" in item.error.text()
+    assert 'column "card" is int64, expected text' in item.error.text()
 
 
 def edited(tmp_path: Path, change) -> tuple[list, list]:
