@@ -449,7 +449,7 @@ def put(column: str, value, event: str | None = None, index: int = 0, seat: int 
     (put("seat", 7, "play", 5), "hands[0].plays[5][0]", "seat 7 is out of range 0..3"),
     (put("card", "XX", "deal", 2, seat=1), "hands[0].deal[1][2]", "unknown card \"XX\""),
     (put("card", None, "play", 0), "hands[0].plays[0][1]", "missing card"),
-    (put("event", "bid", "play", 0), "hands[0]", "unknown event 'bid'"),
+    (put("event", "bid", "play", 0), "hands[0]", 'unknown event "bid"'),
     (put("index", 9, "play", 3), "hands[0]", "rows out of layout order"),
     (put("hand", 3), "hands[2]", "hand numbers must run 1, 2, 3"),
     (put("dealer", 6), "hands[0].dealer", "6 is out of range 0..3"),
