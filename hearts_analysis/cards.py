@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from .text import shown
+
 Card = int
 """A card, 0-51: ``suit * 13 + rank``."""
 
@@ -77,7 +79,7 @@ def parse_card(text: str) -> Card:
         stripped = text.strip()
         if stripped in CARD_CODES:
             return CARD_CODES[stripped]
-    raise CardError(f"unknown card {text!r} (expected rank 2-9 T J Q K A and suit C D H S, e.g. 'QS')")
+    raise CardError(f"unknown card {shown(text)} (expected rank 2-9 T J Q K A and suit C D H S, e.g. \"QS\")")
 
 
 def card_name(card: Card) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, QS_MASK, Card, CardError, Mask, card_name,
                     lowest, mask_of, parse_card, popcount)
+from .text import shown
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 
@@ -112,13 +113,13 @@ class Rules:
             raise RuleError("rules: expected a preset name or an object of rule fields")
         name = spec.get("preset", "standard")
         if not isinstance(name, str) or name not in PRESETS:
-            raise RuleError(f"preset: unknown preset {name!r} (known: {', '.join(PRESETS)})")
+            raise RuleError(f"preset: unknown preset {shown(name)} (known: {', '.join(PRESETS)})")
         values = dict(PRESETS[name].fields)
         for key, value in spec.items():
             if key == "preset":
                 continue
             if key not in _FIELD_TYPES:
-                raise RuleError(f"{key}: unknown rule field (known: {', '.join(_FIELD_TYPES)})")
+                raise RuleError(f"{shown(key)}: unknown rule field (known: {', '.join(_FIELD_TYPES)})")
             values[key] = _coerce(key, value)
         return cls(**values, preset=name)
 
@@ -254,7 +255,7 @@ def _typed(kind: type) -> Any:
             if isinstance(value, str) and value.lower() in ("true", "false"):
                 return value.lower() == "true"
             if not isinstance(value, bool):
-                raise RuleError(f"{key}: expected true or false, got {value!r}")
+                raise RuleError(f"{key}: expected true or false, got {shown(value)}")
             return value
         if kind is int:
             if isinstance(value, str):
@@ -263,10 +264,10 @@ def _typed(kind: type) -> Any:
                 except ValueError:
                     pass
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(f"{key}: expected a whole number, got {value!r}")
+                raise RuleError(f"{key}: expected a whole number, got {shown(value)}")
             return value
         if not isinstance(value, str):
-            raise RuleError(f"{key}: expected a name, got {value!r}")
+            raise RuleError(f"{key}: expected a name, got {shown(value)}")
         return value
     return coerce
 
@@ -284,14 +285,14 @@ RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
 
 def _coerce(key: str, value: Any) -> Any:
     if key not in _FIELD_TYPES:
-        raise RuleError(f"{key}: unknown rule field")
+        raise RuleError(f"{shown(key)}: unknown rule field")
     return _FIELD_TYPES[key](key, value)
 
 
 def _check_choice(key: str, value: Any, allowed: tuple[str, ...], many: bool = False) -> None:
     for item in (value or ()) if many else (value,):
         if item not in allowed:
-            raise RuleError(f"{key}: unknown value {item!r} (allowed: {', '.join(allowed)})")
+            raise RuleError(f"{key}: unknown value {shown(item)} (allowed: {', '.join(allowed)})")
 
 
 @dataclass(frozen=True)
@@ -364,5 +365,5 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     key = key.strip().replace("-", "_")
     if not sep:
-        raise RuleError(f"{text!r}: expected field=value, e.g. jack_of_diamonds=-10")
+        raise RuleError(f"{shown(text)}: expected field=value, e.g. jack_of_diamonds=-10")
     return key, _coerce(key, value.strip())

@@ -99,7 +99,7 @@ def test_game_string_parsing_follows_openspiel_syntax():
     params = osp.parse_game_string("hearts(jd_bonus=true,pass_cards=False,qs_breaks_hearts=True)")
     assert params["jd_bonus"] and not params["pass_cards"] and params["qs_breaks_hearts"]
     for bad, needle in [("hearts(jd_bonus=1)", "true or false"), ("hearts(jdbonus=true)", "unknown"),
-                        ("bridge", "hearts"), ("hearts(jd_bonus=true", "')'"), ("hearts(jd_bonus)", "name=value")]:
+                        ("bridge", "hearts"), ("hearts(jd_bonus=true", '")"'), ("hearts(jd_bonus)", "name=value")]:
         with pytest.raises(osp.OpenSpielError, match=re.escape(needle)):
             osp.parse_game_string(bad)
 
@@ -319,7 +319,7 @@ def test_a_bad_record_line_is_reported_and_the_other_games_still_read():
 def test_cli_rejects_a_bad_game_string(tmp_path):
     (tmp_path / "h.txt").write_text("")
     done = CliRunner().invoke(app, ["import", "openspiel", str(tmp_path / "h.txt"), "--game", "hearts(x=1)"])
-    assert done.exit_code == 2 and "unknown hearts parameter 'x'" in done.output
+    assert done.exit_code == 2 and 'unknown hearts parameter "x"' in done.output
 
 
 # -- OpenSpiel itself, where installed ---------------------------------------------------------

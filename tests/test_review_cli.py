@@ -110,7 +110,7 @@ def test_unreadable_input_is_reported_and_the_rest_reviewed(games, tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--player", "zed"], "no game has a player named 'zed'"),
+    (["--player", "zed"], 'no game has a player named "zed"'),
     (["--samples", "3"], "--samples"),
 ])
 def test_bad_invocations_exit_2(games, args, message):

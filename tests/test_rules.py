@@ -135,13 +135,13 @@ def test_values_from_the_command_line_are_coerced():
 
 # -- errors ----------------------------------------------------------------------
 @pytest.mark.parametrize("overrides, message", [
-    ({"first_lead": "dealer"}, "first_lead: unknown value 'dealer'"),
+    ({"first_lead": "dealer"}, "first_lead: unknown value \"dealer\""),
     ({"hearts_broken_by": "queen"}, "hearts_broken_by: unknown value"),
     ({"only_hearts_lead": "never"}, "only_hearts_lead: unknown value"),
     ({"moon": "double"}, "moon: unknown value"),
     ({"moon": 3}, "moon: expected a name"),
     ({"end_at": "pass"}, "end_at: unknown value"),
-    ({"pass_cycle": ["left", "up"]}, "pass_cycle: unknown value 'up'"),
+    ({"pass_cycle": ["left", "up"]}, "pass_cycle: unknown value \"up\""),
     ({"pass_cycle": []}, "pass_cycle: must name at least one direction"),
     ({"pass_count": -1}, "pass_count: must be 0 or more"),
     ({"pass_count": 2.5}, "pass_count: expected a whole number"),
@@ -149,9 +149,9 @@ def test_values_from_the_command_line_are_coerced():
     ({"jack_of_diamonds": True}, "jack_of_diamonds: expected a whole number"),
     ({"points_on_first_trick": 1}, "points_on_first_trick: expected true or false"),
     ({"removed_cards": ["2C", "2c"]}, "removed_cards: a card is listed twice"),
-    ({"removed_cards": ["1C"]}, "removed_cards: unknown card '1C'"),
+    ({"removed_cards": ["1C"]}, "removed_cards: unknown card \"1C\""),
     ({"removed_cards": 5}, "removed_cards: expected a list of cards"),
-    ({"colour": "red"}, "colour: unknown rule field"),
+    ({"colour": "red"}, '"colour": unknown rule field'),
 ])
 def test_bad_values_are_rejected_naming_the_field(overrides, message):
     with pytest.raises(RuleError, match=message):
@@ -159,7 +159,7 @@ def test_bad_values_are_rejected_naming_the_field(overrides, message):
 
 
 def test_unknown_preset_and_bad_spec():
-    with pytest.raises(RuleError, match="preset: unknown preset 'nope' \\(known: standard, omnibus"):
+    with pytest.raises(RuleError, match="preset: unknown preset \"nope\" \\(known: standard, omnibus"):
         Rules.from_spec("nope")
     with pytest.raises(RuleError, match="rules: expected a preset name"):
         Rules.from_spec(["standard"])

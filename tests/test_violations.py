@@ -273,36 +273,36 @@ def _set(path, value):
 
 
 @pytest.mark.parametrize("edit, field, message", [
-    (_set(["players"], "abcd"), "players", "expected a list, got 'abcd'"),
+    (_set(["players"], "abcd"), "players", "expected a list, got \"abcd\""),
     (_set(["players"], ["a", "b"]), "players", "2 players; Hearts is played by 3 to 7"),
     (_set(["players"], list("abcdefgh")), "players", "8 players; Hearts is played by 3 to 7"),
     (_set(["players", 1], 5), "players[1]", "expected a non-empty name, got 5"),
-    (_set(["format"], "hearts-game/2"), "format", "expected 'hearts-game/1'"),
+    (_set(["format"], "hearts-game/2"), "format", "expected \"hearts-game/1\""),
     (_set(["hands"], {}), "hands", "expected a list, got {}"),
     (_set(["hands", 1], []), "hands[1]", "expected a hand object"),
-    (_set(["complete"], "yes"), "complete", "expected true or false, got 'yes'"),
+    (_set(["complete"], "yes"), "complete", "expected true or false, got \"yes\""),
     (_set(["game_id"], [1]), "game_id", "expected a string"),
     (_set(["hands", 0, "deal"], [["2C"]] * 3), "hands[0].deal", "expected one list of cards per seat (4), got 3"),
     (_set(["hands", 0, "deal"], KeyError), "hands[0].deal", "missing"),
-    (_set(["hands", 0, "deal", 2, 1], "1X"), "hands[0].deal[2][1]", "unknown card '1X'"),
+    (_set(["hands", 0, "deal", 2, 1], "1X"), "hands[0].deal[2][1]", "unknown card \"1X\""),
     (_set(["hands", 0, "deal", 3], "AC"), "hands[0].deal[3]", "expected a list"),
     (_set(["hands", 0, "passes"], [["2C"]] * 5), "hands[0].passes", "expected one entry per seat (4), got 5"),
-    (_set(["hands", 0, "passes", 1, 0], "QQ"), "hands[0].passes[1][0]", "unknown card 'QQ'"),
+    (_set(["hands", 0, "passes", 1, 0], "QQ"), "hands[0].passes[1][0]", "unknown card \"QQ\""),
     (_set(["hands", 1, "plays"], KeyError), "hands[1].plays", "missing"),
-    (_set(["hands", 1, "plays", 7, 1], "ZZ"), "hands[1].plays[7][1]", "unknown card 'ZZ'"),
+    (_set(["hands", 1, "plays", 7, 1], "ZZ"), "hands[1].plays[7][1]", "unknown card \"ZZ\""),
     (_set(["hands", 1, "plays", 7, 0], 4), "hands[1].plays[7][0]", "expected a seat 0..3, got 4"),
-    (_set(["hands", 1, "plays", 7, 0], "1"), "hands[1].plays[7][0]", "expected a seat 0..3, got '1'"),
+    (_set(["hands", 1, "plays", 7, 0], "1"), "hands[1].plays[7][0]", "expected a seat 0..3, got \"1\""),
     (_set(["hands", 1, "plays", 3, 2], 1), "hands[1].plays[3]", "expected [seat, card]"),
     (_set(["hands", 0, "points"], [0, 1, 0]), "hands[0].points", "expected one number per seat (4), got 3"),
-    (_set(["hands", 0, "points", 2], "13"), "hands[0].points[2]", "expected a whole number, got '13'"),
+    (_set(["hands", 0, "points", 2], "13"), "hands[0].points[2]", "expected a whole number, got \"13\""),
     (_set(["hands", 0, "totals"], [0, 1, 0, 1.5]), "hands[0].totals[3]", "expected a whole number, got 1.5"),
     (_set(["hands", 0, "dealer"], True), "hands[0].dealer", "expected a whole number, got true"),
     (_set(["hands", 0, "dealer"], 4), "hands[0].dealer", "4 is out of range 0..3"),
-    (_set(["hands", 0, "moon"], "double"), "hands[0].moon", "unknown moon choice 'double'"),
-    (_set(["hands", 0, "pass_direction"], "up"), "hands[0].pass_direction", "unknown direction 'up'"),
+    (_set(["hands", 0, "moon"], "double"), "hands[0].moon", "unknown moon choice \"double\""),
+    (_set(["hands", 0, "pass_direction"], "up"), "hands[0].pass_direction", "unknown direction \"up\""),
     (_set(["rules"], {"preset": "standard", "jack_of_diamonds": "x"}), "rules.jack_of_diamonds",
-     "expected a whole number, got 'x'"),
-    (_set(["rules"], "nope"), "rules.preset", "unknown preset 'nope'"),
+     "expected a whole number, got \"x\""),
+    (_set(["rules"], "nope"), "rules.preset", "unknown preset \"nope\""),
     (_set(["rules"], 5), "rules", "expected a preset name or an object of rule fields"),
     (_set(["rules"], {"pass_cycle": ["left", "across"]}), None, None),  # fine for 4 players...
 ])
@@ -336,7 +336,7 @@ def test_bad_json_is_reported_by_line_and_the_rest_is_read(tmp_path):
     assert [item.source for item in items] == [f"{path}:1", f"{path}:2", f"{path}:4", f"{path}:5"]
     assert [item.game is not None for item in items] == [True, False, False, True]
     assert "bad JSON" in items[1].error.text() and items[1].error.source == f"{path}:2"
-    assert items[2].error.field == "hands[0].deal[1][2]" and "unknown card '11H'" in items[2].error.text()
+    assert items[2].error.field == "hands[0].deal[1][2]" and "unknown card \"11H\"" in items[2].error.text()
     assert items[2].error.source == f"{path}:4"
 
 

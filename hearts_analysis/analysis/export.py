@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable
 
 from ..atomic import atomic_open, atomic_path
+from ..text import CSV_LINE_END, csv_frame
 from .catalogue import TABLES, frame
 
 TABLE_FORMATS = ("csv", "parquet")
@@ -60,7 +61,7 @@ class TableWriter:
         data = frame(self.table, rows)
         if self.fmt == "csv":
             if len(data) or self._header:
-                data.to_csv(self._handle, index=False, header=self._header, lineterminator="\n")
+                csv_frame(data).to_csv(self._handle, index=False, header=self._header, lineterminator=CSV_LINE_END)
                 self._header = False
         elif len(data):
             import pyarrow as pa

@@ -18,7 +18,9 @@ from ..analysis.tables import ROWS
 from ..atomic import atomic_open
 from ..audit import error_report
 from ..records.sources import iter_sources
-from .app import EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, fail, rules_from_options
+from ..text import terminal_safe
+from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
+                  rules_from_options)
 from .progress import progress
 
 
@@ -74,7 +76,7 @@ def render_text(analysis: GameAnalysis) -> str:
         lines.append("winner: " + " and ".join(players[s] for s in data["winners"]))
     else:
         lines.append("game not finished: no total has reached the target")
-    return "\n".join(lines)
+    return "\n".join(map(terminal_safe, lines))
 
 
 def moon_sentence(analysis: GameAnalysis, moon: dict) -> str:
@@ -166,7 +168,7 @@ def analyze(
 def _analyse(item, errors: list[dict], bar) -> GameAnalysis | None:
     if item.game is None:
         errors.append(error_report(item))
-        typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+        typer.echo(error_line(item), err=True)
         return None
     analysis = analyze_game(item.game, item.source)
     bar.advance(hands=len(analysis.hands))

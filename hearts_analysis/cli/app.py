@@ -8,8 +8,9 @@ from typing import Iterator, Optional
 
 import typer
 
-from ..records.jsonio import RecordError
+from ..records.jsonio import Item, RecordError
 from ..rules import RuleError, Rules, parse_override
+from ..text import os_error_text, terminal_safe
 
 app = typer.Typer(
     name="hearts",
@@ -47,8 +48,13 @@ SET_OPTION = typer.Option(
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> "typer.Exit":
-    typer.echo(f"hearts: {message}", err=True)
+    typer.echo(terminal_safe(f"hearts: {message}"), err=True)
     return typer.Exit(code)
+
+
+def error_line(item: Item) -> str:
+    """The one line that reports an unreadable record, its control characters shown as escapes."""
+    return terminal_safe(f"{item.source}: error: {item.error.text()}")
 
 
 def rules_from_options(preset: Optional[str], overrides: Optional[list[str]]) -> Rules | None:
@@ -67,7 +73,9 @@ def domain_errors() -> Iterator[None]:
     """Turn the library's input errors into a one-line message and exit code 2."""
     try:
         yield
-    except (RecordError, RuleError, OSError) as error:
+    except OSError as error:
+        raise fail(os_error_text(error))
+    except (RecordError, RuleError) as error:
         raise fail(str(error))
 
 

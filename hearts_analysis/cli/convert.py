@@ -8,7 +8,8 @@ import typer
 
 from ..records.convert import convert as convert_games
 from ..records.jsonio import Item
-from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, fail
+from ..text import os_error_text
+from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, error_line, fail
 from .progress import progress
 
 
@@ -44,13 +45,15 @@ def convert(
       hearts convert games/ corpus/ --partition-size 1000000
     """
     def report(item: Item) -> None:
-        typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+        typer.echo(error_line(item), err=True)
 
     try:
         with progress("converting", enabled="-" not in sources) as bar:
             done = convert_games(sources, target, partition_size=partition_size, on_error=report,
                                  on_progress=lambda games, hands: bar.advance(games, hands))
-    except (ValueError, OSError) as error:
+    except OSError as error:
+        raise fail(os_error_text(error, target))
+    except ValueError as error:
         raise fail(str(error))
     if not quiet:
         plural = "s" if done.games != 1 else ""

@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from ..violations import CATALOGUE, explain
+from ..text import shown
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app
 
 
@@ -30,7 +31,7 @@ def explain_command(
         raise typer.Exit(EXIT_CLEAN)
     wanted = code.strip().lower()
     if wanted not in CATALOGUE:
-        typer.echo(f"hearts: unknown violation code {code!r}; the codes are:\n{code_list()}", err=True)
+        typer.echo(f"hearts: unknown violation code {shown(code)}; the codes are:\n{code_list()}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
     typer.echo(explain(wanted).rstrip())
     raise typer.Exit(EXIT_CLEAN)

@@ -12,7 +12,8 @@ from ..atomic import atomic_open
 from ..interop import openspiel
 from ..records.jsonio import dumps_game
 from ..records.sources import iter_sources, write_any
-from .app import EXIT_BAD_INPUT, app, fail
+from ..text import os_error_text, terminal_safe
+from .app import EXIT_BAD_INPUT, app, error_line, fail
 
 import_app = typer.Typer(name="import", help="Read another engine's game logs into hearts-game/1 records.",
                          no_args_is_help=True,
@@ -40,7 +41,7 @@ def _text_input(path: str) -> Iterator[TextIO]:
         yield sys.stdin
         return
     try:
-        stream = open(path, encoding="utf-8")
+        stream = open(path, encoding="utf-8", errors="surrogateescape")  # bytes not UTF-8: an error for the line
     except OSError as error:
         raise fail(f"{path}: cannot read: {error.strerror or error}")
     with stream:
@@ -77,7 +78,7 @@ def import_openspiel(
         for item in openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules):
             if item.game is None:
                 errors += 1
-                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+                typer.echo(error_line(item), err=True)
             else:
                 games.append(item.game)
     _write_games(games, output)
@@ -95,7 +96,9 @@ def _write_games(games: list, output: str) -> None:
         return
     try:
         write_any(games, output)
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        raise fail(os_error_text(error, output))
+    except ValueError as error:
         raise fail(str(error))
 
 
@@ -131,13 +134,13 @@ def export_openspiel(
     for item in iter_sources(paths):
         if item.game is None:
             errors += 1
-            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            typer.echo(error_line(item), err=True)
             continue
         result = openspiel.export_game(item.game, chosen)
         if result.problems:
             errors += 1
             for problem in result.problems:
-                typer.echo(f"{item.source}: not exported: {problem}", err=True)
+                typer.echo(terminal_safe(f"{item.source}: not exported: {problem}"), err=True)
             continue
         if chosen is None:
             chosen = result.parameters
@@ -151,7 +154,7 @@ def export_openspiel(
             with atomic_open(output, "w") as out:
                 hands = openspiel.write_histories(exports, chosen or {}, out, plain)
     except OSError as error:
-        raise fail(f"{output}: {error.strerror or error}")
+        raise fail(os_error_text(error, output))
     for note in sorted(notes):
         typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
     where = openspiel.game_string(chosen or {})

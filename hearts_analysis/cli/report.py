@@ -13,7 +13,8 @@ import typer
 from ..audit import game_report
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources
-from .app import RULES_OPTION, SET_OPTION, app, domain_errors, fail, rules_from_options
+from ..text import terminal_safe
+from .app import RULES_OPTION, SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
 from .validate import summary_line
 
@@ -40,7 +41,7 @@ def _reports():
 
 
 def _say(path: Path) -> None:
-    typer.echo(f"wrote {path}")
+    typer.echo(terminal_safe(f"wrote {path}"))
 
 
 @app.command()
@@ -135,7 +136,7 @@ def report(
 
 def _report_errors(listed: list[dict], count: int) -> None:
     for error in listed:
-        typer.echo(f"{error['source']}: error: {error['message']}", err=True)
+        typer.echo(terminal_safe(f"{error['source']}: error: {error['message']}"), err=True)
     if count > len(listed):
         typer.echo(f"hearts: {count - len(listed)} more unreadable records (see the report)", err=True)
 
@@ -240,7 +241,7 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
         for item in iter_sources(paths, forced):
             if item.game is None:
                 digest.add(item, None)
-                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+                typer.echo(error_line(item), err=True)
                 continue
             result = replay_game(item.game)
             audit = game_report(result, item.source)

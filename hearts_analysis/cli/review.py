@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import sys
 from pathlib import Path
@@ -15,7 +14,8 @@ import typer
 from ..atomic import atomic_open
 from ..audit import error_report
 from ..records.sources import iter_sources
-from .app import RULES_OPTION, SET_OPTION, Format, app, fail, rules_from_options
+from ..text import csv_writer, shown, terminal_safe
+from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, fail, rules_from_options
 from .progress import progress
 
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
@@ -30,7 +30,7 @@ def decision_line(d: dict) -> str:
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
     verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else "")
     verb = "passed" if d["trick"] is None else "played"
-    line = f"  {where}: {d['player']} {verb} {_cards_text(d['played'])}"
+    line = f"  {where}: {terminal_safe(d['player'])} {verb} {_cards_text(d['played'])}"
     if d["cost"] > 0:
         line += f", better {_cards_text(d['best'])}"
     line += f" ({verdict})"
@@ -48,9 +48,9 @@ def _count(number: int, noun: str) -> str:
 
 
 def render_text(report: dict, seats: list[int], show_all: bool) -> str:
-    lines = [f"{report['game_id'] or '(no game id)'}  [{report['source']}]"]
+    lines = [terminal_safe(f"{report['game_id'] or '(no game id)'}  [{report['source']}]")]
     for seat in seats:
-        name = report["players"][seat]
+        name = terminal_safe(report["players"][seat])
         mine = [d for d in report["decisions"] if d["seat"] == seat]
         counts = {c: sum(d["class"] == c for d in mine) for c in ("inaccuracy", "mistake", "blunder")}
         unforced = sum(not d["forced"] for d in mine)
@@ -69,9 +69,9 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
 
 def _csv_text(columns: list[str], rows: list[dict]) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, columns, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
+    writer = csv_writer(buffer)
+    writer.writerow(columns)
+    writer.writerows([row.get(column, "") for column in columns] for row in rows)
     return buffer.getvalue()
 
 
@@ -157,7 +157,7 @@ def review(
             item = done.item
             if done.review is None:
                 errors.append(error_report(item))
-                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+                typer.echo(error_line(item), err=True)
                 continue
             found_player = True
             bar.advance(games=1)
@@ -167,7 +167,7 @@ def review(
                 reports.append((game_dict(done.review, item.source),
                                 None if done.seats is None else list(done.seats)))
     if player is not None and not found_player and not errors:
-        raise fail(f"no game has a player named {player!r}")
+        raise fail(f"no game has a player named {shown(player)}")
     if summary:
         rows = [tallies[name].row() for name in sorted(tallies)]
         if format == Format.json:
@@ -208,6 +208,7 @@ def _executor(workers: int, scheduler: Optional[str]) -> Iterator:
 
 
 def _summary_text(rows: list[dict]) -> str:
+    rows = [{**r, "player": terminal_safe(r["player"])} for r in rows]
     width = max([6] + [len(r["player"]) for r in rows])
     lines = [f"{'player':<{width}}  games  decisions  accuracy  mean cost  inacc.  mistakes  blunders"]
     for r in rows:

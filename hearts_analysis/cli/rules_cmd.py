@@ -15,7 +15,9 @@ from ..audit import error_report
 from ..inference import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
-from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, fail
+from ..text import terminal_safe
+from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, error_line, fail
+from .progress import progress
 
 WIDTH = 100
 
@@ -57,12 +59,14 @@ def rules_command(
     for item in iter_sources(paths):
         if item.game is None:
             errors.append(error_report(item))
-            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            typer.echo(error_line(item), err=True)
         else:
             games.append((item.source, item.game))
     if not games:
         raise fail("no readable games to infer rules from")
-    named = infer_named(games, count_all=count_all)
+    hands = sum(len(game.hands) for _, game in games)
+    with progress(f"inferring rules: replaying {hands:,} hands under each candidate rule set"):
+        named = infer_named(games, count_all=count_all)
     if format == RulesFormat.json:
         _write_json({"games": len(games), "hands": sum(len(game.hands) for _, game in games),
                      "rule_sets": [group.to_dict() for group in named], "errors": errors})
@@ -198,4 +202,4 @@ def render_inference(inference: Inference) -> str:
     lines += ["", "Fields (values that fit every game, then each value ruled out with its first evidence):"]
     for report in inference.fields:
         lines += _field_lines(report)
-    return "\n".join(lines)
+    return "\n".join(map(terminal_safe, lines))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import sys
 from typing import Optional
 
@@ -12,7 +11,8 @@ import typer
 from ..audit import error_report
 from ..engine.replay import GameResult, replay_game
 from ..records.sources import iter_sources
-from .app import RULES_OPTION, SET_OPTION, Format, app, rules_from_options
+from ..text import csv_writer, terminal_safe
+from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, rules_from_options
 from .colour import Painter, painter, plain
 
 
@@ -55,7 +55,7 @@ def render_text(sheet: dict, paint: Painter = plain) -> str:
         lines.append("game not finished: no total has reached the target")
     if sheet["violations"]:
         lines.append(f"note: {sheet['violations']} rule violation(s); see `hearts validate`")
-    return "\n".join(lines)
+    return "\n".join(map(terminal_safe, lines))
 
 
 CSV_COLUMNS = ["source", "game_id", "hand", "seat", "player", "points_before_moon", "points",
@@ -78,13 +78,13 @@ def score(
     """
     forced = rules_from_options(rules, set_)
     sheets, errors = [], []
-    writer = csv.writer(sys.stdout, lineterminator="\n") if format == Format.csv else None
+    writer = csv_writer(sys.stdout) if format == Format.csv else None
     if writer:
         writer.writerow(CSV_COLUMNS)
     for item in iter_sources(paths, forced):
         if item.game is None:
             errors.append(error_report(item))
-            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            typer.echo(error_line(item), err=True)
             continue
         sheet = score_sheet(replay_game(item.game), item.source)
         if format == Format.json:

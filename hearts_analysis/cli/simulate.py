@@ -16,6 +16,7 @@ from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
 from ..simulate import HeuristicBot, RandomBot, mixed_bot, simulate_games
+from ..text import os_error_text, shown
 from .app import SET_OPTION, app, fail, rules_from_options
 from .progress import progress
 
@@ -69,7 +70,7 @@ def simulate(
         raise fail(f"bad rules for {players} players: {error}")
     suffix = Path(output).suffix.lower()
     if output != "-" and suffix not in JSON_SUFFIXES + PARQUET_SUFFIXES:
-        raise fail(f"{output}: unknown output format {suffix!r} (use .jsonl, .json or .parquet)")
+        raise fail(f"{output}: unknown output format {shown(suffix)} (use .jsonl, .json or .parquet)")
     if suffix in PARQUET_SUFFIXES and importlib.util.find_spec("hearts_analysis.records.parquetio") is None:
         raise fail(f"{output}: Parquet output is not available in this installation; write .jsonl")
     if suffix == ".json" and games != 1:
@@ -87,7 +88,7 @@ def simulate(
             try:
                 write_any(corpus, output)
             except OSError as error:
-                raise fail(f"{output}: {error.strerror or error}")
+                raise fail(os_error_text(error, output))
     elapsed = time.perf_counter() - started
     where = "stdout" if output == "-" else output
     typer.echo(f"wrote {tally[0]:,} games ({tally[1]:,} hands) to {where} in {elapsed:.1f}s", err=True)

@@ -18,7 +18,9 @@ from ..analysis.export import TableWriter
 from ..analysis.stats import Tally, tally_items
 from ..atomic import atomic_open
 from ..records.sources import iter_sources
-from .app import EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, fail, rules_from_options
+from ..text import terminal_safe
+from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
+                  rules_from_options)
 from .progress import progress
 
 
@@ -68,7 +70,7 @@ def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: in
     for name, sentences in tally.leak_sentences().items():
         for sentence in sentences:
             lines.append(f"leak: {name}: {sentence}")
-    return "\n".join(lines)
+    return "\n".join(map(terminal_safe, lines))
 
 
 def _cell(value) -> str:
@@ -165,5 +167,5 @@ def _reported(items):
     """Pass items through, telling stderr about each unreadable one."""
     for item in items:
         if item.game is None:
-            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            typer.echo(error_line(item), err=True)
         yield item

@@ -10,7 +10,8 @@ import orjson
 import typer
 
 from ..audit import Summary, error_report
-from .app import RULES_OPTION, SET_OPTION, app, fail, rules_from_options
+from ..text import terminal_safe
+from .app import RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
 from .progress import progress
 
@@ -21,7 +22,8 @@ def violation_line(source: str, violation: dict, paint: Painter = plain) -> str:
         where.append(f"trick {violation['trick']}")
     if violation["seat"] is not None:
         where.append(paint(f"seat {violation['seat']}", "cyan"))
-    return f"{source}: {' '.join(where)}: {paint(violation['code'], 'bold red')}: {violation['message']}"
+    return (f"{terminal_safe(source)}: {' '.join(where)}: {paint(violation['code'], 'bold red')}: "
+            f"{terminal_safe(violation['message'])}")
 
 
 def summary_line(summary: Summary, paint: Painter = plain) -> str:
@@ -128,7 +130,7 @@ def validate(
                 summary.errors += 1
                 errors.append(error_report(item))
                 if format == AuditFormat.text:
-                    typer.echo(f"{item.source}: error: {item.error.text()}")
+                    typer.echo(error_line(item))
                 continue
             summary.add_game(report)
             bar.advance(hands=len(report["hands"]))

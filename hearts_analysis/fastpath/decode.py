@@ -80,6 +80,8 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             except (OSError, pa.ArrowException, ValueError) as error:
                 yield parquetio.group_error(parquet, name, number, error, paired=True)
                 continue
+            if not headers.num_rows and not cards.num_rows:
+                continue  # an empty pair holds no game (as in the reference reader)
             yield Unit(cards, name, number, card_row, headers, header_row)
         return
     columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
@@ -315,9 +317,9 @@ def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
     kind = _coded(_chunk(headers, "event"), EVENTS, _EVENT_CODES)
     found = events_decode.header_positions(kind, _numpy(_chunk(headers, "game")), _numpy(_chunk(headers, "hand")),
                                            games, hands, hand_game)
-    if isinstance(found, str):
+    if isinstance(found, str) or found[2].any():
         return None
-    game_at, hand_at = found
+    game_at, hand_at, _ = found
     values = {name: At(_chunk(headers, name), game_at) for name in GAME_COLUMNS}
     values.update((name, At(_chunk(headers, name), hand_at)) for name in HAND_COLUMNS)
     return values, np.append(game_at, headers.num_rows)

@@ -54,6 +54,7 @@ from ..engine.state import HandState
 from ..records.jsonio import Item, RecordError, game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
+from ..text import shown
 
 GAME_NAME = "hearts"
 PLAYERS = 4
@@ -109,22 +110,22 @@ def parse_game_string(text: str) -> dict[str, bool]:
     name, paren, rest = text.partition("(")
     name = name.strip()
     if name != GAME_NAME:
-        raise OpenSpielError(f"--game: expected OpenSpiel's {GAME_NAME!r} game, got {name or text!r}")
+        raise OpenSpielError(f"--game: expected OpenSpiel's {shown(GAME_NAME)} game, got {shown(name or text)}")
     values = dict(PARAMETER_DEFAULTS)
     if not paren:
         return values
     if not rest.endswith(")"):
-        raise OpenSpielError(f"--game: missing ')' in {text!r}")
+        raise OpenSpielError(f'--game: missing ")" in {shown(text)}')
     body = rest[:-1].strip()
     for part in filter(None, (p.strip() for p in body.split(","))):
         key, eq, value = (s.strip() for s in part.partition("="))
         if not eq:
-            raise OpenSpielError(f"--game: expected name=value, got {part!r}")
+            raise OpenSpielError(f"--game: expected name=value, got {shown(part)}")
         if key not in PARAMETER_DEFAULTS:
-            raise OpenSpielError(f"--game: unknown hearts parameter {key!r} "
+            raise OpenSpielError(f"--game: unknown hearts parameter {shown(key)} "
                                  f"(known: {', '.join(PARAMETER_DEFAULTS)})")
         if value not in ("true", "True", "false", "False"):
-            raise OpenSpielError(f"--game: {key} takes true or false, got {value!r}")
+            raise OpenSpielError(f"--game: {shown(key)} takes true or false, got {shown(value)}")
         values[key] = value in ("true", "True")
     return values
 
@@ -221,11 +222,21 @@ def _actions(line: str) -> list[int]:
         try:
             value = int(token)
         except ValueError:
-            raise RecordError(f"expected an integer action, got {token!r}", f"action {index}") from None
+            got = "bytes that are not UTF-8 text" if _undecodable(token) else shown(token)
+            raise RecordError(f"expected an integer action, got {got}", f"action {index}") from None
         if not 0 <= value < CARDS:
             raise RecordError(f"action {value} is out of range 0..{CARDS - 1}", f"action {index}")
         actions.append(value)
     return actions
+
+
+def _undecodable(token: str) -> bool:
+    """Whether the token holds bytes that were not UTF-8 (read as lone surrogates)."""
+    try:
+        token.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def hand_from_history(line: str, rules: Rules) -> HandRecord:

@@ -16,7 +16,8 @@ from typing import Callable, Iterable, Iterator
 
 import orjson
 
-from .jsonio import JSONL_SUFFIXES, Item, RecordError, write_games
+from ..text import shown
+from .jsonio import JSONL_SUFFIXES, Item, RecordError, bad_json, write_games
 from .sources import JSON_SUFFIXES, PARQUET_SUFFIXES, iter_sources
 from .model import GameRecord
 
@@ -70,7 +71,7 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
     elif target.suffix.lower() in JSON_SUFFIXES:
         write_games(counter.games(iter_sources(sources)), target)
     else:
-        raise ValueError(f"{target}: unknown output format {target.suffix!r} (use .json, .jsonl, .parquet "
+        raise ValueError(f"{target}: unknown output format {shown(target.suffix)} (use .json, .jsonl, .parquet "
                          f"or a folder)")
     counter.report()
     return Converted(counter.total_games, counter.total_hands, counter.errors)
@@ -113,8 +114,7 @@ def _add_json_lines(path: Path, writer, counter: "_Counter") -> None:
                     except orjson.JSONDecodeError as error:
                         if line.strip():
                             source = f"{name}:{number}"
-                            counter.error(Item(source, error=RecordError(
-                                f"bad JSON: {error.msg} (column {error.colno})", source=source)))
+                            counter.error(Item(source, error=RecordError(bad_json(error, line), source=source)))
                         continue
                     try:
                         hands = add(obj)

@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from ..cards import CardError, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
+from ..text import shown
 from .events_layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
                             HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 from .jsonio import _HAND_KEYS, Item, RecordError, game_from_dict
@@ -71,19 +72,19 @@ def schema_problems(schema: pa.Schema, metadata: dict[bytes, bytes] | None = Non
     problems = []
     layout = metadata.get(META_LAYOUT.encode())
     if layout is not None and layout.decode(errors="replace") not in (LAYOUT, LAYOUT_V1):
-        problems.append(f"layout {layout.decode(errors='replace')!r} is not {LAYOUT!r} (nor {LAYOUT_V1!r})")
+        problems.append(f"layout {shown(layout.decode(errors='replace'))} is not {shown(LAYOUT)} (nor {shown(LAYOUT_V1)})")
     fmt = metadata.get(META_FORMAT.encode())
     if fmt is not None and fmt.decode(errors="replace") != FORMAT:
-        problems.append(f"format {fmt.decode(errors='replace')!r} is not {FORMAT!r}")
+        problems.append(f"format {shown(fmt.decode(errors='replace'))} is not {shown(FORMAT)}")
     for name in REQUIRED:
         if name not in schema.names:
-            problems.append(f"missing column {name!r}")
+            problems.append(f"missing column {shown(name)}")
     for name in COLUMNS:
         if name in schema.names:
             check, wanted = _KINDS[_COLUMN_KIND[name]]
             found = schema.field(name).type
             if not check(found):
-                problems.append(f"column {name!r} is {found}, expected {wanted}")
+                problems.append(f"column {shown(name)} is {found}, expected {wanted}")
     return problems
 
 
@@ -307,12 +308,13 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
     game_of_row = np.repeat(np.arange(len(game_rows) - 1), np.diff(game_rows))
     hand_of_row = np.repeat(np.arange(len(hand_rows) - 1), np.diff(hand_rows))
     hand_game = game_of_row[hand_rows[:-1]]
+    header_errors: dict[int, RecordError] = {}
     if headers is None:
         game_values = {name: table[name].take(pa.array(game_rows[:-1])) for name in GAME_COLUMNS}
         hand_values = {name: table[name].take(pa.array(hand_rows[:-1])) for name in HAND_COLUMNS}
     else:
-        game_values, hand_values = _header_values(_conform(headers), header_row, game[game_rows[:-1]],
-                                                  hand[hand_rows[:-1]], hand_game)
+        game_values, hand_values, header_errors = _header_values(_conform(headers), header_row, game[game_rows[:-1]],
+                                                                 hand[hand_rows[:-1]], hand_game)
     players = game_values["players"].to_pylist()
     seats_of_game = np.array([len(p) if isinstance(p, list) else 0 for p in players], np.int64)
     n_row = np.repeat(seats_of_game, np.diff(game_rows))
@@ -335,6 +337,8 @@ def decode_table(table: pa.Table, path: str, number: int = 0, first_row: int = 0
         for g, row in zip(bad_games.tolist(), bad_rows[first].tolist()):
             errors.setdefault(g, _row_error(int(problem[row]), row, first_row, hand[row], event[row], seat[row],
                                             card[row], index[row], int(seats_of_game[g]), table))
+    for g, error in header_errors.items():
+        errors.setdefault(g, error)
     hands = _HandColumns(hand_values, hand[hand_rows[:-1]], hand_game, seats_of_game, counts, errors)
     return RowGroup(path=path, number=number, first_row=first_row, table=table, game_columns=game_values,
                     game=game, hand=hand,
@@ -362,7 +366,8 @@ def _row_problems(game, hand, event, seat, seat_missing, card, index, n_row, new
                         | (same_event & by_seat & (seat[1:] < seat[:-1]))
                         | (index[1:] != np.where(same_segment, index[:-1] + 1, 0))
                         | (~same_game & (game[1:] < game[:-1])))
-    out_of_order[0] = index[0] != 0
+    if rows:
+        out_of_order[0] = index[0] != 0
     problem[out_of_order] = _ORDER
 
     numbering = np.zeros(rows, bool)
@@ -399,7 +404,7 @@ def _row_error(problem: int, row: int, first_row: int, hand: int, event: int, se
     at = f"(file row {first_row + row + 1})"
     if problem == _BAD_EVENT:
         name = table["event"][row].as_py()
-        return RecordError(f"unknown event {name!r} {at} (expected one of {', '.join(CARD_EVENTS)})",
+        return RecordError(f"unknown event {shown(name)} {at} (expected one of {', '.join(CARD_EVENTS)})",
                            f"hands[{hand - 1}]")
     if problem == _BAD_SEAT:
         return RecordError(f"seat {seat} is out of range 0..{players - 1} {at}",
@@ -408,7 +413,7 @@ def _row_error(problem: int, row: int, first_row: int, hand: int, event: int, se
         return RecordError(f"missing seat {at}", _field_of_row(hand, event, seat, index, "[0]"))
     if problem == _BAD_CARD:
         name = table["card"][row].as_py()
-        return RecordError(f"unknown card {name!r} {at}", _field_of_row(hand, event, seat, index, "[1]"))
+        return RecordError(f"unknown card {shown(name)} {at}", _field_of_row(hand, event, seat, index, "[1]"))
     if problem == _NO_CARD:
         return RecordError(f"missing card {at}", _field_of_row(hand, event, seat, index, "[1]"))
     if problem == _NONE_ROW:
@@ -435,7 +440,7 @@ def _json_object(text: str | None, field: str) -> dict | None:
 
 
 def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarray, hands: np.ndarray,
-                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], dict[str, pa.Array]]:
+                   hand_game: np.ndarray) -> tuple[dict[str, pa.Array], dict[str, pa.Array], dict[int, RecordError]]:
     """The game and hand columns, one value per game and per hand of the card rows, from ``events/2`` header rows."""
     if headers["game"].null_count or headers["hand"].null_count:
         raise RecordError("the game and hand columns must have a value on every row")
@@ -444,18 +449,22 @@ def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarr
                              first_row)
     if isinstance(found, str):
         raise RecordError(f"header rows: {found}")
-    game_at, hand_at = found
+    game_at, hand_at, mismatched = found
     hand_rows = pa.array(hand_at, pa.int64(), mask=hand_at < 0)
+    errors = {g: RecordError(f"its header rows (from file row {first_row + int(game_at[g]) + 1}) do not match its "
+                             f"card rows (a game row, then one hand row per hand, in the order of the card rows)",
+                             "hands") for g in np.flatnonzero(mismatched).tolist()}
     return ({name: headers[name].take(pa.array(game_at)) for name in GAME_COLUMNS},
-            {name: headers[name].take(hand_rows) for name in HAND_COLUMNS})
+            {name: headers[name].take(hand_rows) for name in HAND_COLUMNS}, errors)
 
 
 def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, games: np.ndarray,
                      hands: np.ndarray, hand_game: np.ndarray,
-                     first_row: int = 0) -> tuple[np.ndarray, np.ndarray] | str:
+                     first_row: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray] | str:
     """Where the header rows hold each game's and each hand's values: ``(game row of each game, hand row of
-    each hand or -1 for a game's placeholder)``; or why they do not match the card rows (header row 0
-    being file row ``first_row``).
+    each hand or -1, mismatched)``, ``mismatched`` marking the games whose header rows do not match their
+    card rows (their hands get -1: one bad value costs its game, not its row group); or, when the game rows
+    themselves do not line up with the card rows' games, why (header row 0 being file row ``first_row``).
 
     Header rows: a ``game`` row for each game, in order, each followed by a ``hand`` row for each of
     its hands. ``kind``, ``number`` and ``hand`` are the header rows' event codes, ``game`` and
@@ -463,23 +472,26 @@ def header_positions(kind: np.ndarray, number: np.ndarray, hand: np.ndarray, gam
     each of their hands (0: a game's placeholder), ``hand_game`` the game of each hand.
     """
     is_game = kind == GAME_ROW
-    game_at, hand_at = np.flatnonzero(is_game), np.flatnonzero(kind == HAND_ROW)
-    real = hands != 0
-    if len(game_at) != len(games) or len(hand_at) != int(real.sum()):
-        return (f"{len(game_at)} game rows and {len(hand_at)} hand rows for {len(games)} games and "
-                f"{int(real.sum())} hands")
+    game_at = np.flatnonzero(is_game)
+    if len(game_at) != len(games) or (len(kind) and not is_game[0]):
+        return (f"{len(game_at)} game rows for {len(games)} games"
+                + ("" if len(game_at) != len(games) else " (the first header row is not a game row)"))
     owner = np.cumsum(is_game) - 1                          # the game row each header row follows
-    bad = (kind < GAME_ROW) | (owner < 0)
-    bad[game_at] |= (number[game_at] != games) | (hand[game_at] != 0)
-    real_game = hand_game[real]
-    bad[hand_at] |= ((owner[hand_at] != real_game) | (number[hand_at] != games[real_game])
-                     | (hand[hand_at] != hands[real]))
-    if bad.any():
-        return (f"file row {first_row + int(np.argmax(bad)) + 1} does not match the card rows (each game's "
-                f"game row, then one hand row per hand, in the order of the card rows)")
+    mismatched = (number[game_at] != games) | (hand[game_at] != 0)
+    hand_at = np.flatnonzero(~is_game)
+    np.logical_or.at(mismatched, owner[hand_at], kind[hand_at] != HAND_ROW)
+    real = hands != 0
+    counted = np.bincount(owner[hand_at], minlength=len(games)) != np.bincount(hand_game[real],
+                                                                             minlength=len(games))
+    mismatched |= counted
+    headed = hand_at[~counted[owner[hand_at]]]              # hand rows of games with as many as they have hands
+    carded = np.flatnonzero(real & ~counted[hand_game])
+    np.logical_or.at(mismatched, owner[headed], (number[headed] != games[owner[headed]])
+                     | (hand[headed] != hands[carded]))
     pick = np.full(len(hands), -1, np.int64)
-    pick[real] = hand_at
-    return game_at, pick
+    pick[carded] = headed
+    pick[mismatched[hand_game]] = -1
+    return game_at, pick, mismatched
 
 
 def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules | None,
@@ -506,7 +518,7 @@ def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules |
             if meta:
                 for key in _GAME_COLUMN_KEYS:
                     if key in meta and (key in obj or key not in ("game_id", "rules") or meta[key] is not None):
-                        raise RecordError(f"{key!r} belongs in its own column", "game_meta")
+                        raise RecordError(f"{shown(key)} belongs in its own column", "game_meta")
                 obj.update(meta)
             headers.append(game_from_dict(obj, rules))
         except RecordError as error:
@@ -563,10 +575,10 @@ class _HandColumns:
         if values["dealer"][k].as_py() is not None and self.dealer[k] < 0:
             raise RecordError(f"{values['dealer'][k].as_py()} is out of range 0..{n - 1}", f"{where}.dealer")
         if self.direction[k] == -2:
-            raise RecordError(f"unknown direction {values['pass_direction'][k].as_py()!r} "
+            raise RecordError(f"unknown direction {shown(values['pass_direction'][k].as_py())} "
                               f"(allowed: {', '.join(PASS_DIRECTIONS)})", f"{where}.pass_direction")
         if self.moon[k] == -2:
-            raise RecordError(f"unknown moon choice {values['moon'][k].as_py()!r} "
+            raise RecordError(f"unknown moon choice {shown(values['moon'][k].as_py())} "
                               f"(allowed: {', '.join(MOON_CHOICES)})", f"{where}.moon")
         for name in ("points", "totals"):
             value = getattr(self, name)[k].as_py()
@@ -580,9 +592,9 @@ class _HandColumns:
                      "totals": self.totals[k].is_valid}
         for key, value in meta.items():
             if key in ("deal", "plays"):
-                raise RecordError(f"{key!r} belongs in the card rows", f"{where}.hand_meta")
+                raise RecordError(f"{shown(key)} belongs in the card rows", f"{where}.hand_meta")
             if in_column.get(key):
-                raise RecordError(f"{key!r} is both in its column and in hand_meta", f"{where}.hand_meta")
+                raise RecordError(f"{shown(key)} is both in its column and in hand_meta", f"{where}.hand_meta")
             if value is None or key not in _HAND_KEY_SET:
                 continue
             if key in ("points", "totals"):
@@ -598,7 +610,7 @@ class _HandColumns:
                         raise RecordError(f"pass rows for seat {seat}, whose passes entry is null",
                                           f"{where}.passes[{seat}]")
             else:
-                raise RecordError(f"{key!r} belongs in its own column", f"{where}.hand_meta")
+                raise RecordError(f"{shown(key)} belongs in its own column", f"{where}.hand_meta")
         return meta
 
 

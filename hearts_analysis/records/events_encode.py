@@ -25,13 +25,15 @@ from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HA
                             META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from . import arrow_arrays as arrow
 from .events_json import DIRECTION_CODE, MOON_CODE, Declined, any_hands, card_codes, decline, game_meta, plain_hands
-from .jsonio import game_from_dict, game_to_dict
+from .jsonio import RecordError, game_from_dict, game_to_dict
 from .model import FORMAT, GameRecord
 
 _STR = {str}
 _TEXT = (str, type(None))
 _FLAG = (bool, type(None))
 _RULES_SEEN_MAX = 1024
+MAX_HANDS = np.iinfo(np.int16).max
+"""Hands a game may have in the layout (the ``hand`` column is int16)."""
 
 SCHEMA_V1 = SCHEMA.with_metadata({**SCHEMA.metadata, META_LAYOUT.encode(): LAYOUT_V1.encode()})
 
@@ -95,12 +97,19 @@ class EventEncoder:
                 or type(obj.get("game_id", "")) not in _TEXT or type(obj.get("played_at", "")) not in _TEXT
                 or type(obj.get("complete", True)) not in _FLAG):
             decline("game-level fields")
+        if len(hands) > MAX_HANDS:
+            raise RecordError(f"{len(hands):,} hands; a Parquet corpus numbers at most {MAX_HANDS:,} hands a game",
+                              "hands")
         rules_spec = obj.get("rules")
         n = len(players)
         self._check_rules(rules_spec, n)
         encoded = self._hands(hands, n)
-        rules_json = None if rules_spec is None else orjson.dumps(rules_spec).decode()
-        self._commit(list(players), obj.get("game_id"), rules_json, game_meta(obj), n, *encoded)
+        try:
+            rules_json = None if rules_spec is None else orjson.dumps(rules_spec).decode()
+            meta = game_meta(obj)
+        except orjson.JSONEncodeError:  # nested too deep: the reader names the field
+            decline("a value orjson cannot write")
+        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, *encoded)
         return len(hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:

@@ -269,6 +269,9 @@ def any_hands(hands: list, n: int) -> tuple:
     if dealt is None or passed_text is None or played is None:
         decline("cards not all two-character names, or plays not all [seat, card]")
     numbers = list(range(1, len(hands) + 1)) if hands else [0]
-    return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l,
-            [None if m is None else orjson.dumps(m).decode() for m in metas], deal_lens, passed, pass_lens,
-            dealt, passed_text, played)
+    try:
+        meta_texts = [None if m is None else orjson.dumps(m).decode() for m in metas]
+    except orjson.JSONEncodeError:  # nested too deep: the reader names the field
+        decline("a hand field orjson cannot write")
+    return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l, meta_texts,
+            deal_lens, passed, pass_lens, dealt, passed_text, played)

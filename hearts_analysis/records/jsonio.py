@@ -8,6 +8,7 @@ illegal play is the replay engine's business, not the reader's.
 from __future__ import annotations
 
 import gc
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ import orjson
 from ..atomic import atomic_open
 from ..cards import CARD_CODES, Card, CardError, card_name, parse_card
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
+from ..text import shown
 from .model import FORMAT, GameRecord, HandRecord
 
 _GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
@@ -47,9 +49,14 @@ def _fail(field: str, message: str) -> RecordError:
     return RecordError(message, field)
 
 
+_TOO_BIG = "expected a whole number within 64 bits, got a larger one"
+
+
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 2 ** 63:
+        raise _fail(field, _TOO_BIG)  # orjson reads such a number as a float: _item shows it as written
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(field, f"expected a whole number, got {_show(value)}")
+        raise _fail(field, f"expected a whole number, got {shown(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise _fail(field, f"{value} is out of range {low}..{high}")
     return value
@@ -57,7 +64,7 @@ def _int(value: Any, field: str, low: int | None = None, high: int | None = None
 
 def _list(value: Any, field: str) -> list:
     if not isinstance(value, list):
-        raise _fail(field, f"expected a list, got {_show(value)}")
+        raise _fail(field, f"expected a list, got {shown(value)}")
     return value
 
 
@@ -81,9 +88,24 @@ def _ints(value: Any, field: str, n: int) -> tuple[int, ...]:
     return tuple(_int(v, f"{field}[{i}]") for i, v in enumerate(items))
 
 
-def _show(value: Any) -> str:
-    text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+MAX_NESTING = 128
+"""Levels of lists and objects an unknown field may nest: deeper values cannot be written back out (JSON
+writers stop at a few hundred levels), so such a record is refused when read, not lost when converted."""
+
+
+def _shallow(extra: dict[str, Any], field: str) -> dict[str, Any]:
+    """``extra`` (the unknown fields of a game or a hand), checked to nest at most :data:`MAX_NESTING` levels."""
+    for key, value in extra.items():
+        level = [value]
+        for depth in range(MAX_NESTING + 1):
+            level = [v for item in level if isinstance(item, (list, dict))
+                     for v in (item.values() if isinstance(item, dict) else item)]
+            if not level:
+                break
+        else:
+            where = f"{field}.{key}" if field else key
+            raise _fail(where, f"nested more than {MAX_NESTING} levels deep")
+    return extra
 
 
 def _rule_error(error: RuleError) -> RecordError:
@@ -136,10 +158,10 @@ def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ..
     plays = []
     for i, play in enumerate(_list(value, f"{field}.plays")):
         if not isinstance(play, list) or len(play) != 2:
-            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {_show(play)}")
+            raise _fail(f"{field}.plays[{i}]", f"expected [seat, card], got {shown(play)}")
         seat, card = play
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {_show(seat)}")
+            raise _fail(f"{field}.plays[{i}][0]", f"expected a seat 0..{n - 1}, got {shown(seat)}")
         try:
             plays.append((seat, parse_card(card)))
         except CardError as error:
@@ -204,7 +226,7 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     if not isinstance(obj, dict):
-        raise _fail(field, f"expected a hand object, got {_show(obj)}")
+        raise _fail(field, f"expected a hand object, got {shown(obj)}")
     nulls = frozenset(k for k in _HAND_KEYS if k in obj and obj[k] is None)
     deal = _list(obj.get("deal"), f"{field}.deal") if "deal" in obj else None
     if deal is None:
@@ -232,13 +254,13 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     direction = obj.get("pass_direction")
     if direction is not None and direction not in PASS_DIRECTIONS:
         raise _fail(f"{field}.pass_direction",
-                    f"unknown direction {_show(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
+                    f"unknown direction {shown(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
     moon = obj.get("moon")
     if moon is not None and moon not in MOON_CHOICES:
-        raise _fail(f"{field}.moon", f"unknown moon choice {_show(moon)} (allowed: {', '.join(MOON_CHOICES)})")
+        raise _fail(f"{field}.moon", f"unknown moon choice {shown(moon)} (allowed: {', '.join(MOON_CHOICES)})")
     points = _ints(obj["points"], f"{field}.points", n) if obj.get("points") is not None else None
     totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
-    extra = {k: v for k, v in obj.items() if k not in _HAND_KEYS}
+    extra = _shallow({k: v for k, v in obj.items() if k not in _HAND_KEYS}, field)
     return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
                       extra=extra, nulls=nulls)
@@ -247,10 +269,10 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
 def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     """Read one game object; ``rules`` (if given) replaces the record's own rule set."""
     if not isinstance(obj, dict):
-        raise _fail("", f"expected a game object, got {_show(obj)}")
+        raise _fail("", f"expected a game object, got {shown(obj)}")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {_show(fmt)}")
+        raise _fail("format", f"expected {shown(FORMAT)}, got {shown(fmt)}")
     players = _list(obj.get("players"), "players") if "players" in obj else None
     if players is None:
         raise _fail("players", "missing: the player at each seat")
@@ -258,7 +280,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
         raise _fail("players", f"{len(players)} players; Hearts is played by 3 to 7")
     for i, p in enumerate(players):
         if not isinstance(p, str) or not p:
-            raise _fail(f"players[{i}]", f"expected a non-empty name, got {_show(p)}")
+            raise _fail(f"players[{i}]", f"expected a non-empty name, got {shown(p)}")
     n = len(players)
     rules_spec = obj.get("rules")
     try:
@@ -270,14 +292,14 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
                   for k, h in enumerate(_list(obj.get("hands", []), "hands")))
     complete = obj.get("complete")
     if complete is not None and not isinstance(complete, bool):
-        raise _fail("complete", f"expected true or false, got {_show(complete)}")
+        raise _fail("complete", f"expected true or false, got {shown(complete)}")
     for key in ("game_id", "played_at"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
-            raise _fail(key, f"expected a string, got {_show(obj[key])}")
+            raise _fail(key, f"expected a string, got {shown(obj[key])}")
     if _GAME_FIELDS.issuperset(obj) and None not in obj.values():
         extra, nulls = {}, _NO_NULLS
     else:
-        extra = {k: v for k, v in obj.items() if k not in _GAME_KEYS}
+        extra = _shallow({k: v for k, v in obj.items() if k not in _GAME_KEYS}, "")
         nulls = frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None)
     return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
@@ -374,8 +396,23 @@ _READ_BUFFER = 1 << 20
 """Bytes read at a time from a JSON Lines file: a line longer than the buffer is read in pieces and joined."""
 
 
-def _decode_error(error: orjson.JSONDecodeError, line_offset: int = 0) -> str:
-    return f"bad JSON: {error.msg} (line {error.lineno + line_offset}, column {error.colno})"
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
+    """What is wrong with JSON text that orjson refused, in the user's terms.
+
+    Text saved as UTF-16 or UTF-32 (a byte order mark, or NUL bytes between the
+    characters) is named as such; text that stops inside a value is said to end
+    early (a cut-off line or file), not to be wrong at its last column.
+    ``document``: ``data`` is a whole ``.json`` file (the line is then named too).
+    """
+    if data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]:
+        return "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+    where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
+    if error.pos >= len(data.rstrip()):
+        return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
+    return f"bad JSON: {error.msg} ({where})"
 
 
 def _item(obj: Any, source: str, rules: Rules | None) -> Item:
@@ -383,6 +420,31 @@ def _item(obj: Any, source: str, rules: Rules | None) -> Item:
         return Item(source, game_from_dict(obj, rules))
     except RecordError as error:
         return Item(source, error=error.at(source))
+
+
+def _as_written(item: Item, raw: bytes) -> Item:
+    """``item``, its error showing a number too large to read as it is written in ``raw`` (its game's JSON)."""
+    error = item.error
+    if error is None or error.detail != _TOO_BIG:
+        return item
+    written = _number_at(raw, error.field or "")
+    if written is None:
+        return item
+    return Item(item.source, error=RecordError(f"expected a whole number within 64 bits, got {shown(written, 80)}",
+                                               error.field, item.source))
+
+
+def _number_at(raw: bytes, field: str) -> int | None:
+    """The integer at ``field`` (``hands[0].points[1]``) of a game's JSON text, read exactly (Python's own
+    JSON reader keeps every digit); ``None`` if it cannot be found."""
+    import json
+    try:
+        value: Any = json.loads(raw)
+        for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
+            value = value[int(index)] if index else value[key]
+    except (ValueError, LookupError, TypeError, RecursionError):
+        return None
+    return value if isinstance(value, int) else None
 
 
 def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
@@ -405,8 +467,8 @@ def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as error:
-            return Item(source, error=RecordError(f"bad JSON: {error.msg} (column {error.colno})", source=source))
-        return _item(obj, source, rules)
+            return Item(source, error=RecordError(bad_json(error, line), source=source))
+        return _as_written(_item(obj, source, rules), line)
     finally:
         if paused:
             gc.enable()
@@ -436,13 +498,14 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
         if len([l for l in lines if l.strip()]) > 1 and _looks_like_jsonl(lines):
             yield from iter_jsonl(iter(lines), name, rules)
             return
-        yield Item(f"{name}:{error.lineno}", error=RecordError(_decode_error(error), source=f"{name}:{error.lineno}"))
+        source = f"{name}:{error.lineno}"
+        yield Item(source, error=RecordError(bad_json(error, data, document=True), source=source))
         return
     if isinstance(obj, list):
         for index, game in enumerate(obj):
             yield _item(game, f"{name}:#{index + 1}", rules)
     else:
-        yield _item(obj, f"{name}:1", rules)
+        yield _as_written(_item(obj, f"{name}:1", rules), data)
 
 
 def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:

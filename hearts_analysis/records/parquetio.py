@@ -395,6 +395,8 @@ def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) 
         except (OSError, pa.ArrowException, ValueError) as error:
             yield group_error(parquet, name, number, error, paired=True)
             continue
+        if not headers.num_rows and not cards.num_rows:
+            continue  # an empty pair (a writer that flushed nothing) holds no game
         for (header_at, header_count), (card_at, card_count) in _slices(headers, cards):
             yield from decoded(cards.slice(card_at, card_count), name, number, card_row + card_at, rules,
                                 headers.slice(header_at, header_count), header_row + header_at)

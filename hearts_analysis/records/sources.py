@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..rules import Rules
+from ..text import shown
 from .jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdin
 
 JSON_SUFFIXES = (".json",) + JSONL_SUFFIXES
@@ -48,6 +49,6 @@ def write_any(games: Iterable, path: str | Path) -> int:
         from .parquetio import write_parquet
         return write_parquet(games, path)
     if path.suffix.lower() not in JSON_SUFFIXES:
-        raise ValueError(f"{path}: unknown output format {path.suffix!r} (use .json, .jsonl or .parquet)")
+        raise ValueError(f"{path}: unknown output format {shown(path.suffix)} (use .json, .jsonl or .parquet)")
     from .jsonio import write_games
     return write_games(games, path)

@@ -9,6 +9,7 @@ what users can read, and either layer may be absent: the report then leaves its 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..engine.replay import GameResult
@@ -53,12 +54,21 @@ class GameExtras:
         flagged = [d for d in (self.review or {}).get("decisions") or [] if d.get("class")]
         return sorted(flagged, key=lambda d: (-d["cost"], d["hand"], d["trick"] or 0, d["seat"]))[:limit]
 
+    @cached_property
+    def _by_hand(self) -> dict[str, dict[int, list[dict[str, Any]]]]:
+        """The moons, passes and reviewed decisions of each hand, found once: the report asks hand by hand,
+        and scanning the whole game each time made a long game's report take minutes."""
+        found: dict[str, dict[int, list[dict[str, Any]]]] = {"moons": {}, "passes": {}, "decisions": {}}
+        for kind, entries in (("moons", self.moons), ("passes", self.passes),
+                              ("decisions", (self.review or {}).get("decisions") or [])):
+            for entry in entries:
+                found[kind].setdefault(entry["hand"], []).append(entry)
+        return found
+
     def moon_notes(self, hand: int, players: list[str], seats: int) -> dict[str, list[str]]:
         """What the moon detector saw in one hand, keyed by the replay step it belongs to."""
         notes: dict[str, list[str]] = {}
-        for moon in self.moons:
-            if moon["hand"] != hand:
-                continue
+        for moon in self._by_hand["moons"].get(hand, ()):
             runner = players[moon["seat"]]
             start = moon.get("start_trick")
             if start:
@@ -78,12 +88,12 @@ class GameExtras:
 
     def pass_verdicts(self, hand: int) -> dict[int, list[str]]:
         """The advisor's verdicts on each seat's pass in one hand."""
-        return {p["seat"]: list(p.get("verdicts") or []) for p in self.passes if p["hand"] == hand}
+        return {p["seat"]: list(p.get("verdicts") or []) for p in self._by_hand["passes"].get(hand, ())}
 
     def pass_reviews(self, hand: int, players: list[str]) -> dict[int, dict[str, Any]]:
         """The review of each seat's pass in one hand."""
         return {d["seat"]: {"class": d.get("class"), "text": decision_text(d, players)}
-                for d in (self.review or {}).get("decisions") or [] if d.get("kind") == "pass" and d["hand"] == hand}
+                for d in self._by_hand["decisions"].get(hand, ()) if d.get("kind") == "pass"}
 
     @property
     def skipped(self) -> list[dict[str, Any]]:
@@ -93,8 +103,8 @@ class GameExtras:
         """The review of each play of one hand, keyed by play index, as text for the replay viewer."""
         n = len(players)
         notes: dict[str, dict[str, Any]] = {}
-        for decision in (self.review or {}).get("decisions") or []:
-            if decision.get("kind") != "play" or decision["hand"] != hand:
+        for decision in self._by_hand["decisions"].get(hand, ()):
+            if decision.get("kind") != "play":
                 continue
             index = next((i for i, (seat, _) in enumerate(plays)
                           if i // n + 1 == decision["trick"] and seat == decision["seat"]), None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,13 @@ from .words import display_order, joined, ordinal, preset_note, rules_in_words
 
 if TYPE_CHECKING:
     from ..review import Settings
+
+REPORT_HANDS = 200
+"""Hands a game report shows in its hand table and its replay: a game of thousands of hands (a log that
+never reached its target) would otherwise take minutes to render and make a page no browser opens; the
+charts and the rule violations still cover every hand."""
+REPORT_VIOLATIONS = 500
+"""Rule violations a game report lists; `hearts validate` lists them all."""
 
 _AT_HAND_START = frozenset({"deal-invalid", "pass-invalid", "game-continued"})
 """Violations shown before the first lead; others without a card are shown when the hand is scored."""
@@ -85,9 +93,11 @@ def _replay_hand(result: GameResult, hand: HandResult, trace: HandTrace) -> dict
     }
 
 
-def replay_data(result: GameResult, extras: GameExtras | None = None) -> dict[str, Any]:
-    """Everything the replay viewer shows, as JSON-ready data (names stay plain text)."""
-    hands = [_replay_hand(result, hand, trace) for hand, trace in zip(result.hands, trace_game(result))]
+def replay_data(result: GameResult, extras: GameExtras | None = None, limit: int | None = None) -> dict[str, Any]:
+    """Everything the replay viewer shows, as JSON-ready data (names stay plain text); ``limit``: of the
+    first hands only."""
+    hands = [_replay_hand(result, hand, trace)
+             for hand, trace in zip(result.hands[:limit], islice(trace_game(result), limit))]
     players = list(result.record.players)
     if extras is not None:
         for hand in hands:
@@ -101,9 +111,9 @@ def replay_data(result: GameResult, extras: GameExtras | None = None) -> dict[st
     return {"players": list(result.record.players), "hands": hands}
 
 
-def _hand_rows(result: GameResult) -> list[dict[str, Any]]:
+def _hand_rows(result: GameResult, limit: int) -> list[dict[str, Any]]:
     rows = []
-    for hand in result.hands:
+    for hand in result.hands[:limit]:
         record = result.record.hands[hand.number - 1]
         cells = []
         for seat, points in enumerate(hand.points):
@@ -173,19 +183,22 @@ def points_figure(result: GameResult) -> go.Figure:
     return fig
 
 
-def _violation_rows(result: GameResult) -> list[dict[str, Any]]:
-    """Every violation with where to show it in the replay (hand index, step)."""
-    rows = []
+def _violation_rows(result: GameResult, hands: int, limit: int) -> list[dict[str, Any]]:
+    """The first ``limit`` violations with where to show them in the replay (hand index, step; none beyond the
+    first ``hands`` hands, which are all the replay holds)."""
+    rows: list[dict[str, Any]] = []
     n = result.record.seats
     for h_index, hand in enumerate(result.hands):
         plays = result.record.hands[hand.number - 1].plays
         for violation in hand.violations:
-            at = _play_index(plays, n, violation)
+            if len(rows) == limit:
+                return rows
+            at = _play_index(plays, n, violation) if h_index < hands else None
             step = at + 1 if at is not None else (0 if violation.code in _AT_HAND_START else len(plays))
-            rows.append({"v": violation, "hand_index": h_index, "step": step})
+            rows.append({"v": violation, "hand_index": h_index if h_index < hands else None, "step": step})
     shown = {id(row["v"]) for row in rows}
     rows += [{"v": v, "hand_index": None, "step": None} for v in result.violations if id(v) not in shown]
-    return rows
+    return rows[:limit]
 
 
 def game_context(result: GameResult, source: str, extras: GameExtras | None = None) -> dict[str, Any]:
@@ -217,14 +230,17 @@ def game_context(result: GameResult, source: str, extras: GameExtras | None = No
         "rules_words": rules_in_words(game.rules, game.seats),
         "preset": game.rules.preset,
         "preset_note": preset_note(game.rules),
-        "rows": _hand_rows(result),
+        "rows": _hand_rows(result, REPORT_HANDS),
+        "shown_hands": REPORT_HANDS,
+        "hands_left_out": max(0, len(result.hands) - REPORT_HANDS),
         "totals": list(result.totals),
         "has_recorded": any(h.points is not None for h in game.hands),
-        "violations": _violation_rows(result),
+        "violations": _violation_rows(result, REPORT_HANDS, REPORT_VIOLATIONS),
+        "violations_left_out": max(0, len(result.violations) - REPORT_VIOLATIONS),
         "catalogue": [CATALOGUE[c] for c in codes],
         "score_figure": charts_or_none(score_figure, result),
         "points_figure": charts_or_none(points_figure, result),
-        "replay": replay_data(result, extras),
+        "replay": replay_data(result, extras, REPORT_HANDS),
         "extras": extras,
     }
 

@@ -1,0 +1,150 @@
+"""Untrusted text made safe to show: echoed values, terminal lines and CSV cells.
+
+Player names, game ids, card strings and rule values come from logs that anyone
+can write. A value echoed in a message is cut to a few dozen characters and
+written as JSON (``"x"``, ``null``, ``true``), the language of the records
+themselves; a line for the terminal shows its control characters as visible
+escapes, so that an ANSI or OSC sequence cannot restyle or retitle the
+terminal and a newline in a name cannot forge a line of output; a CSV cell that
+a spreadsheet would run as a formula is defused as the OWASP guidance on CSV
+injection recommends. Every module imports these from here (the lowest layer).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from typing import IO, Any, Iterable
+
+import orjson
+
+SHOWN_LIMIT = 40
+"""Characters of an echoed value kept in a message."""
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+                     "\ufeff\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]")
+"""Control characters (C0, DEL, C1), bidirectional and invisible format characters, line and paragraph
+separators, lone surrogates (undecodable bytes) and tag characters: what can move the cursor, restyle or
+retitle a terminal, reorder a line, or hide text."""
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _escape(match: re.Match) -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _NAMED:
+        return _NAMED[char]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def terminal_safe(text: str) -> str:
+    r"""``text`` with every control, bidirectional or invisible character shown as an escape.
+
+    >>> terminal_safe("bob\x1b]0;owned\x07\n")
+    'bob\\x1b]0;owned\\x07\\n'
+    >>> terminal_safe("alice")
+    'alice'
+    """
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
+    """A value from a record as a message echoes it: JSON, at most ``limit`` characters, terminal-safe.
+
+    Integers are written as they are (also beyond 64 bits); anything that is not
+    JSON is shown by its text.
+
+    >>> shown(None), shown(True), shown("QS"), shown(2 ** 64)
+    ('null', 'true', '"QS"', '18446744073709551616')
+    >>> shown("X" * 100)
+    '"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX... (102 characters)'
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    else:
+        try:
+            text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        except (TypeError, orjson.JSONEncodeError):
+            text = _plain(value)
+    if len(text) > limit:
+        text = f"{text[:limit - 3]}... ({len(text):,} characters)"
+    return terminal_safe(text)
+
+
+def _plain(value: Any) -> str:
+    """Text of a value orjson cannot write (nested too deep, big integers inside, other types), bounded."""
+    if isinstance(value, (list, tuple)):
+        return "[...]" if value else "[]"
+    if isinstance(value, dict):
+        return "{...}" if value else "{}"
+    text = str(value)
+    return text if len(text) < 10_000 else text[:10_000]
+
+
+def os_error_text(error: OSError, path: Any = None) -> str:
+    """An operating-system error in words with the path the user gave (``path``, else the error's own), without
+    Python's ``[Errno 17]`` prefix or a temporary file's name.
+
+    >>> os_error_text(FileExistsError(17, "File exists", "/tmp/.out.json.x1.tmp"), "out.json")
+    'out.json: File exists'
+    """
+    if not error.strerror:  # raised with a message of its own
+        return terminal_safe(str(error) or type(error).__name__)
+    where = path if path is not None else error.filename
+    return terminal_safe(f"{where}: {error.strerror}" if where is not None else error.strerror)
+
+
+def csv_safe(cell: Any) -> Any:
+    """A CSV cell a spreadsheet will not run as a formula: text starting with ``= + - @``, tab or CR gets a
+    leading single quote (numbers are left as they are).
+
+    >>> csv_safe("=HYPERLINK(0)"), csv_safe("alice"), csv_safe(-3)
+    ("'=HYPERLINK(0)", 'alice', -3)
+    """
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
+
+
+CSV_LINE_END = "\r\n"
+"""CSV rows end as RFC 4180 says; with it the csv module quotes every cell that holds a CR or an LF (with
+``\n`` alone, a CR in a name would end the row for a spreadsheet)."""
+
+
+def csv_writer(stream: IO[str]):
+    r"""A :func:`csv.writer` for untrusted cells: each row's cells pass :func:`csv_safe`, rows end in CRLF.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> csv_writer(out).writerow(["=1+1", "a\rb", 3])
+    >>> out.getvalue()
+    '\'=1+1,"a\rb",3\r\n'
+    """
+    return _SafeWriter(csv.writer(stream, lineterminator=CSV_LINE_END))
+
+
+class _SafeWriter:
+    def __init__(self, writer) -> None:
+        self._writer = writer
+
+    def writerow(self, cells: Iterable[Any]) -> None:
+        self._writer.writerow([csv_safe(cell) for cell in cells])
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for cells in rows:
+            self.writerow(cells)
+
+
+def csv_frame(data):
+    """A pandas DataFrame with :func:`csv_safe` applied to its text columns (the others cannot start a formula)."""
+    text_columns = [name for name in data.columns if data[name].dtype == object or str(data[name].dtype) == "string"]
+    if not text_columns:
+        return data
+    data = data.copy()
+    for name in text_columns:
+        data[name] = data[name].map(csv_safe, na_action="ignore")
+    return data

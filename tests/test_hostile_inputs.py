@@ -1,0 +1,182 @@
+"""Hostile and damaged inputs that used to crash a command: each becomes an error for its record, exit 2,
+and the other games are still processed."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from hearts_analysis.cli import app
+from hearts_analysis.records.jsonio import game_to_dict
+from hearts_analysis.records.sources import iter_sources
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import simulate_games
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@lru_cache(maxsize=None)
+def _games() -> tuple[str, ...]:
+    games = simulate_games(5, Rules.preset("standard", target=40), 4, seed=3)
+    return tuple(json.dumps(game_to_dict(g)) for g in games)
+
+
+def games() -> list[dict]:
+    return [json.loads(text) for text in _games()]
+
+
+def write_jsonl(path: Path, objects: list[dict]) -> Path:
+    """JSON Lines of ``objects``; a string ``"nested:N"`` becomes a value nested N lists deep."""
+    text = "".join(json.dumps(o) + "\n" for o in objects)
+    path.write_text(re.sub(r'"nested:(\d+)"', lambda m: "[" * int(m[1]) + "0" + "]" * int(m[1]), text))
+    return path
+
+
+def nested(depth: int) -> str:
+    return f"nested:{depth}"
+
+
+def readable(path: Path) -> list[str]:
+    return [item.game.game_id for item in iter_sources([path]) if item.game is not None]
+
+
+# -- deep nesting in an extra field ---------------------------------------------------------------------
+@pytest.mark.parametrize("depth", [255, 600, 1000])
+@pytest.mark.parametrize("where", ["game", "hand"])
+def test_deep_nesting_is_an_error_for_its_record_and_the_others_convert(tmp_path, depth, where):
+    objects = games()
+    if where == "game":
+        objects[1]["notes"] = nested(depth)
+        field = "notes"
+    else:
+        objects[1]["hands"][2]["notes"] = nested(depth)
+        field = "hands[2].notes"
+    source = write_jsonl(tmp_path / "deep.jsonl", objects)
+    done = run("convert", source, tmp_path / "out.parquet")
+    assert done.exit_code == 2, done.output
+    assert f"deep.jsonl:2: error: {field}:" in done.stderr and "nested" in done.stderr
+    kept = [o["game_id"] for i, o in enumerate(objects) if i != 1]
+    assert readable(tmp_path / "out.parquet") == kept
+    for command in (["validate"], ["stats"], ["score"], ["report", "-o", tmp_path / "reports"]):
+        checked = run(*command, source)
+        assert checked.exit_code == 2 and f"deep.jsonl:2: error: {field}:" in checked.stderr + checked.stdout, (
+            command, checked.output)
+
+
+def test_deep_nesting_to_json_lines_keeps_the_other_games(tmp_path):
+    objects = games()
+    objects[0]["notes"] = {"a": nested(300)}
+    done = run("convert", write_jsonl(tmp_path / "deep.jsonl", objects), tmp_path / "out.jsonl")
+    assert done.exit_code == 2 and "deep.jsonl:1: error: notes:" in done.stderr
+    assert readable(tmp_path / "out.jsonl") == [o["game_id"] for o in objects[1:]]
+
+
+# -- more hands than the layout numbers -------------------------------------------------------------------
+def test_a_game_of_33000_hands_is_an_error_for_its_record(tmp_path):
+    objects = games()
+    objects[2]["hands"] = objects[2]["hands"][:1] * 33_000
+    source = write_jsonl(tmp_path / "long.jsonl", objects)
+    done = run("convert", source, tmp_path / "out.parquet")
+    assert done.exit_code == 2, done.output
+    assert "long.jsonl:3: error: hands:" in done.stderr and "32,767" in done.stderr
+    assert readable(tmp_path / "out.parquet") == [o["game_id"] for i, o in enumerate(objects) if i != 2]
+
+
+# -- Parquet files with empty row groups, or one bad value -------------------------------------------------
+def _paired_file(tmp_path: Path) -> tuple[Path, pq.ParquetFile]:
+    source = write_jsonl(tmp_path / "good.jsonl", games())
+    target = tmp_path / "good.parquet"
+    assert run("convert", source, target).exit_code == 0
+    return target, pq.ParquetFile(target)
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_empty_row_groups_are_skipped(tmp_path, engine):
+    target, parquet = _paired_file(tmp_path)
+    headers, cards = parquet.read_row_group(0), parquet.read_row_group(1)
+    damaged = tmp_path / "empty.parquet"
+    with pq.ParquetWriter(damaged, parquet.schema_arrow) as writer:
+        writer.write_table(headers.slice(0, 0))
+        writer.write_table(cards.slice(0, 0))
+        writer.write_table(headers)
+        writer.write_table(cards)
+        writer.write_table(headers.slice(0, 0))
+        writer.write_table(cards.slice(0, 0))
+    done = run("validate", "--engine", engine, damaged)
+    assert done.exit_code == 0, done.output
+    assert "5 games" in done.stdout
+    assert readable(damaged) == readable(target)
+    assert run("stats", damaged).exit_code == 0
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("rows", ["cards", "headers"])
+def test_one_bad_hand_number_drops_only_its_game(tmp_path, engine, rows):
+    target, parquet = _paired_file(tmp_path)
+    tables = {"headers": parquet.read_row_group(0), "cards": parquet.read_row_group(1)}
+    columns = tables[rows].to_pydict()
+    row = [r for r, g in enumerate(columns["game"]) if g == 2][30 if rows == "cards" else 2]
+    columns["hand"][row] = 7
+    tables[rows] = pa.Table.from_pydict(columns, schema=tables[rows].schema)
+    damaged = tmp_path / "bad-hand.parquet"
+    with pq.ParquetWriter(damaged, parquet.schema_arrow) as writer:
+        writer.write_table(tables["headers"])
+        writer.write_table(tables["cards"])
+    done = run("validate", "--engine", engine, damaged)
+    assert done.exit_code == 2, done.output
+    errors = [line for line in done.stdout.splitlines() if ": error: " in line]
+    assert len(errors) == 1 and errors[0].startswith(f"{damaged}:#3: error: hands") and "file row" in errors[0]
+    assert "4 games" in done.stdout
+    kept = readable(target)
+    assert readable(damaged) == kept[:2] + kept[3:]
+
+
+# -- OpenSpiel histories that are not UTF-8 ----------------------------------------------------------------
+def test_openspiel_file_with_invalid_utf8_names_file_and_line(tmp_path):
+    out = tmp_path / "games.jsonl"
+    assert run("export", "openspiel", write_jsonl(tmp_path / "g.jsonl", games()[:1]), "-o", tmp_path / "h.txt"
+               ).exit_code == 0
+    history = (tmp_path / "h.txt").read_bytes().splitlines()[0]
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(history + b"\n" + b"0 1 \xff\xfe 2\n" + history + b"\n")
+    done = run("import", "openspiel", bad, "-o", out)
+    assert done.exit_code == 2, done.output
+    assert f"{bad}:2: error:" in done.stderr and "UTF-8" in done.stderr
+    assert "\\udc" not in done.stderr and "\udcff" not in done.stderr
+    assert len(out.read_text().splitlines()) == 2
+
+
+# -- very long games ---------------------------------------------------------------------------------------
+def test_a_long_game_report_shows_its_first_hands_and_says_how_many_are_left_out(tmp_path, monkeypatch):
+    from hearts_analysis.reports import game as game_report
+    monkeypatch.setattr(game_report, "REPORT_HANDS", 3)
+    monkeypatch.setattr(game_report, "REPORT_VIOLATIONS", 2)
+    obj = games()[0]
+    obj["hands"] = obj["hands"] * 3
+    for hand in obj["hands"]:
+        hand.pop("totals", None)
+    obj["hands"][-1]["points"] = [99, 0, 0, 0]
+    obj["hands"][-2]["points"] = [98, 0, 0, 0]
+    obj["hands"][-3]["points"] = [97, 0, 0, 0]
+    source = write_jsonl(tmp_path / "long.jsonl", [obj])
+    done = run("report", source, "-o", tmp_path / "long.html", "--js-beside")
+    assert done.exit_code in (0, 1), done.output
+    page = (tmp_path / "long.html").read_text()
+    hands = len(obj["hands"])
+    assert f"show the first 3 hands; the other {hands - 3:,} are in the charts" in page
+    assert page.count('<tr id="hand-') == 3
+    data = json.loads(re.search(r'<script[^>]*id="replay-data"[^>]*>(.*?)</script>', page, re.S)[1])
+    assert [h["number"] for h in data["hands"]] == [1, 2, 3]
+    assert "more: <code>hearts validate</code> lists every one" in page
+
