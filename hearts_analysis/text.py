@@ -52,6 +52,15 @@ def terminal_safe(text: str) -> str:
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
+def terminal_lines(text: str) -> str:
+    r"""Each line of ``text`` made :func:`terminal_safe`, the line breaks kept.
+
+    >>> terminal_lines("a\x1b[2J\nb")
+    'a\\x1b[2J\nb'
+    """
+    return "\n".join(map(terminal_safe, text.split("\n")))
+
+
 def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
     """A value from a record as a message echoes it: JSON, at most ``limit`` characters, terminal-safe.
 

@@ -145,7 +145,7 @@ def test_one_bad_hand_number_drops_only_its_game(tmp_path, engine, rows):
 # -- OpenSpiel histories that are not UTF-8 ----------------------------------------------------------------
 def test_openspiel_file_with_invalid_utf8_names_file_and_line(tmp_path):
     out = tmp_path / "games.jsonl"
-    assert run("export", "openspiel", write_jsonl(tmp_path / "g.jsonl", games()[:1]), "-o", tmp_path / "h.txt"
+    assert run("export", "openspiel", write_jsonl(tmp_path / "g.jsonl", games()[:1]), "--plain", "-o", tmp_path / "h.txt"
                ).exit_code == 0
     history = (tmp_path / "h.txt").read_bytes().splitlines()[0]
     bad = tmp_path / "bad.txt"

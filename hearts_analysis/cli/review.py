@@ -38,7 +38,7 @@ def decision_line(d: dict) -> str:
     if chance and chance[0] != chance[1]:   # the same chance either way (a decided hand) says nothing
         line += f"; chance of winning {chance[0]} against {chance[1]}"
     if d["reason"]:
-        line += f"\n      {d['reason']}"
+        line += f"\n      {terminal_safe(d['reason'])}"
     return line
 
 
@@ -63,7 +63,7 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
                 continue
             lines.append(decision_line(d))
     for skipped in report["skipped_hands"]:
-        lines.append(f"  hand {skipped['hand']} not reviewed: {skipped['reason']}")
+        lines.append(terminal_safe(f"  hand {skipped['hand']} not reviewed: {skipped['reason']}"))
     return "\n".join(lines)
 
 

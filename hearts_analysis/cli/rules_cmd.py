@@ -15,7 +15,7 @@ from ..audit import error_report
 from ..inference import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
-from ..text import terminal_safe
+from ..text import terminal_lines, terminal_safe
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, error_line, fail
 from .progress import progress
 
@@ -71,7 +71,7 @@ def rules_command(
         _write_json({"games": len(games), "hands": sum(len(game.hands) for _, game in games),
                      "rule_sets": [group.to_dict() for group in named], "errors": errors})
     else:
-        typer.echo(render_named(named))
+        typer.echo(terminal_lines(render_named(named)))
     if errors:
         raise typer.Exit(EXIT_BAD_INPUT)
     raise typer.Exit(EXIT_VIOLATIONS if any(g.inference.unexplained_count for g in named) else EXIT_CLEAN)

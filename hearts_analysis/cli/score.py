@@ -34,10 +34,10 @@ def score_sheet(result: GameResult, source: str) -> dict:
 
 
 def render_text(sheet: dict, paint: Painter = plain) -> str:
-    players = sheet["players"]
+    players = [terminal_safe(name) for name in sheet["players"]]
     width = max(9, *(len(p) for p in players))
     head = f"{'hand':>4}  " + "  ".join(f"{p:>{width}}" for p in players) + "  moon"
-    title = f"{sheet['game_id'] or '(no game id)'}  [{sheet['source']}]"
+    title = terminal_safe(f"{sheet['game_id'] or '(no game id)'}  [{sheet['source']}]")
     sub = f"{'':>4}  " + "  ".join(f"{'pts total':>{width}}" for _ in players)
     lines = [title, head, sub, "-" * len(head)]
     for hand in sheet["hands"]:
@@ -55,7 +55,7 @@ def render_text(sheet: dict, paint: Painter = plain) -> str:
         lines.append("game not finished: no total has reached the target")
     if sheet["violations"]:
         lines.append(f"note: {sheet['violations']} rule violation(s); see `hearts validate`")
-    return "\n".join(map(terminal_safe, lines))
+    return "\n".join(lines)
 
 
 CSV_COLUMNS = ["source", "game_id", "hand", "seat", "player", "points_before_moon", "points",
