@@ -348,6 +348,17 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "qs_breaks_hearts=false -> hearts_broken_by heart, can_lead_hearts_instead_of_qs -> only_hearts_lead "
         "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5.",
         pass_cycle=["any"], only_hearts_lead="queen_first", moon="add_to_others"),
+    _preset(
+        "sturtevant",
+        "Nathan Sturtevant's Hearts program (the xinxin lineage), as its own driver sets its rules bitmask: "
+        "4 players, left right across hold, the holder of 2C leads any club, no hearts or QS on trick 1, hearts "
+        "broken by a heart or QS, a leader with only hearts and QS leads QS, the moon adds 26 to the others, game "
+        "to 100. Its other bits map to overrides: no pass -> pass_count 0, 2C leads -> first_lead lowest_club, "
+        "neither clubs rule -> first_lead left_of_dealer, JD bonus -> jack_of_diamonds -10, no-trick bonus -> "
+        "no_tricks_bonus -5, no shooting -> moon none. (The program takes 10 off every seat's moon score when "
+        "the shooter took JD; an imported game says so in its audit.)",
+        pass_cycle=["left", "right", "across", "hold"], first_lead="any_club", only_hearts_lead="queen_first",
+        moon="add_to_others"),
 ]}
 
 

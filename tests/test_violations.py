@@ -167,6 +167,12 @@ CASES = {
         pytest.param(game(full_deal(), MOON_PLAY, rules=MOON_RULES.replace(moon="none"), moon="add_to_others"),
                      [V(("moon-choice-invalid", 1, None, None, None))], id="rules-without-moons"),
     ],
+    "unmodelled": [
+        # an importer's note on a hand: reported before the hand's own checks, which still run
+        pytest.param(with_play(FEW, extra={"unmodelled": ["keeper pass"]}),
+                     [V(("unmodelled", 1, None, None, None)), V(("hand-incomplete", 1, 3, None, None))],
+                     id="keeper-pass"),
+    ],
 }
 
 

@@ -401,13 +401,30 @@ def _table(rules: Rules, players: int) -> Table:
     return table
 
 
+UNMODELLED = "unmodelled"
+"""The extra field (of a game or a hand) where an importer lists what the engine does not model."""
+
+
+def unmodelled(game: GameRecord) -> list[Violation]:
+    """A violation for each construct the record says the engine does not model (an imported log's)."""
+    found = []
+    for number, extra in [(None, game.extra), *enumerate((h.extra for h in game.hands), 1)]:
+        notes = extra.get(UNMODELLED) if extra else None
+        if notes:
+            for note in notes if isinstance(notes, list) else [notes]:
+                found.append(Violation(UNMODELLED, number, None, None, None,
+                                       f"not checked: {note}; the engine does not model this, so the "
+                                       "game's result is not vouched for"))
+    return found
+
+
 def replay_game(game: GameRecord) -> GameResult:
     """Replay and audit every hand of a game."""
     table = _table(game.rules, game.seats)
     running = Running(game.seats)
     results = [replay_hand(table, number, record, game.players, running)
                for number, record in enumerate(game.hands, 1)]
-    violations = [v for hand in results for v in hand.violations]
+    violations = unmodelled(game) + [v for hand in results for v in hand.violations]
     totals, ended_at = running.totals, running.ended_at
     if game.complete and ended_at is None:
         top = max(totals) if game.hands else 0

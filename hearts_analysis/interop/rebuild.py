@@ -1,0 +1,89 @@
+"""What foreign logs leave out, rebuilt from what they keep: deals, pass directions, who played.
+
+Many programs log the hands *after* the pass, or the plays without seats. These
+helpers rebuild the rest the one way the rules allow, so that every reader does
+it alike and the audit then checks the result.
+
+>>> left = rebuild_direction([[1], [2], [3], [4]], [1 << 4, 1 << 1, 1 << 2, 1 << 3], 4)
+>>> left
+1
+>>> trick_seats([0, 5, 3, 1], first_leader=2, players=4)
+([2, 3, 0, 1], 3)
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..cards import Card, Mask, mask_of
+from ..engine.replay import UNMODELLED  # noqa: F401  (re-exported for the readers)
+from ..records.jsonio import RecordError
+
+
+
+class ExportError(ValueError):
+    """A game that a foreign format cannot hold (named, with the reason)."""
+
+
+def rebuild_direction(passes: Sequence[Sequence[Card] | None], held: Sequence[Mask], players: int) -> int | None:
+    """The seat offset from passer to receiver that puts every passed card in its receiver's held hand.
+
+    ``held`` are the hands after the exchange. ``None`` when no offset fits (or several do and the
+    passes cannot tell them apart, which only happens when nothing was passed).
+    """
+    given = [mask_of(p or ()) for p in passes]
+    if not any(given):
+        return 0
+    fits = [offset for offset in range(1, players)
+            if all(given[s] & ~held[(s + offset) % players] == 0 for s in range(players))]
+    return fits[0] if len(fits) == 1 else None
+
+
+def deal_before_pass(held: Sequence[Mask], passes: Sequence[Sequence[Card] | None], offset: int,
+                     players: int) -> list[Mask]:
+    """Each seat's dealt hand: what it held after the exchange, less what it received, plus what it gave."""
+    given = [mask_of(p or ()) for p in passes]
+    return [(held[s] & ~given[(s - offset) % players]) | given[s] for s in range(players)]
+
+
+def trick_winner(cards: Sequence[Card]) -> int:
+    """Index in ``cards`` (play order) of the highest card of the suit led."""
+    led = cards[0] // 13
+    best = 0
+    for i, card in enumerate(cards):
+        if card // 13 == led and card > cards[best]:
+            best = i
+    return best
+
+
+def trick_seats(cards: Sequence[Card], first_leader: int, players: int) -> tuple[list[int], int]:
+    """Who played each card of a log that lists the cards in play order only, and who leads next.
+
+    Play goes to seat + 1 and the winner of a trick leads the next; a last, unfinished trick is
+    seated the same way. ``cards`` may hold several tricks.
+    """
+    seats: list[int] = []
+    leader = first_leader
+    for start in range(0, len(cards), players):
+        trick = cards[start:start + players]
+        seats += [(leader + i) % players for i in range(len(trick))]
+        if len(trick) == players:
+            leader = (leader + trick_winner(trick)) % players
+    return seats, leader
+
+
+def integers(text: str, field: str, count: int | None = None) -> list[int]:
+    """The whole numbers of a line of a text log; a :class:`RecordError` names the field and the token."""
+    values = []
+    for index, token in enumerate(text.split()):
+        try:
+            values.append(int(token))
+        except ValueError:
+            raise RecordError(f"expected a whole number, got {token!r}", f"{field}[{index}]") from None
+    if count is not None and len(values) != count:
+        raise RecordError(f"expected {count} numbers, got {len(values)}", field)
+    return values
+
+
+__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "integers", "rebuild_direction", "trick_seats",
+           "trick_winner"]
