@@ -157,13 +157,22 @@ def _moon_choice_invalid(game):
     return None
 
 
+def _unmodelled_hand(game):
+    return _with_hand(game, 1, extra={"unmodelled": ["keeper pass"]})
+
+
+def _unmodelled_game(game):
+    return dataclasses.replace(game, extra={"unmodelled": ["a scoring quirk of the program"]})
+
+
 def _queen_led_early(game):
     return _later_swap(game, lambda t, pos, seat, card, other: t == 1 and pos == 0 and other == QS)
 
 
 MUTATIONS = [_deal_invalid, _pass_invalid, _pass_on_hold, _wrong_first_lead, _out_of_turn, _card_not_held, _revoke,
              _points_on_first_trick, _hearts_not_broken, _hand_incomplete, _points_mismatch, _totals_mismatch,
-             _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early]
+             _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early, _unmodelled_hand,
+             _unmodelled_game]
 
 
 @lru_cache(maxsize=None)
