@@ -359,6 +359,12 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "the shooter took JD; an imported game says so in its audit.)",
         pass_cycle=["left", "right", "across", "hold"], first_lead="any_club", only_hearts_lead="queen_first",
         moon="add_to_others"),
+    _preset(
+        "hearts_league",
+        "The Hearts League bot-league program: 4 players passing left, right, across in turn (no hold hand), "
+        "2C leads, points allowed on trick 1, hearts broken by a heart or QS, a leader with only hearts and QS "
+        "may lead a heart, a seat taking all 26 points scores 0 and the others 26, game to 100.",
+        pass_cycle=["left", "right", "across"], points_on_first_trick=True, moon="add_to_others"),
 ]}
 
 
