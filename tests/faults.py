@@ -157,6 +157,10 @@ def _moon_choice_invalid(game):
     return None
 
 
+def _charge_invalid(game):
+    return _with_hand(game, 0, extra={"charged": ["AH"]})
+
+
 def _unmodelled_hand(game):
     return _with_hand(game, 1, extra={"unmodelled": ["keeper pass"]})
 
@@ -171,7 +175,7 @@ def _queen_led_early(game):
 
 MUTATIONS = [_deal_invalid, _pass_invalid, _pass_on_hold, _wrong_first_lead, _out_of_turn, _card_not_held, _revoke,
              _points_on_first_trick, _hearts_not_broken, _hand_incomplete, _points_mismatch, _totals_mismatch,
-             _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early, _unmodelled_hand,
+             _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early, _unmodelled_hand, _charge_invalid,
              _unmodelled_game]
 
 

@@ -278,10 +278,17 @@ class Referee:
             elif recorded_choice is not None:
                 choice = recorded_choice
             else:
-                fits = [c for c in MOON_CHOICES if recorded_points is not None and moon_score(c) == list(recorded_points)]
+                def scored(c: str) -> list[int]:
+                    mult = rules.get("ten_of_clubs", 1)
+                    return [p * mult if "TC" in taken[s] else p for s, p in enumerate(moon_score(c))]
+                fits = [c for c in MOON_CHOICES if recorded_points is not None and scored(c) == list(recorded_points)]
                 choice = fits[0] if len(fits) == 1 else "add_to_others"
             points = moon_score(choice)
 
+        multiplier = rules.get("ten_of_clubs", 1)  # TC multiplies its taker's points, moon or not
+        if multiplier != 1:
+            raw = [p * multiplier if "TC" in taken[s] else p for s, p in enumerate(raw)]
+            points = [p * multiplier if "TC" in taken[s] else p for s, p in enumerate(points)]
         if recorded_choice is not None:
             if shooter is None:
                 flag("moon-choice-invalid")
@@ -294,7 +301,9 @@ class Referee:
         return raw, points
 
 
-def _over(rules: dict[str, Any], totals: list[int]) -> bool:
+def _over(rules: dict[str, Any], totals: list[int], deals: int) -> bool:
+    if rules.get("deals_per_game"):
+        return deals >= rules["deals_per_game"]
     if rules["end_at"] == "exceed":
         return any(t > rules["target"] for t in totals)
     return any(t >= rules["target"] for t in totals)
@@ -312,6 +321,10 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
         result.violations += [("unmodelled", k, None, None, None)] * len(holder.get("unmodelled") or ())
     for k, hand in enumerate(game["hands"], 1):
         found: list[Found] = []
+        if hand.get("charged") and not rules.get("charges"):  # a charge under rules without charging
+            # (the seat that held the card after the pass: in these records, the one that played it)
+            found += [("charge-invalid", k, None, next((s for s, p in hand["plays"] if p == c), None), c)
+                      for c in hand["charged"]]
         raw, points = referee.audit_hand(k, hand, found)
         if ended_after is not None and k == ended_after + 1:
             found.append(("game-continued", k, None, None, None))
@@ -323,7 +336,7 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
                 if off != 0 and off != carried[seat]:
                     found.append(("totals-mismatch", k, None, seat, None))
                 carried[seat] = off
-        if ended_after is None and _over(rules, result.totals):
+        if ended_after is None and _over(rules, result.totals, k):
             ended_after = k
         result.violations += found
         result.points.append(points)

@@ -88,7 +88,7 @@ def test_every_violation_gives_the_reference_reports(tmp_path):
     reports = fast([path])
     assert reports == reference([path])
     codes = {v["code"] for r in reports for v in r["violations"]}
-    assert len(codes) == 15
+    assert len(codes) == 16
     clean, replayed = screened([path])
     assert clean == sum(1 for r in reports if r["valid"]) and replayed == sum(1 for r in reports if not r["valid"])
 

@@ -23,7 +23,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..engine.replay import UNMODELLED
+from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records import arrow_arrays, events_decode, parquetio
 from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
 from ..records.jsonio import Item
@@ -301,7 +301,7 @@ class Judgements:
         sample = {"game_id": strings([None if id_is_null else "g"]), "rules": strings([rules_text]),
                   "game_meta": strings([meta_text])}
         header = events_decode.game_headers(sample, [names], self.rules, {})[0]
-        if header is None or _lists_unmodelled(meta_text):
+        if header is None or _lists_unmodelled(meta_text) or header.rules.table(seats).needs_reference:
             return None
         return header.rules, header.complete is True
 
@@ -381,7 +381,7 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
         return unreadable
     hold_only = False
     for key, value in meta.items():
-        if key in ("deal", "plays", UNMODELLED) or (key in _COLUMN_KEYS and value is not None):
+        if key in ("deal", "plays", UNMODELLED, CHARGED, CLAIM) or (key in _COLUMN_KEYS and value is not None):
             return unreadable
         if key == "passes":  # null: the hand is read without passes, whatever its pass rows
             if value is not None and (not isinstance(value, list) or len(value) != seats
