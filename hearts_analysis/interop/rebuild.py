@@ -13,11 +13,14 @@ it alike and the audit then checks the result.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
+
+import orjson
 
 from ..cards import Card, Mask, mask_of
 from ..engine.replay import UNMODELLED  # noqa: F401  (re-exported for the readers)
 from ..records.jsonio import RecordError
+from ..records.model import GameRecord
 
 
 
@@ -85,5 +88,38 @@ def integers(text: str, field: str, count: int | None = None) -> list[int]:
     return values
 
 
-__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "integers", "rebuild_direction", "trick_seats",
-           "trick_winner"]
+def json_events(stream: TextIO) -> Iterator[tuple[int, Any]]:
+    """``(line, event)`` of an event log: one JSON value per line, or one JSON list of them.
+
+    A line that is not JSON gives a :class:`RecordError` in place of its event, so that the reader
+    can name it and go on.
+    """
+    text = stream.read()
+    if text.lstrip().startswith("["):
+        try:
+            events = orjson.loads(text)
+        except orjson.JSONDecodeError as error:
+            yield 1, RecordError(f"bad JSON: {error}", "event")
+            return
+        yield from ((index + 1, event) for index, event in enumerate(events if isinstance(events, list) else []))
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                yield number, orjson.loads(line)
+            except orjson.JSONDecodeError as error:
+                yield number, RecordError(f"bad JSON: {error}", "event")
+
+
+def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[GameRecord], list[dict]]) -> int:
+    """Each game's events, one JSON object per line; the count of games."""
+    count = 0
+    for game in games:
+        for event in events_of(game):
+            out.write(orjson.dumps(event).decode() + "\n")
+        count += 1
+    return count
+
+
+__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "integers", "json_events", "rebuild_direction", "trick_seats",
+           "trick_winner", "write_events"]

@@ -160,8 +160,8 @@ def bits_for(rules: Rules) -> int:
         bits |= NO_SHOOTING
     elif rules.moon != "add_to_others":
         problems.append(f"moon {rules.moon}")
-    problems += [f"{name} {getattr(rules, name)}" for name in ("charges", "deals_per_game", "claims")
-                 if hasattr(rules, name) and getattr(rules, name) != getattr(base, name)]
+    problems += [f"{name} {getattr(rules, name)}" for name in ("charges", "ten_of_clubs", "deals_per_game", "claims")
+                 if getattr(rules, name) != getattr(base, name)]
     if problems:
         raise ExportError(f"the program's rules bitmask cannot express {', '.join(problems)}")
     return bits
@@ -231,9 +231,9 @@ def _hand(lines: _Lines, number: int, clubs_lead: bool) -> tuple[HandRecord, boo
             passes.append(None if given == [-1] * PASS_CARDS else tuple(_card(v, f"{field}.passes[{seat}]")
                                                                         for v in given))
         cut = not lines or _is_game_start(lines)
-        plays_text = "" if cut else lines.take()[1]
+        plays_text = ""
         if not cut:
-            line = lines.lines[lines.at - 1][0]
+            line, plays_text = lines.take()
         played = [_card(v, f"{field}.plays") for v in integers(plays_text, f"{field}.plays")]
     except IndexError:
         raise RecordError("the file ends inside this hand", field).at(f"line {line}") from None

@@ -27,14 +27,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
-import orjson
-
 from ..cards import CardError, card_name, parse_card
 from ..engine.replay import CHARGED, replay_game
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError
+from .rebuild import ExportError, json_events, write_events
 
 NAME = "trend"
 TITLE = "Trend Micro Trend Hearts contest game log (JSON events)"
@@ -172,25 +170,6 @@ def _record(game: _Game, game_id: str) -> GameRecord:
                       rules_spec=rules.to_spec(), game_id=game_id, complete=game.complete)
 
 
-def _events(stream: TextIO) -> Iterator[tuple[int, Any]]:
-    """``(line, event or the error)``: one JSON object per line, or a JSON list of them."""
-    text = stream.read()
-    if text.lstrip().startswith("["):
-        try:
-            events = orjson.loads(text)
-        except orjson.JSONDecodeError as error:
-            yield 1, RecordError(f"bad JSON: {error}", "event")
-            return
-        yield from ((index + 1, event) for index, event in enumerate(events))
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                yield number, orjson.loads(line)
-            except orjson.JSONDecodeError as error:
-                yield number, RecordError(f"bad JSON: {error}", "event")
-
-
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a log; an event that cannot be read makes its game an error, the others still read."""
     stem = Path(name).stem or "trend"
@@ -208,7 +187,7 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
         except RecordError as error:
             return Item(source, error=error.at(source))
 
-    for line, event in _events(stream):
+    for line, event in json_events(stream):
         if not isinstance(event, RecordError):
             if not isinstance(event, dict) or not isinstance(event.get("data", {}), dict):
                 event = RecordError("expected an object {\"eventName\": ..., \"data\": {...}}", "event")
@@ -289,12 +268,7 @@ def game_events(game: GameRecord) -> list[dict]:
 
 def write(games: Iterable[GameRecord], out: TextIO) -> int:
     """The games as a log of events, one JSON object per line."""
-    count = 0
-    for game in games:
-        for event in game_events(game):
-            out.write(orjson.dumps(event).decode() + "\n")
-        count += 1
-    return count
+    return write_events(games, out, game_events)
 
 
 __all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "write"]

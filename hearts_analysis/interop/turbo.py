@@ -28,14 +28,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
-import orjson
-
 from ..cards import CardError, card_name, iter_cards, mask_of, parse_card
 from ..engine.replay import CHARGED, CLAIM, UNMODELLED, replay_game
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError
+from .rebuild import ExportError, json_events, write_events
 
 NAME = "turbo"
 TITLE = "Turbo Hearts game event stream (JSON events)"
@@ -193,24 +191,6 @@ def _record(game: _Game, game_id: str) -> GameRecord:
                       rules=rules, rules_spec=rules.to_spec(), game_id=game_id, complete=game.complete, extra=extra)
 
 
-def _events(stream: TextIO) -> Iterator[tuple[int, Any]]:
-    text = stream.read()
-    if text.lstrip().startswith("["):
-        try:
-            events = orjson.loads(text)
-        except orjson.JSONDecodeError as error:
-            yield 1, RecordError(f"bad JSON: {error}", "event")
-            return
-        yield from ((index + 1, event) for index, event in enumerate(events))
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                yield number, orjson.loads(line)
-            except orjson.JSONDecodeError as error:
-                yield number, RecordError(f"bad JSON: {error}", "event")
-
-
 _READ = ("sit", "deal", "send_pass", "recv_pass", "charge", "reveal_charges", "play", "claim", "accept_claim",
          "reject_claim", "hand_complete", "game_complete")
 
@@ -232,7 +212,7 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
         except RecordError as error:
             return Item(source, error=error.at(source))
 
-    for line, event in _events(stream):
+    for line, event in json_events(stream):
         if not isinstance(event, RecordError):
             if not isinstance(event, dict):
                 event = RecordError('expected an object {"type": ...}', "event")
@@ -305,12 +285,7 @@ def game_events(game: GameRecord) -> list[dict]:
 
 def write(games: Iterable[GameRecord], out: TextIO) -> int:
     """The games as event streams, one JSON object per line (each game starts with its ``sit``)."""
-    count = 0
-    for game in games:
-        for event in game_events(game):
-            out.write(orjson.dumps(event).decode() + "\n")
-        count += 1
-    return count
+    return write_events(games, out, game_events)
 
 
 __all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "write"]
