@@ -13,13 +13,14 @@ it alike and the audit then checks the result.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import orjson
 
 from ..cards import Card, Mask, mask_of
 from ..engine.replay import UNMODELLED  # noqa: F401  (re-exported for the readers)
-from ..records.jsonio import RecordError
+from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord
 
 
@@ -111,6 +112,60 @@ def json_events(stream: TextIO) -> Iterator[tuple[int, Any]]:
                 yield number, RecordError(f"bad JSON: {error}", "event")
 
 
+def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | None], known: Sequence[str],
+                new_game: Callable[[int], Any], starts: Callable[[Any, str], bool],
+                apply: Callable[[Any, str, Any, int], None], record: Callable[[Any, str], GameRecord],
+                ends: str | None = None) -> Iterator[Item]:
+    """The games of an event log, each an :class:`Item`: read as they end, an error where an event was bad.
+
+    ``kind_of`` names an event (``None``: not an event object); events not ``known`` are skipped;
+    ``starts(game, kind)`` says an event opens a new game; ``apply`` takes an event into the game
+    (raising :class:`RecordError` naming the field); ``record`` builds it; an ``ends`` event closes it.
+    The first bad event of a game makes the game an error, named ``file:line``; the next game is read.
+    """
+    stem = Path(name).stem or "log"
+    game: Any = None
+    count = 0
+
+    def finish(current: Any) -> Item:
+        nonlocal count
+        count += 1
+        source = f"{name}:{current.line}"
+        if current.error is not None:
+            return Item(source, error=current.error)
+        try:
+            return Item(source, record(current, f"{stem}-{count}"))
+        except RecordError as error:
+            return Item(source, error=error.at(source))
+
+    for line, event in json_events(stream):
+        kind = None
+        if not isinstance(event, RecordError):
+            kind = kind_of(event)
+            if kind is None:
+                event = RecordError("expected an event object", "event")
+            elif kind not in known:
+                continue
+        if game is None or (kind is not None and starts(game, kind)):
+            if game is not None:
+                yield finish(game)
+            game = new_game(line)
+        if isinstance(event, RecordError):
+            if game.error is None:
+                game.error = event.at(f"{name}:{line}")
+            continue
+        try:
+            apply(game, kind, event, line)
+        except RecordError as error:
+            if game.error is None:
+                game.error = error.at(f"{name}:{line}")
+        if kind == ends:
+            yield finish(game)
+            game = None
+    if game is not None:
+        yield finish(game)
+
+
 def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[GameRecord], list[dict]]) -> int:
     """Each game's events, one JSON object per line; the count of games."""
     count = 0
@@ -121,5 +176,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "integers", "json_events", "rebuild_direction", "trick_seats",
+__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "trick_seats",
            "trick_winner", "write_events"]

@@ -24,7 +24,6 @@ True
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import CardError, card_name, parse_card
@@ -32,7 +31,7 @@ from ..engine.replay import CHARGED, replay_game
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, json_events, write_events
+from .rebuild import ExportError, event_games, write_events
 
 NAME = "trend"
 TITLE = "Trend Micro Trend Hearts contest game log (JSON events)"
@@ -170,47 +169,18 @@ def _record(game: _Game, game_id: str) -> GameRecord:
                       rules_spec=rules.to_spec(), game_id=game_id, complete=game.complete)
 
 
+def _kind(event: Any) -> str | None:
+    if not isinstance(event, dict) or not isinstance(event.get("data", {}), dict):
+        return None
+    return event.get("eventName") if isinstance(event.get("eventName"), str) else ""
+
+
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a log; an event that cannot be read makes its game an error, the others still read."""
-    stem = Path(name).stem or "trend"
-    game: _Game | None = None
-    count = 0
-
-    def finish(current: _Game) -> Item:
-        nonlocal count
-        count += 1
-        source = f"{name}:{current.line}"
-        if current.error is not None:
-            return Item(source, error=current.error)
-        try:
-            return Item(source, _record(current, f"{stem}-{count}"))
-        except RecordError as error:
-            return Item(source, error=error.at(source))
-
-    for line, event in json_events(stream):
-        if not isinstance(event, RecordError):
-            if not isinstance(event, dict) or not isinstance(event.get("data", {}), dict):
-                event = RecordError("expected an object {\"eventName\": ..., \"data\": {...}}", "event")
-            elif event.get("eventName") not in KNOWN_EVENTS:
-                continue
-        if game is None or (isinstance(event, dict) and event.get("eventName") == "new_game" and game.deals):
-            if game is not None:
-                yield finish(game)
-            game = _Game(line)
-        if isinstance(event, RecordError):
-            if game.error is None:
-                game.error = event.at(f"{name}:{line}")
-            continue
-        try:
-            _apply(game, event["eventName"], event.get("data") or {})
-        except RecordError as error:
-            if game.error is None:
-                game.error = error.at(f"{name}:{line}")
-        if event["eventName"] == "game_end":
-            yield finish(game)
-            game = None
-    if game is not None and (game.deals or game.error):
-        yield finish(game)
+    return event_games(stream, name, kind_of=_kind, known=KNOWN_EVENTS, new_game=_Game,
+                       starts=lambda game, kind: kind == "new_game" and bool(game.deals),
+                       apply=lambda game, kind, event, line: _apply(game, kind, event.get("data") or {}),
+                       record=_record, ends="game_end")
 
 
 # -- writing --------------------------------------------------------------------------

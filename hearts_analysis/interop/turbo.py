@@ -25,7 +25,6 @@ True
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import CardError, card_name, iter_cards, mask_of, parse_card
@@ -33,7 +32,7 @@ from ..engine.replay import CHARGED, CLAIM, UNMODELLED, replay_game
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, json_events, write_events
+from .rebuild import ExportError, event_games, write_events
 
 NAME = "turbo"
 TITLE = "Turbo Hearts game event stream (JSON events)"
@@ -197,43 +196,10 @@ _READ = ("sit", "deal", "send_pass", "recv_pass", "charge", "reveal_charges", "p
 
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a stream (a ``sit`` starts one); an unreadable event makes its game an error."""
-    stem = Path(name).stem or "turbo"
-    game: _Game | None = None
-    count = 0
-
-    def finish(current: _Game) -> Item:
-        nonlocal count
-        count += 1
-        source = f"{name}:{current.line}"
-        if current.error is not None:
-            return Item(source, error=current.error)
-        try:
-            return Item(source, _record(current, f"{stem}-{count}"))
-        except RecordError as error:
-            return Item(source, error=error.at(source))
-
-    for line, event in json_events(stream):
-        if not isinstance(event, RecordError):
-            if not isinstance(event, dict):
-                event = RecordError('expected an object {"type": ...}', "event")
-            elif event.get("type") not in _READ:
-                continue
-        starts = isinstance(event, dict) and event.get("type") == "sit"
-        if game is None or (starts and (game.hands or game.players)):
-            if game is not None:
-                yield finish(game)
-            game = _Game(line)
-        if isinstance(event, RecordError):
-            if game.error is None:
-                game.error = event.at(f"{name}:{line}")
-            continue
-        try:
-            _apply(game, event["type"], event, line)
-        except RecordError as error:
-            if game.error is None:
-                game.error = error.at(f"{name}:{line}")
-    if game is not None:
-        yield finish(game)
+    return event_games(stream, name, kind_of=lambda e: (e.get("type") or "") if isinstance(e, dict) else None,
+                       known=_READ, new_game=_Game,
+                       starts=lambda game, kind: kind == "sit" and bool(game.hands or game.players),
+                       apply=_apply, record=_record)
 
 
 # -- writing -------------------------------------------------------------------------------
