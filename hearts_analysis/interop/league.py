@@ -43,7 +43,7 @@ from ..engine.replay import replay_game
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, deal_before_pass, rebuild_direction
+from .rebuild import ExportError, deal_before_pass, rebuild_direction, replay_for_export
 
 NAME = "league"
 TITLE = "Hearts League CSV histories (TrickHistory.csv and RoundHistory.csv)"
@@ -283,12 +283,7 @@ def _chain(first: str, stream: TextIO) -> Iterator[str]:
 # -- writing ----------------------------------------------------------------------------
 def _checked(game: GameRecord):
     where = f"game {game.game_id or '?'}"
-    if game.seats != PLAYERS:
-        raise ExportError(f"{where}: {game.seats} players; the league plays with {PLAYERS}")
-    if game.rules != Rules.preset(PRESET):
-        raise ExportError(f"{where}: the league plays only its own rules ({PRESET}); this game's are "
-                          f"{game.rules.to_spec()}")
-    result = replay_game(game)
+    result = replay_for_export(game, PRESET, "the league")
     for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
         if len(hand.plays) != PLAYERS * TRICKS or not hand.passes or not all(hand.passes):
             raise ExportError(f"{where}, hand {number}: the league logs finished hands with a pass only")

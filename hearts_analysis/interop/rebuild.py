@@ -19,9 +19,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 import orjson
 
 from ..cards import Card, Mask, mask_of
-from ..engine.replay import UNMODELLED  # noqa: F401  (re-exported for the readers)
+from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord
+from ..rules import Rules
 
 
 
@@ -166,6 +167,18 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
         yield finish(game)
 
 
+def replay_for_export(game: GameRecord, preset: str, program: str, players: int = 4) -> GameResult:
+    """The game's replay, for a writer whose program plays only its own rules (``preset``) at ``players``
+    seats; raises :class:`ExportError` naming the game otherwise."""
+    where = f"game {game.game_id or '?'}"
+    if game.seats != players:
+        raise ExportError(f"{where}: {game.seats} players; {program} is for {players}")
+    if game.rules != Rules.preset(preset):
+        raise ExportError(f"{where}: {program} plays only its own rules ({preset}); this game's are "
+                          f"{game.rules.to_spec()}")
+    return replay_game(game)
+
+
 def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[GameRecord], list[dict]]) -> int:
     """Each game's events, one JSON object per line; the count of games."""
     count = 0
@@ -176,5 +189,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "trick_seats",
+__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
            "trick_winner", "write_events"]

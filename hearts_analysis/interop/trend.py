@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, TextIO
 
-from ..cards import CardError, card_name, parse_card
-from ..engine.replay import CHARGED, replay_game
+from ..cards import CardError, card_name, names, parse_card
+from ..engine.replay import CHARGED
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, event_games, write_events
+from .rebuild import event_games, replay_for_export, write_events
 
 NAME = "trend"
 TITLE = "Trend Micro Trend Hearts contest game log (JSON events)"
@@ -96,10 +96,10 @@ def _players(data: dict, field: str) -> list[dict]:
 def _apply(game: _Game, event: str, data: dict) -> None:
     """One event into the game being read; raises :class:`RecordError` naming the field."""
     if event == "new_game" or not game.players:
-        names = [p.get("playerName") for p in _players(data, event)]
-        if not all(isinstance(n, str) and n for n in names) or len(set(names)) != PLAYERS:
+        named = [p.get("playerName") for p in _players(data, event)]
+        if not all(isinstance(n, str) and n for n in named) or len(set(named)) != PLAYERS:
             raise RecordError("expected 4 different player names", f"{event}.players[].playerName")
-        game.players = names
+        game.players = named
         if event == "new_game":
             return
     if event == "game_end":
@@ -184,19 +184,9 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
 
 
 # -- writing --------------------------------------------------------------------------
-def _names(cards) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
 def game_events(game: GameRecord) -> list[dict]:
     """A game as the contest's events; raises :class:`ExportError` where the log cannot hold it."""
-    where = f"game {game.game_id or '?'}"
-    if game.seats != PLAYERS:
-        raise ExportError(f"{where}: {game.seats} players; Trend Hearts is for {PLAYERS}")
-    if game.rules != Rules.preset(PRESET):
-        raise ExportError(f"{where}: Trend Hearts plays its own rules ({PRESET}); this game's are "
-                          f"{game.rules.to_spec()}")
-    result = replay_game(game)
+    result = replay_for_export(game, PRESET, "Trend Hearts")
     players = list(game.players)
     events: list[dict] = [{"eventName": "new_game", "data": {"players": [
         {"playerNumber": s + 1, "playerName": p} for s, p in enumerate(players)]}}]
@@ -208,13 +198,13 @@ def game_events(game: GameRecord) -> list[dict]:
             info: dict[str, Any] = {"playerName": players[seat]}
             if offset:
                 sender = (seat - offset) % PLAYERS
-                info.update(pickedCards=_names(hand.passes[seat]), receivedCards=_names(hand.passes[sender]),
+                info.update(pickedCards=names(hand.passes[seat]), receivedCards=names(hand.passes[sender]),
                             receivedFrom=players[sender])
             info["exposedCards"] = [c for c in exposed if replayed.held[seat] >> parse_card(c) & 1]
             return info
 
         events.append({"eventName": "new_deal", "data": {"dealNumber": number, "players": [
-            {"playerName": p, "cards": _names(hand.deal[s])} for s, p in enumerate(players)]}})
+            {"playerName": p, "cards": names(hand.deal[s])} for s, p in enumerate(players)]}})
         if offset:
             events.append({"eventName": "pass_cards_end", "data": {"dealNumber": number,
                                                                    "players": [seat_info(s) for s in range(4)]}})
@@ -226,7 +216,7 @@ def game_events(game: GameRecord) -> list[dict]:
         final = []
         for seat in range(PLAYERS):
             info = seat_info(seat)
-            info.update(initialCards=_names(hand.deal[seat]), dealScore=-replayed.points[seat],
+            info.update(initialCards=names(hand.deal[seat]), dealScore=-replayed.points[seat],
                         gameScore=-replayed.totals[seat])
             final.append(info)
         events.append({"eventName": "deal_end", "data": {"dealNumber": number, "players": final}})

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, TextIO
 
-from ..cards import CardError, card_name, iter_cards, mask_of, parse_card
-from ..engine.replay import CHARGED, CLAIM, UNMODELLED, replay_game
+from ..cards import CardError, card_name, iter_cards, mask_of, names, parse_card
+from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, event_games, write_events
+from .rebuild import ExportError, event_games, replay_for_export, write_events
 
 NAME = "turbo"
 TITLE = "Turbo Hearts game event stream (JSON events)"
@@ -173,8 +173,7 @@ def _hand(hand: _Hand, number: int) -> HandRecord:
             deal = tuple(tuple(iter_cards((mask_of(d) & ~mask_of(s)) | mask_of(r)))
                          for d, s, r in zip(hand.dealt, hand.sent, hand.received))
             extra[UNMODELLED] = [KEEPER_NOTE]
-            extra["turbo_keeper"] = {"sent": [[card_name(c) for c in s] for s in hand.sent],
-                                     "received": [[card_name(c) for c in r] for r in hand.received]}
+            extra["turbo_keeper"] = {"sent": [names(s) for s in hand.sent], "received": [names(r) for r in hand.received]}
     elif any(hand.sent):
         passes = tuple(hand.sent)
     return HandRecord(deal=deal, plays=tuple(hand.plays), passes=passes, pass_direction=direction,
@@ -203,19 +202,10 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
 
 
 # -- writing -------------------------------------------------------------------------------
-def _names(cards) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
 def game_events(game: GameRecord) -> list[dict]:
     """A game as Turbo Hearts events; raises :class:`ExportError` where the stream cannot hold it."""
     where = f"game {game.game_id or '?'}"
-    if game.seats != PLAYERS:
-        raise ExportError(f"{where}: {game.seats} players; Turbo Hearts is for {PLAYERS}")
-    if game.rules != Rules.preset(PRESET):
-        raise ExportError(f"{where}: Turbo Hearts plays its own rules ({PRESET}); this game's are "
-                          f"{game.rules.to_spec()}")
-    result = replay_game(game)
+    result = replay_for_export(game, PRESET, "Turbo Hearts")
     events: list[dict] = [{"type": "sit", **{seat: {"type": "human", "user_id": player}
                                              for seat, player in zip(SEATS, game.players)},
                            "rules": game.extra.get("turbo_charging", "classic")}]
@@ -223,18 +213,18 @@ def game_events(game: GameRecord) -> list[dict]:
         if UNMODELLED in hand.extra:
             raise ExportError(f"{where}, hand {number}: {', '.join(hand.extra[UNMODELLED])} cannot be written back")
         direction = "keeper" if replayed.pass_direction == "hold" else replayed.pass_direction
-        events.append({"type": "deal", **{seat: _names(hand.deal[s]) for s, seat in enumerate(SEATS)},
+        events.append({"type": "deal", **{seat: names(hand.deal[s]) for s, seat in enumerate(SEATS)},
                        "pass": direction})
         if direction != "keeper":
             offset = {"left": 1, "right": 3, "across": 2}[direction]
-            events += [{"type": "send_pass", "from": seat, "cards": _names(hand.passes[s])}
+            events += [{"type": "send_pass", "from": seat, "cards": names(hand.passes[s])}
                        for s, seat in enumerate(SEATS)]
-            events += [{"type": "recv_pass", "to": seat, "cards": _names(hand.passes[(s - offset) % PLAYERS])}
+            events += [{"type": "recv_pass", "to": seat, "cards": names(hand.passes[(s - offset) % PLAYERS])}
                        for s, seat in enumerate(SEATS)]
         charged = [parse_card(c) for c in hand.extra.get(CHARGED) or []]
         for s, seat in enumerate(SEATS):
             mine = [c for c in charged if replayed.held[s] >> c & 1]
-            events.append({"type": "charge", "seat": seat, "cards": _names(mine)})
+            events.append({"type": "charge", "seat": seat, "cards": names(mine)})
         for seat, card in hand.plays:
             events.append({"type": "play", "seat": SEATS[seat], "card": card_name(card)})
         claimer = hand.extra.get(CLAIM)
