@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import orjson
 
-from ..cards import Card, Mask, mask_of
+from ..cards import Card, CardError, Mask, mask_of, parse_card
 from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord
@@ -88,6 +88,16 @@ def integers(text: str, field: str, count: int | None = None) -> list[int]:
     if count is not None and len(values) != count:
         raise RecordError(f"expected {count} numbers, got {len(values)}", field)
     return values
+
+
+def card_list(value: Any, field: str) -> tuple[Card, ...]:
+    """A JSON list of card names as cards; a :class:`RecordError` names the field."""
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list of cards, got {value!r}", field)
+    try:
+        return tuple(parse_card(v) for v in value)
+    except (CardError, TypeError) as error:
+        raise RecordError(str(error), field) from None
 
 
 def json_events(stream: TextIO) -> Iterator[tuple[int, Any]]:
@@ -189,5 +199,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "UNMODELLED", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
+__all__ = ["ExportError", "UNMODELLED", "card_list", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
            "trick_winner", "write_events"]

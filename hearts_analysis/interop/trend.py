@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, TextIO
 
-from ..cards import CardError, card_name, names, parse_card
+from ..cards import card_name, names, parse_card
 from ..engine.replay import CHARGED
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import event_games, replay_for_export, write_events
+from .rebuild import card_list, event_games, replay_for_export, write_events
 
 NAME = "trend"
 TITLE = "Trend Micro Trend Hearts contest game log (JSON events)"
@@ -70,15 +70,6 @@ class _Game:
         self.error: RecordError | None = None
 
 
-def _cards(value: Any, field: str) -> tuple:
-    if not isinstance(value, list):
-        raise RecordError(f"expected a list of cards, got {value!r}", field)
-    try:
-        return tuple(parse_card(v) for v in value)
-    except (CardError, TypeError) as error:
-        raise RecordError(str(error), field) from None
-
-
 def _seat(game: _Game, name: Any, field: str) -> int:
     if name not in game.players:
         raise RecordError(f"{name!r} is not a player of this game ({', '.join(game.players) or 'none named'})",
@@ -114,21 +105,21 @@ def _apply(game: _Game, event: str, data: dict) -> None:
     if event == "new_deal":
         for seat, player in enumerate(_players(data, event)):
             if isinstance(player.get("cards"), list) and len(player["cards"]) > 0:
-                deal.dealt[seat] = _cards(player["cards"], f"{event}.players[{seat}].cards")
+                deal.dealt[seat] = card_list(player["cards"], f"{event}.players[{seat}].cards")
     elif event in ("pass_cards_end", "deal_end", "expose_cards_end"):
         for seat, player in enumerate(_players(data, event)):
             where = f"{event}.players[{seat}]"
             if player.get("pickedCards"):
-                deal.passes[seat] = _cards(player["pickedCards"], f"{where}.pickedCards")
+                deal.passes[seat] = card_list(player["pickedCards"], f"{where}.pickedCards")
             if player.get("receivedFrom"):
                 deal.senders[seat] = _seat(game, player["receivedFrom"], f"{where}.receivedFrom")
             if player.get("exposedCards"):
-                for card in _cards(player["exposedCards"], f"{where}.exposedCards"):
+                for card in card_list(player["exposedCards"], f"{where}.exposedCards"):
                     if card_name(card) not in deal.exposed:
                         deal.exposed.append(card_name(card))
             if event == "deal_end":
                 if player.get("initialCards"):
-                    deal.dealt[seat] = _cards(player["initialCards"], f"{where}.initialCards")
+                    deal.dealt[seat] = card_list(player["initialCards"], f"{where}.initialCards")
         if event == "deal_end":
             deal.points = tuple(-_int(p.get("dealScore"), f"{event}.players[{s}].dealScore")
                                 for s, p in enumerate(_players(data, event)))
@@ -136,7 +127,7 @@ def _apply(game: _Game, event: str, data: dict) -> None:
                                 for s, p in enumerate(_players(data, event)))
     elif event == "turn_end":
         seat = _seat(game, data.get("turnPlayer"), f"{event}.turnPlayer")
-        deal.plays.append((seat, _cards([data.get("turnCard")], f"{event}.turnCard")[0]))
+        deal.plays.append((seat, card_list([data.get("turnCard")], f"{event}.turnCard")[0]))
 
 
 def _int(value: Any, field: str) -> int:

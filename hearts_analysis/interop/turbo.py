@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, TextIO
 
-from ..cards import CardError, card_name, iter_cards, mask_of, names, parse_card
+from ..cards import card_name, iter_cards, mask_of, names, parse_card
 from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, event_games, replay_for_export, write_events
+from .rebuild import card_list, ExportError, event_games, replay_for_export, write_events
 
 NAME = "turbo"
 TITLE = "Turbo Hearts game event stream (JSON events)"
@@ -81,15 +81,6 @@ def _seat(value: Any, field: str) -> int:
     return SEATS.index(value)
 
 
-def _cards(value: Any, field: str) -> tuple:
-    if not isinstance(value, list):
-        raise RecordError(f"expected a list of cards, got {value!r}", field)
-    try:
-        return tuple(parse_card(v) for v in value)
-    except (CardError, TypeError) as error:
-        raise RecordError(str(error), field) from None
-
-
 def _player_name(value: Any, field: str) -> str:
     if isinstance(value, dict):
         for key in ("name", "user_id"):
@@ -114,23 +105,23 @@ def _apply(game: _Game, kind: str, event: dict, line: int) -> None:
         direction = event.get("pass")
         if direction not in DIRECTIONS:
             raise RecordError(f"expected a pass direction ({', '.join(DIRECTIONS)}), got {direction!r}", "deal.pass")
-        game.hands.append(_Hand(line, [_cards(event.get(seat), f"deal.{seat}") for seat in SEATS], direction))
+        game.hands.append(_Hand(line, [card_list(event.get(seat), f"deal.{seat}") for seat in SEATS], direction))
     elif kind in ("send_pass", "recv_pass"):
         hand = _current(game, kind)
         key = "from" if kind == "send_pass" else "to"
         seat = _seat(event.get(key), f"{kind}.{key}")
-        (hand.sent if kind == "send_pass" else hand.received)[seat] = _cards(event.get("cards"), f"{kind}.cards")
+        (hand.sent if kind == "send_pass" else hand.received)[seat] = card_list(event.get("cards"), f"{kind}.cards")
     elif kind in ("charge", "reveal_charges"):
         hand = _current(game, kind)
         lists = ([event.get("cards")] if kind == "charge" else [event.get(seat) for seat in SEATS])
         for index, cards in enumerate(lists):
             where = "charge.cards" if kind == "charge" else f"reveal_charges.{SEATS[index]}"
-            for card in _cards(cards or [], where):
+            for card in card_list(cards or [], where):
                 if card_name(card) not in hand.charged:
                     hand.charged.append(card_name(card))
     elif kind == "play":
         hand = _current(game, kind)
-        hand.plays.append((_seat(event.get("seat"), "play.seat"), _cards([event.get("card")], "play.card")[0]))
+        hand.plays.append((_seat(event.get("seat"), "play.seat"), card_list([event.get("card")], "play.card")[0]))
     elif kind in ("claim", "accept_claim", "reject_claim"):
         hand = _current(game, kind)
         claimer = _seat(event.get("seat" if kind == "claim" else "claimer"),
@@ -170,7 +161,7 @@ def _hand(hand: _Hand, number: int) -> HandRecord:
         if any(hand.sent):
             if not all(hand.sent) or not all(hand.received):
                 raise RecordError("the keeper pass does not show every seat's cards sent and received", field)
-            deal = tuple(tuple(iter_cards((mask_of(d) & ~mask_of(s)) | mask_of(r)))
+            deal = tuple(tuple(itercard_list((mask_of(d) & ~mask_of(s)) | mask_of(r)))
                          for d, s, r in zip(hand.dealt, hand.sent, hand.received))
             extra[UNMODELLED] = [KEEPER_NOTE]
             extra["turbo_keeper"] = {"sent": [names(s) for s in hand.sent], "received": [names(r) for r in hand.received]}
