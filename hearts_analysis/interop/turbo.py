@@ -161,7 +161,7 @@ def _hand(hand: _Hand, number: int) -> HandRecord:
         if any(hand.sent):
             if not all(hand.sent) or not all(hand.received):
                 raise RecordError("the keeper pass does not show every seat's cards sent and received", field)
-            deal = tuple(tuple(itercard_list((mask_of(d) & ~mask_of(s)) | mask_of(r)))
+            deal = tuple(tuple(iter_cards((mask_of(d) & ~mask_of(s)) | mask_of(r)))
                          for d, s, r in zip(hand.dealt, hand.sent, hand.received))
             extra[UNMODELLED] = [KEEPER_NOTE]
             extra["turbo_keeper"] = {"sent": [names(s) for s in hand.sent], "received": [names(r) for r in hand.received]}
