@@ -101,12 +101,16 @@ def _wrong_first_lead(game):
 
 def _out_of_turn(game):
     n = game.seats
+    if len(game.hands[0].plays) < 2 * n + 3:
+        return None
     return _with_hand(game, 0, plays=_swap_plays(game.hands[0], 2 * n + 1, 2 * n + 2))
 
 
 def _card_not_held(game):
     hand = game.hands[0]
     n = game.seats
+    if len(hand.plays) < n + 2:
+        return None
     plays = list(hand.plays)
     plays[n + 1] = (plays[n + 1][0], plays[0][1])
     return _with_hand(game, 0, plays=tuple(plays))
@@ -137,6 +141,8 @@ def _points_mismatch(game):
 
 
 def _totals_mismatch(game):
+    if len(game.hands) < 2 or game.hands[1].totals is None:
+        return None
     totals = list(game.hands[1].totals)
     totals[1] -= 2
     return _with_hand(game, 1, totals=tuple(totals))
@@ -158,11 +164,11 @@ def _moon_choice_invalid(game):
 
 
 def _charge_invalid(game):
-    return _with_hand(game, 0, extra={"charged": ["AH"]})
+    return _with_hand(game, 0, extra={"charged": ["AH"]}) if game.hands else None
 
 
 def _unmodelled_hand(game):
-    return _with_hand(game, 1, extra={"unmodelled": ["keeper pass"]})
+    return _with_hand(game, len(game.hands) - 1, extra={"unmodelled": ["keeper pass"]}) if game.hands else None
 
 
 def _unmodelled_game(game):

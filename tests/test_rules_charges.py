@@ -17,6 +17,7 @@ from hearts_analysis.simulate.bots import RandomBot
 
 from conftest import game, hand, tiny_rules
 from test_fastpath import fast, reference, screened
+from test_properties import assert_agree
 
 # The clean tiny hand of the violation tests: T1 AC takes the clubs (seat 3), T2 KD takes 7D 5D JD KD
 # (seat 2), T3 KS takes 3S 8H 9S KS (seat 1), T4 6H takes 4H 5H 6H QS (seat 3): points 0 1 0 16.
@@ -177,3 +178,12 @@ def test_the_fast_path_leaves_these_rules_to_the_reference_engine(tmp_path):
     assert reports == reference([path])
     assert [r["valid"] for r in reports][:2] == [False, True]
     assert screened([path]) == (0, len(games))
+
+
+def test_the_independent_referee_agrees_on_charges_and_multipliers():
+    rules = tiny_rules(DEAL, charges=["QS", "JD"], jack_of_diamonds=-10, ten_of_clubs=3)
+    assert_agree(game(DEAL, PLAY, rules=rules, extra={"charged": ["QS", "JD"]}, points=(0, 1, -20, 29)))
+    led_early = PLAY.replace("2:3S 3:8H 0:9S 1:KS", "2:3S 3:8H 0:QS 1:KS").replace("3:6H 0:QS", "3:6H 0:9S")
+    assert_agree(game(DEAL, led_early, rules=rules, extra={"charged": ["QS"]}))
+    for record in simulate_games(2, Rules.preset("turbo_hearts"), seed=8, bot=RandomBot):
+        assert_agree(record)
