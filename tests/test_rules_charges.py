@@ -10,6 +10,7 @@ from faults import write_parquet_file
 from hearts_analysis.cards import HEARTS_MASK, mask_of, parse_card
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.scoring import score_hand
+from hearts_analysis.interop.openspiel import parameters_for
 from hearts_analysis.rules import RuleError, Rules
 from hearts_analysis.rules_help import field_help
 from hearts_analysis.simulate import simulate_games
@@ -187,3 +188,9 @@ def test_the_independent_referee_agrees_on_charges_and_multipliers():
     assert_agree(game(DEAL, led_early, rules=rules, extra={"charged": ["QS"]}))
     for record in simulate_games(2, Rules.preset("turbo_hearts"), seed=8, bot=RandomBot):
         assert_agree(record)
+
+
+def test_openspiel_export_names_what_it_cannot_carry():
+    fit = parameters_for(Rules.preset("turbo_hearts"))
+    assert any("charges" in u for u in fit.unplayable) and any("claims" in u for u in fit.unplayable)
+    assert any("ten_of_clubs" in r for r in fit.rescored)
