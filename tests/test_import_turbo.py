@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from faults import write_parquet_file
 from hearts_analysis.cards import parse_card
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.interop import formats
 from hearts_analysis.interop import turbo as tu
 from hearts_analysis.interop.rebuild import ExportError
+from hearts_analysis.records.jsonio import read_games, write_games
+from hearts_analysis.records.parquetio import read_parquet_items
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.game import simulate_games
 
@@ -127,3 +130,17 @@ def test_a_stream_cut_mid_deal_imports_an_incomplete_hand():
 def test_writer_refuses_other_rules():
     with pytest.raises(ExportError, match="turbo_hearts"):
         tu.write(simulate_games(1, Rules.preset("standard"), seed=1), io.StringIO())
+
+
+def test_charges_claims_and_notes_survive_json_and_parquet(tmp_path):
+    game = list(tu.read((FIXTURES / "claim.jsonl").open(), "claim.jsonl"))[0].game
+    noted = dataclasses.replace(game, extra={**game.extra, "unmodelled": ["keeper pass"]})
+    write_games([noted], tmp_path / "g.jsonl")
+    from_json = [item.game for item in read_games(tmp_path / "g.jsonl")]
+    write_parquet_file(from_json, tmp_path / "g.parquet")
+    from_parquet = [item.game for item in read_parquet_items(tmp_path / "g.parquet")]
+    for back in (from_json[0], from_parquet[0]):
+        assert back.hands[0].extra == {"charged": ["QS", "AH"], "claim": 0}
+        assert back.extra == noted.extra
+        assert replay_game(back).violations == replay_game(noted).violations
+        assert replay_game(back).hands[0].points == (-124, 0, 0, 0)
