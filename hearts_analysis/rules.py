@@ -403,7 +403,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "2C leads, no points on trick 1, hearts broken by a heart or QS; the holder of AH may expose it, which "
         "doubles every heart; TC doubles its taker's points; a moon adds the points to the others. "
         "Interpretation: the contest's documents give the events, not the scoring, which is taken from its "
-        "common description; the imported logs keep the server's deal scores, and the audit compares them.",
+        "common description (the exposed AH waits for the first heart trick, as every charged card does); the "
+        "imported logs keep the server's deal scores, and the audit compares them.",
         pass_cycle=["left", "right", "across", "hold"], charges=["AH"], ten_of_clubs=2, moon="add_to_others",
         deals_per_game=4),
     _preset(
