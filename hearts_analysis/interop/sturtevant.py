@@ -55,7 +55,7 @@ _SUIT_TO_OURS = (3, 1, 0, 2)
 """The program's suits spades, diamonds, clubs, hearts as ours (clubs 0, diamonds 1, hearts 2, spades 3)."""
 _SUIT_FROM_OURS = tuple(_SUIT_TO_OURS.index(s) for s in range(4))
 
-# The rules bitmask (``Hearts.h``).
+# The bits of the program's rules bitmask, by the names it gives them.
 QUEEN_PENALTY, JACK_BONUS, NO_TRICK_BONUS, END_SCORE_BONUS = 0x0001, 0x0002, 0x0004, 0x0008
 SHOOTING_NEEDS_JACK, LEAD_2_CLUBS, LEAD_CLUBS, NO_HEARTS_FIRST_TRICK = 0x0010, 0x0020, 0x0040, 0x0080
 NO_QUEEN_FIRST_TRICK, QUEEN_BREAKS_HEARTS, DO_PASS_CARDS, MUST_BREAK_HEARTS = 0x0100, 0x0200, 0x0400, 0x0800
