@@ -157,6 +157,9 @@ def _every_violation(base: dict) -> list[dict]:
     hands[8]["points"][0] += 5
     hands[8]["totals"][1] += 1
     hands[8]["moon"] = "subtract_from_shooter"
+    # a charge the standard rules do not allow, and an importer's note of something the engine does not model
+    hands[8]["charged"] = ["AH"]
+    hands[8]["unmodelled"] = ["keeper pass (the seats' passes went to a common pile)"]
     # a hand after the game was over
     extra = copy.deepcopy(hands[0])
     extra["totals"] = [t + p for t, p in zip(hands[-1]["totals"], extra["points"])]

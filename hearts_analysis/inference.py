@@ -41,7 +41,7 @@ from typing import Any, Iterable, Sequence
 from .cards import DECK, JD, card_name, iter_cards, mask_of
 from .engine.replay import GameResult, replay_game
 from .records.model import GameRecord, HandRecord
-from .rules import (END_AT, FIRST_LEADS, HEARTS_BROKEN_BY, MOON_RULES, ONLY_HEARTS_LEADS,
+from .rules import (CHARGEABLE, END_AT, FIRST_LEADS, HEARTS_BROKEN_BY, MOON_RULES, ONLY_HEARTS_LEADS,
                     PASS_DIRECTIONS, PRESETS, RULE_FIELDS, RuleError, Rules)
 
 Key = tuple[int, int | None, int | None, int | None, str]
@@ -66,6 +66,10 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "only_hearts_lead": ONLY_HEARTS_LEADS,
     "queen_of_clubs_cancels_queen": (False, True),
     "moon": MOON_RULES,
+    "charges": ((), ("AH",), CHARGEABLE),
+    "ten_of_clubs": (1, 2),
+    "deals_per_game": (0, 4),
+    "claims": (False, True),
 }
 """Fields with a fixed set of values, all of which are tried."""
 

@@ -32,6 +32,8 @@ ONLY_HEARTS_LEADS = ("allowed", "queen_first", "ends_hand")
 MOON_RULES = ("add_to_others", "subtract_from_shooter", "shooter_choice", "none")
 MOON_CHOICES = ("add_to_others", "subtract_from_shooter")
 END_AT = ("reach", "exceed")
+CHARGEABLE = ("AH", "QS", "JD", "TC")
+"""The cards a charge can double (Turbo Hearts charges all four; Trend Hearts exposes AH)."""
 
 DEFAULT_REMOVED: dict[int, tuple[str, ...]] = {
     3: ("2D",), 4: (), 5: ("2D", "2C"), 6: ("2D", "3D", "3C", "4C"), 7: ("2D", "3D", "3C"),
@@ -79,6 +81,17 @@ class Rules:
     """The game ends after the hand in which a total reaches it."""
     end_at: str = "reach"
     """``reach`` (total >= target) or ``exceed`` (total > target)."""
+    charges: tuple[str, ...] = ()
+    """Cards a seat may charge (expose) after the pass, doubling their penalty: AH (every heart scores double),
+    QS (26), JD (twice jack_of_diamonds), TC (twice ten_of_clubs). A charged card may not be played to the
+    first trick of its suit, led or followed, while its holder has another card it may play there."""
+    ten_of_clubs: int = 1
+    """The taker of TC has its points for the hand multiplied by this (1: TC is an ordinary card)."""
+    deals_per_game: int = 0
+    """A game is this many deals, whatever the totals (0: the game is played to the target)."""
+    claims: bool = False
+    """May a seat claim the remaining tricks (the others accepting): the hand ends, the claimer takes every
+    card not yet played."""
     preset: str = field(default="standard", compare=False)
     """The preset this rule set was built from (for display and round trips only)."""
 
@@ -95,6 +108,13 @@ class Rules:
             raise RuleError("pass_count: must be 0 or more")
         if self.target <= 0:
             raise RuleError("target: must be a positive number of points")
+        for card in self.charges:
+            if card not in CHARGEABLE:
+                raise RuleError(f"charges: {card} cannot be charged (chargeable: {', '.join(CHARGEABLE)})")
+        if self.ten_of_clubs < 1:
+            raise RuleError("ten_of_clubs: must be a multiplier of 1 or more")
+        if self.deals_per_game < 0:
+            raise RuleError("deals_per_game: must be 0 (play to the target) or a number of deals")
 
     # -- building ---------------------------------------------------------
     @classmethod
@@ -207,14 +227,24 @@ class Table:
             return "hold"
         return self.pass_cycle[(hand_number - 1) % len(self.pass_cycle)]
 
-    def game_over(self, totals: "Sequence[int]") -> bool:
-        """Whether these running totals end the game: a total reaches (or, under end_at exceed, passes) the target."""
+    def game_over(self, totals: "Sequence[int]", deals: int = 0) -> bool:
+        """Whether the game ends after ``deals`` hands with these running totals: a total reaches (or, under
+        end_at exceed, passes) the target; under deals_per_game, the last deal was played."""
+        if self.rules.deals_per_game:
+            return deals >= self.rules.deals_per_game
         top = max(totals)
         return top > self.rules.target if self.rules.end_at == "exceed" else top >= self.rules.target
 
     def pass_offset(self, direction: str) -> int:
         """Seats from a passer to its receiver: left +1, right -1, across n/2, hold 0."""
         return {"left": 1, "right": self.players - 1, "across": self.players // 2, "hold": 0}[direction]
+
+    @cached_property
+    def needs_reference(self) -> bool:
+        """Rules the fast lanes (the clean-hand lane, the columnar screen) leave to the reference engine:
+        charges, TC's multiplier, claims and fixed-length games."""
+        rules = self.rules
+        return bool(rules.charges or rules.ten_of_clubs != 1 or rules.claims or rules.deals_per_game)
 
     @cached_property
     def point_total(self) -> int:
@@ -279,6 +309,8 @@ _FIELD_TYPES = {
     "only_hearts_lead": _typed(str), "jack_of_diamonds": _typed(int),
     "queen_of_clubs_cancels_queen": _typed(bool), "no_tricks_bonus": _typed(int),
     "moon": _typed(str), "target": _typed(int), "end_at": _typed(str),
+    "charges": lambda key, value: _cards_tuple(key, value) or (), "ten_of_clubs": _typed(int),
+    "deals_per_game": _typed(int), "claims": _typed(bool),
 }
 RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
 
@@ -357,6 +389,45 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "qs_breaks_hearts=false -> hearts_broken_by heart, can_lead_hearts_instead_of_qs -> only_hearts_lead "
         "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5.",
         players=(4,), pass_cycle=["any"], only_hearts_lead="queen_first", moon="add_to_others"),
+    _preset(
+        "sturtevant",
+        "Nathan Sturtevant's Hearts program (the xinxin lineage), as its own driver sets its rules bitmask: "
+        "4 players, left right across hold, the holder of 2C leads any club, no hearts or QS on trick 1, hearts "
+        "broken by a heart or QS, a leader with only hearts and QS leads QS, the moon adds 26 to the others, game "
+        "to 100. Its other bits map to overrides: no pass -> pass_count 0, 2C leads -> first_lead lowest_club, "
+        "neither clubs rule -> first_lead left_of_dealer, JD bonus -> jack_of_diamonds -10, no-trick bonus -> "
+        "no_tricks_bonus -5, no shooting -> moon none. (The program takes 10 off every seat's moon score when "
+        "the shooter took JD; an imported game says so in its audit.)",
+        players=(4,), pass_cycle=["left", "right", "across", "hold"], first_lead="any_club", only_hearts_lead="queen_first",
+        moon="add_to_others"),
+    _preset(
+        "hearts_league",
+        "The Hearts League bot-league program: 4 players passing left, right, across in turn (no hold hand), "
+        "2C leads, points allowed on trick 1, hearts broken by a heart or QS, a leader with only hearts and QS "
+        "may lead a heart, a seat taking all 26 points scores 0 and the others 26, game to 100.",
+        players=(4,), pass_cycle=["left", "right", "across"], points_on_first_trick=True, moon="add_to_others"),
+    _preset(
+        "trend_hearts",
+        "Trend Micro's Trend Hearts contest server: a game is 4 deals passing left, right, across, then none; "
+        "2C leads, no points on trick 1, hearts broken by a heart or QS; the holder of AH may expose it, which "
+        "doubles every heart; TC doubles its taker's points; a moon adds the points to the others. "
+        "Interpretation: the contest's documents give the events, not the scoring, which is taken from its "
+        "common description (the exposed AH waits for the first heart trick, as every charged card does); the "
+        "imported logs keep the server's deal scores, and the audit compares them.",
+        players=(4,), pass_cycle=["left", "right", "across", "hold"], charges=["AH"], ten_of_clubs=2, moon="add_to_others",
+        deals_per_game=4),
+    _preset(
+        "turbo_hearts",
+        "Turbo Hearts (an online Hearts with charging): a game is 4 deals passing left, right, across, then a "
+        "keeper pass; 2C leads, no points on trick 1, hearts broken only by a heart, a leader with only hearts "
+        "and QS leads QS; AH, QS, JD and TC may be charged, doubling their effect (hearts 2, QS 26, JD -20, TC "
+        "x4); JD scores -10, TC doubles its taker's points; a seat taking every heart and QS scores them "
+        "negative; claims end a hand. Not modelled, and so named in the audit of an imported game: the keeper "
+        "pass. Turbo Hearts also keeps JD off trick 1 and forces JD or QS there on a seat holding only points; "
+        "the audit checks trick 1 as points_on_first_trick false.",
+        players=(4,), pass_cycle=["left", "right", "across", "hold"], hearts_broken_by="heart", only_hearts_lead="queen_first",
+        jack_of_diamonds=-10, charges=["AH", "QS", "JD", "TC"], ten_of_clubs=2, moon="subtract_from_shooter",
+        deals_per_game=4, claims=True),
 ]}
 
 

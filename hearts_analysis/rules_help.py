@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import rules as rules_module
-from .rules import (DEFAULT_REMOVED, END_AT, FIRST_LEADS, HEARTS_BROKEN_BY, MOON_RULES, ONLY_HEARTS_LEADS,
+from .rules import (CHARGEABLE, DEFAULT_REMOVED, END_AT, FIRST_LEADS, HEARTS_BROKEN_BY, MOON_RULES, ONLY_HEARTS_LEADS,
                     PASS_DIRECTIONS, PRESETS, RULE_FIELDS, ANY_DIRECTION, Rules)
 
 _ALLOWED = {
@@ -36,6 +36,10 @@ _ALLOWED = {
     "moon": ", ".join(MOON_RULES),
     "target": "a positive whole number",
     "end_at": ", ".join(END_AT),
+    "charges": f"a list of {', '.join(CHARGEABLE)}; empty: no charging",
+    "ten_of_clubs": "a whole number, 1 or more",
+    "deals_per_game": "a whole number; 0 plays to the target",
+    "claims": "true, false",
 }
 
 

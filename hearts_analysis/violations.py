@@ -91,6 +91,20 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
          "when moon is none.",
          "The choice moves 26 points; an invalid one changes the result.",
          "Hand 6 records moon subtract_from_shooter, but the rules add 26 to the others."),
+    Rule("charge-invalid", "A charge breaks the rules",
+         "Only the cards the rules list under charges may be charged (exposed), by the seat holding them "
+         "after the pass; a charged card may not be led, or played to, the first trick of its suit while "
+         "its holder has another card it may play there.",
+         "A charge doubles a card's penalty: one the rules do not allow changes the score, and playing a "
+         "charged card at once takes away the others' chance to avoid it.",
+         "AH is recorded as charged, but the rules allow no charges; seat 2 led charged QS to the first "
+         "spade trick while holding 4S."),
+    Rule("unmodelled", "The log uses something the engine does not model",
+         "An imported log may hold a rule or an event that no rule field describes (a keeper pass, a "
+         "scoring quirk of the program that wrote it). The record keeps it, and the audit names it here "
+         "instead of judging the game as if it were not there.",
+         "A game scored under rules the engine only approximates must not pass as checked.",
+         "Hand 4: keeper pass (the seats kept and re-passed cards among themselves)."),
 ]}
 
 CODES: tuple[str, ...] = tuple(CATALOGUE)

@@ -101,12 +101,16 @@ def _wrong_first_lead(game):
 
 def _out_of_turn(game):
     n = game.seats
+    if len(game.hands[0].plays) < 2 * n + 3:
+        return None
     return _with_hand(game, 0, plays=_swap_plays(game.hands[0], 2 * n + 1, 2 * n + 2))
 
 
 def _card_not_held(game):
     hand = game.hands[0]
     n = game.seats
+    if len(hand.plays) < n + 2:
+        return None
     plays = list(hand.plays)
     plays[n + 1] = (plays[n + 1][0], plays[0][1])
     return _with_hand(game, 0, plays=tuple(plays))
@@ -137,6 +141,8 @@ def _points_mismatch(game):
 
 
 def _totals_mismatch(game):
+    if len(game.hands) < 2 or game.hands[1].totals is None:
+        return None
     totals = list(game.hands[1].totals)
     totals[1] -= 2
     return _with_hand(game, 1, totals=tuple(totals))
@@ -157,13 +163,26 @@ def _moon_choice_invalid(game):
     return None
 
 
+def _charge_invalid(game):
+    return _with_hand(game, 0, extra={"charged": ["AH"]}) if game.hands else None
+
+
+def _unmodelled_hand(game):
+    return _with_hand(game, len(game.hands) - 1, extra={"unmodelled": ["keeper pass"]}) if game.hands else None
+
+
+def _unmodelled_game(game):
+    return dataclasses.replace(game, extra={"unmodelled": ["a scoring quirk of the program"]})
+
+
 def _queen_led_early(game):
     return _later_swap(game, lambda t, pos, seat, card, other: t == 1 and pos == 0 and other == QS)
 
 
 MUTATIONS = [_deal_invalid, _pass_invalid, _pass_on_hold, _wrong_first_lead, _out_of_turn, _card_not_held, _revoke,
              _points_on_first_trick, _hearts_not_broken, _hand_incomplete, _points_mismatch, _totals_mismatch,
-             _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early]
+             _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early, _unmodelled_hand, _charge_invalid,
+             _unmodelled_game]
 
 
 @lru_cache(maxsize=None)

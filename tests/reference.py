@@ -73,6 +73,9 @@ class Referee:
     # -- one hand ---------------------------------------------------------------
     def audit_hand(self, k: int, hand: dict[str, Any], found: list[Found]) -> tuple[list[int], list[int]]:
         n, rules = self.n, self.rules
+        # charged cards the rules allow (the others were reported before the hand)
+        self.charged = {c for c in hand.get("charged") or [] if c in (rules.get("charges") or [])}
+        led_suits: set[str] = set()
 
         def flag(code: str, trick: int | None = None, seat: int | None = None, card: str | None = None) -> None:
             found.append((code, k, trick, seat, card))
@@ -178,13 +181,14 @@ class Referee:
             if card not in holding[seat]:
                 flag("card-not-held", trick_no, seat, card)
             elif seat == turn:
-                broken_rule = self.broken_rule(holding[seat], trick, trick_no, broken, card)
+                broken_rule = self.charge_rule(holding[seat], trick, trick_no, broken, card, led_suits)
                 if broken_rule:
                     flag(broken_rule, trick_no, seat, card)
             holding[seat].discard(card)
             trick.append((seat, card))
             if len(trick) == n:
                 led = suit(trick[0][1])
+                led_suits.add(led)
                 best = max((c for _, c in trick if suit(c) == led), key=rank)
                 winner = next(s for s, c in trick if c == best)
                 taken[winner].update(c for _, c in trick)
@@ -202,6 +206,25 @@ class Referee:
                 flag("hand-incomplete", trick_no)
 
         return self.score(k, hand, taken, tricks, flag)
+
+    def charge_rule(self, hand: set[str], trick: list[tuple[int, str]], trick_no: int, broken: bool, card: str,
+                    led_suits: set[str]) -> str | None:
+        """:meth:`broken_rule`, then: a charged card waits for the first trick of its suit while the seat
+        has another card those rules allow (led: not an unled charged card; followed: not charged)."""
+        found = self.broken_rule(hand, trick, trick_no, broken, card)
+        if found or card not in self.charged:
+            return found
+        allowed = [c for c in hand if self.broken_rule(hand, trick, trick_no, broken, c) is None]
+        if not trick:
+            unled = {c for c in self.charged if suit(c) not in led_suits}
+            if card in unled and any(c not in unled for c in allowed):
+                return "charge-invalid"
+        else:
+            led = suit(trick[0][1])
+            if (suit(card) == led and led not in led_suits and any(suit(c) == led for c in hand)
+                    and any(c not in self.charged for c in allowed)):
+                return "charge-invalid"
+        return None
 
     def broken_rule(self, hand: set[str], trick: list[tuple[int, str]], trick_no: int, broken: bool,
                     card: str) -> str | None:
@@ -247,11 +270,12 @@ class Referee:
 
         def plain(seat: int, bonus: bool) -> int:
             got = taken[seat]
-            pts = sum(1 for c in got if suit(c) == "H")
+            double = {c: 2 if c in self.charged else 1 for c in ("AH", "QS", "JD")}
+            pts = sum(double["AH"] for c in got if suit(c) == "H")
             if "QS" in got and not (rules["queen_of_clubs_cancels_queen"] and "QC" in got):
-                pts += 13
+                pts += 13 * double["QS"]
             if "JD" in got:
-                pts += rules["jack_of_diamonds"]
+                pts += rules["jack_of_diamonds"] * double["JD"]
             if bonus and tricks[seat] == 0:
                 pts += rules["no_tricks_bonus"]
             return pts
@@ -265,12 +289,15 @@ class Referee:
             raw = [plain(s, False) for s in range(n)]
 
             def moon_score(choice: str) -> list[int]:
-                out = [rules["jack_of_diamonds"] if "JD" in taken[s] else 0 for s in range(n)]
+                jack = rules["jack_of_diamonds"] * (2 if "JD" in self.charged else 1)
+                value = (len(self.hearts) * (2 if "AH" in self.charged else 1)
+                         + (13 * (2 if "QS" in self.charged else 1) if "QS" in self.deck else 0))
+                out = [jack if "JD" in taken[s] else 0 for s in range(n)]
                 for s in range(n):
                     if choice == "subtract_from_shooter" and s == shooter:
-                        out[s] -= self.moon_value
+                        out[s] -= value
                     if choice == "add_to_others" and s != shooter:
-                        out[s] += self.moon_value
+                        out[s] += value
                 return out
 
             if rules["moon"] != "shooter_choice":
@@ -278,10 +305,18 @@ class Referee:
             elif recorded_choice is not None:
                 choice = recorded_choice
             else:
-                fits = [c for c in MOON_CHOICES if recorded_points is not None and moon_score(c) == list(recorded_points)]
+                def scored(c: str) -> list[int]:
+                    mult = rules.get("ten_of_clubs", 1) * (2 if "TC" in self.charged else 1)
+                    return [p * mult if "TC" in taken[s] else p for s, p in enumerate(moon_score(c))]
+                fits = [c for c in MOON_CHOICES if recorded_points is not None and scored(c) == list(recorded_points)]
                 choice = fits[0] if len(fits) == 1 else "add_to_others"
             points = moon_score(choice)
 
+        # TC multiplies its taker's points, moon or not (twice as much when charged)
+        multiplier = rules.get("ten_of_clubs", 1) * (2 if "TC" in self.charged else 1)
+        if multiplier != 1:
+            raw = [p * multiplier if "TC" in taken[s] else p for s, p in enumerate(raw)]
+            points = [p * multiplier if "TC" in taken[s] else p for s, p in enumerate(points)]
         if recorded_choice is not None:
             if shooter is None:
                 flag("moon-choice-invalid")
@@ -294,7 +329,9 @@ class Referee:
         return raw, points
 
 
-def _over(rules: dict[str, Any], totals: list[int]) -> bool:
+def _over(rules: dict[str, Any], totals: list[int], deals: int) -> bool:
+    if rules.get("deals_per_game"):
+        return deals >= rules["deals_per_game"]
     if rules["end_at"] == "exceed":
         return any(t > rules["target"] for t in totals)
     return any(t >= rules["target"] for t in totals)
@@ -307,8 +344,15 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
     result = Audit(totals=[0] * n)
     carried = [0] * n
     ended_after = None
+    # an importer's list of what the engine does not model: one report each, game first, then by hand
+    for k, holder in [(None, game), *enumerate(game["hands"], 1)]:
+        result.violations += [("unmodelled", k, None, None, None)] * len(holder.get("unmodelled") or ())
     for k, hand in enumerate(game["hands"], 1):
         found: list[Found] = []
+        if hand.get("charged") and not rules.get("charges"):  # a charge under rules without charging
+            # (the seat that held the card after the pass: in these records, the one that played it)
+            found += [("charge-invalid", k, None, next((s for s, p in hand["plays"] if p == c), None), c)
+                      for c in hand["charged"]]
         raw, points = referee.audit_hand(k, hand, found)
         if ended_after is not None and k == ended_after + 1:
             found.append(("game-continued", k, None, None, None))
@@ -320,7 +364,7 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
                 if off != 0 and off != carried[seat]:
                     found.append(("totals-mismatch", k, None, seat, None))
                 carried[seat] = off
-        if ended_after is None and _over(rules, result.totals):
+        if ended_after is None and _over(rules, result.totals, k):
             ended_after = k
         result.violations += found
         result.points.append(points)

@@ -222,7 +222,10 @@ def test_every_simulated_game_replays_clean_and_reaches_the_target(preset, playe
         assert result.complete and game.complete and result.ended_at == len(game.hands)
         assert tuple(result.totals) == game.hands[-1].totals
         target = rules.target
-        assert max(result.totals) > target if rules.end_at == "exceed" else max(result.totals) >= target
+        if rules.deals_per_game:
+            assert len(game.hands) == rules.deals_per_game
+        else:
+            assert max(result.totals) > target if rules.end_at == "exceed" else max(result.totals) >= target
 
 
 def test_presets_that_cannot_seat_a_count_are_rejected():

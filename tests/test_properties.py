@@ -24,6 +24,8 @@ from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_game
 
 import reference
 
+TC = parse_card("TC")
+
 DIRECTIONS = ("left", "right", "across", "hold")
 ALL_CARDS = [card_name(c) for c in range(52)]
 PROPERTY = settings(max_examples=250, deadline=None, derandomize=True)
@@ -174,6 +176,9 @@ def test_points_before_the_moon_sum_to_the_deck(game):
             expected -= 13
         if hand.moon is None:
             expected += rules.no_tricks_bonus * hand.tricks_won.count(0)
+        ten = next((s for s, t in enumerate(hand.taken) if t >> TC & 1), None)
+        if rules.ten_of_clubs != 1 and ten is not None:  # TC multiplies its taker's points
+            expected += hand.raw_points[ten] - hand.raw_points[ten] // rules.ten_of_clubs
         assert sum(hand.raw_points) == expected
         assert sum(hand.tricks_won) == table.hand_size
         taken = 0

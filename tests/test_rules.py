@@ -11,6 +11,7 @@ CONTRACT_DEFAULTS = {
     "points_on_first_trick": False, "hearts_must_be_broken": True, "hearts_broken_by": "heart_or_queen",
     "only_hearts_lead": "allowed", "jack_of_diamonds": 0, "queen_of_clubs_cancels_queen": False,
     "no_tricks_bonus": 0, "moon": "shooter_choice", "target": 100, "end_at": "reach",
+    "charges": [], "ten_of_clubs": 1, "deals_per_game": 0, "claims": False,
 }
 
 
@@ -83,8 +84,20 @@ PRESET_FIELDS = {
     "basic": {"pass_cycle": ("left",), "first_lead": "left_of_dealer", "points_on_first_trick": True,
               "hearts_broken_by": "heart"},
     "openspiel": {"pass_cycle": ("any",), "only_hearts_lead": "queen_first", "moon": "add_to_others"},
+    # the programs whose logs are imported
+    "sturtevant": {"pass_cycle": ("left", "right", "across", "hold"), "first_lead": "any_club",
+                   "only_hearts_lead": "queen_first", "moon": "add_to_others"},
+    "hearts_league": {"pass_cycle": ("left", "right", "across"), "points_on_first_trick": True,
+                      "moon": "add_to_others"},
+    "trend_hearts": {"pass_cycle": ("left", "right", "across", "hold"), "charges": ("AH",), "ten_of_clubs": 2,
+                     "moon": "add_to_others", "deals_per_game": 4},
+    "turbo_hearts": {"pass_cycle": ("left", "right", "across", "hold"), "hearts_broken_by": "heart",
+                     "only_hearts_lead": "queen_first", "jack_of_diamonds": -10,
+                     "charges": ("AH", "QS", "JD", "TC"), "ten_of_clubs": 2, "moon": "subtract_from_shooter",
+                     "deals_per_game": 4, "claims": True},
 }
-PRESET_PLAYERS = {"black_queen": [4], "online": [4], "basic": [3, 4], "openspiel": [4]}
+PRESET_PLAYERS = {"black_queen": [4], "online": [4], "basic": [3, 4], "openspiel": [4], "sturtevant": [4],
+                  "hearts_league": [4], "trend_hearts": [4], "turbo_hearts": [4]}
 
 
 def test_every_rules_md_system_has_a_preset():

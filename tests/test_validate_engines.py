@@ -54,7 +54,7 @@ def test_every_engine_prints_what_the_reference_engine_prints(corpus, format):
 def test_the_json_names_every_code_and_every_unreadable_record(corpus):
     code, out, _ = validate(*paths(corpus), "--format", "json", "--workers", "2")
     document = orjson.loads(out)
-    assert len(document["summary"]["by_code"]) == 14
+    assert len(document["summary"]["by_code"]) == 16
     sources = [error["source"] for error in document["errors"]]
     assert any(s.endswith("truncated.parquet") for s in sources)
     assert any(s.endswith("damaged.parquet:row groups 3-4") for s in sources)

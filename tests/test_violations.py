@@ -167,6 +167,20 @@ CASES = {
         pytest.param(game(full_deal(), MOON_PLAY, rules=MOON_RULES.replace(moon="none"), moon="add_to_others"),
                      [V(("moon-choice-invalid", 1, None, None, None))], id="rules-without-moons"),
     ],
+    "charge-invalid": [
+        pytest.param(with_play(PLAY, points=POINTS, extra={"charged": ["QS"]}),
+                     [V(("charge-invalid", 1, None, 0, "QS"))], id="rules-without-charges"),
+        # QS charged: seat 0 may not play it to the first spade trick while it holds 9S
+        pytest.param(with_play(swapped(swapped(PLAY, "0:9S", "0:QS"), "0:QS 1:KS", "0:QS 1:KS"),
+                               rules=tiny_rules(DEAL, charges=["QS"]), extra={"charged": ["QS"]}),
+                     [V(("charge-invalid", 1, 3, 0, "QS"))], id="charged-card-to-first-trick-of-its-suit"),
+    ],
+    "unmodelled": [
+        # an importer's note on a hand: reported before the hand's own checks, which still run
+        pytest.param(with_play(FEW, extra={"unmodelled": ["keeper pass"]}),
+                     [V(("unmodelled", 1, None, None, None)), V(("hand-incomplete", 1, 3, None, None))],
+                     id="keeper-pass"),
+    ],
 }
 
 

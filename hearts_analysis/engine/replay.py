@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import add
 
-from ..cards import Card, Mask, card_name, describe, mask_of, names
+from ..cards import Card, CardError, Mask, card_name, describe, mask_of, names, parse_card
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules, Table
 from ..violations import Violation
@@ -183,9 +183,10 @@ def _where_is(state: HandState, card: Card, seat: int, table: Table) -> str:
 
 
 def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
-               out: _Collector) -> HandState:
+               out: _Collector, charged: Mask = 0) -> HandState:
     """Every play judged and explained: the path for hands the fast lane had doubts about."""
-    state = HandState(table, hands, first)
+    state = HandState(table, hands, first, charged)
+    claim = _claim(table, record, out)
     expected_plays = sum(hand.bit_count() for hand in hands)
     plays = record.plays
     for index, (seat, card) in enumerate(plays):
@@ -219,12 +220,65 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
                         seat, trick, card)
         state.push(seat, card)
     else:
+        if claim is not None and not state.ended:
+            state.claim(claim)
         if not state.ended and len(plays) < expected_plays:
             played = len(plays)
             out.add("hand-incomplete", f"{played} plays recorded; the hand needs {expected_plays} "
                     f"({table.hand_size} per seat) and stops at trick {state.trick_number}",
                     trick=state.trick_number)
     return state
+
+
+CHARGED, CLAIM = "charged", "claim"
+"""A hand's extra fields for the cards charged (exposed) and the seat that claimed the rest."""
+
+
+def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Collector) -> Mask:
+    """The cards charged this hand, as the rules allow them; each charge they do not allow is reported."""
+    listed = record.extra.get(CHARGED) if record.extra else None
+    if not listed:
+        return 0
+    allowed = table.rules.charges
+    charged = 0
+    for item in listed if isinstance(listed, list) else [listed]:
+        try:
+            card = parse_card(item)
+        except (CardError, TypeError):
+            out.add("charge-invalid", f"the record charges {item!r}, which is not a card")
+            continue
+        holder = next((seat for seat, hand in enumerate(held) if hand >> card & 1), None)
+        if card_name(card) not in allowed:
+            why = ("the rules allow no charges" if not allowed
+                   else f"the rules allow charging only {', '.join(allowed)}")
+            out.add("charge-invalid", f"{card_name(card)} is recorded as charged, but {why}", holder, card=card)
+        elif holder is None:
+            out.add("charge-invalid", f"{card_name(card)} is recorded as charged, but no seat held it "
+                    "after the pass", card=card)
+        else:
+            charged |= 1 << card
+    return charged
+
+
+def _claim(table: Table, record: HandRecord, out: _Collector) -> int | None:
+    """The seat that claimed the rest of the hand, where the rules allow claims; else reported, ``None``."""
+    seat = record.extra.get(CLAIM) if record.extra else None
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
+        out.add("hand-incomplete", f"the record ends the hand with a claim by {seat!r}, which is not a seat")
+        return None
+    if not table.rules.claims:
+        out.add("hand-incomplete", f"the record ends the hand with a claim by {out.who(seat)}, but the rules "
+                "have no claims (claims false)", seat)
+        return None
+    return seat
+
+
+def _special(record: HandRecord) -> bool:
+    """The hand carries charges or a claim: only the full replay reads them."""
+    extra = record.extra
+    return bool(extra) and (CHARGED in extra or CLAIM in extra)
 
 
 class Running:
@@ -254,12 +308,14 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     direction, passed = _apply_passes(table, number, record, hands, out)
     held = tuple(hands)
     first = HandState.first_leader_for(table, hands, dealer)
-    clean = replay_clean(table, hands, first, record.plays)
+    special = table.needs_reference or _special(record)
+    charged = _charges(table, record, held, out) if special else 0
+    clean = None if special else replay_clean(table, hands, first, record.plays)
     if clean is None:
-        state = _play_hand(table, record, hands, first, out)
+        state = _play_hand(table, record, hands, first, out, charged)
         clean = state.taken, state.tricks_won, state.trick_winners
     taken, tricks_won, trick_winners = clean
-    raw, points, moon = score_hand(table, taken, tricks_won, record.moon, record.points)
+    raw, points, moon = score_hand(table, taken, tricks_won, record.moon, record.points, charged)
     _check_moon_record(table, record, moon, out)
     if record.points is not None:
         for seat, (got, want) in enumerate(zip(record.points, points)):
@@ -280,6 +336,8 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
     as it was) wherever a check might report something: the full replay then
     judges the hand, and explains what it finds.
     """
+    if table.needs_reference or _special(record):
+        return None
     n = table.players
     size = table.hand_size
     hands = []
@@ -351,8 +409,10 @@ def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tu
                        running: Running, out: _Collector) -> None:
     """Recorded totals, hands after the end, and whether this hand ends the game."""
     if running.ended_at is not None and running.ended_at == number - 1:
-        out.add("game-continued", f"the game ended after hand {running.ended_at} (a total reached "
-                f"{table.rules.target}), but hand {number} was recorded")
+        why = (f"a game is {table.rules.deals_per_game} deals" if table.rules.deals_per_game
+               else f"a total reached {table.rules.target}")
+        out.add("game-continued", f"the game ended after hand {running.ended_at} ({why}), but hand {number} "
+                "was recorded")
     if record.totals is not None:
         deviation = running.deviation
         for seat, (got, want) in enumerate(zip(record.totals, totals)):
@@ -361,7 +421,7 @@ def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tu
                 out.add("totals-mismatch", f"{out.who(seat)}'s total after hand {number} is recorded as "
                         f"{got}; the points add up to {want}", seat)
             deviation[seat] = off
-    if running.ended_at is None and table.game_over(totals):
+    if running.ended_at is None and table.game_over(totals, number):
         running.ended_at = number
         low = min(totals)
         running.winners = tuple(seat for seat, total in enumerate(totals) if total == low)
@@ -401,20 +461,39 @@ def _table(rules: Rules, players: int) -> Table:
     return table
 
 
+UNMODELLED = "unmodelled"
+"""The extra field (of a game or a hand) where an importer lists what the engine does not model."""
+
+
+def unmodelled(game: GameRecord) -> list[Violation]:
+    """A violation for each construct the record says the engine does not model (an imported log's)."""
+    found = []
+    for number, extra in [(None, game.extra), *enumerate((h.extra for h in game.hands), 1)]:
+        notes = extra.get(UNMODELLED) if extra else None
+        if notes:
+            for note in notes if isinstance(notes, list) else [notes]:
+                found.append(Violation(UNMODELLED, number, None, None, None,
+                                       f"not checked: {note}; the engine does not model this, so the "
+                                       "game's result is not vouched for"))
+    return found
+
+
 def replay_game(game: GameRecord) -> GameResult:
     """Replay and audit every hand of a game."""
     table = _table(game.rules, game.seats)
     running = Running(game.seats)
     results = [replay_hand(table, number, record, game.players, running)
                for number, record in enumerate(game.hands, 1)]
-    violations = [v for hand in results for v in hand.violations]
+    violations = unmodelled(game) + [v for hand in results for v in hand.violations]
     totals, ended_at = running.totals, running.ended_at
     if game.complete and ended_at is None:
         top = max(totals) if game.hands else 0
         verb = "exceeded" if table.rules.end_at == "exceed" else "reached"
-        violations.append(Violation("game-over-early", None, None, None, None,
-                                    f"the record says the game is complete, but no total {verb} "
-                                    f"the target of {table.rules.target} (highest: {top})"))
+        message = (f"the record says the game is complete, but it has {len(game.hands)} of its "
+                   f"{table.rules.deals_per_game} deals" if table.rules.deals_per_game
+                   else f"the record says the game is complete, but no total {verb} the target of "
+                   f"{table.rules.target} (highest: {top})")
+        violations.append(Violation("game-over-early", None, None, None, None, message))
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, running.winners)
 

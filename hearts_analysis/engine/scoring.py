@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Mask
+from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Mask, parse_card
 from ..rules import Rules, Table
+
+
+AH, TC = parse_card("AH"), parse_card("TC")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,14 +23,16 @@ class Moon:
         return {"seat": self.seat, "choice": self.choice}
 
 
-def raw_points(table: Table, taken: Mask, tricks_won: int) -> int:
+def raw_points(table: Table, taken: Mask, tricks_won: int, charged: Mask = 0) -> int:
     """Points for the cards one seat took, before any moon adjustment (no-trick bonus included)."""
-    return _raw_points(table.rules, (taken,), (tricks_won,))[0]
+    return _raw_points(table.rules, (taken,), (tricks_won,), charged)[0]
 
 
-def _raw_points(rules: Rules, taken: Sequence[Mask], tricks_won: Sequence[int]) -> list[int]:
+def _raw_points(rules: Rules, taken: Sequence[Mask], tricks_won: Sequence[int], charged: Mask = 0) -> list[int]:
     """:func:`raw_points` of every seat at once (a replay scores each hand of a corpus)."""
     clubs_cancel, jack, bonus = rules.queen_of_clubs_cancels_queen, rules.jack_of_diamonds, rules.no_tricks_bonus
+    if charged or rules.ten_of_clubs != 1:
+        return [_charged_points(rules, cards, won, charged) for cards, won in zip(taken, tricks_won)]
     points = []
     for cards, won in zip(taken, tricks_won):
         value = (cards & HEARTS_MASK).bit_count()
@@ -41,6 +46,37 @@ def _raw_points(rules: Rules, taken: Sequence[Mask], tricks_won: Sequence[int]) 
     return points
 
 
+def _double(charged: Mask, card: int) -> int:
+    return 2 if charged >> card & 1 else 1
+
+
+def _charged_points(rules: Rules, cards: Mask, won: int, charged: Mask) -> int:
+    """One seat's points where charged cards double their penalty and TC multiplies its taker's points."""
+    value = (cards & HEARTS_MASK).bit_count() * _double(charged, AH)
+    if cards >> QS & 1 and not (rules.queen_of_clubs_cancels_queen and cards >> QC & 1):
+        value += 13 * _double(charged, QS)
+    if cards >> JD & 1:
+        value += rules.jack_of_diamonds * _double(charged, JD)
+    if not won:
+        value += rules.no_tricks_bonus
+    return value * ten_multiplier(rules, cards, charged)
+
+
+def ten_multiplier(rules: Rules, cards: Mask, charged: Mask) -> int:
+    """What TC multiplies its taker's hand points by (1 for every other seat)."""
+    if rules.ten_of_clubs == 1 and not charged >> TC & 1 or not cards >> TC & 1:
+        return 1
+    return rules.ten_of_clubs * _double(charged, TC)
+
+
+def moon_value(table: Table, charged: Mask = 0) -> int:
+    """What a moon moves: every heart and QS in the deck as the hand scores them (charges doubling)."""
+    if not charged:
+        return table.point_total
+    hearts = (table.deck & HEARTS_MASK).bit_count() * _double(charged, AH)
+    return hearts + (13 * _double(charged, QS) if table.deck >> QS & 1 else 0)
+
+
 def moon_shooter(table: Table, taken: list[Mask]) -> int | None:
     """The seat that took every heart and QS in the deck, if one did and the rules know moons."""
     if table.rules.moon == "none":
@@ -52,28 +88,32 @@ def moon_shooter(table: Table, taken: list[Mask]) -> int | None:
     return None
 
 
-def moon_points(table: Table, taken: list[Mask], shooter: int, choice: str) -> list[int]:
-    """Points for a moon hand: JD stays with its taker, no-trick bonuses do not apply."""
-    jd = table.rules.jack_of_diamonds
+def moon_points(table: Table, taken: list[Mask], shooter: int, choice: str, charged: Mask = 0) -> list[int]:
+    """Points for a moon hand: JD stays with its taker, no-trick bonuses do not apply, TC multiplies last."""
+    jd = table.rules.jack_of_diamonds * _double(charged, JD)
     points = [jd if cards >> JD & 1 else 0 for cards in taken]
+    value = moon_value(table, charged)
     if choice == "subtract_from_shooter":
-        points[shooter] -= table.point_total
+        points[shooter] -= value
     else:
         for seat in range(len(points)):
             if seat != shooter:
-                points[seat] += table.point_total
+                points[seat] += value
+    if charged or table.rules.ten_of_clubs != 1:
+        points = [p * ten_multiplier(table.rules, cards, charged) for p, cards in zip(points, taken)]
     return points
 
 
 def score_hand(table: Table, taken: list[Mask], tricks_won: list[int],
                recorded_choice: str | None = None,
-               recorded_points: tuple[int, ...] | None = None) -> tuple[list[int], list[int], Moon | None]:
-    """``(points before moon, points after moon, moon)`` for one hand.
+               recorded_points: tuple[int, ...] | None = None,
+               charged: Mask = 0) -> tuple[list[int], list[int], Moon | None]:
+    """``(points before moon, points after moon, moon)`` for one hand; ``charged``: the cards charged.
 
     Under ``shooter_choice`` the recorded choice decides; without one, the
     option the recorded points fit, else ``add_to_others``.
     """
-    raw = _raw_points(table.rules, taken, tricks_won)
+    raw = _raw_points(table.rules, taken, tricks_won, charged)
     shooter = moon_shooter(table, taken)
     if shooter is None:
         return raw, raw, None
@@ -86,9 +126,9 @@ def score_hand(table: Table, taken: list[Mask], tricks_won: list[int],
         choice = "add_to_others"
         if recorded_points is not None:
             for option in ("add_to_others", "subtract_from_shooter"):
-                if list(recorded_points) == moon_points(table, taken, shooter, option):
+                if list(recorded_points) == moon_points(table, taken, shooter, option, charged):
                     choice = option
                     break
     # raw points of a moon hand exclude the no-trick bonus: nobody earns it when the moon is shot
-    raw = _raw_points(table.rules, taken, (1,) * len(taken))
-    return raw, moon_points(table, taken, shooter, choice), Moon(shooter, choice)
+    raw = _raw_points(table.rules, taken, (1,) * len(taken), charged)
+    return raw, moon_points(table, taken, shooter, choice, charged), Moon(shooter, choice)

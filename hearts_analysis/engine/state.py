@@ -31,9 +31,9 @@ class HandState:
 
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
-                 "trick_winners", "_breakers")
+                 "trick_winners", "_breakers", "charged", "led_suits")
 
-    def __init__(self, table: Table, hands: list[Mask], first_leader: int):
+    def __init__(self, table: Table, hands: list[Mask], first_leader: int, charged: Mask = 0):
         self.table = table
         self.players = table.players
         self.hands = list(hands)
@@ -48,6 +48,10 @@ class HandState:
         self.broken = False
         self.ended = False
         self.trick_winners: list[int] = []
+        self.charged = charged
+        """Cards charged (exposed) this hand: none may go to the first trick of its suit while others may."""
+        self.led_suits: Mask = 0
+        """The suits led in finished tricks, as a mask of their cards."""
         self._breakers = HEARTS_MASK | (QS_MASK if table.rules.hearts_broken_by == "heart_or_queen" else 0)
         self._check_only_hearts_end()
 
@@ -99,7 +103,7 @@ class HandState:
         hearts and QS is told to lead QS, which is then the card it holds).
         ``False`` means "ask :meth:`exclusion`".
         """
-        if self.trick_number == 1:
+        if self.trick_number == 1 or self.charged:
             return False
         if self.trick:
             led = self.trick[0][1] // 13
@@ -143,7 +147,31 @@ class HandState:
             elif rules.only_hearts_lead != "allowed" and legal & QS_MASK:
                 legal = step(legal & QS_MASK, "hearts-not-broken",
                              "hearts are not broken: a seat holding only hearts and QS must lead QS")
+        if self.charged:
+            if leading:
+                unled = self.charged & ~self.led_suits
+                legal = step(legal & ~unled, "charge-invalid",
+                             "a charged card may not lead the first trick of its suit while other cards may be led")
+            elif hand & SUIT_MASKS[led] and not self.led_suits & SUIT_MASKS[led]:
+                legal = step(legal & ~self.charged, "charge-invalid",
+                             "a charged card may not be played to the first trick of its suit while another "
+                             f"{_SUIT_NAMES[led]} may be")
         return legal
+
+    def claim(self, seat: int) -> None:
+        """``seat`` claimed the rest, the others accepting: it takes every card not yet played."""
+        rest = self.trick_cards
+        for other in range(self.players):
+            rest |= self.hands[other]
+            self.hands[other] = 0
+        tricks = -(-rest.bit_count() // self.players)
+        self.taken[seat] |= rest
+        self.tricks_won[seat] += tricks
+        self.trick_winners += [seat] * tricks
+        self.played |= rest
+        self.trick = []
+        self.trick_cards = 0
+        self.ended = True
 
     # -- moves ------------------------------------------------------------
     def push(self, seat: int, card: Card) -> None:
@@ -164,6 +192,7 @@ class HandState:
         self.taken[winner] |= self.trick_cards
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
+        self.led_suits |= SUIT_MASKS[trick[0][1] // 13]
         if self.trick_cards & self._breakers:
             self.broken = True
         self.trick = []

@@ -23,6 +23,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records import arrow_arrays, events_decode, parquetio
 from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
 from ..records.jsonio import Item
@@ -302,9 +303,20 @@ class Judgements:
         sample = {"game_id": strings([None if id_is_null else "g"]), "rules": strings([rules_text]),
                   "game_meta": strings([meta_text])}
         header = events_decode.game_headers(sample, [names], self.rules, {})[0]
-        if header is None:
+        if header is None or _lists_unmodelled(meta_text) or header.rules.table(seats).needs_reference:
             return None
         return header.rules, header.complete is True
+
+
+def _lists_unmodelled(meta_text: str | None) -> bool:
+    """The game's extra fields name something the engine does not model: the reference engine reports it."""
+    if not meta_text or UNMODELLED not in meta_text:
+        return False
+    try:
+        meta = orjson.loads(meta_text)
+    except orjson.JSONDecodeError:
+        return True
+    return not isinstance(meta, dict) or UNMODELLED in meta
 
 
 def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
@@ -371,7 +383,7 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
         return unreadable
     hold_only = False
     for key, value in meta.items():
-        if key in ("deal", "plays") or (key in _COLUMN_KEYS and value is not None):
+        if key in ("deal", "plays", UNMODELLED, CHARGED, CLAIM) or (key in _COLUMN_KEYS and value is not None):
             return unreadable
         if key == "passes":  # null: the hand is read without passes, whatever its pass rows
             if value is not None and (not isinstance(value, list) or len(value) != seats

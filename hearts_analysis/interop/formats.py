@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = ("sturtevant", "league", "trend", "turbo")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
 SNIFF_BYTES = 1 << 16

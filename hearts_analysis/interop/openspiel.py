@@ -204,6 +204,12 @@ def parameters_for(rules: Rules) -> ParameterFit:
         rescored.append("queen_of_clubs_cancels_queen: OpenSpiel always scores QS 13")
     if rules.moon != "add_to_others":
         rescored.append(f"moon {rules.moon}: OpenSpiel adds 26 to the others")
+    if rules.charges:
+        unplayable.append(f"charges {' '.join(rules.charges)}: OpenSpiel has no charged cards")
+    if rules.claims:
+        unplayable.append("claims: an OpenSpiel hand always plays all 13 tricks")
+    if rules.ten_of_clubs != 1:
+        rescored.append(f"ten_of_clubs {rules.ten_of_clubs}: TC is an ordinary card in OpenSpiel")
     return ParameterFit(p, tuple(unplayable), tuple(rescored))
 
 

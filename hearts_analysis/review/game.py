@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ..cards import Mask, mask_of
-from ..engine.replay import GameResult, HandResult, replay_game
+from ..engine.replay import CHARGED, CLAIM, UNMODELLED, GameResult, HandResult, replay_game
 from ..engine.state import HandState
 from ..records.model import GameRecord, HandRecord
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
@@ -57,6 +57,10 @@ def accuracy(decisions: Iterable[Decision]) -> dict[int, float]:
 Progress = Callable[[int], None]
 
 
+UNREVIEWED = (CHARGED, CLAIM, UNMODELLED)
+"""A hand's extra fields that the review's play model does not read: such hands are skipped, and said so."""
+
+
 def review_game(game: GameRecord, settings: Settings = Settings(), seats: Iterable[int] | None = None,
                 hands: Iterable[int] | None = None, result: GameResult | None = None,
                 progress: Progress | None = None) -> GameReview:
@@ -73,6 +77,9 @@ def review_game(game: GameRecord, settings: Settings = Settings(), seats: Iterab
             if hand.violations:
                 codes = sorted({v.code for v in hand.violations})
                 skipped.append((hand.number, f"rule violations ({', '.join(codes)})"))
+            elif table.needs_reference or any(key in record.extra for key in UNREVIEWED):
+                skipped.append((hand.number, "the review does not model charges, TC multipliers, claims, "
+                                "fixed-length games or what an importer marked unmodelled"))
             else:
                 position = Position(table, hand.number, totals, game_key(game.game_id), game.players)
                 try:

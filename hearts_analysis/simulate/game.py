@@ -94,7 +94,9 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
 def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random.Random,
                   bot: BotFactory | Sequence[BotFactory] = HeuristicBot, game_id: str | None = None,
                   max_hands: int = 1000) -> GameRecord:
-    """A full game to the target; the same seed gives the same game.
+    """A full game to the target (or of ``deals_per_game`` deals); the same seed gives the same game.
+
+    The bots never charge a card or claim the rest of a hand: both are optional in the rules that allow them.
 
     ``bot`` builds every seat's player, or give one factory per seat, e.g.
     ``[HeuristicBot, RandomBot, HeuristicBot, partial(BlunderBot, log=found)]``.
@@ -102,6 +104,7 @@ def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     table = rules.table(len(players))
+
     factories = [bot] * len(players) if callable(bot) else list(bot)
     if len(factories) != len(players):
         raise ValueError(f"{len(factories)} bots for {len(players)} players")
@@ -112,10 +115,10 @@ def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random
         hand = play_hand(table, number, bots, rng, totals)
         hands.append(hand)
         totals = hand.totals
-        if table.game_over(totals):
+        if table.game_over(totals, number):
             break
     return GameRecord(players=tuple(players), hands=tuple(hands), rules=rules,
-                      rules_spec=rules.to_spec(), game_id=game_id, complete=table.game_over(totals))
+                      rules_spec=rules.to_spec(), game_id=game_id, complete=table.game_over(totals, len(hands)))
 
 
 def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,

@@ -1,0 +1,346 @@
+"""Hearts League CSV histories (``TrickHistory.csv`` + ``RoundHistory.csv``) <-> ``hearts-game/1``.
+
+The bot league program "Hearts League" writes its histories as CSV files without a header
+row. Two of them make one record set:
+
+- ``TrickHistory.csv``: ``Season, Game, Round, Trick, P1 Card, P2 Card, P3 Card, P4 Card, Lead,
+  Winner``. Tricks -3, -2, -1 of a round are its pass, one card per player each (``Lead`` and
+  ``Winner`` -1); tricks 0-12 are the plays, ``Pn Card`` being what player n played, ``Lead``
+  and ``Winner`` players 0-3.
+- ``RoundHistory.csv``: ``Season, Game, Round, P1 Score, ..., P4 Score, Queen``: the points of
+  each round after the moon, and who took QS.
+- ``GameHistory.csv`` (optional) gives the players' names (columns 3-6); without it they are
+  ``P1``..``P4``.
+
+How to pass them: give either file (or both; or the folder holding them, where the content is
+recognised by the trick file). The others are found beside it, by the same name with ``Trick``
+replaced by ``Round`` (or ``Game``): ``TrickHistory.csv`` -> ``RoundHistory.csv``,
+``s1-TrickHistory.csv`` -> ``s1-RoundHistory.csv``. Without the round file the games are read
+without recorded points. The games are those of the trick file, grouped by ``(Season, Game)``.
+
+A card is ``suit * 13 + rank`` with suits clubs 0, diamonds 1, spades 2, hearts 3 and ranks two 0
+to ace 12. Players 1-4 sit at seats 0-3 and pass to ``player + direction``: 1 (left), 3
+(right), 2 (across), in that cycle from the first round. The deal is rebuilt from each player's
+plays, less what it received, plus what it gave; the direction from where the passed cards were
+played. A round cut off mid-hand keeps only the cards seen: its deal is then short, and the audit
+says so (``deal-invalid``, ``hand-incomplete``): the missing cards are not guessed.
+
+>>> card_name(card_from_league(36)), league_card(parse_card("2C"))
+('QS', 0)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import OrderedDict
+from pathlib import Path
+from typing import Iterable, Iterator, TextIO
+
+from ..atomic import atomic_open
+from ..cards import HEARTS_MASK, QS, Card, card_name, iter_cards, mask_of, parse_card  # card_name, parse_card: doctest
+from ..engine.replay import replay_game
+from ..records.jsonio import Item, RecordError
+from ..records.model import GameRecord, HandRecord
+from ..rules import Rules
+from .rebuild import ExportError, deal_before_pass, rebuild_direction, replay_for_export
+
+NAME = "league"
+TITLE = "Hearts League CSV histories (TrickHistory.csv and RoundHistory.csv)"
+PRESET = "hearts_league"
+PLAYERS = 4
+TRICKS = 13
+PASS_CARDS = 3
+TRICK_COLUMNS = ("Season", "Game", "Round", "Trick", "P1 Card", "P2 Card", "P3 Card", "P4 Card", "Lead", "Winner")
+ROUND_COLUMNS = ("Season", "Game", "Round", "P1 Score", "P2 Score", "P3 Score", "P4 Score", "Queen")
+GAME_COLUMNS = ("Season", "Game", "P1", "P2", "P3", "P4", "P1 Score", "P2 Score", "P3 Score", "P4 Score",
+                "P1 Hearts", "P2 Hearts", "P3 Hearts", "P4 Hearts", "P1 Queens", "P2 Queens", "P3 Queens",
+                "P4 Queens", "P1 Tricks", "P2 Tricks", "P3 Tricks", "P4 Tricks")
+CYCLE = (1, 3, 2)
+"""Seat offsets of the pass, round 1, 2, 3, then again."""
+DIRECTION_NAMES = {1: "left", 2: "across", 3: "right"}
+
+_SUIT_TO_OURS = (0, 1, 3, 2)
+"""The program's suits clubs, diamonds, spades, hearts as ours (clubs, diamonds, hearts, spades)."""
+
+
+def card_from_league(value: int) -> Card:
+    return _SUIT_TO_OURS[value // 13] * 13 + value % 13
+
+
+def league_card(card: Card) -> int:
+    return _SUIT_TO_OURS.index(card // 13) * 13 + card % 13
+
+
+def sibling(path: str | Path, kind: str) -> Path | None:
+    """The file of ``kind`` (``Trick``, ``Round`` or ``Game``) beside a history file, by its name."""
+    path = Path(path)
+    for own in ("Trick", "Round", "Game"):
+        if own in path.name:
+            return path.with_name(path.name.replace(own, kind, 1))
+    return None
+
+
+# -- recognising ----------------------------------------------------------------------
+def _row_ints(row: list[str], start: int) -> list[int] | None:
+    try:
+        return [_int_text(v) for v in row[start:]]
+    except ValueError:
+        return None
+
+
+def _int_text(text: str) -> int:
+    text = text.strip()
+    if text.endswith(".0"):  # pandas writes a column that once held a gap as floats
+        text = text[:-2]
+    return int(text)
+
+
+def sniff(head: str) -> bool:
+    """Rows of ten fields: a season, then whole numbers, tricks -3..12, cards 0-51 (the trick file)."""
+    rows = [r for r in csv.reader(io.StringIO(head)) if r][:8]
+    if rows and rows[0][:4] == list(TRICK_COLUMNS[:4]):
+        rows = rows[1:]
+    if len(rows) < 2:
+        return False
+    complete_rows = rows[:-1] if not head.endswith("\n") else rows
+    for row in complete_rows or rows[:1]:
+        values = _row_ints(row, 1) if len(row) == len(TRICK_COLUMNS) else None
+        if values is None or not -3 <= values[2] <= 12 or not all(0 <= c <= 51 for c in values[3:7]):
+            return False
+    return True
+
+
+# -- reading ---------------------------------------------------------------------------
+class _Round:
+    def __init__(self) -> None:
+        self.passes: dict[int, list[int]] = {}
+        self.tricks: dict[int, tuple[list[int], int]] = {}
+        self.points: tuple[int, ...] | None = None
+
+
+class _Game:
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.rounds: OrderedDict[int, _Round] = OrderedDict()
+        self.error: RecordError | None = None
+        self.players: tuple[str, ...] | None = None
+
+
+def _cells(row: list[str], columns: tuple[str, ...], where: str) -> tuple[str, int, list[int]]:
+    """``(season, game, numbers from the third column on)``; a :class:`RecordError` names the column."""
+    if len(row) != len(columns):
+        raise RecordError(f"expected {len(columns)} columns ({', '.join(columns)}), got {len(row)}", where)
+    values = []
+    for index in range(1, len(columns)):
+        try:
+            values.append(_int_text(row[index]))
+        except ValueError:
+            raise RecordError(f"expected a whole number, got {row[index]!r}", columns[index]) from None
+    return row[0], values[0], values[1:]
+
+
+def _key(row: list[str]) -> tuple[str, str] | None:
+    return (row[0], row[1].strip().removesuffix(".0")) if len(row) > 1 else None
+
+
+def _read_tricks(stream: TextIO, name: str, games: OrderedDict, errors: list[Item]) -> None:
+    for line, row in enumerate(csv.reader(stream), 1):
+        if not row or (line == 1 and row[:2] == list(TRICK_COLUMNS[:2])):
+            continue
+        key = _key(row)
+        game = games.setdefault(key, _Game(line)) if key else None
+        try:
+            _season, _number, (round_no, trick, *cards_lead_winner) = _cells(row, TRICK_COLUMNS, "row")
+            cards, lead, winner = cards_lead_winner[:4], cards_lead_winner[4], cards_lead_winner[5]
+            for i, value in enumerate(cards):
+                if not 0 <= value <= 51:
+                    raise RecordError(f"{value} is not a card code 0-51", TRICK_COLUMNS[4 + i])
+            if not -3 <= trick < TRICKS:
+                raise RecordError(f"{trick} is not a trick (-3..-1 the pass, 0-12 the plays)", "Trick")
+            hand = game.rounds.setdefault(round_no, _Round())
+            if trick < 0:
+                hand.passes[trick] = [card_from_league(c) for c in cards]
+            else:
+                if not 0 <= lead < PLAYERS:
+                    raise RecordError(f"{lead} is not a player 0-3", "Lead")
+                hand.tricks[trick] = ([card_from_league(c) for c in cards], lead)
+        except RecordError as error:
+            error.at(f"{name}:{line}")
+            if game is None:
+                errors.append(Item(f"{name}:{line}", error=error))
+            elif game.error is None:
+                game.error = error
+
+
+def _read_rounds(path: Path, games: OrderedDict, errors: list[Item]) -> None:
+    with path.open(newline="", encoding="utf-8") as stream:
+        for line, row in enumerate(csv.reader(stream), 1):
+            if not row or (line == 1 and row[:2] == list(ROUND_COLUMNS[:2])):
+                continue
+            game = games.get(_key(row))
+            try:
+                _season, _number, (round_no, *scores) = _cells(row, ROUND_COLUMNS, "row")
+                if game is None:
+                    raise RecordError(f"no game {row[1]} of season {row[0]!r} in the trick file", "Game")
+                if round_no not in game.rounds:
+                    if game.rounds and round_no > max(game.rounds):
+                        continue  # the trick file was cut off before this round
+                    raise RecordError(f"no round {round_no} of this game in the trick file", "Round")
+                game.rounds[round_no].points = tuple(scores[:PLAYERS])
+            except RecordError as error:
+                error.at(f"{path}:{line}")
+                if game is not None and game.error is None:
+                    game.error = error
+                elif game is None:
+                    errors.append(Item(f"{path}:{line}", error=error))
+
+
+def _read_names(path: Path, games: OrderedDict) -> None:
+    with path.open(newline="", encoding="utf-8") as stream:
+        for row in csv.reader(stream):
+            game = games.get(_key(row))
+            if game is not None and len(row) == len(GAME_COLUMNS) and all(row[2:6]):
+                game.players = tuple(row[2:6])
+
+
+def _hand(number: int, hand: _Round) -> HandRecord:
+    field = f"round {number}"
+    if sorted(hand.passes) != [-3, -2, -1]:
+        raise RecordError(f"the pass has {len(hand.passes)} of its 3 rows (tricks -3, -2, -1)", field)
+    passes = [tuple(hand.passes[t][seat] for t in (-3, -2, -1)) for seat in range(PLAYERS)]
+    played = sorted(hand.tricks)
+    if played != list(range(len(played))):
+        raise RecordError(f"tricks {played} are not 0, 1, 2, ... in order", field)
+    plays = []
+    for trick in played:
+        cards, lead = hand.tricks[trick]
+        plays += [((lead + i) % PLAYERS, cards[(lead + i) % PLAYERS]) for i in range(PLAYERS)]
+    held = [mask_of(card for seat_, card in plays if seat_ == seat) for seat in range(PLAYERS)]
+    cycle = CYCLE[(number - 1) % len(CYCLE)]
+    offset = cycle
+    if len(played) == TRICKS:
+        offset = rebuild_direction(passes, held, PLAYERS)
+        if offset is None:
+            raise RecordError("the passed cards were not each played by one receiving seat: no pass "
+                              "direction fits", field)
+    deal = deal_before_pass(held, passes, offset, PLAYERS)
+    return HandRecord(deal=tuple(tuple(iter_cards(m)) for m in deal), plays=tuple(plays),
+                      passes=tuple(passes), pass_direction=DIRECTION_NAMES[offset], points=hand.points)
+
+
+def _record(key: tuple[str, str], game: _Game) -> GameRecord:
+    season, number = key
+    rounds = list(game.rounds.items())
+    if [n for n, _ in rounds] != list(range(1, len(rounds) + 1)):
+        raise RecordError(f"rounds {[n for n, _ in rounds]} are not 1, 2, 3, ...", "Round")
+    hands = tuple(_hand(n, r) for n, r in rounds)
+    rules = Rules.preset(PRESET)
+    return GameRecord(players=game.players or tuple(f"P{i}" for i in range(1, PLAYERS + 1)), hands=hands,
+                      rules=rules, rules_spec=rules.to_spec(), game_id=f"{season}-{number}",
+                      extra={"league_season": season, "league_game": int(number)})
+
+
+def read(stream: TextIO, name: str) -> Iterator[Item]:
+    """The games of a record set, given either its trick file or its round file (see the module's help)."""
+    first = stream.readline()
+    row = next(csv.reader([first]), [])
+    if len(row) == len(ROUND_COLUMNS):  # the round file: the games come from the trick file beside it
+        trick_path = sibling(name, "Trick")
+        if trick_path is None or not trick_path.is_file():
+            yield Item(f"{name}:1", error=RecordError(
+                f"this is a round file (scores only); its trick file {trick_path.name if trick_path else '?'}"
+                " must be beside it", "row").at(f"{name}:1"))
+            return
+        with trick_path.open(newline="", encoding="utf-8") as trick_stream:
+            yield from read(trick_stream, str(trick_path))
+        return
+    games: OrderedDict[tuple[str, str], _Game] = OrderedDict()
+    errors: list[Item] = []
+    _read_tricks(_chain(first, stream), name, games, errors)
+    rounds, names = sibling(name, "Round"), sibling(name, "Game")
+    if rounds is not None and rounds.is_file():
+        _read_rounds(rounds, games, errors)
+    if names is not None and names.is_file():
+        _read_names(names, games)
+    yield from errors
+    for key, game in games.items():
+        source = f"{name}:{game.line}"
+        if game.error is not None:
+            yield Item(source, error=game.error)
+            continue
+        try:
+            yield Item(source, _record(key, game))
+        except RecordError as error:
+            yield Item(source, error=error.at(source))
+
+
+def _chain(first: str, stream: TextIO) -> Iterator[str]:
+    yield first
+    yield from stream
+
+
+# -- writing ----------------------------------------------------------------------------
+def _checked(game: GameRecord):
+    where = f"game {game.game_id or '?'}"
+    result = replay_for_export(game, PRESET, "the league")
+    for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
+        if len(hand.plays) != PLAYERS * TRICKS or not hand.passes or not all(hand.passes):
+            raise ExportError(f"{where}, hand {number}: the league logs finished hands with a pass only")
+    return result
+
+
+def _ids(game: GameRecord, index: int) -> tuple[str, int]:
+    return str(game.extra.get("league_season", "hearts-analysis")), int(game.extra.get("league_game", index))
+
+
+def trick_rows(game: GameRecord, index: int = 1) -> list[list]:
+    """The trick file's rows of one game."""
+    result = _checked(game)
+    season, number = _ids(game, index)
+    rows = []
+    for round_no, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
+        for step, trick in enumerate((-3, -2, -1)):
+            rows.append([season, number, round_no, trick, *(league_card(p[step]) for p in hand.passes), -1, -1])
+        for trick in range(TRICKS):
+            played = hand.plays[trick * PLAYERS:(trick + 1) * PLAYERS]
+            by_seat = {seat: card for seat, card in played}
+            rows.append([season, number, round_no, trick, *(league_card(by_seat[s]) for s in range(PLAYERS)),
+                         played[0][0], replayed.trick_winners[trick]])
+    return rows
+
+
+def write(games: Iterable[GameRecord], out: TextIO) -> int:
+    """The trick file of the games (the scores go in the round file: :func:`write_files`)."""
+    writer = csv.writer(out, lineterminator="\n")
+    count = 0
+    for index, game in enumerate(games, 1):
+        writer.writerows(trick_rows(game, index))
+        count += 1
+    return count
+
+
+def write_files(games: Iterable[GameRecord], folder: str | Path) -> int:
+    """The trick, round and game files of the games in ``folder``, each written atomically."""
+    games = list(games)
+    tricks, rounds, finals = [], [], []
+    for index, game in enumerate(games, 1):
+        tricks += trick_rows(game, index)
+        result = replay_game(game)
+        season, number = _ids(game, index)
+        for round_no, hand in enumerate(result.hands, 1):
+            queen = next(s for s, taken in enumerate(hand.taken) if taken >> QS & 1)
+            rounds.append([season, number, round_no, *hand.points, queen])
+        hearts = [sum((h.taken[s] & HEARTS_MASK).bit_count() for h in result.hands) for s in range(PLAYERS)]
+        queens = [sum(h.taken[s] >> QS & 1 for h in result.hands) for s in range(PLAYERS)]
+        tricks_won = [sum(h.tricks_won[s] for h in result.hands) for s in range(PLAYERS)]
+        finals.append([season, number, *game.players, *result.totals, *hearts, *queens, *tricks_won])
+    folder = Path(folder)
+    for file_name, rows in (("TrickHistory.csv", tricks), ("RoundHistory.csv", rounds), ("GameHistory.csv", finals)):
+        with atomic_open(folder / file_name, "w") as out:
+            csv.writer(out, lineterminator="\n").writerows(rows)
+    return len(games)
+
+
+__all__ = ["NAME", "TITLE", "card_from_league", "league_card", "read", "sibling", "sniff", "trick_rows", "write",
+           "write_files"]

@@ -1,0 +1,203 @@
+"""What foreign logs leave out, rebuilt from what they keep: deals, pass directions, who played.
+
+Many programs log the hands *after* the pass, or the plays without seats. These
+helpers rebuild the rest the one way the rules allow, so that every reader does
+it alike and the audit then checks the result.
+
+>>> left = rebuild_direction([[1], [2], [3], [4]], [1 << 4, 1 << 1, 1 << 2, 1 << 3], 4)
+>>> left
+1
+>>> trick_seats([0, 5, 3, 1], first_leader=2, players=4)
+([2, 3, 0, 1], 3)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
+
+import orjson
+
+from ..cards import Card, CardError, Mask, mask_of, parse_card
+from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
+from ..records.jsonio import Item, RecordError
+from ..records.model import GameRecord
+from ..rules import Rules
+
+
+
+class ExportError(ValueError):
+    """A game that a foreign format cannot hold (named, with the reason)."""
+
+
+def rebuild_direction(passes: Sequence[Sequence[Card] | None], held: Sequence[Mask], players: int) -> int | None:
+    """The seat offset from passer to receiver that puts every passed card in its receiver's held hand.
+
+    ``held`` are the hands after the exchange. ``None`` when no offset fits (or several do and the
+    passes cannot tell them apart, which only happens when nothing was passed).
+    """
+    given = [mask_of(p or ()) for p in passes]
+    if not any(given):
+        return 0
+    fits = [offset for offset in range(1, players)
+            if all(given[s] & ~held[(s + offset) % players] == 0 for s in range(players))]
+    return fits[0] if len(fits) == 1 else None
+
+
+def deal_before_pass(held: Sequence[Mask], passes: Sequence[Sequence[Card] | None], offset: int,
+                     players: int) -> list[Mask]:
+    """Each seat's dealt hand: what it held after the exchange, less what it received, plus what it gave."""
+    given = [mask_of(p or ()) for p in passes]
+    return [(held[s] & ~given[(s - offset) % players]) | given[s] for s in range(players)]
+
+
+def trick_winner(cards: Sequence[Card]) -> int:
+    """Index in ``cards`` (play order) of the highest card of the suit led."""
+    led = cards[0] // 13
+    best = 0
+    for i, card in enumerate(cards):
+        if card // 13 == led and card > cards[best]:
+            best = i
+    return best
+
+
+def trick_seats(cards: Sequence[Card], first_leader: int, players: int) -> tuple[list[int], int]:
+    """Who played each card of a log that lists the cards in play order only, and who leads next.
+
+    Play goes to seat + 1 and the winner of a trick leads the next; a last, unfinished trick is
+    seated the same way. ``cards`` may hold several tricks.
+    """
+    seats: list[int] = []
+    leader = first_leader
+    for start in range(0, len(cards), players):
+        trick = cards[start:start + players]
+        seats += [(leader + i) % players for i in range(len(trick))]
+        if len(trick) == players:
+            leader = (leader + trick_winner(trick)) % players
+    return seats, leader
+
+
+def integers(text: str, field: str, count: int | None = None) -> list[int]:
+    """The whole numbers of a line of a text log; a :class:`RecordError` names the field and the token."""
+    values = []
+    for index, token in enumerate(text.split()):
+        try:
+            values.append(int(token))
+        except ValueError:
+            raise RecordError(f"expected a whole number, got {token!r}", f"{field}[{index}]") from None
+    if count is not None and len(values) != count:
+        raise RecordError(f"expected {count} numbers, got {len(values)}", field)
+    return values
+
+
+def card_list(value: Any, field: str) -> tuple[Card, ...]:
+    """A JSON list of card names as cards; a :class:`RecordError` names the field."""
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list of cards, got {value!r}", field)
+    try:
+        return tuple(parse_card(v) for v in value)
+    except (CardError, TypeError) as error:
+        raise RecordError(str(error), field) from None
+
+
+def json_events(stream: TextIO) -> Iterator[tuple[int, Any]]:
+    """``(line, event)`` of an event log: one JSON value per line, or one JSON list of them.
+
+    A line that is not JSON gives a :class:`RecordError` in place of its event, so that the reader
+    can name it and go on.
+    """
+    text = stream.read()
+    if text.lstrip().startswith("["):
+        try:
+            events = orjson.loads(text)
+        except orjson.JSONDecodeError as error:
+            yield 1, RecordError(f"bad JSON: {error}", "event")
+            return
+        yield from ((index + 1, event) for index, event in enumerate(events if isinstance(events, list) else []))
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                yield number, orjson.loads(line)
+            except orjson.JSONDecodeError as error:
+                yield number, RecordError(f"bad JSON: {error}", "event")
+
+
+def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | None], known: Sequence[str],
+                new_game: Callable[[int], Any], starts: Callable[[Any, str], bool],
+                apply: Callable[[Any, str, Any, int], None], record: Callable[[Any, str], GameRecord],
+                ends: str | None = None) -> Iterator[Item]:
+    """The games of an event log, each an :class:`Item`: read as they end, an error where an event was bad.
+
+    ``kind_of`` names an event (``None``: not an event object); events not ``known`` are skipped;
+    ``starts(game, kind)`` says an event opens a new game; ``apply`` takes an event into the game
+    (raising :class:`RecordError` naming the field); ``record`` builds it; an ``ends`` event closes it.
+    The first bad event of a game makes the game an error, named ``file:line``; the next game is read.
+    """
+    stem = Path(name).stem or "log"
+    game: Any = None
+    count = 0
+
+    def finish(current: Any) -> Item:
+        nonlocal count
+        count += 1
+        source = f"{name}:{current.line}"
+        if current.error is not None:
+            return Item(source, error=current.error)
+        try:
+            return Item(source, record(current, f"{stem}-{count}"))
+        except RecordError as error:
+            return Item(source, error=error.at(source))
+
+    for line, event in json_events(stream):
+        kind = None
+        if not isinstance(event, RecordError):
+            kind = kind_of(event)
+            if kind is None:
+                event = RecordError("expected an event object", "event")
+            elif kind not in known:
+                continue
+        if game is None or (kind is not None and starts(game, kind)):
+            if game is not None:
+                yield finish(game)
+            game = new_game(line)
+        if isinstance(event, RecordError):
+            if game.error is None:
+                game.error = event.at(f"{name}:{line}")
+            continue
+        try:
+            apply(game, kind, event, line)
+        except RecordError as error:
+            if game.error is None:
+                game.error = error.at(f"{name}:{line}")
+        if kind == ends:
+            yield finish(game)
+            game = None
+    if game is not None:
+        yield finish(game)
+
+
+def replay_for_export(game: GameRecord, preset: str, program: str, players: int = 4) -> GameResult:
+    """The game's replay, for a writer whose program plays only its own rules (``preset``) at ``players``
+    seats; raises :class:`ExportError` naming the game otherwise."""
+    where = f"game {game.game_id or '?'}"
+    if game.seats != players:
+        raise ExportError(f"{where}: {game.seats} players; {program} is for {players}")
+    if game.rules != Rules.preset(preset):
+        raise ExportError(f"{where}: {program} plays only its own rules ({preset}); this game's are "
+                          f"{game.rules.to_spec()}")
+    return replay_game(game)
+
+
+def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[GameRecord], list[dict]]) -> int:
+    """Each game's events, one JSON object per line; the count of games."""
+    count = 0
+    for game in games:
+        for event in events_of(game):
+            out.write(orjson.dumps(event).decode() + "\n")
+        count += 1
+    return count
+
+
+__all__ = ["ExportError", "UNMODELLED", "card_list", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
+           "trick_winner", "write_events"]

@@ -1,0 +1,366 @@
+"""Sturtevant's Hearts game histories (``<user>.play``) <-> ``hearts-game/1`` records.
+
+The history file of Nathan Sturtevant's Hearts program (the xinxin program from which
+OpenSpiel's Hearts descends), as its ``SingleGameHistory`` and ``SingleHandHistory`` save
+and load it. Numbers are separated by spaces, one group per line::
+
+    <games>                                  the file's count of games
+    <hands>                                  then, per game: its count of hands,
+    <name0> <name1> <name2> <rules>          three player names and the rules bitmask,
+    <s0> <s1> <s2> <s3>                      then per hand: each seat's points,
+    <spades> <diamonds> <clubs> <hearts>     per seat (4 times): its hand after the pass,
+    <c1> <c2> <c3>                           one 16-bit mask per suit, and the 3 cards it passed
+                                             (-1 -1 -1 on a hold hand);
+    <p1> ... <p52>                           the 52 cards played, trick by trick.
+
+A card is ``suit * 16 + rank`` with suits spades 0, diamonds 1, clubs 2, hearts 3 and ranks
+ace 0 to two 12; a suit mask has bit ``rank`` set for each card held.
+
+The file keeps neither the dealt hands, nor the pass direction, nor who played each card: the
+direction is the one seat offset (left +1, right -1, across +2) that puts every passed card in
+its receiver's hand, the deal is the hand held less what was received plus what was given, and
+the plays are seated by the rules (the holder of 2C, or 3C, leads; the trick winner leads next;
+without a clubs-lead rule, seat ``k mod 4`` leads hand ``k + 1``, which the record states as the
+dealer before it). Only three names are stored: the fourth seat is named after the file (the
+program names the file after its user).
+
+>>> card_name(card_from_sturtevant(2 * 16 + 12)), sturtevant_card(parse_card("QS"))
+('2C', 2)
+>>> rules_from_bits(DEFAULT_BITS)[0].to_spec()
+{'preset': 'sturtevant'}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Iterator, TextIO
+
+from ..cards import JD, Card, card_name, iter_cards, mask_of, parse_card  # card_name, parse_card: doctest
+from ..engine.replay import replay_game
+from ..records.jsonio import Item, RecordError
+from ..records.model import GameRecord, HandRecord
+from ..rules import Rules
+from .rebuild import UNMODELLED, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats
+
+NAME = "sturtevant"
+TITLE = "Sturtevant's Hearts (xinxin) game history, .play"
+PRESET = "sturtevant"
+PLAYERS = 4
+HAND_SIZE = 13
+PASS_CARDS = 3
+HAND_LINES = 2 + 2 * PLAYERS
+"""Lines per hand: points, then a hand line and a pass line per seat, then the plays."""
+
+_SUIT_TO_OURS = (3, 1, 0, 2)
+"""The program's suits spades, diamonds, clubs, hearts as ours (clubs 0, diamonds 1, hearts 2, spades 3)."""
+_SUIT_FROM_OURS = tuple(_SUIT_TO_OURS.index(s) for s in range(4))
+
+# The bits of the program's rules bitmask, by the names it gives them.
+QUEEN_PENALTY, JACK_BONUS, NO_TRICK_BONUS, END_SCORE_BONUS = 0x0001, 0x0002, 0x0004, 0x0008
+SHOOTING_NEEDS_JACK, LEAD_2_CLUBS, LEAD_CLUBS, NO_HEARTS_FIRST_TRICK = 0x0010, 0x0020, 0x0040, 0x0080
+NO_QUEEN_FIRST_TRICK, QUEEN_BREAKS_HEARTS, DO_PASS_CARDS, MUST_BREAK_HEARTS = 0x0100, 0x0200, 0x0400, 0x0800
+HEARTS_ARENT_POINTS, NO_SHOOTING = 0x1000, 0x2000
+KNOWN_BITS = 0x3FFF
+DEFAULT_BITS = (QUEEN_PENALTY | MUST_BREAK_HEARTS | QUEEN_BREAKS_HEARTS | DO_PASS_CARDS
+                | NO_QUEEN_FIRST_TRICK | NO_HEARTS_FIRST_TRICK | LEAD_CLUBS)
+"""The rules the program's own driver sets: the ``sturtevant`` preset."""
+JACK_POINTS, NO_TRICK_POINTS = -10, -5
+
+
+# -- cards ---------------------------------------------------------------------------
+def card_from_sturtevant(value: int) -> Card:
+    suit, rank = value >> 4 & 3, value & 15
+    return _SUIT_TO_OURS[suit] * 13 + (12 - rank)
+
+
+def sturtevant_card(card: Card) -> int:
+    return _SUIT_FROM_OURS[card // 13] * 16 + (12 - card % 13)
+
+
+def cards_of_suits(masks: list[int]) -> int:
+    """Our mask of the cards in the four suit masks (spades, diamonds, clubs, hearts)."""
+    return mask_of(card_from_sturtevant(suit * 16 + rank)
+                   for suit, bits in enumerate(masks) for rank in range(HAND_SIZE) if bits >> rank & 1)
+
+
+def suits_of_cards(mask: int) -> list[int]:
+    masks = [0] * 4
+    for card in iter_cards(mask):
+        value = sturtevant_card(card)
+        masks[value >> 4] |= 1 << (value & 15)
+    return masks
+
+
+# -- rules bitmask <-> rules -------------------------------------------------------------
+def rules_from_bits(bits: int) -> tuple[Rules, tuple[str, ...]]:
+    """The rule set the bitmask plays, and what of it the engine does not model (in words)."""
+    overrides: dict[str, Any] = {}
+    unmodelled: list[str] = []
+    if not bits & DO_PASS_CARDS:
+        overrides["pass_count"] = 0
+    if bits & LEAD_2_CLUBS:
+        overrides["first_lead"] = "lowest_club"
+    elif not bits & LEAD_CLUBS:
+        overrides["first_lead"] = "left_of_dealer"
+    first_trick = bits & (NO_HEARTS_FIRST_TRICK | NO_QUEEN_FIRST_TRICK)
+    if not first_trick:
+        overrides["points_on_first_trick"] = True
+    elif first_trick != NO_HEARTS_FIRST_TRICK | NO_QUEEN_FIRST_TRICK:
+        which = "hearts" if bits & NO_HEARTS_FIRST_TRICK else "QS"
+        unmodelled.append(f"rules bitmask {bits}: only {which} is kept off the first trick")
+    if not bits & MUST_BREAK_HEARTS:
+        overrides["hearts_must_be_broken"] = False
+    if not bits & QUEEN_BREAKS_HEARTS:
+        overrides["hearts_broken_by"] = "heart"
+    if bits & JACK_BONUS:
+        overrides["jack_of_diamonds"] = JACK_POINTS
+        unmodelled.append(f"rules bitmask {bits}: JD -10 under a moon (the program takes 10 off every "
+                          "seat's moon score when the shooter took JD)")
+    if bits & NO_TRICK_BONUS:
+        overrides["no_tricks_bonus"] = NO_TRICK_POINTS
+    if bits & NO_SHOOTING:
+        overrides["moon"] = "none"
+    named = {QUEEN_PENALTY: "QS not a penalty card", END_SCORE_BONUS: "the end-score bonus",
+             SHOOTING_NEEDS_JACK: "shooting the moon needs JD", HEARTS_ARENT_POINTS: "hearts scoring no points"}
+    for bit, words in named.items():
+        if (bit == QUEEN_PENALTY) != bool(bits & bit):
+            unmodelled.append(f"rules bitmask {bits}: {words}")
+    if bits & ~KNOWN_BITS:
+        unmodelled.append(f"rules bitmask {bits}: unknown bits {bits & ~KNOWN_BITS:#x}")
+    return Rules.preset(PRESET, **overrides), tuple(unmodelled)
+
+
+def bits_for(rules: Rules) -> int:
+    """The program's bitmask for a rule set; raises :class:`ExportError` naming what it cannot express."""
+    bits = QUEEN_PENALTY | NO_HEARTS_FIRST_TRICK | NO_QUEEN_FIRST_TRICK | MUST_BREAK_HEARTS | QUEEN_BREAKS_HEARTS
+    base = Rules.preset(PRESET)
+    problems = [f"{name} {getattr(rules, name)}" for name in
+                ("removed_cards", "pass_cycle", "only_hearts_lead", "queen_of_clubs_cancels_queen", "target",
+                 "end_at") if getattr(rules, name) != getattr(base, name)]
+    if rules.pass_count not in (0, PASS_CARDS):
+        problems.append(f"pass_count {rules.pass_count}")
+    if rules.pass_count:
+        bits |= DO_PASS_CARDS
+    bits |= {"lowest_club": LEAD_2_CLUBS, "any_club": LEAD_CLUBS, "left_of_dealer": 0}[rules.first_lead]
+    if rules.points_on_first_trick:
+        bits &= ~(NO_HEARTS_FIRST_TRICK | NO_QUEEN_FIRST_TRICK)
+    if not rules.hearts_must_be_broken:
+        bits &= ~MUST_BREAK_HEARTS
+    if rules.hearts_broken_by == "heart":
+        bits &= ~QUEEN_BREAKS_HEARTS
+    if rules.jack_of_diamonds == JACK_POINTS:
+        bits |= JACK_BONUS
+    elif rules.jack_of_diamonds:
+        problems.append(f"jack_of_diamonds {rules.jack_of_diamonds}")
+    if rules.no_tricks_bonus == NO_TRICK_POINTS:
+        bits |= NO_TRICK_BONUS
+    elif rules.no_tricks_bonus:
+        problems.append(f"no_tricks_bonus {rules.no_tricks_bonus}")
+    if rules.moon == "none":
+        bits |= NO_SHOOTING
+    elif rules.moon != "add_to_others":
+        problems.append(f"moon {rules.moon}")
+    problems += [f"{name} {getattr(rules, name)}" for name in ("charges", "ten_of_clubs", "deals_per_game", "claims")
+                 if getattr(rules, name) != getattr(base, name)]
+    if problems:
+        raise ExportError(f"the program's rules bitmask cannot express {', '.join(problems)}")
+    return bits
+
+
+# -- reading --------------------------------------------------------------------------
+class _Lines:
+    """The non-blank lines of a stream, with their numbers."""
+
+    def __init__(self, stream: TextIO):
+        self.lines = [(n, text.strip()) for n, text in enumerate(stream, 1) if text.strip()]
+        self.at = 0
+
+    def __bool__(self) -> bool:
+        return self.at < len(self.lines)
+
+    def take(self) -> tuple[int, str]:
+        line = self.lines[self.at]
+        self.at += 1
+        return line
+
+    def peek(self, ahead: int = 0) -> str | None:
+        index = self.at + ahead
+        return self.lines[index][1] if index < len(self.lines) else None
+
+
+def _is_game_start(lines: _Lines) -> bool:
+    count, header = lines.peek(), lines.peek(1)
+    if count is None or header is None or not count.lstrip("-").isdigit():
+        return False
+    tokens = header.split()
+    return len(tokens) == 4 and tokens[3].lstrip("-").isdigit()
+
+
+def sniff(head: str) -> bool:
+    """Two or three lines of counts, then three names and a number, then four points."""
+    rows = [line.split() for line in head.splitlines() if line.strip()][:4]
+    shape = [len(r) for r in rows]
+    if shape[:3] == [1, 1, 4]:
+        rows = rows[1:]
+    elif shape[:2] != [1, 4]:
+        return False
+    rows = rows[:3]
+    try:
+        int(rows[0][0])
+        int(rows[1][3])
+        return len(rows) < 3 or (len(rows[2]) == PLAYERS and all(t.lstrip("-").isdigit() for t in rows[2]))
+    except (ValueError, IndexError):
+        return False
+
+
+def _hand(lines: _Lines, number: int, clubs_lead: bool) -> tuple[HandRecord, bool]:
+    """One hand; ``(hand, cut)``: ``cut`` when the file ends inside its plays (the hand is then incomplete)."""
+    field = f"hands[{number - 1}]"
+    line, text = lines.take()
+    try:
+        points = integers(text, f"{field}.points", PLAYERS)
+        held, passes = [], []
+        for seat in range(PLAYERS):
+            line, text = lines.take()
+            suits = integers(text, f"{field}.cards[{seat}]", 4)
+            if any(not 0 <= s < 1 << 16 for s in suits):
+                raise RecordError("a suit mask is out of range 0..65535", f"{field}.cards[{seat}]")
+            held.append(cards_of_suits(suits))
+            line, text = lines.take()
+            given = integers(text, f"{field}.passes[{seat}]", PASS_CARDS)
+            passes.append(None if given == [-1] * PASS_CARDS else tuple(_card(v, f"{field}.passes[{seat}]")
+                                                                        for v in given))
+        cut = not lines or _is_game_start(lines)
+        plays_text = ""
+        if not cut:
+            line, plays_text = lines.take()
+        played = [_card(v, f"{field}.plays") for v in integers(plays_text, f"{field}.plays")]
+    except IndexError:
+        raise RecordError("the file ends inside this hand", field).at(f"line {line}") from None
+    except RecordError as error:
+        raise error.at(f"line {line}")
+    if len(played) > PLAYERS * HAND_SIZE:
+        raise RecordError(f"{len(played)} cards played; a hand has {PLAYERS * HAND_SIZE}",
+                          f"{field}.plays").at(f"line {line}")
+    if all(p is None for p in passes):
+        offset = 0
+    else:
+        if any(p is None for p in passes):
+            raise RecordError("some seats passed and others did not", f"{field}.passes").at(f"line {line}")
+        found = rebuild_direction(passes, held, PLAYERS)
+        if found is None:
+            raise RecordError("the passed cards are not each in one receiving seat's hand: no pass "
+                              "direction fits", f"{field}.passes").at(f"line {line}")
+        offset = found
+    deal = deal_before_pass(held, passes, offset, PLAYERS)
+    direction = {0: "hold", 1: "left", 2: "across", 3: "right"}[offset]
+    leader = (number - 1) % PLAYERS  # the program's hand k is led by seat (k - 1) mod 4 ...
+    if clubs_lead:  # ... unless the holder of 2C (or, where nobody holds it, 3C) leads
+        leader = next((s for bit in (1, 2) for s, h in enumerate(held) if h & bit), leader)
+    seats, _ = trick_seats(played, leader, PLAYERS)
+    hand = HandRecord(deal=tuple(tuple(iter_cards(m)) for m in deal), plays=tuple(zip(seats, played)),
+                      passes=None if offset == 0 else tuple(passes), pass_direction=direction,
+                      points=tuple(points))
+    return hand, len(played) < PLAYERS * HAND_SIZE
+
+
+def _card(value: int, field: str) -> Card:
+    if not 0 <= value < 64 or value & 15 > 12:
+        raise RecordError(f"{value} is not a card code (suit * 16 + rank, rank 0-12)", field)
+    return card_from_sturtevant(value)
+
+
+def _game(lines: _Lines, stem: str, index: int) -> GameRecord:
+    line, text = lines.take()
+    count = integers(text, "hands", 1)[0]
+    line, text = lines.take()
+    tokens = text.split()
+    try:
+        bits = integers(tokens[3] if len(tokens) == 4 else "x", "rules", 1)[0]
+    except RecordError as error:
+        raise error.at(f"line {line}")
+    rules, unmodelled = rules_from_bits(bits)
+    hands = []
+    for number in range(1, count + 1):
+        if not lines or _is_game_start(lines):
+            break
+        clubs_lead = rules.first_lead != "left_of_dealer"
+        hand, cut = _hand(lines, number, clubs_lead)
+        if not clubs_lead:  # the seat left of this dealer, (k - 1) mod 4, leads hand k
+            hand = HandRecord(deal=hand.deal, plays=hand.plays, passes=hand.passes, dealer=(number - 2) % PLAYERS,
+                              pass_direction=hand.pass_direction, points=hand.points)
+        hands.append(hand)
+        if cut:
+            break
+    extra = {UNMODELLED: list(unmodelled)} if unmodelled else {}
+    return GameRecord(players=(*tokens[:3], stem), hands=tuple(hands), rules=rules, rules_spec=rules.to_spec(),
+                      game_id=f"{stem}-{index}", extra={**extra, "sturtevant_rules": bits})
+
+
+def read(stream: TextIO, name: str) -> Iterator[Item]:
+    """Every game of a history file; an unreadable game is an error item and the next game is read."""
+    stem = Path(name).stem or "player4"
+    lines = _Lines(stream)
+    if lines.peek() is not None and not _is_game_start(lines):
+        line, text = lines.take()  # the file's count of games (absent from a single game's text)
+        try:
+            integers(text, "games", 1)
+        except RecordError as error:
+            yield Item(f"{name}:{line}", error=error.at(f"{name}:{line}"))
+    index = 0
+    while lines:
+        index += 1
+        start = lines.lines[lines.at][0]
+        try:
+            game = _game(lines, stem, index)
+        except RecordError as error:
+            where = error.source or f"line {start}"
+            yield Item(f"{name}:{start}", error=error.at(f"{name}:{where.removeprefix('line ')}"))
+            while lines and not _is_game_start(lines):
+                lines.take()
+            continue
+        yield Item(f"{name}:{start}", game)
+
+
+# -- writing --------------------------------------------------------------------------
+def game_text(game: GameRecord) -> str:
+    """One game as the program saves it; raises :class:`ExportError` where it cannot hold the game."""
+    where = f"game {game.game_id or '?'}"
+    if game.seats != PLAYERS:
+        raise ExportError(f"{where}: {game.seats} players; the program plays with {PLAYERS}")
+    try:
+        bits = bits_for(game.rules)
+    except ExportError as error:
+        raise ExportError(f"{where}: {error}") from None
+    result = replay_game(game)
+    lines = [str(len(game.hands)), " ".join(_name(p) for p in game.players[:3]) + f" {bits}"]
+    for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
+        if len(hand.plays) != PLAYERS * HAND_SIZE or replayed.moon is not None and bits & JACK_BONUS \
+                and any(t >> JD & 1 for t in replayed.taken):
+            why = ("the program saves finished hands only" if len(hand.plays) != PLAYERS * HAND_SIZE
+                   else "the program scores JD under a moon its own way")
+            raise ExportError(f"{where}, hand {number}: {why}")
+        points = hand.points if hand.points is not None else replayed.points
+        lines.append(" ".join(map(str, points)))
+        for seat in range(PLAYERS):
+            lines.append(" ".join(map(str, suits_of_cards(replayed.held[seat]))))
+            given = hand.passes[seat] if hand.passes and hand.passes[seat] else None
+            lines.append(" ".join(str(sturtevant_card(c)) for c in given) if given else "-1 -1 -1")
+        lines.append(" ".join(str(sturtevant_card(card)) for _, card in hand.plays))
+    return "\n".join(lines) + "\n"
+
+
+def _name(player: str) -> str:
+    return "_".join(player.split()) or "?"
+
+
+def write(games: Iterable[GameRecord], out: TextIO) -> int:
+    """A history file of the games (the program reads its names with ``%s``: spaces become ``_``)."""
+    texts = [game_text(game) for game in games]
+    out.write(f"{len(texts)}\n")
+    out.writelines(texts)
+    return len(texts)
+
+
+__all__ = ["DEFAULT_BITS", "NAME", "TITLE", "bits_for", "card_from_sturtevant", "game_text", "read",
+           "rules_from_bits", "sniff", "sturtevant_card", "write"]

@@ -1,0 +1,225 @@
+"""Trend Micro "Trend Hearts" contest game logs <-> ``hearts-game/1`` records.
+
+The contest's game node speaks JSON events ``{"eventName": ..., "data": {...}}`` (its SDK
+document); a log is those events, one per line (or a JSON list of them). A game is four deals;
+what the importer reads:
+
+- ``new_game``: ``players[].playerName``, north, east, south, west: our seats 0-3, clockwise;
+- ``new_deal``: ``dealNumber`` and each player's ``cards`` (the dealt hand, where the log shows it);
+- ``pass_cards_end``: each player's ``pickedCards`` (given) and ``receivedFrom`` (the sender);
+- ``expose_cards_end``: each player's ``exposedCards``: AH exposed doubles every heart (a charge);
+- ``turn_end``: ``turnPlayer`` played ``turnCard``, in order;
+- ``deal_end``: each player's ``dealScore`` and ``gameScore`` (penalties as negative numbers: the
+  record keeps them as positive points), ``initialCards`` (the dealt hand) and the pass again;
+- ``game_end``: the game is over.
+
+Other events (``new_round``, ``your_turn``, ``round_end``, ``pass_cards``, ...) repeat what these
+say and are skipped. The pass direction is where the cards went (``receivedFrom``), the deal is
+``initialCards`` (else the ``new_deal`` cards). A deal cut off before ``deal_end`` keeps its plays:
+the audit reports it incomplete.
+
+>>> sniff('{"eventName": "new_deal", "data": {"dealNumber": 1}}')
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, TextIO
+
+from ..cards import card_name, names, parse_card
+from ..engine.replay import CHARGED
+from ..records.jsonio import Item, RecordError
+from ..records.model import GameRecord, HandRecord
+from ..rules import Rules
+from .rebuild import card_list, event_games, replay_for_export, write_events
+
+NAME = "trend"
+TITLE = "Trend Micro Trend Hearts contest game log (JSON events)"
+PRESET = "trend_hearts"
+PLAYERS = 4
+DIRECTIONS = {1: "left", 2: "across", 3: "right"}
+KNOWN_EVENTS = ("new_game", "new_deal", "pass_cards_end", "expose_cards_end", "turn_end", "deal_end", "game_end")
+
+
+def sniff(head: str) -> bool:
+    """JSON objects with an ``eventName`` of the contest's protocol."""
+    return '"eventName"' in head and any(f'"{name}"' in head for name in ("new_deal", "turn_end", "deal_end",
+                                                                            "new_game", "pass_cards_end"))
+
+
+# -- reading --------------------------------------------------------------------------
+class _Deal:
+    def __init__(self, number: int, line: int):
+        self.number = number
+        self.line = line
+        self.dealt: list[tuple | None] = [None] * PLAYERS
+        self.passes: list[tuple | None] = [None] * PLAYERS
+        self.senders: list[int | None] = [None] * PLAYERS
+        self.exposed: list[str] = []
+        self.plays: list[tuple[int, int]] = []
+        self.points: tuple[int, ...] | None = None
+        self.totals: tuple[int, ...] | None = None
+
+
+class _Game:
+    def __init__(self, line: int):
+        self.line = line
+        self.players: list[str] = []
+        self.deals: list[_Deal] = []
+        self.complete: bool | None = None
+        self.error: RecordError | None = None
+
+
+def _seat(game: _Game, name: Any, field: str) -> int:
+    if name not in game.players:
+        raise RecordError(f"{name!r} is not a player of this game ({', '.join(game.players) or 'none named'})",
+                          field)
+    return game.players.index(name)
+
+
+def _players(data: dict, field: str) -> list[dict]:
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != PLAYERS or not all(isinstance(p, dict) for p in players):
+        raise RecordError(f"expected the {PLAYERS} players, north, east, south, west", f"{field}.players")
+    return players
+
+
+def _apply(game: _Game, event: str, data: dict) -> None:
+    """One event into the game being read; raises :class:`RecordError` naming the field."""
+    if event == "new_game" or not game.players:
+        named = [p.get("playerName") for p in _players(data, event)]
+        if not all(isinstance(n, str) and n for n in named) or len(set(named)) != PLAYERS:
+            raise RecordError("expected 4 different player names", f"{event}.players[].playerName")
+        game.players = named
+        if event == "new_game":
+            return
+    if event == "game_end":
+        game.complete = True
+        return
+    number = data.get("dealNumber")
+    if event == "new_deal" or not game.deals or (isinstance(number, int) and number != game.deals[-1].number):
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise RecordError(f"expected a deal number, got {number!r}", f"{event}.dealNumber")
+        game.deals.append(_Deal(number, 0))
+    deal = game.deals[-1]
+    if event == "new_deal":
+        for seat, player in enumerate(_players(data, event)):
+            if isinstance(player.get("cards"), list) and len(player["cards"]) > 0:
+                deal.dealt[seat] = card_list(player["cards"], f"{event}.players[{seat}].cards")
+    elif event in ("pass_cards_end", "deal_end", "expose_cards_end"):
+        for seat, player in enumerate(_players(data, event)):
+            where = f"{event}.players[{seat}]"
+            if player.get("pickedCards"):
+                deal.passes[seat] = card_list(player["pickedCards"], f"{where}.pickedCards")
+            if player.get("receivedFrom"):
+                deal.senders[seat] = _seat(game, player["receivedFrom"], f"{where}.receivedFrom")
+            if player.get("exposedCards"):
+                for card in card_list(player["exposedCards"], f"{where}.exposedCards"):
+                    if card_name(card) not in deal.exposed:
+                        deal.exposed.append(card_name(card))
+            if event == "deal_end":
+                if player.get("initialCards"):
+                    deal.dealt[seat] = card_list(player["initialCards"], f"{where}.initialCards")
+        if event == "deal_end":
+            deal.points = tuple(-_int(p.get("dealScore"), f"{event}.players[{s}].dealScore")
+                                for s, p in enumerate(_players(data, event)))
+            deal.totals = tuple(-_int(p.get("gameScore"), f"{event}.players[{s}].gameScore")
+                                for s, p in enumerate(_players(data, event)))
+    elif event == "turn_end":
+        seat = _seat(game, data.get("turnPlayer"), f"{event}.turnPlayer")
+        deal.plays.append((seat, card_list([data.get("turnCard")], f"{event}.turnCard")[0]))
+
+
+def _int(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"expected a whole number, got {value!r}", field)
+    return value
+
+
+def _hand(deal: _Deal) -> HandRecord:
+    field = f"deal {deal.number}"
+    if any(d is None for d in deal.dealt):
+        raise RecordError("the log does not show every player's dealt cards (new_deal cards or deal_end "
+                          "initialCards)", field)
+    passes = None
+    direction = "hold"
+    if any(deal.passes):
+        offsets = {(seat - sender) % PLAYERS for seat, sender in enumerate(deal.senders) if sender is not None}
+        if len(offsets) != 1 or 0 in offsets:
+            raise RecordError("the players' receivedFrom do not name one pass direction", field)
+        direction = DIRECTIONS[offsets.pop()]
+        passes = tuple(deal.passes)
+    extra = {CHARGED: list(deal.exposed)} if deal.exposed else {}
+    return HandRecord(deal=tuple(deal.dealt), plays=tuple(deal.plays), passes=passes, pass_direction=direction,
+                      points=deal.points, totals=deal.totals, extra=extra)
+
+
+def _record(game: _Game, game_id: str) -> GameRecord:
+    rules = Rules.preset(PRESET)
+    return GameRecord(players=tuple(game.players), hands=tuple(_hand(d) for d in game.deals), rules=rules,
+                      rules_spec=rules.to_spec(), game_id=game_id, complete=game.complete)
+
+
+def _kind(event: Any) -> str | None:
+    if not isinstance(event, dict) or not isinstance(event.get("data", {}), dict):
+        return None
+    return event.get("eventName") if isinstance(event.get("eventName"), str) else ""
+
+
+def read(stream: TextIO, name: str) -> Iterator[Item]:
+    """Every game of a log; an event that cannot be read makes its game an error, the others still read."""
+    return event_games(stream, name, kind_of=_kind, known=KNOWN_EVENTS, new_game=_Game,
+                       starts=lambda game, kind: kind == "new_game" and bool(game.deals),
+                       apply=lambda game, kind, event, line: _apply(game, kind, event.get("data") or {}),
+                       record=_record, ends="game_end")
+
+
+# -- writing --------------------------------------------------------------------------
+def game_events(game: GameRecord) -> list[dict]:
+    """A game as the contest's events; raises :class:`ExportError` where the log cannot hold it."""
+    result = replay_for_export(game, PRESET, "Trend Hearts")
+    players = list(game.players)
+    events: list[dict] = [{"eventName": "new_game", "data": {"players": [
+        {"playerNumber": s + 1, "playerName": p} for s, p in enumerate(players)]}}]
+    for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
+        offset = {"left": 1, "across": 2, "right": 3}.get(replayed.pass_direction)
+        exposed = list(hand.extra.get(CHARGED) or [])
+
+        def seat_info(seat: int) -> dict:
+            info: dict[str, Any] = {"playerName": players[seat]}
+            if offset:
+                sender = (seat - offset) % PLAYERS
+                info.update(pickedCards=names(hand.passes[seat]), receivedCards=names(hand.passes[sender]),
+                            receivedFrom=players[sender])
+            info["exposedCards"] = [c for c in exposed if replayed.held[seat] >> parse_card(c) & 1]
+            return info
+
+        events.append({"eventName": "new_deal", "data": {"dealNumber": number, "players": [
+            {"playerName": p, "cards": names(hand.deal[s])} for s, p in enumerate(players)]}})
+        if offset:
+            events.append({"eventName": "pass_cards_end", "data": {"dealNumber": number,
+                                                                   "players": [seat_info(s) for s in range(4)]}})
+        events.append({"eventName": "expose_cards_end", "data": {"dealNumber": number,
+                                                                 "players": [seat_info(s) for s in range(4)]}})
+        for index, (seat, card) in enumerate(hand.plays):
+            events.append({"eventName": "turn_end", "data": {"dealNumber": number, "roundNumber": index // 4 + 1,
+                                                             "turnPlayer": players[seat], "turnCard": card_name(card)}})
+        final = []
+        for seat in range(PLAYERS):
+            info = seat_info(seat)
+            info.update(initialCards=names(hand.deal[seat]), dealScore=-replayed.points[seat],
+                        gameScore=-replayed.totals[seat])
+            final.append(info)
+        events.append({"eventName": "deal_end", "data": {"dealNumber": number, "players": final}})
+    if result.complete:
+        events.append({"eventName": "game_end", "data": {"players": [
+            {"playerNumber": s + 1, "playerName": p, "gameScore": -result.totals[s]} for s, p in enumerate(players)]}})
+    return events
+
+
+def write(games: Iterable[GameRecord], out: TextIO) -> int:
+    """The games as a log of events, one JSON object per line."""
+    return write_events(games, out, game_events)
+
+
+__all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "write"]
