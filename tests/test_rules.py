@@ -83,8 +83,9 @@ PRESET_FIELDS = {
     "basic": {"pass_cycle": ("left",), "first_lead": "left_of_dealer", "points_on_first_trick": True,
               "hearts_broken_by": "heart"},
     "openspiel": {"pass_cycle": ("any",), "only_hearts_lead": "queen_first", "moon": "add_to_others"},
+    "killer_hearts": {"pass_cycle": ("left", "right", "across", "hold")},
 }
-PRESET_PLAYERS = {"black_queen": [4], "online": [4], "basic": [3, 4], "openspiel": [4]}
+PRESET_PLAYERS = {"black_queen": [4], "online": [4], "basic": [3, 4], "openspiel": [4], "killer_hearts": [4]}
 
 
 def test_every_rules_md_system_has_a_preset():
