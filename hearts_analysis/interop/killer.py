@@ -468,7 +468,7 @@ def write(games: Iterable[GameRecord], out: TextIO) -> int:
                     f"{SEATS[seat]}:{card_name(card)}" for seat, card in hand.plays[start:start + 4]))
             totals = hand.totals if hand.totals is not None else done.totals
             last = index == len(game.hands) - 1
-            if last and (game.complete or (game.complete is None and result.complete)):
+            if last and game.complete:
                 winners = [SEAT_NAMES[s] for s in range(4) if totals[s] == min(totals)]
                 lines.append(f"End of game: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}")
             if done.moon is not None:
