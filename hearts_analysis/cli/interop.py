@@ -1,22 +1,50 @@
-"""``hearts import`` / ``hearts export``: other engines' logs to and from hearts-game/1."""
+"""``hearts import`` / ``hearts export``: other programs' logs to and from hearts-game/1.
+
+``hearts import FORMAT FILE...`` reads one format; ``hearts import FILE...``
+recognises each file's format from its content (a first word that is not a
+format's name is taken for a file). Every format of the registry
+(:mod:`hearts_analysis.interop.formats`) gets both commands; OpenSpiel keeps its own,
+with its game string.
+"""
 
 from __future__ import annotations
 
+import io
 import sys
 from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import Iterator, Optional, TextIO
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from ..atomic import atomic_open
-from ..interop import openspiel
-from ..records.jsonio import dumps_game
-from ..records.sources import iter_sources, write_any
+from ..interop import formats, openspiel
+from ..records.jsonio import Item, RecordError, dumps_game
+from ..records.sources import folder_files, foreign_reader, iter_sources, recognise_text, write_any
 from .app import EXIT_BAD_INPUT, app, fail
 
-import_app = typer.Typer(name="import", help="Read another engine's game logs into hearts-game/1 records.",
-                         no_args_is_help=True)
-export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another engine's game logs.",
+FILES_COMMAND = "files"
+"""The hidden command that ``hearts import FILE...`` runs: each file's format recognised from its content."""
+
+
+class _FormatOrFiles(TyperGroup):
+    """``hearts import``: a format's name, or straight away the files."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [FILES_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+
+import_app = typer.Typer(name="import", cls=_FormatOrFiles, no_args_is_help=True,
+                         help="Read other programs' game logs into hearts-game/1 records: `hearts import FORMAT "
+                              "FILE...`, or `hearts import FILE...` to recognise each file's format. "
+                              "Example: hearts import KHearts.log -o games.jsonl")
+export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another program's game logs. "
+                                             "Example: hearts export killer games.jsonl -o KHearts.log",
                          no_args_is_help=True)
 app.add_typer(import_app)
 app.add_typer(export_app)
@@ -75,6 +103,7 @@ def import_openspiel(
 
 
 def _write_games(games: list, output: str) -> None:
+    """Records to standard output as JSON Lines, or to a .jsonl/.json/.parquet file (atomically)."""
     if output == "-":
         for game in games:
             sys.stdout.buffer.write(dumps_game(game) + b"\n")
@@ -140,3 +169,155 @@ def export_openspiel(
                + (f"; {errors:,} game(s) or record(s) left out" if errors else ""), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
+
+
+# -- every registered format ------------------------------------------------------------------
+OUTPUT_OPTION_HELP = "Output file (.jsonl, .json, .parquet); - for stdout."
+
+
+def _error(source: str, message: str) -> Item:
+    return Item(source, error=RecordError(message, source=source))
+
+
+def _unknown(source: str) -> Item:
+    known = ", ".join(formats.formats())
+    return _error(source, f"not a log format hearts import reads (formats: {known}); "
+                          "hearts-game/1 records need no import")
+
+
+def _file_items(path: Path, module: ModuleType | None) -> Iterator[Item]:
+    try:
+        reader = module.read if module is not None else foreign_reader(path)
+        if reader is None:
+            yield _unknown(str(path))
+            return
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            yield from reader(stream, str(path))
+    except OSError as error:
+        yield _error(str(path), f"cannot read: {error.strerror or error}")
+
+
+def _items(raw: str, module: ModuleType | None) -> Iterator[Item]:
+    """The games of one argument: a file, a folder (its files in this format, or in any), or - (stdin)."""
+    if raw == "-":
+        text = sys.stdin.read()
+        reader = module.read if module is not None else recognise_text(text[:formats.SNIFF_BYTES])
+        yield from reader(io.StringIO(text), "<stdin>") if reader is not None else [_unknown("<stdin>")]
+        return
+    path = Path(raw)
+    if path.is_dir():
+        found = [file for file in folder_files(path) if _in_format(file, module)]
+        if not found:
+            yield _error(raw, "no log in a format hearts import reads in this folder")
+        for file in found:
+            yield from _file_items(file, module)
+    elif not path.exists():
+        yield _error(raw, "no such file or folder")
+    else:
+        yield from _file_items(path, module)
+
+
+def _in_format(path: Path, module: ModuleType | None) -> bool:
+    try:
+        reader = foreign_reader(path)
+    except OSError:
+        return False
+    return reader is not None and (module is None or reader == module.read)
+
+
+def import_files(paths: list[str], output: str, module: ModuleType | None) -> int:
+    """Read, report each unreadable game, write the rest; the exit status."""
+    games, errors = [], 0
+    for raw in paths:
+        for item in _items(raw, module):
+            if item.game is None:
+                errors += 1
+                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            else:
+                games.append(item.game)
+    _write_games(games, output)
+    hands = sum(len(game.hands) for game in games)
+    typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} ({hands:,} hands)"
+               + (f"; {errors:,} could not be read" if errors else ""), err=True)
+    return EXIT_BAD_INPUT if errors else 0
+
+
+@import_app.command(FILES_COMMAND, hidden=True)
+def import_recognised(
+    paths: list[str] = typer.Argument(..., metavar="FILE...", help="Logs or folders of logs; - for stdin."),
+    output: str = typer.Option("-", "--output", "-o", help=OUTPUT_OPTION_HELP),
+) -> None:
+    """Import logs of any format hearts import reads, each recognised from its content.
+
+    Example: hearts import KHearts.log club-night.txt -o games.jsonl
+    """
+    raise typer.Exit(import_files(paths, output, None))
+
+
+def _example(module: ModuleType) -> str:
+    return getattr(module, "FILE_EXAMPLE", "log.txt")
+
+
+def _register_import(module: ModuleType) -> None:
+    def command(
+        paths: list[str] = typer.Argument(..., metavar="FILE...", help="Logs or folders of logs; - for stdin."),
+        output: str = typer.Option("-", "--output", "-o", help=OUTPUT_OPTION_HELP),
+    ) -> None:
+        raise typer.Exit(import_files(paths, output, module))
+
+    command.__doc__ = (f"Import {module.TITLE} into hearts-game/1 records.\n\nA game that cannot be read is "
+                       "reported with its file, line and field (exit 2); the other games are still imported.\n\n"
+                       f"Example: hearts import {module.NAME} {_example(module)} -o games.jsonl")
+    import_app.command(module.NAME)(command)
+
+
+def export_games(paths: list[str], output: str, module: ModuleType) -> int:
+    """Write every game the format can hold; report the others; the exit status."""
+    games, errors = [], 0
+    unfit = getattr(module, "unfit", None)
+    for item in iter_sources(paths):
+        if item.game is None:
+            errors += 1
+            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+            continue
+        reason = unfit(item.game) if unfit is not None else None
+        if reason:
+            errors += 1
+            typer.echo(f"{item.source}: not exported: {reason}", err=True)
+            continue
+        games.append(item.game)
+    try:
+        if output == "-":
+            module.write(games, sys.stdout)
+        else:
+            with atomic_open(output, "w") as out:
+                module.write(games, out)
+    except OSError as error:
+        raise fail(f"{output}: {error.strerror or error}")
+    typer.echo(f"exported {len(games):,} game{'s' if len(games) != 1 else ''} as {module.TITLE}"
+               + (f"; {errors:,} left out" if errors else ""), err=True)
+    return EXIT_BAD_INPUT if errors else 0
+
+
+def _register_export(module: ModuleType) -> None:
+    def command(
+        paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
+        output: str = typer.Option("-", "--output", "-o", help="Output file; - for stdout."),
+    ) -> None:
+        raise typer.Exit(export_games(paths, output, module))
+
+    command.__doc__ = (f"Export games as {module.TITLE}.\n\nA game the format cannot hold is left out and "
+                       "reported (exit 2).\n\n"
+                       f"Example: hearts export {module.NAME} games.jsonl -o {_example(module)}")
+    export_app.command(module.NAME)(command)
+
+
+def _registered(group: typer.Typer) -> set[str]:
+    return {info.name for info in group.registered_commands}
+
+
+for _module in formats.formats().values():
+    if _module.NAME not in _registered(import_app):
+        _register_import(_module)
+    if hasattr(_module, "write") and _module.NAME not in _registered(export_app):
+        _register_export(_module)

@@ -50,6 +50,7 @@ from ..rules import Rules
 
 NAME = "killer"
 TITLE = "Killer Hearts text log (KHearts.log)"
+FILE_EXAMPLE = "KHearts.log"
 
 SEATS = "WNES"
 """Killer Hearts' seat letters, clockwise: seats 0-3."""

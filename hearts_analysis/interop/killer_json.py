@@ -32,6 +32,7 @@ from .killer import SEATS, Deal, build_game, unfit
 
 NAME = "killer-json"
 TITLE = "Killer Hearts log converted to JSON (KHearts.json)"
+FILE_EXAMPLE = "KHearts.json"
 
 _DIRECTIONS = {"Left": "left", "Right": "right", "Across": "across", "Hold": "hold"}
 _DIRECTION_NAMES = {name: word for word, name in _DIRECTIONS.items()}
