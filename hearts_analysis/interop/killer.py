@@ -46,7 +46,7 @@ from ..cards import HEARTS, QS, RANK_LETTERS, SUIT_LETTERS, Card, card_name, mak
 from ..engine.replay import replay_game
 from ..records.jsonio import Item, RecordError
 from ..records.model import GameRecord, HandRecord
-from ..rules import Rules
+from ..rules import RULE_FIELDS, Rules
 
 NAME = "killer"
 TITLE = "Killer Hearts text log (KHearts.log)"
@@ -62,7 +62,7 @@ SUIT_ORDER = "SHCD"
 """The columns of a hand: spades, hearts, clubs, diamonds."""
 PRESET = "killer_hearts"
 TARGET = 100
-HAND_SIZE, PASS_SIZE = 13, 3
+HAND_SIZE = 13
 COLUMN = 14
 
 _HEADER = re.compile(r"^\s*spades\s+hearts\s+clubs\s+diamonds\s+(\d+)\s*([WNES])\s*([LRAH])(.*)$")
@@ -415,9 +415,11 @@ def unfit(game: GameRecord) -> str | None:
     """Why Killer Hearts' log cannot hold this game, or ``None``."""
     if game.seats != 4:
         return f"{game.seats} players; Killer Hearts seats 4"
-    table = game.rules.table(4)
-    if table.removed or game.rules.pass_count not in (0, PASS_SIZE):
-        return "Killer Hearts deals the whole deck and passes 3 cards"
+    own = Rules.preset(PRESET)
+    differ = [f"{name} {getattr(game.rules, name)!r}" for name in RULE_FIELDS
+              if name not in ("pass_cycle", "moon") and getattr(game.rules, name) != getattr(own, name)]
+    if differ:
+        return f"Killer Hearts plays its own rules; this game's differ: {', '.join(differ)}"
     for number, hand in enumerate(game.hands, 1):
         if any(len(cards) != HAND_SIZE for cards in hand.deal):
             return f"hand {number}: every seat must be dealt 13 cards"
