@@ -22,7 +22,7 @@ from types import ModuleType
 
 from ..records.sources import SNIFF_BYTES, ForeignReader, register_recogniser
 
-MODULES: tuple[str, ...] = ("killer", "killer_json")
+MODULES: tuple[str, ...] = ("killer", "killer_json", "text_notation")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
 __all__ = ["MODULES", "SNIFF_BYTES", "formats", "reader_for", "recognise", "writable"]
