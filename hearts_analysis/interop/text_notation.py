@@ -213,7 +213,8 @@ def _game_line(line: _Line, game: _Game) -> None:
                 raise line.fail(end + 1, "complete", f"expected yes or no, got {value!r}")
             game.record["complete"] = value in ("yes", True)
         else:
-            game.record["rules"] = value if not isinstance(value, str) else _rules_words(line, end)
+            written_as_json = line.text[end:].strip()[:1] in '"{['
+            game.record["rules"] = value if written_as_json else _rules_words(line, end)
     else:
         raise line.fail(1, "game", "expected a game line: 'player A: name', 'played: ...', 'rules: ...', "
                         "'complete: yes', '%json {...}', or 'hand 1' to start the first hand")
@@ -276,9 +277,10 @@ def _hand_line(line: _Line, hand: dict, plays: list, seats: int) -> None:
         if number != len(plays) + 1:
             raise line.fail(trick.start(1) + 1, field_name, f"expected trick {len(plays) + 1} (tricks are numbered "
                             "in order)")
-        if plays and len(plays[-1]) < seats:
-            raise line.fail(1, field_name, f"trick {number - 1} has {len(plays[-1])} plays; only the last trick "
-                            f"line of a hand may have fewer than {seats}")
+        if "_short" in hand:
+            where, column = hand["_short"]
+            raise TextError(where, column, f"trick {number - 1}", f"expected {seats} plays (trick {number - 1} "
+                            f"has {len(plays[-1])}); only the last trick line of a hand may have fewer")
         cards = []
         for column, token in line.tokens(trick.end()):
             seat, colon, card = token.partition(":")
@@ -289,6 +291,8 @@ def _hand_line(line: _Line, hand: dict, plays: list, seats: int) -> None:
         if not cards or len(cards) > seats:
             raise line.fail(trick.end() + 1, field_name, f"expected 1 to {seats} plays, got {len(cards)}")
         plays.append(cards)
+        if len(cards) < seats:
+            hand["_short"] = (line.number, len(line.text.rstrip()) + 1)
         return
     if word == "%json":
         hand.update(_json_object(line, end, "%json"))
@@ -377,6 +381,7 @@ def _close_hand(game: _Game, hand: dict | None, plays: list[list]) -> None:
     if hand is None:
         return
     line = hand.pop("_line")
+    hand.pop("_short", None)
     if "deal" not in hand:
         raise TextError(line, 1, f"hand {len(game.hands) + 1}", "expected a 'deal:' line in this hand")
     hand["plays"] = [play for trick in plays for play in trick]
