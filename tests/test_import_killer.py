@@ -197,3 +197,17 @@ def test_json_form_early_layout_and_errors():
     import orjson
     items = list(killer_json.read(io.StringIO(orjson.dumps([entry, bad]).decode()), "k.json"))
     assert items[0].error.field == "[1].Tricks[0].Cards[1]" and items[0].source == "k.json:#1"
+
+
+def test_a_game_played_on_past_the_target_stays_one_game(games):
+    """A deal whose score fits only as a continuation stays in its game; the audit names what happened."""
+    import dataclasses
+    first, other = games[0], games[1]
+    extra = next(h for k, h in enumerate(other.hands) if k % 4 == len(first.hands) % 4)
+    extra = dataclasses.replace(extra, totals=tuple(a + b for a, b in zip(first.hands[-1].totals, extra.points)))
+    longer = dataclasses.replace(first, hands=first.hands + (extra,), complete=None)
+    out = io.StringIO()
+    killer.write([longer, other], out)
+    items = read_text(out.getvalue())
+    assert [len(i.game.hands) for i in items] == [len(first.hands) + 1, len(other.hands)]
+    assert "game-continued" in {v.code for v in replay_game(items[0].game).violations}

@@ -14,7 +14,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Iterator, Optional, TextIO
+from typing import Callable, Iterator, Optional, TextIO
 
 import click
 import typer
@@ -102,6 +102,18 @@ def import_openspiel(
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
 
+def _write_text(output: str, write: Callable[[TextIO], object]) -> None:
+    """Text to standard output, or to a file written atomically."""
+    try:
+        if output == "-":
+            write(sys.stdout)
+        else:
+            with atomic_open(output, "w") as out:
+                write(out)
+    except OSError as error:
+        raise fail(f"{output}: {error.strerror or error}")
+
+
 def _write_games(games: list, output: str) -> None:
     """Records to standard output as JSON Lines, or to a .jsonl/.json/.parquet file (atomically)."""
     if output == "-":
@@ -153,14 +165,7 @@ def export_openspiel(
         notes.update(result.rescored)
         lines.extend(result.histories)
         exported += 1
-    try:
-        if output == "-":
-            openspiel.write_histories(lines, sys.stdout)
-        else:
-            with atomic_open(output, "w") as out:
-                openspiel.write_histories(lines, out)
-    except OSError as error:
-        raise fail(f"{output}: {error.strerror or error}")
+    _write_text(output, lambda out: openspiel.write_histories(lines, out))
     for note in sorted(notes):
         typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
     where = openspiel.game_string(chosen or {})
@@ -286,14 +291,7 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
             typer.echo(f"{item.source}: not exported: {reason}", err=True)
             continue
         games.append(item.game)
-    try:
-        if output == "-":
-            module.write(games, sys.stdout)
-        else:
-            with atomic_open(output, "w") as out:
-                module.write(games, out)
-    except OSError as error:
-        raise fail(f"{output}: {error.strerror or error}")
+    _write_text(output, lambda out: module.write(games, out))
     typer.echo(f"exported {len(games):,} game{'s' if len(games) != 1 else ''} as {module.TITLE}"
                + (f"; {errors:,} left out" if errors else ""), err=True)
     return EXIT_BAD_INPUT if errors else 0

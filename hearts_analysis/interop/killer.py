@@ -331,16 +331,21 @@ def _minus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
 
 
 def starts_new_game(before: Sequence[int], deal: Deal) -> bool:
-    """Whether a deal's score line restarts the running score rather than continuing ``before``."""
-    if max(before) >= TARGET:
-        return True
+    """Whether a deal's score line restarts the running score rather than continuing ``before``.
+
+    The deal's tricks decide where its score fits only one way; else a game is over at
+    the target, and a score that drops (other than by a moon's 26) restarts.
+    """
+    over = max(before) >= TARGET
     if deal.score is None:
-        return False
+        return over
     options = point_options(deal.plays)
     if options is not None:
-        return _minus(deal.score, before) not in options and deal.score in options
+        continues, fresh = _minus(deal.score, before) in options, deal.score in options
+        if continues != fresh:
+            return fresh
     drop = [b - s for b, s in zip(before, deal.score) if s < b]
-    return bool(drop) and drop != [26]
+    return over or (bool(drop) and drop != [26])
 
 
 def group_games(deals: Iterable[Deal]) -> Iterator[list[Deal]]:

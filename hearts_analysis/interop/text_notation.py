@@ -342,7 +342,7 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
                 yield _finish(game, name)
             game, hand, plays, failed = _Game(number), None, [], False
             if opening.group(2) and opening.group(2).strip():
-                game.record["game_id"] = _game_id(line, opening.start(2))
+                game.record["game_id"] = _value(line, opening.start(2), "game")
             continue
         if game is None:
             game, failed = _Game(number), True
@@ -371,10 +371,6 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
             yield _error(name, error)
             return
         yield _finish(game, name)
-
-
-def _game_id(line: _Line, start: int) -> Any:
-    return _value(line, start, "game")
 
 
 def _close_hand(game: _Game, hand: dict | None, plays: list[list]) -> None:
