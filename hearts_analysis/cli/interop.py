@@ -14,7 +14,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Iterator, Optional, TextIO
+from typing import Callable, Iterable, Iterator, Optional, TextIO
 
 import click
 import typer
@@ -88,18 +88,24 @@ def import_openspiel(
     Example: hearts import openspiel histories.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
     """
     rules = openspiel.rules_from_parameters(_game_parameters(game))
-    games, errors = [], 0
     with _text_input(path) as stream:
-        for item in openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules):
-            if item.game is None:
-                errors += 1
-                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
-            else:
-                games.append(item.game)
+        games, errors = _read_reporting(openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules))
     _write_games(games, output)
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} under "
                f"{openspiel.game_string(rules)}" + (f"; {errors:,} bad line(s)" if errors else ""), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
+
+
+def _read_reporting(items: Iterable[Item]) -> tuple[list, int]:
+    """The games read, each unreadable record reported on stderr; and how many those were."""
+    games, errors = [], 0
+    for item in items:
+        if item.game is None:
+            errors += 1
+            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+        else:
+            games.append(item.game)
+    return games, errors
 
 
 def _write_text(output: str, write: Callable[[TextIO], object]) -> None:
@@ -232,14 +238,7 @@ def _in_format(path: Path, module: ModuleType | None) -> bool:
 
 def import_files(paths: list[str], output: str, module: ModuleType | None) -> int:
     """Read, report each unreadable game, write the rest; the exit status."""
-    games, errors = [], 0
-    for raw in paths:
-        for item in _items(raw, module):
-            if item.game is None:
-                errors += 1
-                typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
-            else:
-                games.append(item.game)
+    games, errors = _read_reporting(item for raw in paths for item in _items(raw, module))
     _write_games(games, output)
     hands = sum(len(game.hands) for game in games)
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} ({hands:,} hands)"
@@ -247,33 +246,36 @@ def import_files(paths: list[str], output: str, module: ModuleType | None) -> in
     return EXIT_BAD_INPUT if errors else 0
 
 
-@import_app.command(FILES_COMMAND, hidden=True)
-def import_recognised(
-    paths: list[str] = typer.Argument(..., metavar="FILE...", help="Logs or folders of logs; - for stdin."),
-    output: str = typer.Option("-", "--output", "-o", help=OUTPUT_OPTION_HELP),
-) -> None:
-    """Import logs of any format hearts import reads, each recognised from its content.
-
-    Example: hearts import KHearts.log club-night.txt -o games.jsonl
-    """
-    raise typer.Exit(import_files(paths, output, None))
-
-
 def _example(module: ModuleType) -> str:
     return getattr(module, "FILE_EXAMPLE", "log.txt")
 
 
-def _register_import(module: ModuleType) -> None:
+def _register(group: typer.Typer, name: str, doc: str, run: Callable[[list[str], str], int], inputs: str,
+              output_help: str, hidden: bool = False) -> None:
+    """A command ``name`` of ``group`` taking input paths and ``-o``; ``run(paths, output)`` gives its exit status."""
     def command(
-        paths: list[str] = typer.Argument(..., metavar="FILE...", help="Logs or folders of logs; - for stdin."),
-        output: str = typer.Option("-", "--output", "-o", help=OUTPUT_OPTION_HELP),
+        paths: list[str] = typer.Argument(..., metavar="FILE...", help=inputs),
+        output: str = typer.Option("-", "--output", "-o", help=output_help),
     ) -> None:
-        raise typer.Exit(import_files(paths, output, module))
+        raise typer.Exit(run(paths, output))
 
-    command.__doc__ = (f"Import {module.TITLE} into hearts-game/1 records.\n\nA game that cannot be read is "
-                       "reported with its file, line and field (exit 2); the other games are still imported.\n\n"
-                       f"Example: hearts import {module.NAME} {_example(module)} -o games.jsonl")
-    import_app.command(module.NAME)(command)
+    command.__doc__ = doc
+    group.command(name, hidden=hidden)(command)
+
+
+LOGS_HELP = "Logs or folders of logs; - for stdin."
+
+_register(import_app, FILES_COMMAND, "Import logs of any format hearts import reads, each recognised from its "
+          "content.\n\nExample: hearts import KHearts.log club-night.txt -o games.jsonl",
+          lambda paths, output: import_files(paths, output, None), LOGS_HELP, OUTPUT_OPTION_HELP, hidden=True)
+
+
+def _register_import(module: ModuleType) -> None:
+    doc = (f"Import {module.TITLE} into hearts-game/1 records.\n\nA game that cannot be read is "
+           "reported with its file, line and field (exit 2); the other games are still imported.\n\n"
+           f"Example: hearts import {module.NAME} {_example(module)} -o games.jsonl")
+    _register(import_app, module.NAME, doc, lambda paths, output: import_files(paths, output, module),
+              LOGS_HELP, OUTPUT_OPTION_HELP)
 
 
 def export_games(paths: list[str], output: str, module: ModuleType) -> int:
@@ -298,16 +300,10 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
 
 
 def _register_export(module: ModuleType) -> None:
-    def command(
-        paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
-        output: str = typer.Option("-", "--output", "-o", help="Output file; - for stdout."),
-    ) -> None:
-        raise typer.Exit(export_games(paths, output, module))
-
-    command.__doc__ = (f"Export games as {module.TITLE}.\n\nA game the format cannot hold is left out and "
-                       "reported (exit 2).\n\n"
-                       f"Example: hearts export {module.NAME} games.jsonl -o {_example(module)}")
-    export_app.command(module.NAME)(command)
+    doc = (f"Export games as {module.TITLE}.\n\nA game the format cannot hold is left out and reported "
+           f"(exit 2).\n\nExample: hearts export {module.NAME} games.jsonl -o {_example(module)}")
+    _register(export_app, module.NAME, doc, lambda paths, output: export_games(paths, output, module),
+              "Game files, folders, or - for stdin.", "Output file; - for stdout.")
 
 
 def _registered(group: typer.Typer) -> set[str]:
