@@ -25,7 +25,7 @@ from ..records.sources import SNIFF_BYTES, ForeignReader, register_recogniser
 MODULES: tuple[str, ...] = ("killer", "killer_json", "text_notation")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
-__all__ = ["MODULES", "SNIFF_BYTES", "formats", "reader_for", "recognise", "writable"]
+__all__ = ["MODULES", "SNIFF_BYTES", "formats", "reader_for", "recognise"]
 
 
 def formats() -> dict[str, ModuleType]:
@@ -46,11 +46,6 @@ def reader_for(head: str) -> ForeignReader | None:
     """The ``read`` of the format this text is in, or ``None``."""
     module = recognise(head)
     return None if module is None else module.read
-
-
-def writable() -> dict[str, ModuleType]:
-    """The formats that can write games back."""
-    return {name: module for name, module in formats().items() if hasattr(module, "write")}
 
 
 register_recogniser(reader_for)

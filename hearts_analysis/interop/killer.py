@@ -1,22 +1,22 @@
 """Killer Hearts' text log (``KHearts.log``) to and from ``hearts-game/1`` games.
 
 Killer Hearts, an expert Windows Hearts program, appends every deal it plays to
-one log. A public reader of it (``Hearts.ParseKiller`` in Brian Berns's Hearts
-repository) documents the layout, which is read here line by line::
+one log. A public reader of it (ParseKiller, part of Brian Berns's Hearts
+project) documents the layout, which is read here line by line::
 
-       spades        hearts        clubs         diamonds   439063SL 0 0 0 0
-    W: T9542         654           AQ64          T
-    N: -             KQ97          KT87532       A4
-    E: AKJ           82            J             KQJ9863
-    S: Q8763         AJT3          9             752
-    left auto passes: W->TD6HAC N->KHQH9H E->ASJC8H S->AHJHTH
+       spades        hearts        clubs         diamonds   1WL 0 0 0 0
+    W: 85            AQ8           QJT5          T652
+    N: KT72          J92           AK            K983
+    E: AJ943         K3            973           AQ4
+    S: Q6            T7654         8642          J7
+    left auto passes: W->QCQHAH N->KCACKD E->QDADKH S->7DJDQS
 
        spades        hearts  ...  (the hands after the pass, same layout)
-    trick  1: N:2C  E:JC  S:9C  W:AC
+    trick  1: S:2C  W:JC  N:QC  E:AC
     ...
     End of game: ...            (optional, at the last deal of a game)
-    North Shoots the moon       (optional)
-    W = 14 N = 3 E = 9 S = 0
+    West Shoots the moon        (optional)
+    W = 0 N = 26 E = 26 S = 26
 
 - The header gives the deal number, the dealer (``W N E S``) and the pass
   (``L R A H``); the numbers after it are kept as written, not interpreted.
@@ -83,9 +83,15 @@ def sniff(head: str) -> bool:
     return match is not None
 
 
+CARDS: dict[str, Card] = {rank + suit: make_card(s, r) for s, suit in enumerate(SUIT_LETTERS)
+                          for r, rank in enumerate(RANK_LETTERS)}
+"""Killer's spelling of each card: rank then suit, ten as ``T``."""
+POINTS = tuple(1 if suit_of(c) == HEARTS else 13 if c == QS else 0 for c in range(52))
+
+
 def parse_card(text: str) -> Card:
-    """``TS`` -> the ten of spades (Killer writes rank then suit, ten as ``T``)."""
-    return make_card(SUIT_LETTERS.index(text[1]), RANK_LETTERS.index(text[0]))
+    """``TS`` -> the ten of spades (the text is known to be a card)."""
+    return CARDS[text]
 
 
 # -- one deal ------------------------------------------------------------------------
@@ -123,7 +129,7 @@ def _suit_cards(text: str, suit: str, line: int, field: str) -> list[Card]:
     for rank in text:
         if rank not in RANK_LETTERS:
             raise _Bad(line, field, f"{rank!r} is not a rank in {text!r} (expected 2-9 T J Q K A, or - for a void)")
-        cards.append(make_card(SUIT_LETTERS.index(suit), RANK_LETTERS.index(rank)))
+        cards.append(CARDS[rank + suit])
     return cards
 
 
@@ -140,29 +146,36 @@ def _hand_row(text: str, seat: int, line: int) -> tuple[Card, ...]:
 
 
 class _Lines:
-    """The lines of a log with a cursor; line numbers from 1."""
+    """The lines of a log, read as they are needed (a log can hold hundreds of thousands of deals)."""
 
     def __init__(self, stream: Iterable[str]):
-        self.lines = [line.rstrip("\r\n") for line in stream]
-        self.at = 0
+        self._lines = iter(stream)
+        self.consumed = 0
+        """The number of the last line taken (lines count from 1)."""
+        self._next: str | None = None
+        self._load()
 
-    def skip_blank(self) -> None:
-        while self.at < len(self.lines) and not self.lines[self.at].strip():
-            self.at += 1
+    def _load(self) -> None:
+        line = next(self._lines, None)
+        self._next = None if line is None else line.rstrip("\r\n")
 
     def peek(self) -> str | None:
-        return self.lines[self.at] if self.at < len(self.lines) else None
+        return self._next
 
-    @property
-    def number(self) -> int:
-        return self.at + 1
+    def advance(self) -> None:
+        self.consumed += 1
+        self._load()
+
+    def skip_blank(self) -> None:
+        while self._next is not None and not self._next.strip():
+            self.advance()
 
     def take(self, what: str, field: str) -> str:
         self.skip_blank()
-        text = self.peek()
+        text = self._next
         if text is None:
-            raise _Bad(self.number, field, f"the log ends where {what} should be")
-        self.at += 1
+            raise _Bad(self.consumed + 1, field, f"the log ends where {what} should be")
+        self.advance()
         return text
 
 
@@ -170,7 +183,7 @@ def _hands(lines: _Lines) -> tuple[tuple[Card, ...], ...]:
     rows = []
     for seat in range(4):
         text = lines.take(f"the {SEAT_NAMES[seat]} hand", f"{SEATS[seat]} hand")
-        rows.append(_hand_row(text, seat, lines.at))
+        rows.append(_hand_row(text, seat, lines.consumed))
     return tuple(rows)
 
 
@@ -207,8 +220,8 @@ def after_pass(deal: Sequence[Sequence[Card]], passes: Sequence[Sequence[Card] |
 
 
 def _check_after_pass(lines: _Lines, deal: Deal) -> None:
-    header_line = lines.number
     text = lines.take("the hands after the pass", "hands after the pass")
+    header_line = lines.consumed
     if _HEADER.match(text) is None:
         raise _Bad(header_line, "hands after the pass", "expected the hands after the pass (a 'spades hearts clubs "
                    f"diamonds' header), got {text.strip()[:40]!r}")
@@ -246,25 +259,25 @@ def _deal_body(lines: _Lines, deal: Deal) -> None:
     """Read a deal after its header, up to and including its score line; stop early at the next header."""
     deal.deal = _hands(lines)
     if deal.direction != "hold":
-        deal.passes = _passes(lines.take("the pass line", "passes"), deal.direction, lines.at)
+        deal.passes = _passes(lines.take("the pass line", "passes"), deal.direction, lines.consumed)
         _check_after_pass(lines, deal)
     while True:
         lines.skip_blank()
         text = lines.peek()
         if text is None or _HEADER.match(text):
             return  # cut off: the plays so far are the hand
-        lines.at += 1
+        lines.advance()
         if _TRICK.match(text):
-            deal.plays.extend(_trick(text, lines.at))
+            deal.plays.extend(_trick(text, lines.consumed))
         elif _END.match(text):
             deal.ended = True
         elif _SHOOT.match(text):
             continue
         elif _SCORE.match(text):
-            deal.score = _score(text, lines.at)
+            deal.score = _score(text, lines.consumed)
             return
         else:
-            raise _Bad(lines.at, f"trick {len(deal.plays) // 4 + 1}",
+            raise _Bad(lines.consumed, f"trick {len(deal.plays) // 4 + 1}",
                        "expected a trick line ('trick  1: W:TS  N:KH  E:AS  S:3D'), 'End of game:', "
                        f"'<Seat> Shoot' or the score line, got {text.strip()[:40]!r}")
 
@@ -272,10 +285,10 @@ def _deal_body(lines: _Lines, deal: Deal) -> None:
 def _resync(lines: _Lines, deal: Deal) -> None:
     """After an error, the rest of the deal: its score line (kept, to tell where games end), up to the next deal."""
     while (text := lines.peek()) is not None and not _HEADER.match(text):
-        lines.at += 1
+        lines.advance()
         if _SCORE.match(text):
             try:
-                deal.score = _score(text, lines.at)
+                deal.score = _score(text, lines.consumed)
             except _Bad:
                 pass
             return
@@ -286,11 +299,11 @@ def read_deals(stream: Iterable[str], name: str) -> Iterator[Deal]:
     lines = _Lines(stream)
     while (text := lines.peek()) is not None:
         header = _HEADER.match(text)
-        lines.at += 1
+        lines.advance()
         if header is None:
             continue
         number, dealer, direction, note = header.groups()
-        deal = Deal(int(number), lines.at, SEATS.index(dealer), DIRECTIONS[direction], (), note=note.strip() or None)
+        deal = Deal(int(number), lines.consumed, SEATS.index(dealer), DIRECTIONS[direction], (), note=note.strip() or None)
         try:
             _deal_body(lines, deal)
         except _Bad as bad:
@@ -306,10 +319,13 @@ def trick_points(plays: Sequence[tuple[int, Card]]) -> tuple[int, ...] | None:
         return None
     points = [0, 0, 0, 0]
     for start in range(0, len(plays), 4):
-        trick = plays[start:start + 4]
-        led = suit_of(trick[0][1])
-        winner = max((p for p in trick if suit_of(p[1]) == led), key=lambda p: rank_of(p[1]))[0]
-        points[winner] += sum(1 if suit_of(c) == HEARTS else 13 if c == QS else 0 for _, c in trick)
+        winner, best = plays[start]
+        value = POINTS[best]
+        for seat, card in plays[start + 1:start + 4]:
+            value += POINTS[card]
+            if card // 13 == best // 13 and card > best:
+                winner, best = seat, card
+        points[winner] += value
     return tuple(points)
 
 

@@ -1,7 +1,7 @@
 """The JSON form of Killer Hearts logs (``KHearts.json``) to and from ``hearts-game/1`` games.
 
-A public converter of Killer Hearts' text log (``Hearts.ParseKiller`` in Brian
-Berns's Hearts repository) writes the deals as one JSON array, an object per deal::
+A public converter of Killer Hearts' text log (ParseKiller, part of Brian Berns's
+Hearts project) writes the deals as one JSON array, an object per deal::
 
     {"DealNumber": 439063, "Dealer": "S", "Score": {"W": 0, "N": 0, "E": 0, "S": 0},
      "Hands": {"W": {"S": "T9542", "H": "654", "C": "AQ64", "D": "T"}, "N": {...}, ...},

@@ -75,6 +75,8 @@ class TextError(Exception):
 # -- lines and tokens ---------------------------------------------------------------------------
 def _strip_comment(line: str) -> str:
     """The line without its comment; ``#`` or ``;`` inside a JSON string is not a comment."""
+    if "#" not in line and ";" not in line:
+        return line
     in_string = escaped = False
     for index, char in enumerate(line):
         if in_string:
