@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,17 @@ def test_a_game_played_on_past_the_target_stays_one_game(games):
     items = read_text(out.getvalue())
     assert [len(i.game.hands) for i in items] == [len(first.hands) + 1, len(other.hands)]
     assert "game-continued" in {v.code for v in replay_game(items[0].game).violations}
+
+
+def test_end_line_after_the_score_and_other_shoot_wordings_are_understood(games):
+    out = io.StringIO()
+    killer.write(games[1:3], out)
+    text = out.getvalue()
+    moved = re.sub(r"(End of game: [^\n]*\n)((?:[^\n]*Shoots the moon\n)?)(W = [^\n]*\n)", r"\2\3\1", text)
+    moved = re.sub(r"(West|North|East|South) Shoots the moon", lambda m: f"{m.group(1)[0]} shot the moon!", moved)
+    assert moved.count("shot the moon!") and re.search(r"W = [^\n]*\nEnd of game", moved)
+    items = read_text(moved)
+    assert [i.error for i in items] == [None, None]
+    assert [i.game.complete for i in items] == [True, True]
+    assert [len(i.game.hands) for i in items] == [len(g.hands) for g in games[1:3]]
+    assert all(replay_game(i.game).valid for i in items)

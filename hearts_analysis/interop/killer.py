@@ -72,7 +72,7 @@ _PASS = re.compile(r"^([WNES])->((?:[2-9TJQKA][SHCD])*)$")
 _TRICK = re.compile(r"^\s*trick\s+(\d+)\s*:(.*)$")
 _PLAY = re.compile(r"^([WNES]):([2-9TJQKA][SHCD])$")
 _END = re.compile(r"^\s*End of game:")
-_SHOOT = re.compile(r"^\s*(West|North|East|South) Shoot")
+_SHOOT = re.compile(r"^\s*(West|North|East|South|[WNES])\b.*\b(shoots?|shot)\b", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*[WNES]\s*=\s*-?\d+")
 _SCORE_ITEM = re.compile(r"([WNES])\s*=\s*(-?\d+)")
 
@@ -297,19 +297,25 @@ def _resync(lines: _Lines, deal: Deal) -> None:
 def read_deals(stream: Iterable[str], name: str) -> Iterator[Deal]:
     """Every deal of a log, in order; a deal that cannot be read carries its error. Text between deals is skipped."""
     lines = _Lines(stream)
+    last: Deal | None = None  # held back until the next deal: an 'End of game:' line may follow its score
     while (text := lines.peek()) is not None:
         header = _HEADER.match(text)
         lines.advance()
         if header is None:
+            if last is not None and _END.match(text):
+                last.ended = True
             continue
+        if last is not None:
+            yield last
         number, dealer, direction, note = header.groups()
-        deal = Deal(int(number), lines.consumed, SEATS.index(dealer), DIRECTIONS[direction], (), note=note.strip() or None)
+        last = Deal(int(number), lines.consumed, SEATS.index(dealer), DIRECTIONS[direction], (), note=note.strip() or None)
         try:
-            _deal_body(lines, deal)
+            _deal_body(lines, last)
         except _Bad as bad:
-            deal.error = RecordError(bad.message, f"deal {deal.number}, {bad.field}", source=f"{name}:{bad.line}")
-            _resync(lines, deal)
-        yield deal
+            last.error = RecordError(bad.message, f"deal {last.number}, {bad.field}", source=f"{name}:{bad.line}")
+            _resync(lines, last)
+    if last is not None:
+        yield last
 
 
 # -- deals -> games --------------------------------------------------------------------
