@@ -197,7 +197,7 @@ def test_json_form_early_layout_and_errors():
     bad = dict(entry, Tricks=[{"Leader": "W", "Cards": ["2C", "ZZ"]}])
     import orjson
     items = list(killer_json.read(io.StringIO(orjson.dumps([entry, bad]).decode()), "k.json"))
-    assert items[0].error.field == "[1].Tricks[0].Cards[1]" and items[0].source == "k.json:#1"
+    assert items[0].error.field == "[1].Tricks[0].Cards[1]" and items[0].source == "k.json:#2"
 
 
 def test_a_game_played_on_past_the_target_stays_one_game(games):

@@ -161,7 +161,7 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
 
 def _game(deals: list[Deal], name: str) -> Item:
     item = build_game(deals, name)
-    return Item(f"{name}:#{deals[0].line}", item.game, item.error)
+    return item if item.error is not None else Item(f"{name}:#{deals[0].line}", item.game)
 
 
 # -- games -> JSON --------------------------------------------------------------------
