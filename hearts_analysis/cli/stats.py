@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Optional
 import orjson
 import typer
 
+from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.stats import Tally, tally_items
@@ -44,16 +46,25 @@ TEXT_COLUMNS = ("player", "games", "hands", "wins", "win_pct", "avg_position", "
 _COLUMN_HELP = "\b\n" + help_text("players")
 
 
-def render_text(tally: Tally) -> str:
-    """The main columns as a table, then each player's leaks."""
+def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: int | None = None) -> str:
+    """The chosen columns as a table, then each player's leaks.
+
+    Given a ``width`` (a terminal's), columns are dropped from the right until the table
+    fits, and a last line says which were left out.
+    """
     rows = tally.player_rows()
     if not rows:
         return f"{tally.games} games, {tally.hands} hands: no players"
-    cells = [[_cell(row[column]) for column in TEXT_COLUMNS] for row in rows]
-    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(TEXT_COLUMNS)]
-    lines = ["  ".join(column.rjust(width) for column, width in zip(TEXT_COLUMNS, widths))]
-    lines += ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in cells]
+    cells = [[_cell(row[column]) for column in columns] for row in rows]
+    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
+    shown = len(columns)
+    while width is not None and shown > 1 and sum(widths[:shown]) + 2 * (shown - 1) > width:
+        shown -= 1
+    lines = ["  ".join(column.rjust(width) for column, width in zip(columns[:shown], widths))]
+    lines += ["  ".join(cell.rjust(width) for cell, width in zip(line[:shown], widths)) for line in cells]
     lines.append(f"{tally.games:,} games, {tally.hands:,} hands")
+    if shown < len(columns):
+        lines.append(f"left out to fit the terminal: {', '.join(columns[shown:])} (choose with --columns)")
     for name, sentences in tally.leak_sentences().items():
         for sentence in sentences:
             lines.append(f"leak: {name}: {sentence}")
@@ -81,7 +92,11 @@ json holds players, leaks and pass_summary.
 
 Exit status: 0, or 2 if some input could not be read (the rest is still counted).
 
-Example: hearts stats corpus.parquet -o stats.csv
+Examples:
+
+  hearts stats corpus.parquet -o stats.csv
+
+  hearts stats corpus.parquet --columns player,games,win_pct,points_per_hand
 
 Columns of the players table (docs/statistics.md has every table):
 
@@ -94,6 +109,10 @@ def stats(
     format: Optional[StatsFormat] = typer.Option(
         None, "--format", "-f", help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
+    columns: Optional[str] = typer.Option(
+        None, "--columns", "-c", metavar="A,B,C",
+        help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
+             f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
@@ -103,6 +122,7 @@ def stats(
         format = SUFFIX_FORMATS.get(Path(output).suffix.lower(), StatsFormat.csv) if output else StatsFormat.text
     if format == StatsFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
+    chosen = _chosen_columns(columns)
 
     with progress("counting", enabled="-" not in paths) as bar:
         tally = tally_items(_reported(iter_sources(paths, forced)),
@@ -118,7 +138,8 @@ def stats(
                                  "errors": tally.errors, "unreadable": tally.error_count},
                                 option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
         else:
-            data = render_text(tally).encode() + b"\n"
+            fit = shutil.get_terminal_size().columns if output is None and columns is None and sys.stdout.isatty() else None
+            data = render_text(tally, chosen, fit).encode() + b"\n"
         if output is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
@@ -126,6 +147,18 @@ def stats(
             with atomic_open(output, "wb") as out:
                 out.write(data)
     raise typer.Exit(EXIT_BAD_INPUT if tally.error_count else EXIT_CLEAN)
+
+
+def _chosen_columns(text: Optional[str]) -> tuple[str, ...]:
+    if text is None:
+        return TEXT_COLUMNS
+    known = catalogue.columns("players")
+    chosen = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in chosen if name not in known]
+    if unknown or not chosen:
+        raise fail(f"--columns: unknown column {', '.join(unknown) or '(none given)'}; "
+                   f"the players columns are {', '.join(known)}")
+    return chosen
 
 
 def _reported(items):
