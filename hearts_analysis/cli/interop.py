@@ -284,7 +284,8 @@ def _register(group: typer.Typer, name: str, doc: str, run: Callable[[list[str],
 LOGS_HELP = "Logs or folders of logs; - for stdin."
 
 _register(import_app, FILES_COMMAND, "Import logs of any format hearts import reads, each recognised from its "
-          "content.\n\nExample: hearts import KHearts.log club-night.txt -o games.jsonl",
+          "content; `hearts import FILE...` runs it.\n\nExample: hearts import KHearts.log club-night.txt -o games.jsonl "
+          "(the same as: hearts import files KHearts.log club-night.txt -o games.jsonl)",
           lambda paths, output: import_files(paths, output, None), LOGS_HELP, OUTPUT_OPTION_HELP, hidden=True)
 
 
