@@ -2,6 +2,7 @@
 
 from .cards import Card, Mask, card_name, parse_card
 from .engine import GameResult, HandResult, HandState, replay_game
+from . import interop  # noqa: F401  (registers the log formats: every reader of games recognises them)
 from .records import GameRecord, HandRecord, RecordError, read_games
 from .rules import PRESETS, RuleError, Rules
 from .violations import CATALOGUE, Violation

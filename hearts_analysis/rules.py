@@ -428,6 +428,16 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         players=(4,), pass_cycle=["left", "right", "across", "hold"], hearts_broken_by="heart", only_hearts_lead="queen_first",
         jack_of_diamonds=-10, charges=["AH", "QS", "JD", "TC"], ten_of_clubs=2, moon="subtract_from_shooter",
         deals_per_game=4, claims=True),
+    _preset(
+        "killer_hearts",
+        "Killer Hearts, an expert Windows Hearts program, as its logs and a public reader of them show: "
+        "4 players West North East South clockwise (seats 0-3), the dealer as logged, pass left right across "
+        "hold from the first deal of a game, 2C leads, no points on trick 1 (unless a seat holds nothing "
+        "else), a heart or QS breaks hearts, a leader with only hearts may lead one, the moon is scored by "
+        "the shooter's choice (the program adds 26 to the others unless that leaves the shooter behind, "
+        "then takes 26 from the shooter: the logged score says which), the game ends when a total reaches "
+        "100. A game whose log starts the pass cycle elsewhere is imported with the cycle rotated.",
+        players=(4,), pass_cycle=["left", "right", "across", "hold"]),
 ]}
 
 

@@ -95,9 +95,10 @@ PRESET_FIELDS = {
                      "only_hearts_lead": "queen_first", "jack_of_diamonds": -10,
                      "charges": ("AH", "QS", "JD", "TC"), "ten_of_clubs": 2, "moon": "subtract_from_shooter",
                      "deals_per_game": 4, "claims": True},
+    "killer_hearts": {"pass_cycle": ("left", "right", "across", "hold")},
 }
 PRESET_PLAYERS = {"black_queen": [4], "online": [4], "basic": [3, 4], "openspiel": [4], "sturtevant": [4],
-                  "hearts_league": [4], "trend_hearts": [4], "turbo_hearts": [4]}
+                  "hearts_league": [4], "trend_hearts": [4], "turbo_hearts": [4], "killer_hearts": [4]}
 
 
 def test_every_rules_md_system_has_a_preset():

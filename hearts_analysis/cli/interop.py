@@ -1,26 +1,54 @@
-"""``hearts import`` / ``hearts export``: other engines' logs to and from hearts-game/1."""
+"""``hearts import`` / ``hearts export``: other programs' logs to and from hearts-game/1.
+
+``hearts import FORMAT FILE...`` reads one format; ``hearts import FILE...``
+recognises each file's format from its content (a first word that is not a
+format's name is taken for a file). Every format of the registry
+(:mod:`hearts_analysis.interop.formats`) gets both commands; OpenSpiel keeps its own,
+with its game string.
+"""
 
 from __future__ import annotations
 
+import io
 import sys
 from contextlib import contextmanager
-from typing import Iterator, Optional, TextIO
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Iterable, Iterator, Optional, TextIO
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from ..atomic import atomic_open
-from ..interop import openspiel
-from ..records.jsonio import dumps_game
-from ..records.sources import iter_sources, write_any
+from ..interop import formats, openspiel
+from ..records.jsonio import Item, RecordError, dumps_game
+from ..records.sources import folder_files, foreign_reader, iter_sources, recognise_text, write_any
 from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
-import_app = typer.Typer(name="import", help="Read another engine's game logs into hearts-game/1 records.",
+FILES_COMMAND = "files"
+"""The hidden command that ``hearts import FILE...`` runs: each file's format recognised from its content."""
+
+
+class _FormatOrFiles(TyperGroup):
+    """``hearts import``: a format's name, or straight away the files."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [FILES_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+
+import_app = typer.Typer(name="import", cls=_FormatOrFiles, no_args_is_help=True,
+                         help="Read other programs' game logs into hearts-game/1 records: `hearts import FORMAT "
+                              "FILE...`, or `hearts import FILE...` to recognise each file's format.",
+                         epilog="\b\nExample:\n  hearts import KHearts.log -o games.jsonl\n"
+                                "  hearts import openspiel histories.txt -o games.jsonl")
+export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another program's game logs.",
                          no_args_is_help=True,
-                         epilog="\b\nExample:\n  hearts import openspiel histories.txt -o games.jsonl")
-export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another engine's game logs.",
-                         no_args_is_help=True,
-                         epilog="\b\nExample:\n  hearts export openspiel games.jsonl -o histories.txt")
+                         epilog="\b\nExample:\n  hearts export killer games.jsonl -o KHearts.log\n"
+                                "  hearts export openspiel games.jsonl -o histories.txt")
 app.add_typer(import_app)
 app.add_typer(export_app)
 
@@ -73,14 +101,8 @@ def import_openspiel(
       hearts import openspiel plain.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
     """
     rules = openspiel.rules_from_parameters(_game_parameters(game)) if game is not None else None
-    games, errors = [], 0
     with _text_input(path) as stream:
-        for item in openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules):
-            if item.game is None:
-                errors += 1
-                typer.echo(error_line(item), err=True)
-            else:
-                games.append(item.game)
+        games, errors = _read_reporting(openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules))
     _write_games(games, output)
     under = f" under {openspiel.game_string(rules)}" if rules is not None else ""
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''}{under}"
@@ -88,7 +110,31 @@ def import_openspiel(
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
 
+def _read_reporting(items: Iterable[Item]) -> tuple[list, int]:
+    """The games read, each unreadable record reported on stderr; and how many those were."""
+    games, errors = [], 0
+    for item in items:
+        if item.game is None:
+            errors += 1
+            typer.echo(error_line(item), err=True)
+        else:
+            games.append(item.game)
+    return games, errors
+
+
+def _write_text(output: str, write: Callable[[TextIO], int]) -> int:
+    """Text to standard output, or to a file written atomically; what ``write`` returns (a count)."""
+    try:
+        if output == "-":
+            return write(sys.stdout)
+        with atomic_open(output, "w") as out:
+            return write(out)
+    except OSError as error:
+        raise fail(os_error_text(error, output))
+
+
 def _write_games(games: list, output: str) -> None:
+    """Records to standard output as JSON Lines, or to a .jsonl/.json/.parquet file (atomically)."""
     if output == "-":
         for game in games:
             sys.stdout.buffer.write(dumps_game(game) + b"\n")
@@ -147,14 +193,7 @@ def export_openspiel(
         notes.update(result.rescored)
         exports.append(result)
         exported += 1
-    try:
-        if output == "-":
-            hands = openspiel.write_histories(exports, chosen or {}, sys.stdout, plain)
-        else:
-            with atomic_open(output, "w") as out:
-                hands = openspiel.write_histories(exports, chosen or {}, out, plain)
-    except OSError as error:
-        raise fail(os_error_text(error, output))
+    hands = _write_text(output, lambda out: openspiel.write_histories(exports, chosen or {}, out, plain))
     for note in sorted(notes):
         typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
     where = openspiel.game_string(chosen or {})
@@ -163,3 +202,138 @@ def export_openspiel(
                + (f"; {errors:,} game(s) or record(s) left out" if errors else ""), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
+
+# -- every registered format ------------------------------------------------------------------
+OUTPUT_OPTION_HELP = "Output file (.jsonl, .json, .parquet); - for stdout."
+
+
+def _error(source: str, message: str) -> Item:
+    return Item(source, error=RecordError(message, source=source))
+
+
+def _unknown(source: str) -> Item:
+    known = ", ".join(formats.formats())
+    return _error(source, f"not a log format hearts import reads (formats: {known}); "
+                          "hearts-game/1 records need no import")
+
+
+def _file_items(path: Path, module: ModuleType | None) -> Iterator[Item]:
+    try:
+        reader = module.read if module is not None else foreign_reader(path)
+        if reader is None:
+            yield _unknown(str(path))
+            return
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            yield from reader(stream, str(path))
+    except OSError as error:
+        yield _error(str(path), f"cannot read: {error.strerror or error}")
+
+
+def _items(raw: str, module: ModuleType | None) -> Iterator[Item]:
+    """The games of one argument: a file, a folder (its files in this format, or in any), or - (stdin)."""
+    if raw == "-":
+        text = sys.stdin.read()
+        reader = module.read if module is not None else recognise_text(text[:formats.SNIFF_BYTES])
+        yield from reader(io.StringIO(text), "<stdin>") if reader is not None else [_unknown("<stdin>")]
+        return
+    path = Path(raw)
+    if path.is_dir():
+        found = [file for file in folder_files(path) if _in_format(file, module)]
+        if not found:
+            yield _error(raw, "no log in a format hearts import reads in this folder")
+        for file in found:
+            yield from _file_items(file, module)
+    elif not path.exists():
+        yield _error(raw, "no such file or folder")
+    else:
+        yield from _file_items(path, module)
+
+
+def _in_format(path: Path, module: ModuleType | None) -> bool:
+    try:
+        reader = foreign_reader(path)
+    except OSError:
+        return False
+    return reader is not None and (module is None or reader == module.read)
+
+
+def import_files(paths: list[str], output: str, module: ModuleType | None) -> int:
+    """Read, report each unreadable game, write the rest; the exit status."""
+    games, errors = _read_reporting(item for raw in paths for item in _items(raw, module))
+    _write_games(games, output)
+    hands = sum(len(game.hands) for game in games)
+    typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} ({hands:,} hands)"
+               + (f"; {errors:,} could not be read" if errors else ""), err=True)
+    return EXIT_BAD_INPUT if errors else 0
+
+
+def _example(module: ModuleType) -> str:
+    return getattr(module, "FILE_EXAMPLE", "log.txt")
+
+
+def _register(group: typer.Typer, name: str, doc: str, run: Callable[[list[str], str], int], inputs: str,
+              output_help: str, hidden: bool = False) -> None:
+    """A command ``name`` of ``group`` taking input paths and ``-o``; ``run(paths, output)`` gives its exit status."""
+    def command(
+        paths: list[str] = typer.Argument(..., metavar="FILE...", help=inputs),
+        output: str = typer.Option("-", "--output", "-o", help=output_help),
+    ) -> None:
+        raise typer.Exit(run(paths, output))
+
+    command.__doc__ = doc
+    group.command(name, hidden=hidden)(command)
+
+
+LOGS_HELP = "Logs or folders of logs; - for stdin."
+
+_register(import_app, FILES_COMMAND, "Import logs of any format hearts import reads, each recognised from its "
+          "content; `hearts import FILE...` runs it.\n\nExample: hearts import KHearts.log club-night.txt -o games.jsonl "
+          "(the same as: hearts import files KHearts.log club-night.txt -o games.jsonl)",
+          lambda paths, output: import_files(paths, output, None), LOGS_HELP, OUTPUT_OPTION_HELP, hidden=True)
+
+
+def _register_import(module: ModuleType) -> None:
+    doc = (f"Import {module.TITLE} into hearts-game/1 records.\n\nA game that cannot be read is "
+           "reported with its file, line and field (exit 2); the other games are still imported.\n\n"
+           f"Example: hearts import {module.NAME} {_example(module)} -o games.jsonl")
+    _register(import_app, module.NAME, doc, lambda paths, output: import_files(paths, output, module),
+              LOGS_HELP, OUTPUT_OPTION_HELP)
+
+
+def export_games(paths: list[str], output: str, module: ModuleType) -> int:
+    """Write every game the format can hold; report the others; the exit status."""
+    games, errors = [], 0
+    unfit = getattr(module, "unfit", None)
+    for item in iter_sources(paths):
+        if item.game is None:
+            errors += 1
+            typer.echo(error_line(item), err=True)
+            continue
+        reason = unfit(item.game) if unfit is not None else None
+        if reason:
+            errors += 1
+            typer.echo(f"{item.source}: not exported: {reason}", err=True)
+            continue
+        games.append(item.game)
+    _write_text(output, lambda out: module.write(games, out))
+    typer.echo(f"exported {len(games):,} game{'s' if len(games) != 1 else ''} as {module.TITLE}"
+               + (f"; {errors:,} left out" if errors else ""), err=True)
+    return EXIT_BAD_INPUT if errors else 0
+
+
+def _register_export(module: ModuleType) -> None:
+    doc = (f"Export games as {module.TITLE}.\n\nA game the format cannot hold is left out and reported "
+           f"(exit 2).\n\nExample: hearts export {module.NAME} games.jsonl -o {_example(module)}")
+    _register(export_app, module.NAME, doc, lambda paths, output: export_games(paths, output, module),
+              "Game files, folders, or - for stdin.", "Output file; - for stdout.")
+
+
+def _registered(group: typer.Typer) -> set[str]:
+    return {info.name for info in group.registered_commands}
+
+
+for _module in formats.formats().values():
+    if _module.NAME not in _registered(import_app):
+        _register_import(_module)
+    if hasattr(_module, "write") and _module.NAME not in _registered(export_app):
+        _register_export(_module)

@@ -200,7 +200,7 @@ def _site(paths: list[str], folder: Path, forced, max_games: int, settings, site
     from ..reports.site import build_site
 
     def unreadable(item) -> None:
-        typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
+        typer.echo(error_line(item), err=True)
     with progress("building the site", enabled="-" not in paths) as bar:
         built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games,
                            review=settings, progress=lambda hands: bar.advance(hands=hands), on_error=unreadable,

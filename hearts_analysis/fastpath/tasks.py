@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..records.jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdin
-from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES
+from ..records.jsonio import JSONL_SUFFIXES, Item, RecordError
+from ..records.sources import (NOTHING_FOUND, PARQUET_SUFFIXES, folder_files, foreign_reader, read_file,
+                               read_stdin_items)
 from ..rules import Rules
 from .decode import Judgements, file_segments, open_units
 from .jsonl import JsonlTask, audit_lines, split_lines
@@ -53,11 +54,9 @@ def plan(paths, parquet: bool = True, jsonl: bool = False) -> Iterator[Job]:
             continue
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*")
-                           if p.is_file() and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES
-                           and not p.name.startswith("."))
+            found = folder_files(path)
             if not found:
-                yield InlineJob(str(path), "no .json, .jsonl or .parquet files in this folder")
+                yield InlineJob(str(path), NOTHING_FOUND)
             for file in found:
                 yield from _file_jobs(file, parquet, jsonl)
         elif not path.exists():
@@ -70,7 +69,7 @@ def _file_jobs(path: Path, parquet: bool, jsonl: bool) -> Iterator[Job]:
     if parquet and path.suffix.lower() in PARQUET_SUFFIXES:
         for groups, first_row in file_segments(path):
             yield ParquetTask(str(path), groups, first_row)
-    elif jsonl and path.suffix.lower() in JSONL_SUFFIXES:
+    elif jsonl and path.suffix.lower() in JSONL_SUFFIXES and not _foreign(path):
         for task in split_lines(path):
             if isinstance(task, OSError):  # reported as the JSON reader reports it, after what was read
                 yield InlineJob(str(path), f"cannot read: {task.strerror or task}")
@@ -80,18 +79,20 @@ def _file_jobs(path: Path, parquet: bool, jsonl: bool) -> Iterator[Job]:
         yield InlineJob(str(path))
 
 
+def _foreign(path: Path) -> bool:
+    """A file named as JSON Lines that holds another program's log: read whole by its reader."""
+    try:
+        return foreign_reader(path) is not None
+    except OSError:
+        return False
+
+
 def run_inline(job: InlineJob, rules: Rules | None) -> Iterator[Entry]:
     """A JSON source (or any file, by the reference reader) through the reference engine, streamed."""
     if job.error is not None:
         yield Audited(Item(job.path, error=RecordError(job.error, source=job.path)), None)
         return
-    if job.path == "-":
-        items = read_stdin(rules)
-    elif Path(job.path).suffix.lower() in PARQUET_SUFFIXES:
-        from ..records.parquetio import read_parquet_items
-        items = read_parquet_items(job.path, rules)
-    else:
-        items = read_json_path(Path(job.path), rules)
+    items = read_stdin_items(rules) if job.path == "-" else read_file(Path(job.path), rules)
     for item in items:
         yield from replayed([item])
 

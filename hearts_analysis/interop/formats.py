@@ -10,7 +10,9 @@ Every format is a module of this package with the same small surface:
 - ``write(games: Iterable[GameRecord], out: TextIO) -> int`` (optional): the games written back,
   where the format can hold them; returns the count.
 
-Modules are imported only when used, so that reading JSON never pays for them.
+Modules are imported only when used, so that reading JSON never pays for them. Importing this
+module registers :func:`reader_for` with :mod:`hearts_analysis.records.sources`, so that every
+command reading games (and every folder it is given) recognises these logs by their content.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-MODULES: tuple[str, ...] = ("sturtevant", "league", "trend", "turbo")
+from ..records.sources import SNIFF_BYTES, ForeignReader, register_recogniser
+
+MODULES: tuple[str, ...] = ("killer", "sturtevant", "league", "killer_json", "trend", "turbo", "text_notation")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
-SNIFF_BYTES = 1 << 16
+__all__ = ["MODULES", "SNIFF_BYTES", "formats", "reader_for", "recognise"]
 
 
 def formats() -> dict[str, ModuleType]:
@@ -36,3 +40,12 @@ def recognise(head: str) -> ModuleType | None:
         if module.sniff(head):
             return module
     return None
+
+
+def reader_for(head: str) -> ForeignReader | None:
+    """The ``read`` of the format this text is in, or ``None``."""
+    module = recognise(head)
+    return None if module is None else module.read
+
+
+register_recogniser(reader_for)

@@ -1,44 +1,149 @@
-"""Where games come from: files by format, folders, standard input."""
+"""Where games come from: files by format, folders, standard input.
+
+Files of other programs' log formats are recognised from their content, not their
+name: a log format registers a recogniser here (:func:`register_recogniser`), so that
+this layer reads every format without depending on the modules that know them.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import io
+import sys
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator, TextIO
 
 from ..rules import Rules
 from ..text import shown
-from .jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdin
+from .jsonio import JSONL_SUFFIXES, Item, RecordError, iter_json_text, read_json_path
 
 JSON_SUFFIXES = (".json",) + JSONL_SUFFIXES
 PARQUET_SUFFIXES = (".parquet", ".pq")
+SNIFF_BYTES = 1 << 16
+"""How much of a file a recogniser sees."""
+
+ForeignReader = Callable[[TextIO, str], Iterator[Item]]
+"""Reads every game of a text stream named ``name``, as :class:`Item` entries."""
+Recogniser = Callable[[str], "ForeignReader | None"]
+"""The reader for a text whose beginning it recognises, else ``None``."""
+
+_RECOGNISERS: list[Recogniser] = []
+NOTHING_FOUND = "no game files in this folder (.json, .jsonl, .parquet, or a log `hearts import` reads)"
 
 
-def _read_file(path: Path, rules: Rules | None) -> Iterator[Item]:
+def register_recogniser(recogniser: Recogniser) -> None:
+    """Let ``recogniser`` claim files by their content (the log formats register one on import)."""
+    if recogniser not in _RECOGNISERS:
+        _RECOGNISERS.append(recogniser)
+
+
+def _head(path: Path) -> str | None:
+    """The beginning of a file as text; ``None`` for a binary file."""
+    with open(path, "rb") as stream:
+        data = stream.read(SNIFF_BYTES)
+    if b"\0" in data:
+        return None
+    return data.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+def recognise_text(head: str) -> ForeignReader | None:
+    """The reader of the first registered format that recognises this text."""
+    for recogniser in _RECOGNISERS:
+        reader = recogniser(head)
+        if reader is not None:
+            return reader
+    return None
+
+
+def foreign_reader(path: Path) -> ForeignReader | None:
+    """The reader of a log format this file's content is in; ``None`` for JSON records, Parquet or unknown."""
+    if not _RECOGNISERS or path.suffix.lower() in PARQUET_SUFFIXES:
+        return None
+    head = _head(path)
+    return None if head is None else recognise_text(head)
+
+
+def _forced(items: Iterator[Item], rules: Rules | None) -> Iterator[Item]:
+    """A log's games judged under ``rules`` instead of their own, as the JSON reader does."""
+    for item in items:
+        yield item if rules is None or item.game is None else dataclasses.replace(item, game=dataclasses.replace(
+            item.game, rules=rules))
+
+
+def read_foreign(reader: ForeignReader, path: Path, rules: Rules | None = None) -> Iterator[Item]:
+    name = str(path)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            yield from _forced(reader(stream, name), rules)
+    except OSError as error:
+        yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
+
+
+def read_file(path: Path, rules: Rules | None = None) -> Iterator[Item]:
+    """Every game of one file: Parquet by its suffix, a recognised log by its content, else JSON."""
     if path.suffix.lower() in PARQUET_SUFFIXES:
         from .parquetio import read_parquet_items
         yield from read_parquet_items(path, rules)
+        return
+    try:
+        reader = foreign_reader(path)
+    except OSError as error:
+        yield Item(str(path), error=RecordError(f"cannot read: {error.strerror or error}", source=str(path)))
+        return
+    if reader is not None:
+        yield from read_foreign(reader, path, rules)
     else:
         yield from read_json_path(path, rules)
+
+
+def read_stdin_items(rules: Rules | None = None, stream: io.BufferedIOBase | None = None) -> Iterator[Item]:
+    """Standard input: a recognised log, else hearts-game/1 JSON or JSON Lines."""
+    data = (stream or sys.stdin.buffer).read()
+    if _RECOGNISERS and b"\0" not in data[:SNIFF_BYTES]:
+        text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
+        reader = recognise_text(text[:SNIFF_BYTES])
+        if reader is not None:
+            yield from _forced(reader(io.StringIO(text), "<stdin>"), rules)
+            return
+    yield from iter_json_text(data, "<stdin>", rules)
+
+
+def folder_files(folder: Path) -> list[Path]:
+    """The game files of a folder, recursively and in order: records by suffix, logs by content.
+
+    Hidden files and folders are left out.
+    """
+    found = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or any(part.startswith(".") for part in path.relative_to(folder).parts):
+            continue
+        if path.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES:
+            found.append(path)
+            continue
+        try:
+            if foreign_reader(path) is not None:
+                found.append(path)
+        except OSError:
+            found.append(path)  # reported when read
+    return found
 
 
 def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[Item]:
     for raw in paths:
         if str(raw) == "-":
-            yield from read_stdin(rules)
+            yield from read_stdin_items(rules)
             continue
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*")
-                           if p.is_file() and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            found = folder_files(path)
             if not found:
-                yield Item(str(path), error=RecordError("no .json, .jsonl or .parquet files in this folder", source=str(path)))
+                yield Item(str(path), error=RecordError(NOTHING_FOUND, source=str(path)))
             for file in found:
-                yield from _read_file(file, rules)
+                yield from read_file(file, rules)
         elif not path.exists():
             yield Item(str(path), error=RecordError("no such file or folder", source=str(path)))
         else:
-            yield from _read_file(path, rules)
+            yield from read_file(path, rules)
 
 
 def write_any(games: Iterable, path: str | Path) -> int:
