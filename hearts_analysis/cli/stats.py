@@ -13,6 +13,7 @@ import typer
 
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
+from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally, tally_items
 from ..atomic import atomic_open
 from ..records.sources import iter_sources
@@ -32,31 +33,39 @@ class StatsTable(str, Enum):
     leaks = "leaks"
     pass_summary = "pass_summary"
     pass_outcomes = "pass_outcomes"
+    ratings = "ratings"
 
 
 ROWS = {StatsTable.players: Tally.player_rows, StatsTable.leaks: Tally.leak_rows,
-        StatsTable.pass_summary: Tally.pass_summary_rows, StatsTable.pass_outcomes: Tally.pass_outcome_rows}
+        StatsTable.pass_summary: Tally.pass_summary_rows, StatsTable.pass_outcomes: Tally.pass_outcome_rows,
+        StatsTable.ratings: Tally.rating_rows}
+REVIEWED = (StatsTable.players, StatsTable.leaks)
+"""Tables the review's costs change."""
 SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
                   ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
-TEXT_COLUMNS = ("player", "games", "hands", "wins", "win_pct", "avg_position", "points_per_hand", "qs_taken_pct",
-                "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct", "violations_per_100_hands")
+TEXT_COLUMNS = ("player", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
+                "points_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct",
+                "violations_per_100_hands", "leaks")
 
 _COLUMN_HELP = "\b\n" + help_text("players")
 
 
-def render_text(tally: Tally) -> str:
-    """The main columns as a table, then each player's leaks."""
-    rows = tally.player_rows()
+def render_text(tally: Tally, all_leaks: bool = False, review: ReviewCosts | None = None) -> str:
+    """The leaderboard (best conservative rating first) with the main columns, then each player's leaks."""
+    rows = tally.leaderboard_rows(review)
     if not rows:
         return f"{tally.games} games, {tally.hands} hands: no players"
     cells = [[_cell(row[column]) for column in TEXT_COLUMNS] for row in rows]
     widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(TEXT_COLUMNS)]
     lines = ["  ".join(column.rjust(width) for column, width in zip(TEXT_COLUMNS, widths))]
     lines += ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in cells]
-    lines.append(f"{tally.games:,} games, {tally.hands:,} hands")
-    for name, sentences in tally.leak_sentences().items():
-        for sentence in sentences:
-            lines.append(f"leak: {name}: {sentence}")
+    lines.append(f"{tally.games:,} games, {tally.hands:,} hands; best first by rating - 3 x rating_sigma")
+    shown = tally.leak_sentences(all_leaks, review)
+    for row in rows:
+        for sentence in shown[row["player"]]:
+            lines.append(f"leak: {row['player']}: {sentence}")
+    if not all_leaks:
+        lines.append("leaks: significant ones only (--all-leaks shows every costly difference)")
     return "\n".join(lines)
 
 
@@ -68,20 +77,29 @@ def _cell(value) -> str:
 
 @app.command(help=f"""Player statistics over a corpus: one row per player (by the records' player ids).
 
-Games, hands, wins, average finishing position, points per hand, QS taken,
-moon attempts / shots / stops and choice accuracy, hearts broken, pass
-tendencies, violations per 100 hands, and a leak finder: the statistics where
-a player differs most from the corpus's winning players, weighted by how much
-each matters to the score. Streams the corpus game by game in bounded memory.
+Games, hands, wins, average finishing position, a skill rating with its
+uncertainty (openskill's Plackett-Luce, from the finished games in played_at
+order), points per hand, QS taken, moon attempts / shots / stops and choice
+accuracy, hearts broken, pass tendencies, violations per 100 hands, and a leak
+finder: the decisions where a player differs from the rest of the corpus, what
+that costs in points per hand, and whether the difference is beyond luck
+(significant after the correction for every player and statistic tested).
+--review adds the review's cost per decision, the most direct evidence.
+Streams the corpus game by game.
 
+Text is a leaderboard, best conservative rating (rating - 3 x rating_sigma)
+first, then the significant leaks (--all-leaks: every costly difference).
 The format follows --output's suffix (.csv, .json, .parquet, .txt) unless
 --format is given; without --output, text goes to the terminal. --table picks
-players (default), leaks, pass_summary or pass_outcomes for csv and parquet;
-json holds players, leaks and pass_summary.
+players (default), leaks, ratings (each player's rating after each game),
+pass_summary or pass_outcomes for csv and parquet; json holds players, leaks
+(every statistic tested, with its significance), ratings and pass_summary.
 
 Exit status: 0, or 2 if some input could not be read (the rest is still counted).
 
 Example: hearts stats corpus.parquet -o stats.csv
+
+Example: hearts stats club/ --review review.json --all-leaks
 
 Columns of the players table (docs/statistics.md has every table):
 
@@ -95,6 +113,12 @@ def stats(
         None, "--format", "-f", help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
+    all_leaks: bool = typer.Option(False, "--all-leaks",
+                                   help="Text: show every costly difference, not only the significant leaks."),
+    review: Optional[list[Path]] = typer.Option(
+        None, "--review", metavar="REVIEW.json",
+        help="A `hearts review --format json` document of (some of) these games: adds the review's cost per "
+             "decision to the leak finder (repeatable)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
@@ -103,6 +127,10 @@ def stats(
         format = SUFFIX_FORMATS.get(Path(output).suffix.lower(), StatsFormat.csv) if output else StatsFormat.text
     if format == StatsFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
+    try:
+        costs = read_review_costs(review) if review else None
+    except ValueError as error:
+        raise fail(f"--review: {error}")
 
     with progress("counting", enabled="-" not in paths) as bar:
         tally = tally_items(_reported(iter_sources(paths, forced)),
@@ -110,15 +138,16 @@ def stats(
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
-            writer.write(ROWS[table](tally))
+            writer.write(ROWS[table](tally, costs) if table in REVIEWED else ROWS[table](tally))
     else:
         if format == StatsFormat.json:
-            data = orjson.dumps({"games": tally.games, "hands": tally.hands, "players": tally.player_rows(),
-                                 "leaks": tally.leak_rows(), "pass_summary": tally.pass_summary_rows(),
+            data = orjson.dumps({"games": tally.games, "hands": tally.hands, "players": tally.player_rows(costs),
+                                 "leaks": tally.leak_rows(costs), "ratings": tally.rating_rows(),
+                                 "pass_summary": tally.pass_summary_rows(),
                                  "errors": tally.errors, "unreadable": tally.error_count},
                                 option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
         else:
-            data = render_text(tally).encode() + b"\n"
+            data = render_text(tally, all_leaks, costs).encode() + b"\n"
         if output is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
