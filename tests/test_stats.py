@@ -53,22 +53,22 @@ def test_the_contract_columns_come_first_and_follow_the_catalogue():
         assert name in stats.columns
 
 
-def crafted_tally(bob_broke: int) -> Tally:
-    """Three players of 100 hands; only hearts_broken_pct has enough hands on both sides to be weighed."""
+def crafted_tally(bob_passed: int) -> Tally:
+    """Three players of 100 hands; only qs_pass_pct has enough hands on both sides to be weighed."""
     tally = Tally()
-    for name, wins, broke in (("ann", 5, 20), ("bob", 1, bob_broke), ("cat", 1, 20)):
+    for name, wins, passed in (("ann", 5, 20), ("bob", 1, bob_passed), ("cat", 1, 20)):
         tally.players[name].update({"games": 10, "complete_games": 10, "wins": wins, "hands": 100,
-                                    "hearts_broken_pct.opp": 100, "hearts_broken_pct.hit": broke})
-    # in the corpus a hand where the seat broke hearts scored 15 on average, one where it did not 3
-    tally.impact["hearts_broken_pct"].update({"hit_points": 150, "hits": 10, "miss_points": 90, "misses": 30})
+                                    "qs_pass_pct.opp": 100, "qs_pass_pct.hit": passed})
+    # in the corpus a hand after passing QS scored 15 on average (say), one after keeping it 3
+    tally.impact["qs_pass_pct"].update({"hit_points": 150, "hits": 10, "miss_points": 90, "misses": 30})
     return tally
 
 
 def test_the_leak_finder_by_hand():
     from scipy import stats
-    tally = crafted_tally(bob_broke=50)
+    tally = crafted_tally(bob_passed=50)
     leaks = tally.leaks_frame().set_index("player")
-    assert list(leaks["statistic"]) == ["hearts_broken_pct"] * 3     # one statistic weighed, for every player
+    assert list(leaks["statistic"]) == ["qs_pass_pct"] * 3     # one statistic weighed, for every player
     bob = leaks.loc["bob"]
     # the typical other player: ann and cat, the two middle ones of two, pooled
     assert (bob["value"], bob["reference"], bob["impact"], bob["opportunities_per_hand"]) == (50, 20, 12, 1)
@@ -79,21 +79,21 @@ def test_the_leak_finder_by_hand():
     fisher = stats.fisher_exact([[50, 50], [40, 160]], alternative="greater").pvalue
     assert bob["p_value"] == pytest.approx(3 * fisher)                # Holm: the smallest of 3 p-values x 3
     assert bob["significant"]
-    assert (bob["stat"], bob["player_value"], bob["cost"]) == ("hearts_broken_pct", 50, bob["cost_per_hand"])
+    assert (bob["stat"], bob["player_value"], bob["cost"]) == ("qs_pass_pct", 50, bob["cost_per_hand"])
     assert bob["winners_value"] == 20                                  # ann, the one winner, for context
     for other in ("ann", "cat"):                                       # 20% against 35%: cheaper, no leak
         assert leaks.loc[other, "cost_per_hand"] < 0 and not leaks.loc[other, "significant"]
     players = tally.players_frame().set_index("player")
     assert players.loc["bob", "leak_cost"] == pytest.approx(3.6) and players.loc["bob", "leaks"] == 1
-    assert players.loc["bob", "top_leaks"] == "hearts_broken_pct: 50.0% vs 20.0% (+3.60)"
+    assert players.loc["bob", "top_leaks"] == "qs_pass_pct: 50.0% vs 20.0% (+3.60)"
     assert players.loc["ann", "leaks"] == 0 and players.loc["ann", "top_leaks"] == ""
-    assert tally.leak_sentences()["bob"][0].startswith("hearts_broken_pct 50.0% against 20.0% for the typical "
-                                                       "player (hands in which the player broke hearts")
+    assert tally.leak_sentences()["bob"][0].startswith("qs_pass_pct 50.0% against 20.0% for the typical "
+                                                       "player (passes giving QS, of the passes where the passer was dealt QS")
 
 
 def test_a_leak_is_significant_only_after_the_correction_for_every_test():
     from scipy import stats
-    tally = crafted_tally(bob_broke=31)
+    tally = crafted_tally(bob_passed=31)
     bob = tally.leaks_frame().set_index("player").loc["bob"]
     raw = stats.fisher_exact([[31, 69], [40, 160]], alternative="greater").pvalue
     assert raw < 0.05 < bob["p_value"] == pytest.approx(3 * raw)      # 3 tests: not beyond luck

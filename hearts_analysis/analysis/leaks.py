@@ -6,8 +6,8 @@ the players whom the cards favoured, so every other player looks leaky against t
 when all of them are the same program. So:
 
 * **Decisions and tendencies, not outcomes.** The statistics compared are choices (what a
-  player passes, breaking hearts, running for the moon, missing a sure stop, breaking a
-  rule), not results such as taking QS, which the deal decides as much as the player.
+  player passes, running for the moon, missing a sure stop, breaking a rule), not results
+  such as taking QS, which the deal decides as much as the player.
 * **Against the typical player.** The reference is the median of the other players' values
   (for an even number of them, the two middle players pooled), and the test compares the
   player's counts with that player's counts. The pooled rest of the corpus would not do: a
@@ -46,10 +46,11 @@ if TYPE_CHECKING:
     from .stats import Tally
 
 LEAK_RATES: tuple[str, ...] = (
-    "moon_attempt_pct", "missed_stop_pct", "hearts_broken_pct", "qs_pass_pct", "as_pass_pct", "ks_pass_pct",
-    "high_heart_pass_pct", "low_spade_pass_pct", "void_pass_pct", "flagged_pass_pct", "violation_hand_pct",
+    "moon_attempt_pct", "missed_stop_pct", "qs_pass_pct", "as_pass_pct", "ks_pass_pct", "high_heart_pass_pct",
+    "low_spade_pass_pct", "void_pass_pct", "flagged_pass_pct", "violation_hand_pct",
 )
-"""The rate statistics compared: decisions and tendencies (QS taken and moons shot are outcomes)."""
+"""The rate statistics compared: decisions and tendencies. Left out: QS taken and moons shot (outcomes), and
+breaking hearts (mostly forced by a void; whether it goes with more or fewer points changes with the company)."""
 
 ERROR_RATES = frozenset({"missed_stop_pct", "violation_hand_pct"})
 """Rates that count mistakes by definition: only more of them is a leak."""
