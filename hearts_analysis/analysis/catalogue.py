@@ -326,7 +326,7 @@ def render_markdown() -> str:
              "`python -m hearts_analysis.analysis`; do not edit by hand.", "",
              "Every table is a pandas DataFrame in the library and a `--table` of the command line: the "
              "per-game tables come from `hearts_analysis.analysis.tables` and `hearts analyze`; `players`, "
-             "`leaks`, `pass_summary` and `pass_outcomes` are sums over a corpus, from "
+             "`leaks`, `ratings`, `pass_summary` and `pass_outcomes` are sums over a corpus, from "
              "`hearts_analysis.analysis.stats.Tally` and `hearts stats` (`hearts analyze` also gives the "
              "last two). Hands and tricks are 1-based, seats 0-based; percentages are 0-100.", "",
              "| table | one row is |", "|---|---|"]
@@ -342,7 +342,27 @@ def render_markdown() -> str:
                       "From the passing advice of the online rules page (RULES.md, seeds/002), judged on "
                       "the passer's dealt hand:", "", "| verdict code | advice |", "|---|---|"]
             lines += [f"| `{a.code}` | {a.rule} |" for a in ADVICE.values()]
+        if spec.name in _NOTES:
+            title, module = _NOTES[spec.name]
+            lines += ["", f"### {title}", ""] + _notes(module)
     return "\n".join(lines) + "\n"
+
+
+_NOTES = {"leaks": ("How the leak finder tells skill from luck", "leaks"), "ratings": ("The rating", "rating")}
+"""Tables followed by the notes of the module that computes them."""
+
+
+def _notes(module: str) -> list[str]:
+    """A module's docstring after its first paragraph, as Markdown: roles unwrapped, examples left out."""
+    import importlib
+    import re
+    doc = importlib.import_module(f"{__package__}.{module}").__doc__ or ""
+    body = doc.strip().split("\n\n", 1)[1] if "\n\n" in doc.strip() else ""
+    body = re.sub(r":\w+:`~?([\w.]+\.)?(\w+)`", r"`\2`", body).replace("``", "`")
+    lines = [line for line in body.splitlines() if not line.startswith(">>>")]
+    while lines and lines[-1].strip() in ("", "True", "False") or (lines and lines[-1].startswith("[")):
+        lines.pop()
+    return lines
 
 
 def _doc_body(doc: str | None) -> list[str]:

@@ -16,16 +16,18 @@ when all of them are the same program. So:
 * **Costed.** A difference costs ``(value - reference) x impact x opportunities per hand``
   points a hand, where the *impact* is how much the statistic goes with the score in the
   corpus: average points in a hand where the event happened minus where it could have and
-  did not (:meth:`~hearts_analysis.analysis.stats.Tally.impacts`). Errors by definition
-  (a missed stop, a violation) can only cost in the direction of more of them.
+  did not (``Tally.impacts``). Errors by definition (a missed stop, a violation) can only
+  cost in the direction of more of them.
 * **Significant only beyond luck.** Each (player, statistic) is tested one-sided in the
   costly direction: Fisher's exact test for a rate (the player's events against the
-  reference player's, from ``scipy.stats.hypergeom``), Welch's t-test for a mean. The p-values are corrected
-  for the number of players times statistics tested (Holm), and a leak is ``significant``
-  only when the corrected p-value is below :data:`ALPHA` and the cost is positive.
+  reference player's, from ``scipy.stats.hypergeom``), Welch's t-test for a mean. The
+  p-values are corrected for the number of players times statistics tested (Holm), and a
+  leak is ``significant`` only when the corrected p-value is below 0.05 and the cost is
+  positive.
 * **The review, where there is one, is the most direct evidence.** ``hearts review``
-  scores every decision by its cost in expected points; its average per decision
-  (:data:`REVIEW_STAT`) needs no impact, the cost being in points already.
+  scores every decision by its cost in expected points; its average per unforced decision
+  (``review_cost_per_decision``, with ``hearts stats --review``) needs no impact, the cost
+  being in points already.
 
 The interval ``ci_low``-``ci_high`` is a 95 % confidence interval of the player's own value
 (Clopper-Pearson for a rate, Student's t for a mean): where it excludes the reference by
