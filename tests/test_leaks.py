@@ -121,3 +121,18 @@ def test_text_shows_significant_leaks_unless_all_are_asked_for(tmp_path):
     assert leak_lines and all(line.startswith(f"leak: {randoms[0]}: ") for line in leak_lines)
     assert "not significant" not in shown
     assert len([line for line in every.splitlines() if line.startswith("leak: ")]) > len(leak_lines)
+
+
+def test_stats_reads_what_hearts_review_writes(tmp_path):
+    game = tmp_path / "game.jsonl"
+    no_pass = Rules.preset("standard", target=20, pass_count=0)          # reviewing a pass takes long
+    write_games(simulate_pool(1, no_pass, make_pool(4, {"random": 4}, 7), 4, 7), game)
+    review = tmp_path / "review.json"
+    done = runner.invoke(app, ["review", str(game), "--samples", "10", "--hand", "1", "--format", "json",
+                               "-o", str(review)])
+    assert done.exit_code == 0, done.output
+    result = runner.invoke(app, ["stats", str(game), "--review", str(review), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = [leak for leak in orjson.loads(result.stdout)["leaks"] if leak["statistic"] == REVIEW_STAT]
+    assert sorted(row["player"] for row in rows) == ["p01", "p02", "p03", "p04"]
+    assert all(row["unit"] == "points/decision" and row["sample_size"] > 0 for row in rows)

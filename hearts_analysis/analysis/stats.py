@@ -9,7 +9,7 @@ row groups, worker processes) combine with :meth:`Tally.merge`.
 What the counts mean is computed from them on demand: the rating
 (:mod:`~hearts_analysis.analysis.rating`) and the leak finder
 (:mod:`~hearts_analysis.analysis.leaks`), which compares each player's decisions with
-the rest of the corpus and says which differences are more than luck.
+the typical other player's and says which differences are more than luck.
 """
 
 from __future__ import annotations
@@ -94,6 +94,8 @@ class Tally:
     hands: int = 0
     error_count: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    _rated: tuple[int, Ratings] | None = field(default=None, init=False, repr=False, compare=False)
+    """The ratings of the first n outcomes: rating a long corpus takes a while, and tables share them."""
 
     # -- filling ----------------------------------------------------------------
     def add(self, analysis: GameAnalysis) -> None:
@@ -213,7 +215,9 @@ class Tally:
 
     def ratings(self) -> Ratings:
         """Every player's rating, now and after each game (see :mod:`~hearts_analysis.analysis.rating`)."""
-        return rate_games(self.outcomes)
+        if self._rated is None or self._rated[0] != len(self.outcomes):
+            self._rated = (len(self.outcomes), rate_games(self.outcomes))
+        return self._rated[1]
 
     def rating_rows(self) -> list[dict[str, Any]]:
         """The ``ratings`` table: each player's rating after each rated game, in the order rated."""
@@ -262,8 +266,10 @@ class Tally:
 
     def leaderboard_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
         """The ``players`` table best first: by the rating's conservative estimate, unrated players last."""
-        return sorted(self.player_rows(review), key=lambda row: (math.isnan(row["rating_conservative"]),
-                                                                 -row["rating_conservative"], row["player"]))
+        def best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
+            unrated = math.isnan(row["rating_conservative"])
+            return unrated, 0.0 if unrated else -row["rating_conservative"], row["player"]
+        return sorted(self.player_rows(review), key=best_first)
 
     def pass_summary_rows(self) -> list[dict[str, Any]]:
         rows = []
