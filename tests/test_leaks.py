@@ -2,6 +2,7 @@
 play any legal card, only the random players have leaks; the review's costs count as evidence."""
 
 import time
+from pathlib import Path
 
 import orjson
 import pytest
@@ -136,3 +137,8 @@ def test_stats_reads_what_hearts_review_writes(tmp_path):
     rows = [leak for leak in orjson.loads(result.stdout)["leaks"] if leak["statistic"] == REVIEW_STAT]
     assert sorted(row["player"] for row in rows) == ["p01", "p02", "p03", "p04"]
     assert all(row["unit"] == "points/decision" and row["sample_size"] > 0 for row in rows)
+
+
+def test_a_missing_review_file_is_named():
+    with pytest.raises(ValueError, match="nothing.json: cannot read"):
+        read_review_costs([Path("nothing.json")])

@@ -95,12 +95,6 @@ class ReviewCosts:
                 seen.add((name, decision.get("hand")))
                 counter["hands"] += 1
 
-    def merge(self, other: "ReviewCosts") -> "ReviewCosts":
-        for name, theirs in other.players.items():
-            for key, value in theirs.items():
-                self.players[name][key] += value
-        return self
-
 
 def read_review_costs(paths: Iterable[str | Path]) -> ReviewCosts:
     """The decision costs of ``hearts review --format json`` documents.
@@ -110,8 +104,12 @@ def read_review_costs(paths: Iterable[str | Path]) -> ReviewCosts:
     costs = ReviewCosts()
     for path in paths:
         try:
-            document = orjson.loads(Path(path).read_bytes())
-        except (OSError, orjson.JSONDecodeError) as error:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            raise ValueError(f"{path}: cannot read: {error.strerror or error}") from None
+        try:
+            document = orjson.loads(data)
+        except orjson.JSONDecodeError as error:
             raise ValueError(f"{path}: not a review document ({error})") from None
         games = document.get("games") if isinstance(document, dict) else None
         if not isinstance(games, list):
