@@ -1,4 +1,4 @@
-"""The leak finder: where a player's decisions differ from the rest of the corpus, what that
+"""The leak finder: where a player's decisions differ from the typical player's, what that
 costs, and whether the difference is more than luck.
 
 Comparing a player with the corpus's winners mistakes luck for skill: winners are partly

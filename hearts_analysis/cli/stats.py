@@ -81,7 +81,7 @@ Games, hands, wins, average finishing position, a skill rating with its
 uncertainty (openskill's Plackett-Luce, from the finished games in played_at
 order), points per hand, QS taken, moon attempts / shots / stops and choice
 accuracy, hearts broken, pass tendencies, violations per 100 hands, and a leak
-finder: the decisions where a player differs from the rest of the corpus, what
+finder: the decisions where a player differs from the typical player, what
 that costs in points per hand, and whether the difference is beyond luck
 (significant after the correction for every player and statistic tested).
 --review adds the review's cost per decision, the most direct evidence.
