@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Iterator
 
 import numpy as np
@@ -43,9 +44,30 @@ _INT_LISTS = pd.ArrowDtype(pa.list_(pa.int64()))
 _NAME_LISTS = pd.ArrowDtype(pa.list_(pa.string()))
 
 
-@dataclass(frozen=True)
-class Corpus:
-    """The tables of a corpus; ``game`` and ``hand`` join them."""
+TABLES = ("games", "hands", "plays", "passes", "deals", "errors")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Corpus(Mapping[str, pd.DataFrame]):
+    """The tables of a corpus; ``game`` and ``hand`` join them.
+
+    Each table is an attribute (``corpus.plays``) and, for code that takes a mapping of
+    tables, an item (``corpus["plays"]``, ``dict(corpus)``); the repr counts, it does not
+    print the tables.
+
+    >>> import pathlib, tempfile
+    >>> import hearts_analysis as ha
+    >>> from hearts_analysis.records.jsonio import write_games
+    >>> from hearts_analysis.simulate import simulate_game
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+    >>> write_games([simulate_game(ha.Rules(), ["ann", "bob", "cy", "dee"], seed=1, max_hands=2)], path)
+    1
+    >>> corpus = ha.read_corpus(path)
+    >>> corpus
+    Corpus(games=1, hands=2, errors=0; tables: games, hands, plays, passes, deals, errors)
+    >>> corpus["plays"].shape == corpus.plays.shape
+    True
+    """
 
     games: pd.DataFrame
     """One row per game: ``game``, ``source``, ``game_id``, ``players``, ``seats``, ``rules`` (JSON as
@@ -63,6 +85,21 @@ class Corpus:
     """One row per card dealt: ``game``, ``hand``, ``seat``, ``player``, ``index``, ``card``, ``suit``, ``rank``."""
     errors: pd.DataFrame
     """One row per record that could not be read (and is in no other table): ``source``, ``field``, ``message``."""
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in TABLES:
+            raise KeyError(f"{name!r}: no such table (the tables are {', '.join(TABLES)})")
+        return getattr(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(TABLES)
+
+    def __len__(self) -> int:
+        return len(TABLES)
+
+    def __repr__(self) -> str:
+        return (f"Corpus(games={len(self.games):,}, hands={len(self.hands):,}, errors={len(self.errors):,}; "
+                f"tables: {', '.join(TABLES)})")
 
 
 def read_corpus(path: str | Path) -> Corpus:

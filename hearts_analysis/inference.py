@@ -1,7 +1,11 @@
 """Rule inference: which rule sets make a corpus fully legal and correctly scored.
 
-The records' own ``rules`` are ignored: every game is replayed under candidate
-rule sets and judged by the violations the replay finds.
+:func:`infer_named` first groups the games by the rule set each record names and
+says which games break their own named rules; then, group by group, as
+:func:`infer_rules` does for any list of games, the records' rules are set aside:
+every game is replayed under candidate rule sets and judged by the violations the
+replay finds. (A game that breaks its named rules on purpose, as a test log does,
+is then fitted by loosened rules: the first step says so.)
 
 The search uses the fact that rule fields act mostly independently:
 
@@ -509,8 +513,10 @@ def infer_rules(games: Iterable[tuple[str, GameRecord]], count_all: bool = False
     A value is ruled out after the first few games that show it wrong, unless
     ``count_all`` asks for the number of every such game.
     """
-    corpus = _Corpus(games)
-    limit = None if count_all else EXAMPLES
+    return _infer(_Corpus(games), None if count_all else EXAMPLES)
+
+
+def _infer(corpus: _Corpus, limit: int | None) -> Inference:
     best = _fit(corpus)
     reports = [_field_report(corpus, best, name, limit) for name in RULE_FIELDS if name not in ("target", "end_at")]
     reports += _ending_reports(corpus, best, limit)
@@ -534,6 +540,51 @@ def infer_rules(games: Iterable[tuple[str, GameRecord]], count_all: bool = False
         unexplained=tuple(examples), unexplained_count=len(unexplained),
         unexplained_games=len({k[0] for k in unexplained}),
         fields=tuple(by_name[name] for name in RULE_FIELDS), presets=tuple(presets))
+
+
+@dataclass(frozen=True)
+class NamedRuleSet:
+    """The games that name one rule set: which of them break it, and which rules they fit."""
+
+    rules: Rules
+    named: bool
+    """Whether the records name it (else they name no rules, and ``standard`` applies)."""
+    games: int
+    hands: int
+    breaking_games: int
+    """Games with a violation under the rules they name."""
+    violations: int
+    breaking: tuple[Evidence, ...]
+    """The first violation of each of the first few games that break their named rules."""
+    inference: Inference
+    """What rules these games fit, their named rules set aside."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"named": self.rules.to_spec() if self.named else None, "games": self.games,
+                "hands": self.hands, "breaking_games": self.breaking_games, "violations": self.violations,
+                "breaking": [e.to_dict() for e in self.breaking], "inference": self.inference.to_dict()}
+
+
+def infer_named(games: Iterable[tuple[str, GameRecord]], count_all: bool = False) -> tuple[NamedRuleSet, ...]:
+    """:func:`infer_rules` for each rule set the records name, most games first, after the games
+    that break the rules they name."""
+    groups: dict[Rules, list[tuple[str, GameRecord]]] = {}
+    named: set[Rules] = set()
+    for source, game in games:
+        groups.setdefault(game.rules, []).append((source, game))
+        if game.rules_spec is not None:
+            named.add(game.rules)
+    reports = []
+    for rules, members in sorted(groups.items(), key=lambda item: -len(item[1])):
+        corpus = _Corpus(members)
+        found = [corpus.keys(rules, index) for index in range(len(members))]
+        breaking = [index for index, keys in enumerate(found) if keys]
+        evidence = tuple(e for index in breaking[:EXAMPLES]
+                         for e in corpus.evidence(rules, index, [min(found[index], key=_order)])[:1])
+        reports.append(NamedRuleSet(rules, rules in named, len(members), sum(len(g.hands) for _, g in members),
+                                    len(breaking), sum(map(len, found)), evidence,
+                                    _infer(corpus, None if count_all else EXAMPLES)))
+    return tuple(reports)
 
 
 def _adjusted(corpus: _Corpus, preset: Rules, best: Rules, differs: tuple[str, ...]) -> dict[str, Any] | None:
@@ -583,6 +634,8 @@ def _ending_reports(corpus: _Corpus, best: Rules, limit: int | None) -> list[Fie
     target_verdicts = [_verdict(corpus, best.replace(target=t), best, t, limit) for t in tried]
     if high is None:
         note = f"{low} or more (end_at {best.end_at}): no game marked complete bounds it from above"
+    elif low == high:
+        note = f"exactly {low} (end_at {best.end_at})"
     elif low <= high:
         note = f"any whole number from {low} to {high} (end_at {best.end_at})"
     else:

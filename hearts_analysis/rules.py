@@ -47,11 +47,11 @@ class Rules:
     """A complete rule set. Field names and values are part of the record format."""
 
     removed_cards: tuple[str, ...] | None = None
-    """Cards taken out of the deck; ``None``: by player count (:data:`DEFAULT_REMOVED`)."""
+    """Cards taken out of the deck. Left unset, they depend on the player count (:data:`DEFAULT_REMOVED`)."""
     pass_count: int = 3
     """Cards each seat passes; 0 means no passing."""
     pass_cycle: tuple[str, ...] | None = None
-    """Directions for hands 1, 2, ...; ``None``: 4 players ``left right across hold``, others ``left right``."""
+    """Directions for hands 1, 2, ...; left unset, 4 players pass ``left right across hold``, others ``left right``."""
     first_lead: str = "lowest_club"
     """Who leads trick 1 and what: ``lowest_club`` (the holder of the lowest club leads it), ``any_club``
     (that holder leads any club) or ``left_of_dealer`` (the seat left of the dealer leads any legal card)."""
@@ -300,45 +300,53 @@ class Preset:
     source: str
     """Where the rule system comes from, and the interpretations chosen."""
     fields: Mapping[str, Any]
+    players: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    """The player counts its source plays it with."""
 
 
-def _preset(name: str, source: str, **fields: Any) -> Preset:
-    return Preset(name, source, {k: _coerce(k, v) for k, v in fields.items()})
+def _preset(name: str, source: str, players: tuple[int, ...] | None = None, **fields: Any) -> Preset:
+    counts = players or tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    return Preset(name, source, {k: _coerce(k, v) for k, v in fields.items()}, counts)
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in [
-    _preset("standard", "The common modern rules (the table in the README); 3-7 players with the classic removed cards."),
+    _preset("standard", "The common modern rules (the rules table of the README); 3-7 players with the classic "
+            "removed cards."),
     _preset("omnibus", "Standard rules with Omnibus Hearts' jack of diamonds worth -10.", jack_of_diamonds=-10),
     _preset(
         "black_queen",
-        "'Black Queen', Hebrew encyclopedia article (seeds/000): hearts are broken only by a heart; "
+        "'Black Queen', from the Hebrew encyclopedia article 'Levavot' (Hearts): 4 players; hearts are broken "
+        "only by a heart; "
         "a leader with only hearts while unbroken ends the hand (interpretation: that leader takes all "
         "remaining cards, and the moon rule applies if that gives it every point card); the moon adds 26 "
         "to every other seat; the game ends when a total passes (exceeds) 100. Its optional variants are "
         "overrides: jack_of_diamonds -10, queen_of_clubs_cancels_queen true.",
-        pass_cycle=["left", "right", "across", "hold"], hearts_broken_by="heart",
+        players=(4,), pass_cycle=["left", "right", "across", "hold"], hearts_broken_by="heart",
         only_hearts_lead="ends_hand", moon="add_to_others", end_at="exceed"),
     _preset(
         "classic",
-        "Classic rules for 3 to 7 players derived from Reversis (seeds/001): removed cards by player count; "
+        "Classic rules for 3 to 7 players derived from Reversis, as a Hebrew rules page for Hearts gives them: "
+        "removed cards by player count; "
         "where 2C is removed the lowest club in the deck leads (interpretation); hearts broken by a heart or QS; "
         "the shooter chooses -26 for itself or +26 to the others; the game ends when a total reaches the target."),
     _preset(
         "online",
-        "The rules page of an online Hearts site (seeds/002): 4 players, left right across hold, 2C leads, "
+        "The rules page of an online Hearts site, 'Play Hearts online with friends for free' (in Persian): "
+        "4 players, left right across hold, 2C leads, "
         "no points on trick 1, hearts broken by a heart or QS, a leader with only hearts (and QS) may lead a "
         "heart, the shooter chooses -26 or +26 to the others, game to 100. Its optional rule is jack_of_diamonds -10.",
-        pass_cycle=["left", "right", "across", "hold"]),
+        players=(4,), pass_cycle=["left", "right", "across", "hold"]),
     _preset(
         "basic",
-        "Basic how-to rules for 3 or 4 players (seeds/004): pass to the left every hand, the player left of "
+        "Basic how-to rules for 3 or 4 players, from a how-to page on Hearts (in Persian): pass to the left "
+        "every hand, the player left of "
         "the dealer leads any legal card, no first-trick restriction, hearts broken only by a heart, the "
         "shooter chooses. Interpretation: the 3-player deck drops 2D (the source loses the suit).",
-        pass_cycle=["left"], first_lead="left_of_dealer", points_on_first_trick=True,
+        players=(3, 4), pass_cycle=["left"], first_lead="left_of_dealer", points_on_first_trick=True,
         hearts_broken_by="heart"),
     _preset(
         "openspiel",
-        "OpenSpiel's hearts game (open_spiel/games/hearts/hearts.cc) with its default parameters: one hand "
+        "The hearts game of OpenSpiel (DeepMind's framework for research on games) with its default parameters: one hand "
         "of 4 players, a chance-dealt pass direction each hand "
         "(pass_cycle 'any': the record states it), 2C leads, no points on trick 1, hearts broken by a heart or QS, "
         "a leader with only hearts and QS must lead QS, the moon adds 26 to the others. Its options map to "
@@ -347,7 +355,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "points_on_first_trick true, must_break_hearts=false -> hearts_must_be_broken false, "
         "qs_breaks_hearts=false -> hearts_broken_by heart, can_lead_hearts_instead_of_qs -> only_hearts_lead "
         "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5.",
-        pass_cycle=["any"], only_hearts_lead="queen_first", moon="add_to_others"),
+        players=(4,), pass_cycle=["any"], only_hearts_lead="queen_first", moon="add_to_others"),
 ]}
 
 

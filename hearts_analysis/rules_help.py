@@ -100,14 +100,77 @@ def all_field_help() -> list[FieldHelp]:
 
 
 @dataclass(frozen=True)
+class Difference:
+    """One field where a preset plays unlike ``standard``, at some player counts."""
+
+    field: str
+    value: Any
+    standard: Any
+    players: tuple[int, ...]
+
+    def text(self, all_players: tuple[int, ...]) -> str:
+        """``hearts_broken_by heart (standard: heart_or_queen)``, with the player counts if not all.
+
+        >>> Difference("pass_cycle", ("left",), ("left", "right"), (3,)).text((3, 4))
+        'pass_cycle left for 3 players (standard: left right)'
+        """
+        counts = "" if self.players == all_players else f" for {players_text(self.players)}"
+        return (f"{self.field} {value_text(self.field, self.value)}{counts} "
+                f"(standard: {value_text(self.field, self.standard)})")
+
+
+def players_text(counts: tuple[int, ...]) -> str:
+    """``3, 5-7 players``: runs of player counts in words.
+
+    >>> players_text((3, 5, 6, 7)), players_text((4,))
+    ('3, 5-7 players', '4 players')
+    """
+    runs: list[list[int]] = []
+    for n in counts:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs) + " players"
+
+
+def _as_played(rules: Rules, players: int) -> dict[str, Any]:
+    """Every field as a table of this many players plays it (unset fields resolved by the count)."""
+    table = rules.table(players)
+    return {**{name: getattr(rules, name) for name in RULE_FIELDS},
+            "removed_cards": tuple(table.removed_cards), "pass_cycle": tuple(table.pass_cycle)}
+
+
+@dataclass(frozen=True)
 class PresetHelp:
     name: str
     source: str
     overrides: dict[str, Any]
-    """The fields where this preset differs from ``standard``."""
+    """The fields where this preset is set otherwise than ``standard``."""
+    players: tuple[int, ...]
+    """The player counts its source plays it with."""
+    differences: tuple[Difference, ...]
+    """Where it plays unlike ``standard`` (with the same player count), field by field."""
+
+    @property
+    def same_as_standard(self) -> tuple[int, ...]:
+        """The player counts at which this preset plays exactly as ``standard``."""
+        differing = {n for d in self.differences for n in d.players}
+        return tuple(n for n in self.players if n not in differing)
+
+    def comparison(self) -> str:
+        """The preset against ``standard``, in words: the same, or where and how it differs."""
+        same = self.same_as_standard
+        if self.name == "standard":
+            return f"Played by {players_text(self.players)}."
+        if same == self.players:
+            return f"The same as standard for {players_text(same)}."
+        lead = f"The same as standard for {players_text(same)}; differs " if same else "Differs from standard "
+        return lead + "in " + "; ".join(d.text(self.players) for d in self.differences) + "."
 
     def to_dict(self) -> dict[str, Any]:
         return {"preset": self.name, "source": self.source, "overrides": self.overrides,
+                "players": list(self.players), "same_as_standard": list(self.same_as_standard),
                 "fields": Rules.from_spec(self.name).to_dict()}
 
 
@@ -117,7 +180,15 @@ def preset_help(name: str) -> PresetHelp:
     rules = Rules.from_spec(name)
     overrides = {field: rules.to_dict()[field] for field in RULE_FIELDS
                  if getattr(rules, field) != getattr(standard, field)}
-    return PresetHelp(name, preset.source, overrides)
+    found: dict[tuple[str, Any, Any], list[int]] = {}
+    for players in preset.players:
+        ours, theirs = _as_played(rules, players), _as_played(standard, players)
+        for field in RULE_FIELDS:
+            if ours[field] != theirs[field]:
+                found.setdefault((field, ours[field], theirs[field]), []).append(players)
+    differences = tuple(Difference(field, value, other, tuple(counts)) for (field, value, other), counts
+                        in sorted(found.items(), key=lambda kv: (RULE_FIELDS.index(kv[0][0]), kv[1])))
+    return PresetHelp(name, preset.source, overrides, preset.players, differences)
 
 
 def all_preset_help() -> list[PresetHelp]:

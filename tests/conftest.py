@@ -14,11 +14,16 @@ cases.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any, Sequence
 
 from hearts_analysis.cards import card_name, parse_card
 from hearts_analysis.records.model import GameRecord, HandRecord
 from hearts_analysis.rules import Rules
+
+# Every test run, and every command it starts, keeps its cached reviews in a folder of its own.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="hearts-test-cache-")
 
 ALL_CARDS = [card_name(c) for c in range(52)]
 SUIT_OF_SEAT = ["C", "D", "H", "S"]

@@ -8,7 +8,7 @@ and resolves the per-player-count defaults itself.
 
 ``audit`` returns every violation as ``(code, hand, trick, seat, card)`` plus the
 points per hand after the moon adjustment; after a violation the card is taken
-as played, as the issue asks of the engine.
+as played, as the engine does (so later, independent violations are found too).
 """
 
 from __future__ import annotations

@@ -309,7 +309,7 @@ def test_with_the_jack_worth_minus_ten_heuristic_bots_go_for_it():
 
 
 def test_passes_follow_the_passing_advice():
-    """RULES.md: with fewer than four spades pass AS, KS, QS (passing right with a low spade, only
+    """The online rules page's advice: with fewer than four spades pass AS, KS, QS (passing right with a low spade, only
     QS); never spades below the queen; keep 2s and 3s; never the top three hearts or a lone AH."""
     table = Rules.preset("standard").table(4)
     counts = dict.fromkeys(["passes", "queen_held", "queen_passed", "high_held", "high_passed",

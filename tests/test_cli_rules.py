@@ -44,7 +44,23 @@ def test_rules_text_lists_every_preset_with_its_source_and_every_field():
     for name in RULE_FIELDS:
         assert f"\n  {name}\n" in done.output
         assert field_help(name).description in flat
-    assert "differs from standard: jack_of_diamonds -10" in flat  # omnibus
+    assert "Differs from standard in jack_of_diamonds -10 (standard: 0)." in flat  # omnibus
+
+
+def test_rules_text_speaks_plainly_and_says_where_presets_coincide():
+    done = run("rules")
+    flat = " ".join(done.output.split())
+    assert "differs from standard: nothing" not in flat
+    for jargon in ("None", "seeds/", "RULES" ".md", "issue"):
+        assert jargon not in done.output
+    presets = {block.split("\n")[0].strip(): " ".join(block.split())
+               for block in done.output.split("\n\n  ")[1:] if block.startswith(tuple(PRESETS))}
+    assert presets["classic"].endswith("The same as standard for 3-7 players.")
+    assert presets["online"].endswith("The same as standard for 4 players.")
+    assert "pass_cycle left for 3 players (standard: left right)" in presets["basic"]
+    assert "pass_cycle left for 4 players (standard: left right across hold)" in presets["basic"]
+    assert "The same as standard" not in presets["black_queen"]
+    assert "Cards taken out of the deck. Left unset, they depend on the player count." in flat
 
 
 def test_rules_json_is_the_same_source():
@@ -82,12 +98,38 @@ def test_infer_text_names_the_fitted_rules_and_the_evidence(omnibus_games):
 
 
 def test_infer_json_and_count_all(omnibus_games):
-    data = orjson.loads(run("rules", "--infer", str(omnibus_games), "-f", "json", "--count-all").output)
-    assert data["suggestion"] == {"preset": "omnibus"} and data["errors"] == []
+    document = orjson.loads(run("rules", "--infer", str(omnibus_games), "-f", "json", "--count-all").output)
+    assert document["errors"] == [] and len(document["rule_sets"]) == 1
+    named = document["rule_sets"][0]
+    assert named["named"] == {"preset": "omnibus"} and (named["games"], named["breaking_games"]) == (4, 0)
+    data = named["inference"]
+    assert data["suggestion"] == {"preset": "omnibus"}
     jd = next(f for f in data["fields"] if f["field"] == "jack_of_diamonds")
     assert jd["fits"] == [-10]
     zero = next(v for v in jd["verdicts"] if v["value"] == 0)
     assert zero["games"] == 4 and zero["all_counted"] and zero["evidence"][0]["code"] == "points-mismatch"
+
+
+def test_infer_reports_each_named_rule_set_and_the_games_that_break_theirs(tmp_path):
+    omnibus = list(simulate_games(2, Rules.preset("omnibus"), seed=3))
+    standard = list(simulate_games(3, Rules.preset("standard"), seed=4))
+    hand = standard[1].hands[0]
+    plays = list(hand.plays)
+    plays[4], plays[5] = plays[5], plays[4]   # out of turn, on purpose
+    standard[1] = dataclasses.replace(standard[1], game_id="broken", hands=(
+        dataclasses.replace(hand, plays=tuple(plays)), *standard[1].hands[1:]))
+    write_games(standard + omnibus, tmp_path / "g.jsonl")
+    done = run("rules", "--infer", str(tmp_path / "g.jsonl"))
+    text = " ".join(done.output.split())
+    assert "The records name 2 rule sets" in text
+    assert 'Rule set {"preset":"standard"}, named by 3 games' in text
+    assert 'Rule set {"preset":"omnibus"}, named by 2 games' in text and "every game keeps the rules it names" in text
+    assert f"1 game breaks its named rules" in text and "g.jsonl:2 hand 1 trick 2" in text
+    assert 'Fitted rule set: {"preset":"omnibus"}' in text   # the omnibus games are not mixed with the others
+    document = orjson.loads(run("rules", "--infer", str(tmp_path / "g.jsonl"), "-f", "json").output)
+    breaking = {g["named"]["preset"]: g["breaking_games"] for g in document["rule_sets"]}
+    assert breaking == {"standard": 1, "omnibus": 0}
+    assert document["rule_sets"][0]["breaking"][0]["game_id"] == "broken"
 
 
 def test_violations_no_rule_set_explains_exit_1(tmp_path):
@@ -109,7 +151,7 @@ def test_unreadable_records_are_reported_and_the_rest_inferred(omnibus_games, tm
     done = run("rules", "--infer", str(omnibus_games), str(bad), "-f", "json")
     assert done.exit_code == 2
     data = orjson.loads(done.stdout)
-    assert data["suggestion"] == {"preset": "omnibus"}
+    assert data["rule_sets"][0]["inference"]["suggestion"] == {"preset": "omnibus"}
     assert [e["source"] for e in data["errors"]] == [f"{bad}:1", f"{bad}:2"]
 
 

@@ -65,3 +65,17 @@ def test_a_single_file_works_too(cluster, tmp_path):
     path = write_parquet_file(clean_games(), tmp_path / "clean.parquet")
     result = runner.invoke(app, ["validate", str(path), "--engine", "dask", "--scheduler", cluster.scheduler_address])
     assert result.exit_code == 0 and "18 games (73 hands) checked, no violations" in result.stdout
+
+
+def test_hearts_review_on_a_scheduler_gives_the_review_of_one_process(cluster, tmp_path):
+    from hearts_analysis.records.jsonio import write_games
+    from hearts_analysis.rules import Rules
+    from hearts_analysis.simulate import simulate_game
+    games = [simulate_game(Rules.preset("standard"), ["a", "b", "c", "d"], seed, game_id=f"g{seed}", max_hands=1)
+             for seed in (1, 2)]
+    write_games(games, tmp_path / "games.jsonl")
+    args = ["review", str(tmp_path / "games.jsonl"), "--format", "json", "--samples", "20", "--no-cache"]
+    here = runner.invoke(app, args)
+    there = runner.invoke(app, args + ["--scheduler", cluster.scheduler_address])
+    assert here.exit_code == there.exit_code == 0, here.output + there.output
+    assert there.stdout == here.stdout

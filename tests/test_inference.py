@@ -184,3 +184,18 @@ def test_wrong_values_are_ruled_out_with_a_count(bad_field, value):
     inference = infer_rules(corpus(Rules.preset("omnibus"), count=3), count_all=True)
     wrong = verdict(inference, bad_field, value)
     assert not wrong.fits and wrong.games == 3 and wrong.all_counted
+
+
+def test_a_target_pinned_to_one_number_is_said_plainly():
+    # a complete game whose highest total rose by one point in its last hand fits exactly one target
+    for _, game in corpus(Rules.preset("standard"), count=6, seed=2):
+        peaks = [max(hand.totals) for hand in replay_game(game).hands]
+        last = next((k for k in range(1, len(peaks)) if peaks[k] == peaks[k - 1] + 1), None)
+        if last is not None:
+            break
+    else:
+        pytest.skip("no hand raised the highest total by one point")
+    truncated = dataclasses.replace(game, hands=game.hands[:last + 1], complete=True)
+    inference = infer_rules([("g.jsonl:1", truncated)])
+    assert inference.field("target").span == (peaks[last], peaks[last])
+    assert inference.field("target").note == f"exactly {peaks[last]} (end_at reach)"

@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -15,11 +16,12 @@ from hearts_analysis.cards import QS, card_name, iter_cards, parse_card
 from hearts_analysis.cli import app
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.interop import openspiel as osp
-from hearts_analysis.records.jsonio import RecordError, read_json_path
+from hearts_analysis.records.jsonio import RecordError, dumps_game, read_json_path
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.bots import RandomBot
 from hearts_analysis.simulate.game import simulate_game, simulate_games
 
+ROOT = Path(__file__).resolve().parents[1]
 RANKS = "23456789TJQKA"
 ALL_PARAMETER_SETS = [dict(zip(osp.PARAMETER_DEFAULTS, values))
                       for values in itertools.product([False, True], repeat=len(osp.PARAMETER_DEFAULTS))]
@@ -76,7 +78,7 @@ def test_passed_cards_are_played_by_the_receiver():
 
 
 def test_openspiel_moon_test_hand_scores_as_openspiel_says():
-    # hearts_test.cc ShootTheMoonTest: no pass, seat s holds suit s; 2C AD AH AS, then seat 0 wins everything
+    # OpenSpiel's own moon test (ShootTheMoonTest): no pass, seat s holds suit s; 2C AD AH AS, then seat 0 wins everything
     deal = suit_deal()
     plays = ["2C", "AD", "AH", "AS", "AC", "2D", "2H", "2S"]
     plays += [rank + suit for rank in "KQJT9876543" for suit in "CDHS"]
@@ -241,8 +243,77 @@ def test_cli_import_then_export_gives_back_the_histories(tmp_path):
     assert games[0].rules.jack_of_diamonds == -10
     done = runner.invoke(app, ["export", "openspiel", str(tmp_path / "g.jsonl"), "-o", str(tmp_path / "back.txt")])
     assert done.exit_code == 0, done.output
-    assert (tmp_path / "back.txt").read_text().splitlines() == lines
+    back = (tmp_path / "back.txt").read_text().splitlines()
+    assert [line for line in back if not line.startswith("#")] == lines
+    assert back[0] == "# game_string: hearts(jd_bonus=true)"
     assert "hearts(jd_bonus=true)" in done.output
+
+
+def _export_then_import(tmp_path, *sources, export_args=(), import_args=()):
+    runner = CliRunner()
+    histories, back = tmp_path / "histories.txt", tmp_path / "back.jsonl"
+    done = runner.invoke(app, ["export", "openspiel", *map(str, sources), "-o", str(histories), *export_args])
+    assert done.exit_code == 0, done.output
+    done = runner.invoke(app, ["import", "openspiel", str(histories), "-o", str(back), *import_args])
+    return done, histories, [item.game for item in read_json_path(back)]
+
+
+def test_export_then_import_gives_the_games_back_whole_with_names_and_no_violation(tmp_path):
+    # standard rules export as hearts(can_lead_hearts_instead_of_qs=true): the importer must read that back
+    originals = list(simulate_games(2, Rules.preset("standard"), seed=3, players=4))
+    originals = [dataclasses.replace(g, players=("ann", "bob", "cy", "di"), game_id=f"club-{k}")
+                 for k, g in enumerate(originals)]
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"".join(dumps_game(g) + b"\n" for g in originals))
+    done, histories, games = _export_then_import(tmp_path, source)
+    assert done.exit_code == 0, done.output
+    assert histories.read_text().startswith("# game_string: hearts(can_lead_hearts_instead_of_qs=true)\n")
+    assert len(games) == 2
+    for game, original in zip(games, originals):
+        assert (game.game_id, game.players, game.rules) == (original.game_id, original.players, original.rules)
+        assert len(game.hands) == len(original.hands)
+        for hand, before in zip(game.hands, original.hands):
+            _same_hand(hand, before)
+            assert (hand.moon, hand.points, hand.totals) == (before.moon, before.points, before.totals)
+        result, expected = replay_game(game), replay_game(original)
+        assert result.valid and result.totals == expected.totals and game.complete == original.complete
+
+
+def test_a_file_imported_and_exported_again_is_the_same_file(tmp_path):
+    done, histories, _ = _export_then_import(tmp_path, ROOT / "examples" / "omnibus.json")
+    assert done.exit_code == 0, done.output
+    again = tmp_path / "again.txt"
+    done = CliRunner().invoke(app, ["export", "openspiel", str(tmp_path / "back.jsonl"), "-o", str(again)])
+    assert done.exit_code == 0, done.output
+    assert again.read_text() == histories.read_text()
+
+
+def test_plain_export_is_bare_histories_and_imports_as_one_hand_games(tmp_path):
+    done, histories, games = _export_then_import(
+        tmp_path, ROOT / "examples" / "omnibus.json", export_args=["--plain"],
+        import_args=["--game", "hearts(jd_bonus=true,can_lead_hearts_instead_of_qs=true)"])
+    lines = histories.read_text().splitlines()
+    assert not any(line.startswith("#") for line in lines)
+    assert done.exit_code == 0 and len(games) == len(lines) and all(len(g.hands) == 1 for g in games)
+    assert games[0].players == osp.PLAYER_NAMES and all(replay_game(g).valid for g in games)
+
+
+def test_a_bad_record_line_is_reported_and_the_other_games_still_read():
+    good = history(0, suit_deal())
+    lines = ["# game_string: hearts", '# record: {"game_id": "a", "players": ["w", "x", "y", "z"]}', good,
+             "# record: {not json", good, good,
+             '# record: {"game_id": "c", "players": ["w", "x", "y", "z"], "hands": [{}, {}]}', good,
+             '# record: {"game_id": "d", "players": ["n", "e", "s", "w"]}', good, good]
+    items = list(osp.read_histories([line + "\n" for line in lines], "h.txt"))
+    assert [(i.source, i.game is not None) for i in items] == \
+        [("h.txt:2", True), ("h.txt:4", False), ("h.txt:7", False), ("h.txt:9", True)]
+    assert items[0].game.players == ("w", "x", "y", "z") and items[0].game.game_id == "a"
+    assert "record" in items[1].error.text() and "2 hands and 1 history" in items[2].error.text()
+    assert len(items[3].game.hands) == 2 and items[3].game.rules == Rules.preset("openspiel")
+    deep = "# record: " + "[" * 100_000 + "]" * 100_000
+    items = list(osp.read_histories([deep + "\n", good + "\n", lines[1] + "\n", good + "\n"], "h.txt"))
+    assert [(i.source, i.game is not None) for i in items] == [("h.txt:1", False), ("h.txt:3", True)]
+    assert "nested too deeply" in items[0].error.text()
 
 
 def test_cli_rejects_a_bad_game_string(tmp_path):

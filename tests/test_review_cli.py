@@ -126,3 +126,56 @@ def test_a_missing_file_exits_2():
 def test_help_has_an_example():
     done = run("review", "--help")
     assert done.exit_code == 0 and "Example: hearts review" in done.stdout
+
+
+def test_workers_give_the_same_review_as_one_process(games, tmp_path):
+    args = ["review", str(games / "two.jsonl"), "--format", "json", "--samples", "20", "--no-cache"]
+    one = run(*args)
+    two = run(*args, "--workers", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert orjson.loads(one.stdout) == orjson.loads(two.stdout)
+    assert len(orjson.loads(one.stdout)["games"]) == 2
+
+
+def test_a_cached_review_is_served_again_and_equals_a_fresh_one(games, tmp_path):
+    args = ["review", str(games / "one.json"), "--format", "json", "--samples", "20", "--hand", "2"]
+    first = run(*args, "--cache", str(tmp_path / "cache"))
+    entries = list((tmp_path / "cache").rglob("*.json"))
+    assert first.exit_code == 0 and len(entries) == 1, first.output
+    for entry in entries:  # a cached entry is what the second run serves: mark it to see it come back
+        data = orjson.loads(entry.read_bytes())
+        data["decisions"][0]["reason"] = "from the cache"
+        entry.write_bytes(orjson.dumps(data))
+    second = run(*args, "--cache", str(tmp_path / "cache"))
+    assert orjson.loads(second.stdout)["games"][0]["decisions"][0]["reason"] == "from the cache"
+    fresh = run(*args, "--no-cache")
+    original = orjson.loads(first.stdout)
+    assert orjson.loads(fresh.stdout) == original
+
+
+def test_other_settings_are_not_served_from_the_cache(games, tmp_path):
+    args = ["review", str(games / "one.json"), "--format", "json", "--hand", "2", "--cache", str(tmp_path)]
+    run(*args, "--samples", "20")
+    run(*args, "--samples", "20", "--seed", "1")
+    assert len(list(tmp_path.rglob("*.json"))) == 2
+
+
+def test_a_pass_reads_passed_and_a_play_played(games):
+    done = run("review", str(games / "one.json"), "--hand", "1", "--samples", "10", "--all", "--no-cache")
+    assert done.exit_code == 0, done.output
+    passes = [line for line in done.output.splitlines() if " pass: " in line]
+    plays = [line for line in done.output.splitlines() if " trick " in line]
+    assert passes and plays
+    assert all(" passed " in line and " played " not in line for line in passes)
+    assert all(" played " in line for line in plays)
+
+
+def test_the_chance_of_winning_is_told_only_where_the_decision_changes_it(games):
+    from hearts_analysis.cli.review import decision_line
+    data = orjson.loads(run("review", str(games / "one.json"), "--hand", "1", "--samples", "10",
+                            "--format", "json", "--no-cache").output)
+    decision = data["games"][0]["decisions"][0]
+    for same in (0.0, 1.0, 0.4):   # a decided hand: the same chance either way says nothing
+        assert "chance of winning" not in decision_line({**decision, "win_chance": {"played": same, "best": same}})
+    line = decision_line({**decision, "win_chance": {"played": 0.22, "best": 0.33}})
+    assert "; chance of winning 22% against 33%" in line

@@ -1,4 +1,4 @@
-"""Rule sets: the field contract of issue 2, the presets of RULES.md, clear errors."""
+"""Rule sets: the field contract, the presets of the rule sources, clear errors."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -93,7 +93,7 @@ def test_every_rules_md_system_has_a_preset():
 
 @pytest.mark.parametrize("name", sorted(PRESET_FIELDS))
 def test_preset_fields_follow_its_source(name):
-    """Each preset differs from the contract defaults exactly where its source (RULES.md) says."""
+    """Each preset differs from the contract defaults exactly where its source says."""
     rules = Rules.preset(name)
     expected = {**CONTRACT_DEFAULTS, **PRESET_FIELDS[name]}
     assert rules.to_dict() == {k: list(v) if isinstance(v, tuple) else v for k, v in expected.items()}
@@ -105,8 +105,8 @@ def test_preset_fields_follow_its_source(name):
 def test_preset_is_documented_and_builds_for_its_player_counts(name):
     preset = PRESETS[name]
     assert len(preset.source) > 40
-    if name in ("black_queen", "classic", "online", "basic"):
-        assert "seeds/00" in preset.source
+    assert "seeds/" not in preset.source and ".md" not in preset.source   # a source is named by its title
+    assert preset.players == tuple(PRESET_PLAYERS.get(name, range(3, 8)))
     for players in PRESET_PLAYERS.get(name, range(3, 8)):
         assert Rules.preset(name).table(players).hand_size * players == Rules.preset(name).table(players).deck.bit_count()
 

@@ -339,7 +339,8 @@ def render_markdown() -> str:
             lines += ["", "### What counts as a moon attempt", ""] + _doc_body(moon_notes)
         if spec.name == _PASS_SECTION:
             lines += ["", "### The passing advisor", "",
-                      "From the passing advice of the online rules page (RULES.md, seeds/002), judged on "
+                      "From the passing advice of the online rules page 'Play Hearts online with friends for free' (in "
+                      "Persian), judged on "
                       "the passer's dealt hand:", "", "| verdict code | advice |", "|---|---|"]
             lines += [f"| `{a.code}` | {a.rule} |" for a in ADVICE.values()]
         if spec.name in _NOTES:

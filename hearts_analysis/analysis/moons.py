@@ -62,7 +62,6 @@ MIN_CONTROL_PLAYS = 2
 MAX_TRICKS_LET_GO = 0
 """Tricks a seat may have let go, though sure to win them, before its run counts as an attempt."""
 
-OUTCOMES = ("shot", "stopped", "abandoned")
 CHOICES = ("add_to_others", "subtract_from_shooter", "either")
 
 

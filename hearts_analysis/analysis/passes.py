@@ -1,5 +1,6 @@
 """Pass choices: what each seat gave, what it did to its hand, what became of the cards,
-and what the passing advice of the online rules page (RULES.md, seeds/002) says of it.
+and what the passing advice of the online rules page 'Play Hearts online with friends for free'
+(in Persian) says of it.
 
 The advice is judged on the passer's dealt hand only, as the passer saw it.
 """
@@ -27,7 +28,7 @@ class Advice:
 
     code: str
     rule: str
-    """The advice, as RULES.md gives it."""
+    """The advice, as the online rules page gives it."""
 
 
 ADVICE: dict[str, Advice] = {a.code: a for a in [
@@ -121,6 +122,20 @@ def advise(dealt: Mask, given: Mask, direction: str, mooning: bool = False) -> t
     if given & LOW_SPADES and not mooning:
         out.append(Verdict("passed-low-spade", f"passed a spade below the queen ({_cards(given & LOW_SPADES)})"))
     return tuple(out)
+
+
+def explaining_advice(dealt: Mask, given: Mask, better: Mask, direction: str) -> tuple[Advice, ...]:
+    """The advice that ``given`` breaks and the ``better`` pass keeps: the rules that explain why
+    the better pass is better, never a second opinion against it.
+
+    >>> from hearts_analysis.cards import mask_of, parse_card
+    >>> hand = mask_of(parse_card(c) for c in "QS 5S 2C 3C 4C 9D TD JD 2H 3H 4H 5H 6H".split())
+    >>> [a.code for a in explaining_advice(hand, mask_of(parse_card(c) for c in "2C 3C 4C".split()),
+    ...                                    mask_of(parse_card(c) for c in "QS JD TD".split()), "left")]
+    ['kept-queen-short', 'passed-low-card']
+    """
+    kept = {v.code for v in advise(dealt, better, direction)}
+    return tuple(ADVICE[v.code] for v in advise(dealt, given, direction) if v.code not in kept)
 
 
 def _top(mask: Mask, count: int) -> Mask:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from enum import Enum
 from typing import Iterator, Optional
@@ -15,6 +14,12 @@ from ..rules import RuleError, Rules, parse_override
 app = typer.Typer(
     name="hearts",
     help="Audit, re-score and review recorded games of Hearts (hearts-game/1 JSON, JSON Lines, Parquet).",
+    epilog="""\b
+Examples:
+  hearts validate games.jsonl          audit every game, one line per violation
+  hearts report examples/ -o reports/  HTML reports of every game
+  hearts review game.json --player alice
+  hearts validate --help               every command has --help with an example""",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -68,7 +73,3 @@ def domain_errors() -> Iterator[None]:
 
 def main() -> None:
     app()
-
-
-def stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()

@@ -6,7 +6,6 @@ from typing import Optional
 
 import typer
 
-from ..records.append import append as append_games
 from ..records.convert import convert as convert_games
 from ..records.jsonio import Item
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, fail
@@ -78,6 +77,7 @@ def convert(
 
 
 def _append(sources: list[str], target: str, partition_size: Optional[int], report, quiet: bool) -> None:
+    from ..records.append import append as append_games   # pyarrow: only when appending
     def skipped(item: Item, where: str) -> None:
         typer.echo(f"{item.source}: skipped: game_id {item.game.game_id!r} is {where}", err=True)
 

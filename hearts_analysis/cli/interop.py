@@ -15,9 +15,11 @@ from ..records.sources import iter_sources, write_any
 from .app import EXIT_BAD_INPUT, app, fail
 
 import_app = typer.Typer(name="import", help="Read another engine's game logs into hearts-game/1 records.",
-                         no_args_is_help=True)
+                         no_args_is_help=True,
+                         epilog="\b\nExample:\n  hearts import openspiel histories.txt -o games.jsonl")
 export_app = typer.Typer(name="export", help="Write hearts-game/1 records as another engine's game logs.",
-                         no_args_is_help=True)
+                         no_args_is_help=True,
+                         epilog="\b\nExample:\n  hearts export openspiel games.jsonl -o histories.txt")
 app.add_typer(import_app)
 app.add_typer(export_app)
 
@@ -48,18 +50,28 @@ def _text_input(path: str) -> Iterator[TextIO]:
 @import_app.command("openspiel")
 def import_openspiel(
     path: str = typer.Argument(..., metavar="FILE", help="OpenSpiel hearts histories, one per line (- for stdin)."),
-    game: str = typer.Option("hearts", "--game", "-g", help=GAME_OPTION_HELP),
+    game: Optional[str] = typer.Option(
+        None, "--game", "-g",
+        help=GAME_OPTION_HELP + " Default: the file's own (its '# game_string:' line, as hearts export "
+                                "openspiel writes it), else 'hearts'. Given, it replaces the rules of every game."),
     output: str = typer.Option("-", "--output", "-o", help="Output file (.jsonl, .json, .parquet); - for stdout."),
 ) -> None:
-    """Import OpenSpiel `hearts` histories: each line is one hand, and becomes a game of one hand.
+    """Import OpenSpiel `hearts` histories: a plain file's lines are hands, each a game of one hand.
 
     The rule set is the `openspiel` preset with the --game parameters; each
-    hand states its chance-dealt pass direction. Bad lines are reported with
-    their line and action number; the others are still imported (exit 2).
+    hand states its chance-dealt pass direction. A file written by `hearts
+    export openspiel` gives its games back whole: the histories after a
+    '# record:' line are that game's hands, with its players and rules.
+    Bad lines are reported with their line and action number; the others are
+    still imported (exit 2).
 
-    Example: hearts import openspiel histories.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
+    Examples:
+
+      hearts import openspiel histories.txt -o games.jsonl
+
+      hearts import openspiel plain.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
     """
-    rules = openspiel.rules_from_parameters(_game_parameters(game))
+    rules = openspiel.rules_from_parameters(_game_parameters(game)) if game is not None else None
     games, errors = [], 0
     with _text_input(path) as stream:
         for item in openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules):
@@ -69,8 +81,9 @@ def import_openspiel(
             else:
                 games.append(item.game)
     _write_games(games, output)
-    typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} under "
-               f"{openspiel.game_string(rules)}" + (f"; {errors:,} bad line(s)" if errors else ""), err=True)
+    under = f" under {openspiel.game_string(rules)}" if rules is not None else ""
+    typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''}{under}"
+               + (f"; {errors:,} bad line(s)" if errors else ""), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
 
@@ -93,8 +106,15 @@ def export_openspiel(
     game: Optional[str] = typer.Option(
         None, "--game", "-g",
         help=GAME_OPTION_HELP + " Default: those of the first game's rules; every game must replay under them."),
+    plain: bool = typer.Option(False, "--plain", help="Histories only, without the '# game_string:' and "
+                                                       "'# record:' lines (games are then not given back whole)."),
 ) -> None:
     """Export 4-player games as OpenSpiel `hearts` histories, one line per hand.
+
+    The file starts with a '# game_string:' line (the OpenSpiel game the
+    histories replay in) and each game's histories follow a '# record:' line
+    (its id, players, rules and what else a history cannot hold), so that
+    `hearts import openspiel` gives the games back whole.
 
     Every hand is checked to be legal under the OpenSpiel parameters, since
     OpenSpiel can only replay legal hands; a game with a hand it cannot replay
@@ -104,7 +124,7 @@ def export_openspiel(
     Example: hearts export openspiel games.jsonl -o histories.txt
     """
     forced = _game_parameters(game) if game is not None else None
-    lines: list[str] = []
+    exports: list[openspiel.Export] = []
     chosen: dict[str, bool] | None = forced
     notes: set[str] = set()
     errors = exported = 0
@@ -122,20 +142,20 @@ def export_openspiel(
         if chosen is None:
             chosen = result.parameters
         notes.update(result.rescored)
-        lines.extend(result.histories)
+        exports.append(result)
         exported += 1
     try:
         if output == "-":
-            openspiel.write_histories(lines, sys.stdout)
+            hands = openspiel.write_histories(exports, chosen or {}, sys.stdout, plain)
         else:
             with atomic_open(output, "w") as out:
-                openspiel.write_histories(lines, out)
+                hands = openspiel.write_histories(exports, chosen or {}, out, plain)
     except OSError as error:
         raise fail(f"{output}: {error.strerror or error}")
     for note in sorted(notes):
         typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
     where = openspiel.game_string(chosen or {})
-    typer.echo(f"exported {len(lines):,} hand{'s' if len(lines) != 1 else ''} from {exported:,} "
+    typer.echo(f"exported {hands:,} hand{'s' if hands != 1 else ''} from {exported:,} "
                f"game{'s' if exported != 1 else ''}; load them with pyspiel.load_game({where!r})"
                + (f"; {errors:,} game(s) or record(s) left out" if errors else ""), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)

@@ -6,7 +6,8 @@ import csv
 import io
 import sys
 from pathlib import Path
-from typing import Optional
+from contextlib import contextmanager
+from typing import Iterator, Optional
 
 import orjson
 import typer
@@ -28,12 +29,14 @@ def _cards_text(cards: str | list[str]) -> str:
 def decision_line(d: dict) -> str:
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
     verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else "")
-    line = f"  {where}: {d['player']} played {_cards_text(d['played'])}"
+    verb = "passed" if d["trick"] is None else "played"
+    line = f"  {where}: {d['player']} {verb} {_cards_text(d['played'])}"
     if d["cost"] > 0:
         line += f", better {_cards_text(d['best'])}"
     line += f" ({verdict})"
-    if d["win_chance"]:
-        line += f"; chance of winning {d['win_chance']['played']:.0%} against {d['win_chance']['best']:.0%}"
+    chance = d["win_chance"] and (f"{d['win_chance']['played']:.0%}", f"{d['win_chance']['best']:.0%}")
+    if chance and chance[0] != chance[1]:   # the same chance either way (a decided hand) says nothing
+        line += f"; chance of winning {chance[0]} against {chance[1]}"
     if d["reason"]:
         line += f"\n      {d['reason']}"
     return line
@@ -94,19 +97,34 @@ def review(
     summary: bool = typer.Option(False, "--summary", help="Accuracy per player over all games instead of decisions."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write here (atomically); a .csv or .json suffix picks the format."),
-    samples: int = typer.Option(200, "--samples", min=10, help="Sampled deals per decision."),
+    samples: int = typer.Option(200, "--samples", min=10,
+                                help="Sampled deals on which every alternative is played out to choose the best."),
+    budget: int = typer.Option(1024, "--budget", min=0,
+                               help="Most fresh deals spent judging a choice against the best until its class is "
+                                    "settled (past it, the decision is marked unclear)."),
     seed: int = typer.Option(0, "--seed", help="Seed for the sampled deals; the same seed gives the same review."),
     hand: Optional[list[int]] = typer.Option(None, "--hand", help="Review only these hand numbers (repeatable)."),
     show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged "
                                                        "ones (the default with --player)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
+    workers: int = typer.Option(1, "--workers", "-w", min=1,
+                                help="Processes reviewing hands at once (results are the same, in input order)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                            help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
+                                                 "'hearts-analysis[dask]'; the workers must see the input files)."),
+    cache: Optional[Path] = typer.Option(None, "--cache", metavar="DIR",
+                                         help="Where reviewed hands are kept, so that a hand reviewed once with "
+                                              "the same settings is not reviewed again (default: "
+                                              "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing."),
 ) -> None:
     """Review every play and pass: expected points lost against the best card, judged only on what the
     seat could know (its cards, the pass, the cards played, the voids shown).
 
-    Costs of 1, 3 and 7 points or more, clearly above the sampling noise (the ± after a cost:
-    three standard errors), are inaccuracies, mistakes and blunders. Accuracy is the share of
+    Costs of 1, 3 and 7 points or more are inaccuracies, mistakes and blunders; a cost is judged
+    on fresh deals until its class is settled (the ± after a cost: 2.5 standard errors), and is
+    marked unclear where --budget runs out first. Accuracy is the share of
     the points at stake a player kept. Text lists the flagged decisions of every player, or every
     decision of --player, worst first.
     Exit status 2 if some input could not be read (the rest is still reviewed).
@@ -114,37 +132,40 @@ def review(
     Example: hearts review game.json --player alice
 
     Example: hearts review corpus.parquet --summary -o review.csv
+
+    Example: hearts review corpus.parquet --summary --workers 2
     """
     # the review's numpy lanes load only when a review runs
-    from ..review import Settings, game_dict, review_game
+    from ..review import Settings, game_dict
+    from ..review.batch import hands_to_review, review_items
+    from ..review.cache import ReviewCache, default_folder
     from ..review.report import SUMMARY_COLUMNS, settings_dict, tally
     forced = rules_from_options(rules, set_)
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
-    settings = Settings(samples=samples, seed=seed)
+    settings = Settings(samples=samples, seed=seed, budget=budget)
     reports, errors = [], []
     tallies: dict = {}
     found_player = False
-    with progress("reviewing", enabled="-" not in paths) as bar:
-        for number, item in enumerate(iter_sources(paths, forced)):
-            if item.game is None:
+    total = None if "-" in paths else hands_to_review(iter_sources(paths, forced), player, hand)
+    store = None if no_cache else ReviewCache(cache or default_folder())
+    with _executor(workers, scheduler) as executor, \
+            progress("reviewing", enabled="-" not in paths, total_hands=total) as bar:
+        reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
+                                progress=lambda k: bar.advance(games=0, hands=k))
+        for number, done in enumerate(reviewed):
+            item = done.item
+            if done.review is None:
                 errors.append(error_report(item))
                 typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
                 continue
-            game = item.game
-            seats = None
-            if player is not None:
-                seats = [s for s, name in enumerate(game.players) if name == player]
-                if not seats:
-                    continue
-                found_player = True
-            result = review_game(game, settings, seats=seats, hands=hand,
-                                 progress=lambda k: bar.advance(games=0, hands=k))
+            found_player = True
             bar.advance(games=1)
             if summary:
-                tally(tallies, number, result)
+                tally(tallies, number, done.review)
             else:
-                reports.append((game_dict(result, item.source), seats))
+                reports.append((game_dict(done.review, item.source),
+                                None if done.seats is None else list(done.seats)))
     if player is not None and not found_player and not errors:
         raise fail(f"no game has a player named {player!r}")
     if summary:
@@ -166,6 +187,24 @@ def review(
                              show_all or player is not None) for r, seats in reports]
         _emit("\n\n".join(texts) + ("\n" if texts else ""), output)
     raise typer.Exit(2 if errors else 0)
+
+
+@contextmanager
+def _executor(workers: int, scheduler: Optional[str]) -> Iterator:
+    """Where hands are reviewed: here, a pool of processes, or a Dask cluster."""
+    if scheduler is not None:
+        from ..fastpath.cluster import ClientExecutor, DaskMissing, connect
+        try:
+            with connect(scheduler) as client:
+                yield ClientExecutor(client)
+        except DaskMissing as missing:
+            raise fail(str(missing))
+    elif workers > 1:
+        from ..fastpath.parallel import process_pool
+        with process_pool(workers) as pool:
+            yield pool
+    else:
+        yield None
 
 
 def _summary_text(rows: list[dict]) -> str:

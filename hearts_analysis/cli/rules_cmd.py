@@ -12,7 +12,7 @@ import orjson
 import typer
 
 from ..audit import error_report
-from ..inference import FieldReport, Inference, Verdict, infer_rules
+from ..inference import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, fail
@@ -37,11 +37,12 @@ def rules_command(
 ) -> None:
     """Print every preset (with its source) and every rule field, in plain words.
 
-    With --infer, replay the games under candidate rule sets and print, for
-    each field, the values every game is consistent with and the game and
-    play that rule each other value out; and which presets fit. Exit status
-    with --infer: 0 some rule set fits every game, 1 some violations fit no
-    rule set tried, 2 some input could not be read.
+    With --infer, for each rule set the records name: the games that break
+    it (a first violation of each); then, its games replayed under candidate
+    rule sets, for each field the values every game is consistent with and the
+    game and play that rule each other value out, and which presets fit. Exit
+    status with --infer: 0 some rule set fits every game, 1 some violations fit
+    no rule set tried, 2 some input could not be read.
 
     Examples: hearts rules;  hearts rules --infer games.jsonl --format json
     """
@@ -61,14 +62,15 @@ def rules_command(
             games.append((item.source, item.game))
     if not games:
         raise fail("no readable games to infer rules from")
-    inference = infer_rules(games, count_all=count_all)
+    named = infer_named(games, count_all=count_all)
     if format == RulesFormat.json:
-        _write_json({**inference.to_dict(), "errors": errors})
+        _write_json({"games": len(games), "hands": sum(len(game.hands) for _, game in games),
+                     "rule_sets": [group.to_dict() for group in named], "errors": errors})
     else:
-        typer.echo(render_inference(inference))
+        typer.echo(render_named(named))
     if errors:
         raise typer.Exit(EXIT_BAD_INPUT)
-    raise typer.Exit(EXIT_VIOLATIONS if inference.unexplained_count else EXIT_CLEAN)
+    raise typer.Exit(EXIT_VIOLATIONS if any(g.inference.unexplained_count for g in named) else EXIT_CLEAN)
 
 
 def _write_json(data: Any) -> None:
@@ -94,8 +96,7 @@ def render_reference(presets, fields) -> str:
     for preset in presets:
         lines.append(f"  {preset.name}")
         lines += _wrap(preset.source, "      ")
-        changes = ", ".join(f"{k} {value_text(k, v)}" for k, v in preset.overrides.items())
-        lines += _wrap(f"differs from standard: {changes or 'nothing'}", "      ")
+        lines += _wrap(preset.comparison(), "      ")
         lines.append("")
     lines += ["Rule fields (defaults are the standard preset's)", ""]
     for field in fields:
@@ -143,6 +144,29 @@ def suggestion_command(spec: dict[str, Any]) -> str:
                 else str(value).lower() if isinstance(value, bool) else str(value))
         parts.append("--set " + shlex.quote(f"{key}={text}"))
     return " ".join(parts)
+
+
+def render_named(named: tuple[NamedRuleSet, ...]) -> str:
+    """Each named rule set: the games that break it, then what its games fit."""
+    blocks = []
+    if len(named) > 1:
+        blocks.append(f"The records name {len(named)} rule sets; the games of each are judged apart.")
+    for group in named:
+        spec = orjson.dumps(group.rules.to_spec()).decode()
+        head = (f"Rule set {spec}, named by " if group.named else f"No rule set named (so {spec}), by ")
+        lines = [head + f"{group.games:,} game{'s' if group.games != 1 else ''} ({group.hands:,} hands):"]
+        if group.breaking_games:
+            one = group.breaking_games == 1
+            lines += _wrap(f"{group.breaking_games:,} {'game breaks its' if one else 'games break their'} named rules "
+                           f"({group.violations:,} violation{'s' if group.violations != 1 else ''}), e.g.:", "  ")
+            for evidence in group.breaking:
+                lines += _wrap(evidence.text(), "    ")
+            lines += _wrap("The rules fitted below set the named rules aside: where those violations are "
+                           "deliberate, the fitted rules are looser than the games were played under.", "  ")
+        else:
+            lines.append("  every game keeps the rules it names")
+        blocks.append("\n".join(lines) + "\n\n" + render_inference(group.inference))
+    return "\n\n".join(blocks)
 
 
 def render_inference(inference: Inference) -> str:

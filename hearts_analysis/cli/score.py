@@ -13,6 +13,7 @@ from ..audit import error_report
 from ..engine.replay import GameResult, replay_game
 from ..records.sources import iter_sources
 from .app import RULES_OPTION, SET_OPTION, Format, app, rules_from_options
+from .colour import Painter, painter, plain
 
 
 def score_sheet(result: GameResult, source: str) -> dict:
@@ -32,7 +33,7 @@ def score_sheet(result: GameResult, source: str) -> dict:
     }
 
 
-def render_text(sheet: dict) -> str:
+def render_text(sheet: dict, paint: Painter = plain) -> str:
     players = sheet["players"]
     width = max(9, *(len(p) for p in players))
     head = f"{'hand':>4}  " + "  ".join(f"{p:>{width}}" for p in players) + "  moon"
@@ -45,10 +46,11 @@ def render_text(sheet: dict) -> str:
         note = f"{players[moon['seat']]} shot the moon ({moon['choice'].replace('_', ' ')})" if moon else ""
         lines.append(f"{hand['hand']:>4}  {cells}  {note}".rstrip())
     lines.append("-" * len(head))
-    lines.append(f"{'total':>4}  " + "  ".join(f"{t:>{width}}" for t in sheet["totals"]))
+    lines.append(paint(f"{'total':>4}  " + "  ".join(f"{t:>{width}}" for t in sheet["totals"]), "bold"))
     if sheet["complete"]:
         names = " and ".join(players[s] for s in sheet["winners"])
-        lines.append(f"winner: {names}" if len(sheet["winners"]) == 1 else f"tied winners: {names}")
+        lines.append(paint(f"winner: {names}" if len(sheet["winners"]) == 1 else f"tied winners: {names}",
+                           "bold green"))
     else:
         lines.append("game not finished: no total has reached the target")
     if sheet["violations"]:
@@ -95,7 +97,7 @@ def score(
                                      hand["points_before_moon"][seat], hand["points"][seat],
                                      hand["totals"][seat], moon.get("seat", ""), moon.get("choice", "")])
         else:
-            typer.echo(render_text(sheet) + "\n")
+            typer.echo(render_text(sheet, painter()) + "\n")
     if format == Format.json:
         sys.stdout.buffer.write(orjson.dumps({"games": sheets, "errors": errors}, option=orjson.OPT_INDENT_2) + b"\n")
     raise typer.Exit(2 if errors else 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Optional
 import orjson
 import typer
 
+from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.leaks import ReviewCosts, read_review_costs
@@ -50,19 +52,29 @@ TEXT_COLUMNS = ("player", "rating", "rating_sigma", "games", "hands", "wins", "w
 _COLUMN_HELP = "\b\n" + help_text("players")
 
 
-def render_text(tally: Tally, all_leaks: bool = False, review: ReviewCosts | None = None) -> str:
-    """The leaderboard (best conservative rating first) with the main columns, then each player's leaks."""
+def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: int | None = None,
+                all_leaks: bool = False, review: ReviewCosts | None = None) -> str:
+    """The leaderboard (best conservative rating first) in the chosen columns, then each player's leaks.
+
+    Given a ``width`` (a terminal's), columns are dropped from the right until the table
+    fits, and a line says which were left out.
+    """
     rows = tally.leaderboard_rows(review)
     if not rows:
         return f"{tally.games} games, {tally.hands} hands: no players"
-    cells = [[_cell(row[column]) for column in TEXT_COLUMNS] for row in rows]
-    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(TEXT_COLUMNS)]
-    lines = ["  ".join(column.rjust(width) for column, width in zip(TEXT_COLUMNS, widths))]
-    lines += ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in cells]
+    cells = [[_cell(row[column]) for column in columns] for row in rows]
+    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
+    shown = len(columns)
+    while width is not None and shown > 1 and sum(widths[:shown]) + 2 * (shown - 1) > width:
+        shown -= 1
+    lines = ["  ".join(column.rjust(width) for column, width in zip(columns[:shown], widths))]
+    lines += ["  ".join(cell.rjust(width) for cell, width in zip(line[:shown], widths)) for line in cells]
     lines.append(f"{tally.games:,} games, {tally.hands:,} hands; best first by rating - 3 x rating_sigma")
-    shown = tally.leak_sentences(all_leaks, review)
+    if shown < len(columns):
+        lines.append(f"left out to fit the terminal: {', '.join(columns[shown:])} (choose with --columns)")
+    sentences = tally.leak_sentences(all_leaks, review)
     for row in rows:
-        for sentence in shown[row["player"]]:
+        for sentence in sentences[row["player"]]:
             lines.append(f"leak: {row['player']}: {sentence}")
     if not all_leaks:
         lines.append("leaks: significant ones only (--all-leaks shows every costly difference)")
@@ -97,9 +109,13 @@ pass_summary or pass_outcomes for csv and parquet; json holds players, leaks
 
 Exit status: 0, or 2 if some input could not be read (the rest is still counted).
 
-Example: hearts stats corpus.parquet -o stats.csv
+Examples:
 
-Example: hearts stats club/ --review review.json --all-leaks
+  hearts stats corpus.parquet -o stats.csv
+
+  hearts stats corpus.parquet --columns player,games,win_pct,points_per_hand
+
+  hearts stats club/ --review review.json --all-leaks
 
 Columns of the players table (docs/statistics.md has every table):
 
@@ -112,6 +128,10 @@ def stats(
     format: Optional[StatsFormat] = typer.Option(
         None, "--format", "-f", help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
+    columns: Optional[str] = typer.Option(
+        None, "--columns", "-c", metavar="A,B,C",
+        help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
+             f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
     all_leaks: bool = typer.Option(False, "--all-leaks",
                                    help="Text: show every costly difference, not only the significant leaks."),
@@ -127,6 +147,7 @@ def stats(
         format = SUFFIX_FORMATS.get(Path(output).suffix.lower(), StatsFormat.csv) if output else StatsFormat.text
     if format == StatsFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
+    chosen = _chosen_columns(columns)
     try:
         costs = read_review_costs(review) if review else None
     except ValueError as error:
@@ -147,7 +168,8 @@ def stats(
                                  "errors": tally.errors, "unreadable": tally.error_count},
                                 option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
         else:
-            data = render_text(tally, all_leaks, costs).encode() + b"\n"
+            fit = shutil.get_terminal_size().columns if output is None and columns is None and sys.stdout.isatty() else None
+            data = render_text(tally, chosen, fit, all_leaks, costs).encode() + b"\n"
         if output is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
@@ -155,6 +177,18 @@ def stats(
             with atomic_open(output, "wb") as out:
                 out.write(data)
     raise typer.Exit(EXIT_BAD_INPUT if tally.error_count else EXIT_CLEAN)
+
+
+def _chosen_columns(text: Optional[str]) -> tuple[str, ...]:
+    if text is None:
+        return TEXT_COLUMNS
+    known = catalogue.columns("players")
+    chosen = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in chosen if name not in known]
+    if unknown or not chosen:
+        raise fail(f"--columns: unknown column {', '.join(unknown) or '(none given)'}; "
+                   f"the players columns are {', '.join(known)}")
+    return chosen
 
 
 def _reported(items):

@@ -11,25 +11,26 @@ import typer
 
 from ..audit import Summary, error_report
 from .app import RULES_OPTION, SET_OPTION, app, fail, rules_from_options
+from .colour import Painter, painter, plain
 from .progress import progress
 
 
-def violation_line(source: str, violation: dict) -> str:
+def violation_line(source: str, violation: dict, paint: Painter = plain) -> str:
     where = [f"hand {violation['hand']}" if violation["hand"] is not None else "game"]
     if violation["trick"] is not None:
         where.append(f"trick {violation['trick']}")
     if violation["seat"] is not None:
-        where.append(f"seat {violation['seat']}")
-    return f"{source}: {' '.join(where)}: {violation['code']}: {violation['message']}"
+        where.append(paint(f"seat {violation['seat']}", "cyan"))
+    return f"{source}: {' '.join(where)}: {paint(violation['code'], 'bold red')}: {violation['message']}"
 
 
-def summary_line(summary: Summary) -> str:
+def summary_line(summary: Summary, paint: Painter = plain) -> str:
     parts = [f"{summary.games:,} game{'s' if summary.games != 1 else ''} ({summary.hands:,} hands) checked"]
     if summary.violations:
-        parts.append(f"{summary.violations:,} violation{'s' if summary.violations != 1 else ''} "
-                     f"in {summary.invalid_games:,} game{'s' if summary.invalid_games != 1 else ''}")
+        parts.append(paint(f"{summary.violations:,} violation{'s' if summary.violations != 1 else ''} "
+                           f"in {summary.invalid_games:,} game{'s' if summary.invalid_games != 1 else ''}", "bold red"))
     else:
-        parts.append("no violations")
+        parts.append(paint("no violations", "bold green"))
     if summary.errors:
         parts.append(f"{summary.errors:,} unreadable record{'s' if summary.errors != 1 else ''}")
     return ", ".join(parts)
@@ -104,13 +105,14 @@ def validate(
     from ..fastpath import CleanRun
     forced = rules_from_options(rules, set_)
     summary = Summary()
-    out = sys.stdout.buffer
     errors: list[dict] = []
     first = True
     as_json = format == AuditFormat.json
-    if as_json:
-        out.write(b'{"games": [')
+    paint = painter()
     with progress("validating", enabled="-" not in paths) as bar:
+        out = sys.stdout.buffer   # taken inside: on a terminal, progress clears its line before each write
+        if as_json:
+            out.write(b'{"games": [')
         for entry in _entries(paths, forced, engine, workers, scheduler, as_json):
             if isinstance(entry, CleanRun):
                 summary.games += entry.games
@@ -135,7 +137,7 @@ def validate(
                 first = False
             elif not quiet:
                 for violation in report["violations"]:
-                    typer.echo(violation_line(item.source, violation))
+                    typer.echo(violation_line(item.source, violation, paint))
     if as_json:
         out.write(b'],\n "errors": ' + orjson.dumps(errors) + b',\n "summary": '
                   + orjson.dumps({"games": summary.games, "hands": summary.hands,
@@ -144,5 +146,5 @@ def validate(
                                   "by_code": summary.by_code}) + b"}\n")
         out.flush()
     else:
-        typer.echo(summary_line(summary))
+        typer.echo(summary_line(summary, paint))
     raise typer.Exit(summary.exit_code)

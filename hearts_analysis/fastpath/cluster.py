@@ -44,7 +44,7 @@ def connect(scheduler: str | None, workers: int = 1) -> Iterator:
         yield client
 
 
-class _Submitter:
+class ClientExecutor:
     """A ``distributed.Client`` as an executor for :func:`ordered` (tasks are pure: never cached twice)."""
 
     def __init__(self, client):
@@ -59,10 +59,10 @@ def dask_entries(paths: Iterable, rules: Rules | None = None, scheduler: str | N
     """Every game of ``paths`` audited on a Dask cluster, in input order (``client``: an existing one)."""
     jobs = plan(paths, parquet=True)
     if client is not None:
-        yield from ordered(jobs, _Submitter(client), rules, FAST, render, ahead=_ahead(client))
+        yield from ordered(jobs, ClientExecutor(client), rules, FAST, render, ahead=_ahead(client))
         return
     with connect(scheduler, workers) as own:
-        yield from ordered(jobs, _Submitter(own), rules, FAST, render, ahead=_ahead(own))
+        yield from ordered(jobs, ClientExecutor(own), rules, FAST, render, ahead=_ahead(own))
 
 
 def _ahead(client) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..cards import CLUBS_MASK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Mask
+from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Mask
 from ..rules import ANY_DIRECTION, PASS_DIRECTIONS, Rules, Table
 
 FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB, FIRST_LEAD_LEFT_OF_DEALER = 0, 1, 2
@@ -38,8 +38,6 @@ class TableParams:
     offsets: tuple[int, ...]
     """Seats from passer to receiver, by direction code."""
     first_lead: int
-    first_lead_mask: Mask
-    """Cards the first leader must lead when it holds any: the lowest club, or every club."""
     points_on_first_trick: bool
     must_break: bool
     breakers: Mask
@@ -65,12 +63,6 @@ def table_params(rules: Rules, players: int) -> TableParams:
     table = rules.table(players)
     first = {"lowest_club": FIRST_LEAD_LOWEST_CLUB, "any_club": FIRST_LEAD_ANY_CLUB,
              "left_of_dealer": FIRST_LEAD_LEFT_OF_DEALER}[rules.first_lead]
-    if first == FIRST_LEAD_LOWEST_CLUB:
-        first_mask = 1 << table.lowest_club
-    elif first == FIRST_LEAD_ANY_CLUB:
-        first_mask = table.deck & CLUBS_MASK
-    else:
-        first_mask = 0
     if rules.pass_count == 0:
         cycle: tuple[int, ...] = (HOLD,)
     else:
@@ -80,7 +72,7 @@ def table_params(rules: Rules, players: int) -> TableParams:
         table=table, players=players, hand_size=table.hand_size, deck=table.deck,
         deck_size=table.deck.bit_count(), pass_count=rules.pass_count, cycle=cycle,
         offsets=tuple(table.pass_offset(d) for d in PASS_DIRECTIONS),
-        first_lead=first, first_lead_mask=first_mask,
+        first_lead=first,
         points_on_first_trick=rules.points_on_first_trick, must_break=rules.hearts_must_be_broken,
         breakers=HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0),
         only_hearts_allowed=rules.only_hearts_lead == "allowed",

@@ -1,7 +1,7 @@
 """OpenSpiel ``hearts`` histories <-> ``hearts-game/1`` records.
 
 An OpenSpiel history is one hand as a space-separated list of integer actions
-(``open_spiel/games/hearts/hearts.{h,cc}``; ``xinxin_game_generator`` writes one
+(as OpenSpiel's C++ hearts game defines them; its xinxin game generator writes one
 per line):
 
 - action 0 is the pass direction: 0 no pass, 1 left, 2 across, 3 right; the
@@ -16,9 +16,23 @@ Cards are ``rank * 4 + suit`` with suits clubs, diamonds, hearts, spades and
 ranks 2 (0) to ace (12); players 0-3 are North, East, South, West and sit as our
 seats 0-3 (clockwise, play passes to seat + 1, ``left`` is seat + 1).
 
-OpenSpiel's game is a single hand, so each history becomes a game of one hand
-under the ``openspiel`` preset, whose ``pass_cycle`` ``any`` takes the direction
-from the hand's ``pass_direction``. Export writes one history per hand.
+OpenSpiel's game is a single hand, so a plain history file (one history per
+line, nothing else) becomes games of one hand under the ``openspiel`` preset,
+whose ``pass_cycle`` ``any`` takes the direction from the hand's ``pass_direction``.
+
+Export writes one history per hand, and comment lines that keep what a history
+cannot hold, so that importing the file gives the games back:
+
+- ``# game_string: hearts(jd_bonus=true)``, first: OpenSpiel's game string, the
+  parameters every history of the file replays under;
+- ``# record: {...}`` before each game's histories: the ``hearts-game/1`` record
+  without its cards (game id, players, rules, and each hand's other fields, such
+  as the moon choice, points and totals); the history lines that follow, up to
+  the next ``# record:``, are its hands in order.
+
+Other lines starting with ``#`` are comments. A tool that reads histories line by
+line without skipping comments takes the file without them (``grep -v '^#'``), or
+``hearts export openspiel --plain``.
 
 >>> openspiel_card(parse_card("2C")), openspiel_card(parse_card("AS"))
 (0, 51)
@@ -29,6 +43,7 @@ from the hand's ``pass_direction``. Export writes one history per hand.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping
@@ -36,7 +51,7 @@ from typing import IO, Any, Iterable, Iterator, Mapping
 from ..cards import TWO_CLUBS, Card, mask_of, parse_card  # parse_card: doctest
 from ..engine.replay import replay_game
 from ..engine.state import HandState
-from ..records.jsonio import Item, RecordError
+from ..records.jsonio import Item, RecordError, game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
 
@@ -275,17 +290,97 @@ def game_from_history(line: str, rules: Rules, game_id: str | None = None) -> Ga
                       game_id=game_id)
 
 
-def read_histories(stream: Iterable[str], name: str, rules: Rules) -> Iterator[Item]:
-    """Every history of a stream, one game per line; a bad line is an error item, the rest go on."""
+GAME_STRING_HEADER = "# game_string:"
+RECORD_HEADER = "# record:"
+CARD_KEYS = ("deal", "passes", "plays", "pass_direction")
+"""The hand fields a history holds; a ``# record:`` line holds the others."""
+
+
+def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None) -> Iterator[Item]:
+    """Every game of a stream; a bad line or record is an error item, the rest go on.
+
+    ``rules`` (OpenSpiel's ``--game``) replace the file's ``# game_string:`` and the
+    rules its records name; without them, a history parses under the file's game string
+    (OpenSpiel's defaults where it has none) and a game is judged under its record's rules.
+    A history line after a ``# record:`` line is a hand of that game; any other is a game
+    of one hand.
+    """
     stem = Path(name).stem or name
+    parsing = rules or Rules.preset(PRESET)
+    game: _Gathered | None = None
     for number, line in enumerate(stream, 1):
-        if not line.strip():
+        text = line.strip()
+        if not text:
             continue
         source = f"{name}:{number}"
+        if text.startswith("#"):
+            if text.startswith((RECORD_HEADER, GAME_STRING_HEADER)) and game is not None:
+                yield game.item(rules)
+                game = None
+            try:
+                if text.startswith(GAME_STRING_HEADER):
+                    if rules is None:
+                        parsing = rules_from_parameters(parse_game_string(text[len(GAME_STRING_HEADER):]))
+                elif text.startswith(RECORD_HEADER):
+                    game = _Gathered(source, _record_header(text[len(RECORD_HEADER):]), parsing)
+            except (OpenSpielError, RecordError) as error:
+                failed = error if isinstance(error, RecordError) else RecordError(str(error), "game_string")
+                game = _Gathered(source, {}, parsing, failed.at(source))
+            continue
+        if game is not None:
+            game.add(text, number)
+            continue
         try:
-            yield Item(source, game_from_history(line, rules, game_id=f"{stem}-{number}"))
+            yield Item(source, game_from_history(text, parsing, game_id=f"{stem}-{number}"))
         except RecordError as error:
             yield Item(source, error=error.at(source))
+    if game is not None:
+        yield game.item(rules)
+
+
+def _record_header(text: str) -> dict:
+    try:
+        header = json.loads(text)
+    except ValueError as error:
+        raise RecordError(f"the record is not JSON: {error}", "record") from None
+    except RecursionError:
+        raise RecordError("the record is nested too deeply to read", "record") from None
+    if not isinstance(header, dict):
+        raise RecordError("the record is not a JSON object", "record")
+    return header
+
+
+class _Gathered:
+    """A ``# record:`` line and the history lines that follow it: one game."""
+
+    def __init__(self, source: str, header: dict, rules: Rules, error: RecordError | None = None):
+        self.source, self.header, self.rules, self.error = source, header, rules, error
+        self.hands: list[HandRecord] = []
+
+    def add(self, line: str, number: int) -> None:
+        if self.error is None:
+            try:
+                self.hands.append(hand_from_history(line, self.rules))
+            except RecordError as error:
+                self.error = error.at(f"{self.source.rpartition(':')[0]}:{number}")
+
+    def item(self, forced: Rules | None) -> Item:
+        if self.error is not None:
+            return Item(self.source, error=self.error)
+        header = self.header
+        extras = header.get("hands") or [{} for _ in self.hands]
+        if not isinstance(extras, list) or len(extras) != len(self.hands):
+            count = len(extras) if isinstance(extras, list) else "no list of"
+            return Item(self.source, error=RecordError(
+                f"the record has {count} hands and {len(self.hands)} history lines follow it",
+                "hands").at(self.source))
+        hands = [{**(extra if isinstance(extra, dict) else {}), **hand_to_dict(hand)}
+                 for extra, hand in zip(extras, self.hands)]
+        record = {"rules": self.rules.to_spec(), **header, "hands": hands}
+        try:
+            return Item(self.source, game_from_dict(record, forced))
+        except RecordError as error:
+            return Item(self.source, error=error.at(self.source))
 
 
 # -- record -> histories ------------------------------------------------------------
@@ -309,6 +404,8 @@ class Export:
     problems: tuple[str, ...]
     """Reasons a hand was left out: the game is not exported when there are any."""
     rescored: tuple[str, ...]
+    record: dict | None = None
+    """The record without its cards, for the ``# record:`` line."""
 
 
 def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) -> Export:
@@ -348,18 +445,40 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
     if parameters != mapping.parameters:
         rescored += (f"rules {game.rules.to_spec()} are closest to {game_string(mapping.parameters)}, "
                      f"exported as {game_string(parameters)}",)
-    return Export(tuple(histories), dict(parameters), tuple(problems), rescored)
+    return Export(tuple(histories), dict(parameters), tuple(problems), rescored, record_header(game))
 
 
-def write_histories(lines: Iterable[str], out: IO[str]) -> int:
+def record_header(game: GameRecord) -> dict:
+    """The record without what its histories hold: its ``# record:`` line."""
+    record = game_to_dict(game)
+    record.pop("format", None)
+    record.setdefault("rules", game.rules.to_spec())
+    hands = [{k: v for k, v in hand_to_dict(hand).items() if k not in CARD_KEYS} for hand in game.hands]
+    if any(hands):
+        record["hands"] = hands
+    else:
+        del record["hands"]
+    return record
+
+
+def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool], out: IO[str],
+                    plain: bool = False) -> int:
+    """The histories of every game, under a ``# game_string:`` line and each game's ``# record:``
+    line (none with ``plain``: the bare histories OpenSpiel tools read); returns the hands written."""
     count = 0
-    for line in lines:
-        out.write(line + "\n")
-        count += 1
+    if not plain:
+        out.write(f"{GAME_STRING_HEADER} {game_string(parameters)}\n")
+    for export in exports:
+        if not plain:
+            out.write(f"{RECORD_HEADER} {json.dumps(export.record, ensure_ascii=False)}\n")
+        for line in export.histories:
+            out.write(line + "\n")
+            count += 1
     return count
 
 
 __all__ = ["DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
            "card_from_openspiel", "export_game", "game_from_history", "game_string",
            "hand_from_history", "history_of_hand", "opening_state", "openspiel_card", "parameters_for",
-           "parse_game_string", "read_histories", "rules_from_parameters", "write_histories"]
+           "parse_game_string", "read_histories", "record_header", "rules_from_parameters",
+           "write_histories"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from ..cards import card_name
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS
+from ..rules import MOON_CHOICES
 from .model import FORMAT
 
 LAYOUT = "events/2"
@@ -89,7 +89,6 @@ HEADER_COLUMNS = ("game", "hand", "event") + GAME_COLUMNS + HAND_COLUMNS
 REQUIRED = ("game", "hand", "event", "seat", "card", "index", "players")
 """Columns a file must have to be read; the others are taken as all-null when absent."""
 
-DIRECTION_NAMES = PASS_DIRECTIONS
 MOON_NAMES = MOON_CHOICES
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1

@@ -16,7 +16,7 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid")
 MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "pentagon")
 FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
-INK, MUTED, GRID = "#1d2330", "#5b6474", "#e6e9ef"
+INK, GRID = "#1d2330", "#e6e9ef"
 
 TEMPLATE = go.layout.Template(layout=dict(
     font=dict(family=FONT, size=13, color=INK),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import SUIT_LETTERS, Card, CardError, card_name, parse_card, rank_of, suit_of
+from ..cards import Card, CardError, card_name, parse_card, rank_of, suit_of
 from ..rules import PRESETS, Rules
 
 _DISPLAY_SUIT_ORDER = {0: 0, 1: 1, 3: 2, 2: 3}
@@ -11,10 +11,6 @@ _DISPLAY_SUIT_ORDER = {0: 0, 1: 1, 3: 2, 2: 3}
 
 def display_order(card: Card) -> tuple[int, int]:
     return _DISPLAY_SUIT_ORDER[suit_of(card)], rank_of(card)
-
-
-def suit_letter(card: Card) -> str:
-    return SUIT_LETTERS[suit_of(card)]
 
 
 def _points(n: int) -> str:

@@ -6,26 +6,36 @@ deals (:mod:`.rollout`). Equivalent cards (same suit, no card in play between
 them, same points) are one alternative, so only real choices are compared; a
 decision with one real choice is forced and never flagged.
 
-The cost is the chosen alternative's mean points minus the best one's. On the
-same deals the difference per deal is paired, so its standard error is small;
-a cost is flagged only when it reaches a class threshold *and* exceeds
-``confidence_z`` standard errors (the noise rule).
+A decision is judged in two steps, so that the deals that choose the best
+alternative are never the deals that judge it (the winner of a contest is
+lucky on the deals it won):
 
-For a pass, every set of cards the seat could pass is screened on a few deals
-with the last trick played out directly, then the best ``pass_finalists`` and
-the actual pass are compared on fresh deals at full strength, so that the
-winner of the screen is not also its own judge.
+1. **Choose.** Every alternative is played out on ``samples`` deals; the one
+   with the fewest expected points is the best. For a pass, every set of cards
+   the seat could pass is first screened on a few deals, and the best
+   ``pass_finalists`` and the actual pass go on to this step.
+2. **Judge.** Where the choice was not the best, the two are played out on
+   fresh deals, a batch at a time, until the cost's class is settled: until
+   ``confidence_z`` standard errors either side of the cost lie within one
+   class (each class widened by ``tolerance`` points, so that a cost right on
+   a threshold settles too), or ``budget`` fresh deals are spent. A decision
+   still unsettled then is *unclear*: never flagged, and said so.
+
+So a verdict does not depend on how many deals happened to be drawn: more
+budget only settles more of the unclear decisions.
 """
 
 from __future__ import annotations
 
+import operator
 import zlib
-from dataclasses import dataclass, field
-from itertools import combinations
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import numpy as np
 
 from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of
+from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
 from ..simulate.bots import BotFactory
@@ -47,12 +57,19 @@ class Settings:
     one core (``benchmarks/bench_review.py``)."""
 
     samples: int = 200
-    """Sampled deals per decision."""
+    """Sampled deals on which every alternative is played out to choose the best."""
     seed: int = 0
     exact_tricks: int = DEFAULT_EXACT_TRICKS
     """Tricks left at which rollouts switch to exact search."""
-    confidence_z: float = 3.0
-    """Standard errors a cost must exceed to be flagged."""
+    confidence_z: float = 2.5
+    """Standard errors either side of a cost that must lie within one class for a verdict."""
+    budget: int = 1024
+    """Most fresh deals spent judging one decision against the best alternative."""
+    batch: int = 128
+    """Fresh deals drawn at a time while judging."""
+    tolerance: float = 0.5
+    """Points by which each class is widened when settling (costs this close to a threshold may
+    take either class)."""
     pass_screen_samples: int = 48
     pass_finalists: int = 8
     game_context: bool = True
@@ -107,6 +124,40 @@ class Decision:
     reason: str | None = None
     win_chance: tuple[float, float] | None = None
     """Chance of winning the game with the played and with the best alternative, where it was at stake."""
+    unclear: bool = False
+    """The budget ran out before the class of the cost was settled (never flagged)."""
+
+
+def band(cost: float) -> str | None:
+    """The class a cost falls in, regardless of noise."""
+    for threshold, name in CLASSES:
+        if cost >= threshold:
+            return name
+    return None
+
+
+BANDS = ((float("-inf"), INACCURACY, None), (INACCURACY, MISTAKE, "inaccuracy"),
+         (MISTAKE, BLUNDER, "mistake"), (BLUNDER, float("inf"), "blunder"))
+UNSETTLED = "unsettled"
+
+
+def settle(cost: float, margin: float, tolerance: float) -> str | None:
+    """The class of ``cost ± margin`` if the interval lies within one class widened by
+    ``tolerance``; where it lies within two (close to a threshold), the class of ``cost``;
+    :data:`UNSETTLED` if it lies within none.
+
+    >>> settle(0.2, 0.3, 0.5), settle(2.9, 0.3, 0.5), settle(2.0, 2.0, 0.5)
+    (None, 'inaccuracy', 'unsettled')
+    """
+    low, high = cost - margin, cost + margin
+    fits = [name for bottom, top, name in BANDS if low >= bottom - tolerance and high <= top + tolerance]
+    if not fits:
+        return UNSETTLED
+    return fits[0] if len(fits) == 1 else band(cost)
+
+
+def _article(word: str | None) -> str:
+    return "an" if word and word[0] in "aeiou" else "a"
 
 
 def classify(cost: float, margin: float) -> str | None:
@@ -145,10 +196,15 @@ def equivalent_groups(state: HandState, seat: int, legal: Mask) -> list[list[Car
     """Legal cards grouped when they are interchangeable: same suit, same points, and no card
     still in play (held by another seat or on the table) ranked between them."""
     live = state.table.deck & ~state.played & ~state.hands[seat] | state.trick_cards
-    special = special_cards(state.table)
+    return interchangeable(state.table, legal, live)
+
+
+def interchangeable(table: Table, cards: Mask, live: Mask) -> list[list[Card]]:
+    """``cards`` in runs that no card of ``live`` separates (same suit, same points), lowest first."""
+    special = special_cards(table)
     groups: list[list[Card]] = []
     previous = -1
-    for card in iter_cards(legal):
+    for card in iter_cards(cards):
         between = ((1 << card) - 1) & ~((1 << (previous + 1)) - 1) if previous >= 0 else 0
         same = (previous >= 0 and previous // 13 == card // 13 and not between & live
                 and not (special >> card & 1) and not (special >> previous & 1)
@@ -159,6 +215,34 @@ def equivalent_groups(state: HandState, seat: int, legal: Mask) -> list[list[Car
             groups.append([card])
         previous = card
     return groups
+
+
+def pass_choices(table: Table, dealt: Mask, count: int) -> list[Mask]:
+    """Every real choice of ``count`` cards to pass from ``dealt``: passing one card of a run of
+    rank-neighbours (no card of the deck between them, same points) is passing any other, so each
+    run contributes its lowest cards only."""
+    groups = interchangeable(table, dealt, table.deck & ~dealt)
+    choices: list[Mask] = []
+
+    def choose(index: int, left: int, mask: Mask) -> None:
+        if left == 0:
+            choices.append(mask)
+            return
+        if index == len(groups) or left > sum(len(g) for g in groups[index:]):
+            return
+        for take in range(min(left, len(groups[index])), -1, -1):
+            choose(index + 1, left - take, mask | mask_of(groups[index][:take]))
+
+    choose(0, count, 0)
+    return choices
+
+
+def canonical_pass(table: Table, dealt: Mask, passed: Mask) -> Mask:
+    """The member of :func:`pass_choices` that ``passed`` is interchangeable with."""
+    canonical = 0
+    for group in interchangeable(table, dealt, table.deck & ~dealt):
+        canonical |= mask_of(group[:sum(passed >> card & 1 for card in group)])
+    return canonical
 
 
 # -- scoring alternatives -------------------------------------------------------
@@ -174,17 +258,39 @@ def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tup
             for cards, m, q, h, a in zip(alternatives, means, queen, hearts, against.mean(axis=1))]
 
 
-def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings) -> tuple[int, float, float]:
-    """``(best index, cost, margin)`` from paired per-deal points."""
+def _paired(own: np.ndarray, a: int, b: int, z: float) -> tuple[float, float]:
+    """Mean of ``a``'s points minus ``b``'s over the same deals, and ``z`` standard errors of it."""
+    difference = own[a] - own[b]
+    error = difference.std(ddof=1) / np.sqrt(len(difference)) if len(difference) > 1 else float("inf")
+    return float(difference.mean()), float(z * error)
+
+
+def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
+           alternatives: list[tuple[Card, ...]]) -> tuple[int, float, float]:
+    """``(best index, cost, margin)`` from paired per-deal points.
+
+    Alternatives the deals cannot tell from the lowest are all best; of them the one most like the
+    choice is named (the smallest change to what was played), so that which of several equal
+    answers is named does not turn on the luck of the deals.
+    """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
-    best = int(np.argmin(means))
-    if means[chosen] <= means[best]:
+    lowest = int(np.argmin(means))
+    if means[chosen] <= means[lowest]:
         return chosen, 0.0, 0.0
-    cost = float(means[chosen] - means[best])
-    difference = own[chosen] - own[best]
-    error = difference.std(ddof=1) / np.sqrt(len(difference)) if len(difference) > 1 else float("inf")
-    return best, cost, float(settings.confidence_z * error)
+    tied = [i for i in range(len(means)) if i != chosen
+            and (i == lowest or operator.le(*_paired(own, i, lowest, settings.confidence_z)))]
+    best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]), means[i], i))
+    cost, margin = _paired(own, chosen, best, settings.confidence_z)
+    return best, max(cost, 0.0), margin
+
+
+def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
+    """How far one choice is from another: cards not in common, then for one card, another suit
+    and the distance in rank."""
+    if len(cards) == 1 and len(other) == 1:
+        return int(cards[0] // 13 != other[0] // 13), abs(cards[0] % 13 - other[0] % 13)
+    return len(set(cards) - set(other)), 0
 
 
 @dataclass(frozen=True)
@@ -218,7 +324,16 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
         outcomes = play_out_with_bots(state.table, history, seat, hands, representatives, settings.bot,
                                       settings.seed, settings.exact_tricks)
     alternatives = [(c,) for c in representatives]
-    return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings)
+
+    def fresh(count: int, pair: tuple[int, int]) -> np.ndarray:
+        cards = [representatives[i] for i in pair]
+        deals = sample_hands(knowledge, count, rng)
+        if settings.bot is None:
+            return play_out(state, deals, cards, settings.exact_tricks).points
+        return play_out_with_bots(state.table, history, seat, deals, cards, settings.bot, settings.seed,
+                                  settings.exact_tricks).points
+
+    return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
 
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
@@ -229,7 +344,8 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     count = table.rules.pass_count
     rng = rng_for(settings, position.game_key, position.hand, 0, seat)
     knowledge = before_pass(table, seat, dealt)
-    candidates = [mask_of(cards) for cards in combinations(iter_cards(dealt), count)]
+    candidates = pass_choices(table, dealt, count)
+    actual, passed = passed, canonical_pass(table, dealt, passed)
     finalists = candidates
     if len(candidates) > settings.pass_finalists + 1:
         screen = pass_out(table, seat, sample_hands(knowledge, settings.pass_screen_samples, rng), direction,
@@ -241,25 +357,74 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     chosen = finalists.index(passed)
     outcomes = pass_out(table, seat, sample_hands(knowledge, settings.samples, rng), direction, finalists,
                         dealer, settings.exact_tricks)
-    alternatives = [tuple(iter_cards(m)) for m in finalists]
-    return _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings)
+    alternatives = [tuple(iter_cards(actual if i == chosen else m)) for i, m in enumerate(finalists)]
+
+    def fresh(count: int, pair: tuple[int, int]) -> np.ndarray:
+        return pass_out(table, seat, sample_hands(knowledge, count, rng), direction,
+                        [finalists[i] for i in pair], dealer, settings.exact_tricks).points
+
+    decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
+    if decision.category is None:
+        return decision
+    advice = explaining_advice(dealt, actual, mask_of(decision.best), direction)
+    if not advice:
+        return decision
+    rules = "; ".join(a.rule.rstrip(".") for a in advice)
+    return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")
+
+
+Fresh = Callable[[int, tuple[int, int]], np.ndarray]
+"""``fresh(count, (chosen, best))``: points ``(2, count, seats)`` of the two alternatives on new deals."""
+
+
+def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
+                         ) -> tuple[float, float, str | None, int]:
+    """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
+    at a time until the class settles or the budget is spent (class :data:`UNSETTLED`)."""
+    differences = np.empty(0)
+    verdict: str | None = UNSETTLED
+    cost = margin = 0.0
+    while verdict == UNSETTLED and len(differences) < settings.budget:
+        count = min(settings.batch, settings.budget - len(differences))
+        points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
+        differences = np.concatenate([differences, points[0] - points[1]])
+        cost = float(differences.mean())
+        error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
+        margin = float(settings.confidence_z * error)
+        verdict = settle(cost, margin, settings.tolerance)
+    return max(cost, 0.0), margin, verdict, len(differences)
 
 
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
               outcomes: Outcomes, alternatives: list[tuple[Card, ...]], chosen: int,
-              settings: Settings) -> Decision:
+              settings: Settings, fresh: Fresh) -> Decision:
     options = _options(position.table, outcomes, seat, alternatives)
-    best, cost, margin = _judge(outcomes, seat, chosen, settings)
+    best, cost, margin = _judge(outcomes, seat, chosen, settings, alternatives)
+    deals = outcomes.points.shape[1]
+    verdict = None
+    # The choosing deals favour the best (it won on them): a cost clearly under the first class
+    # even so needs no judging; any other is judged on fresh deals.
+    if best != chosen and settle(cost, margin, 0.0) is not None:
+        cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
+        deals += judged
     win = None
     if settings.game_context and context.can_end(position.table, position.totals):
         chances = context.win_chances(position.table, position.totals, outcomes.points, seat)
         options = [Option(o.cards, o.expected, o.queen, o.hearts, o.moon_against, float(c))
                    for o, c in zip(options, chances)]
         win = (float(chances[chosen]), float(chances[best]))
-    category = classify(cost, margin)
+    unclear = verdict == UNSETTLED
+    # Unsettled: the class the whole interval clears (widened as in settling), and said so.
+    category = band(cost - margin + settings.tolerance) if unclear else verdict
     means = [o.expected for o in options]
     reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
+    if unclear:
+        higher = band(cost + margin)
+        doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
+                 + (f"{_article(category)} {category} at least, perhaps {_article(higher)} {higher}" if category
+                    else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
+        reason = doubt if reason is None else f"{reason} ({doubt})"
     ranked = tuple(sorted(options, key=lambda o: o.expected))
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
-                    category, False, max(means) - min(means), outcomes.points.shape[1], ranked, reason, win)
+                    category, False, max(means) - min(means), deals, ranked, reason, win, unclear)
 

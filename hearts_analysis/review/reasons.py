@@ -1,9 +1,10 @@
-"""A reason in plain words for a flagged decision, where one stands out.
+"""A reason in plain words for every flagged decision.
 
 The cost of a choice splits into what it changes: the chance of taking QS
 (13 points), the chance another seat shoots the moon (26), the hearts taken
 (1 each). The largest part names the reason; the position adds the story
 (QS still out, a duck available, a void, a seat with every point so far).
+Where no part stands out, the reason says so and gives the parts.
 """
 
 from __future__ import annotations
@@ -28,10 +29,18 @@ def explain(state: HandState | None, seat: int, kind: str, played: Option, best:
              "hearts": played.hearts - best.hearts}
     main = max(parts, key=parts.get)
     if parts[main] < CLEAR:
-        return None
+        return _no_single_cause(kind, played, best)
     if kind == "pass":
         return _pass_reason(main, played, best)
     return _play_reason(main, state, seat, played, best, players)
+
+
+def _no_single_cause(kind: str, played: Option, best: Option) -> str:
+    verb = "passing" if kind == "pass" else "playing"
+    return (f"{verb} {' '.join(names(best.cards))} instead of {' '.join(names(played.cards))}, you take "
+            f"{played.expected - best.expected:.1f} points less on average, from no single cause "
+            f"(QS in {best.queen:.0%} of the deals rather than {played.queen:.0%}, "
+            f"{best.hearts:.1f} hearts rather than {played.hearts:.1f})")
 
 
 def _pass_reason(main: str, played: Option, best: Option) -> str:

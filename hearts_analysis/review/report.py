@@ -34,6 +34,7 @@ def decision_dict(decision: Decision, players: tuple[str, ...]) -> dict:
         "class": decision.category,
         "margin": round(decision.margin, 2),
         "forced": decision.forced,
+        "unclear": decision.unclear,
         "expected": None if played is None else round(played.expected, 2),
         "best_expected": None if best is None else round(best.expected, 2),
         "alternatives": len(decision.options),
@@ -57,7 +58,8 @@ def game_dict(review: GameReview, source: str | None = None) -> dict:
 
 def settings_dict(settings: Settings) -> dict:
     return {"samples": settings.samples, "seed": settings.seed, "exact_tricks": settings.exact_tricks,
-            "confidence_z": settings.confidence_z}
+            "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
+            "tolerance": settings.tolerance}
 
 
 @dataclass

@@ -5,7 +5,7 @@ cards, its pass, the public record) and the mask of its legal cards, so the
 review can reuse it for rollouts judged on what a seat could know. Bots are
 deterministic for the ``random.Random`` they are built with.
 
-The heuristics follow the strategy notes of the online rules page (RULES.md):
+The heuristics follow the strategy notes of the online rules page 'Play Hearts online with friends for free':
 duck under the trick, take a clean last trick, dump QS and high hearts when
 void, protect QS with low spades and flush it with them, lead low from short
 suits, pass AS/KS/QS with fewer than four spades, and now and then, with a

@@ -1,0 +1,220 @@
+"""How far a review can be trusted: do its verdicts hold across seeds, budgets and models?
+
+Every figure is measured on hands the review was never tuned on (games simulated from a seed
+no test or benchmark uses), all four seats, passes and plays apart:
+
+- class agreement between two seeds: on every unforced decision, and on those flagged in either;
+- better card (or pass) agreement between seeds, where either run found a cost above its margin;
+- flags moved by a larger budget (``--budget-factor`` times the samples);
+- with ``--bots``: the review with the simulator's HeuristicBot playing the rollouts, against the
+  default rollout player on the same deals (cost correlation, best card, class when flagged);
+- with ``--pass-deals``: whether each flagged pass's better pass really is better when the hand
+  is played out by the heuristic bots (another model than the review's), and the cost under them;
+- contradictions between the passing advice and the review: a flagged pass whose better pass
+  breaks advice the played pass kept;
+- seconds per hand at the default settings (CPU time of this process).
+
+    python benchmarks/review_quality.py --hands 32
+    python benchmarks/review_quality.py --hands 8 --bots 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from hearts_analysis.analysis.passes import advise
+from hearts_analysis.cards import mask_of
+from hearts_analysis.engine.replay import replay_game
+from hearts_analysis.engine.scoring import moon_points, moon_shooter, raw_points
+from hearts_analysis.review import Settings, review_game
+from hearts_analysis.review.knowledge import before_pass
+from hearts_analysis.review.sampling import sample_hands
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import HeuristicBot, simulate_games
+from hearts_analysis.simulate.play import HandPlay
+
+UNSEEN_SEED = 20261201
+"""Games no test or tuning run has used."""
+
+
+def hands_of(count: int, seed: int) -> list[tuple]:
+    jobs = []
+    for game in simulate_games(count, Rules.preset("standard"), 4, seed=seed):
+        for number in range(1, len(game.hands) + 1):
+            if len(jobs) == count:
+                return jobs
+            jobs.append((game, number))
+    return jobs
+
+
+def reviewed(jobs, settings: Settings) -> tuple[dict, float]:
+    """Every decision by ``(game, hand, seat, kind, trick)``, and CPU seconds per hand."""
+    decisions = {}
+    start = time.process_time()
+    for game, number in jobs:
+        for d in review_game(game, settings, hands=[number]).decisions:
+            if not d.forced:
+                decisions[(game.game_id, d.hand, d.seat, d.kind, d.trick)] = d
+    return decisions, (time.process_time() - start) / max(1, len(jobs))
+
+
+def _share(hits: int, total: int) -> str:
+    return f"{100 * hits / total:5.1f}% of {total}" if total else "   - (none)"
+
+
+def flagged(d) -> bool:
+    return d.category is not None
+
+
+def agreement(a: dict, b: dict, kind: str) -> dict[str, str]:
+    keys = [k for k in a if k[3] == kind and k in b]
+    either = [k for k in keys if flagged(a[k]) or flagged(b[k])]
+    costly = [k for k in keys if a[k].cost > a[k].margin or b[k].cost > b[k].margin]
+    return {
+        "class agrees": _share(sum(a[k].category == b[k].category for k in keys), len(keys)),
+        "class agrees, flagged in either": _share(sum(a[k].category == b[k].category for k in either), len(either)),
+        "better choice agrees (cost > margin in either)": _share(sum(a[k].best == b[k].best for k in costly),
+                                                                  len(costly)),
+    }
+
+
+def flag_drift(small: dict, large: dict, kind: str) -> str:
+    few = sum(flagged(d) for k, d in small.items() if k[3] == kind)
+    many = sum(flagged(d) for k, d in large.items() if k[3] == kind)
+    return f"{few} -> {many} flags ({100 * (many - few) / few:+.0f}%)" if few else f"{few} -> {many} flags"
+
+
+def bot_comparison(jobs, settings: Settings, limit: int) -> dict[str, str]:
+    """The default rollout player against HeuristicBot rollouts, on the same deals (plays only)."""
+    fast, slow = {}, {}
+    bots = replace(settings, bot=HeuristicBot)
+    for game, number in jobs:
+        for seat in range(game.seats):
+            if len(fast) >= limit:
+                break
+            one = review_game(game, settings, seats=[seat], hands=[number])
+            other = review_game(game, bots, seats=[seat], hands=[number])
+            for d, e in zip(one.decisions, other.decisions):
+                if d.kind == "play" and not d.forced:
+                    fast[(game.game_id, d.hand, d.seat, d.trick)] = d
+                    slow[(game.game_id, d.hand, d.seat, d.trick)] = e
+    keys = list(fast)
+    either = [k for k in keys if flagged(fast[k]) or flagged(slow[k])]
+    costs = np.array([[fast[k].cost, slow[k].cost] for k in keys]) if keys else np.zeros((0, 2))
+    corr = float(np.corrcoef(costs.T)[0, 1]) if len(keys) > 2 else float("nan")
+    return {
+        "cost correlation": f"{corr:.2f} over {len(keys)} plays",
+        "best card agrees": _share(sum(fast[k].best == slow[k].best for k in keys), len(keys)),
+        "class agrees when flagged": _share(sum(fast[k].category == slow[k].category for k in either), len(either)),
+    }
+
+
+def _hand_points(table, play) -> list[int]:
+    public = play.public
+    shooter = moon_shooter(table, public.taken)
+    if shooter is None:
+        return [raw_points(table, t, w) for t, w in zip(public.taken, public.tricks_won)]
+    return list(moon_points(table, public.taken, shooter, "add_to_others"))
+
+
+def pass_under_bots(game, number: int, seat: int, options: list[int], deals: int, seed: int) -> np.ndarray:
+    """``(options, deals)`` points of ``seat`` passing each option, the hand played out by heuristic bots
+    on deals of the hidden cards (the same deals and bot seeds for every option)."""
+    table = game.rules.table(game.seats)
+    result = replay_game(game).hands[number - 1]
+    dealt = mask_of(game.hands[number - 1].deal[seat])
+    rng = np.random.default_rng([seed, number, seat])
+    hands = sample_hands(before_pass(table, seat, dealt), deals, rng)
+    count, offset = table.rules.pass_count, table.pass_offset(result.pass_direction)
+    points = np.zeros((len(options), deals))
+    for i, row in enumerate(hands.tolist()):
+        for a, option in enumerate(options):
+            bots = [HeuristicBot(random.Random(f"{seed}:{i}:{s}")) for s in range(game.seats)]
+            play = HandPlay(table, row, number, result.dealer, (0,) * game.seats, result.pass_direction)
+            given = [option if s == seat else bots[s].choose_pass(play.views[s], count) for s in range(game.seats)]
+            play.exchange(given, offset)
+            play.start()
+            play.play_out(bots)
+            points[a, i] = _hand_points(table, play)[seat]
+    return points
+
+
+def pass_check(jobs, decisions: dict, deals: int) -> dict[str, str]:
+    """Flagged passes: is the better pass better under the heuristic bots' play?"""
+    games = {game.game_id: game for game, _ in jobs}
+    wins = total = 0
+    costs, review_costs = [], []
+    for key, d in decisions.items():
+        if key[3] != "pass" or not flagged(d):
+            continue
+        points = pass_under_bots(games[key[0]], d.hand, d.seat, [mask_of(d.played), mask_of(d.best)], deals, 7)
+        cost = float((points[0] - points[1]).mean())
+        wins += cost > 0
+        total += 1
+        costs.append(cost)
+        review_costs.append(d.cost)
+    corr = float(np.corrcoef(costs, review_costs)[0, 1]) if total > 2 else float("nan")
+    return {"better pass is better under heuristic bots": _share(wins, total),
+            "mean cost under the bots (review's mean)": f"{np.mean(costs) if costs else 0:.2f} "
+                                                        f"({np.mean(review_costs) if costs else 0:.2f})",
+            "cost correlation, review vs bots": f"{corr:.2f}"}
+
+
+def contradictions(jobs, decisions: dict) -> str:
+    """Flagged passes whose better pass breaks advice the played pass kept."""
+    games = {game.game_id: game for game, _ in jobs}
+    found = total = 0
+    for key, d in decisions.items():
+        if key[3] != "pass" or not flagged(d):
+            continue
+        game = games[key[0]]
+        direction = replay_game(game).hands[d.hand - 1].pass_direction
+        dealt = mask_of(game.hands[d.hand - 1].deal[d.seat])
+        kept = {v.code for v in advise(dealt, mask_of(d.played), direction)}
+        found += any(v.code not in kept for v in advise(dealt, mask_of(d.best), direction))
+        total += 1
+    return _share(found, total)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=32)
+    parser.add_argument("--seed", type=int, default=UNSEEN_SEED, help="seed of the simulated games")
+    parser.add_argument("--budget-factor", type=int, default=4)
+    parser.add_argument("--pass-deals", type=int, default=0, metavar="N",
+                        help="play each flagged pass and its better pass out with heuristic bots on N deals")
+    parser.add_argument("--bots", type=int, default=0, metavar="N",
+                        help="also compare with HeuristicBot rollouts on N plays (slow: one deal at a time)")
+    args = parser.parse_args()
+    jobs = hands_of(args.hands, args.seed)
+    default = Settings()
+    one, seconds = reviewed(jobs, default)
+    two, _ = reviewed(jobs, replace(default, seed=default.seed + 1))
+    large, _ = reviewed(jobs, replace(default, samples=default.samples * args.budget_factor,
+                                      **({"budget": default.budget * args.budget_factor}
+                                         if hasattr(default, "budget") else {})))
+    counts = {kind: sum(k[3] == kind for k in one) for kind in ("play", "pass")}
+    print(f"{len(jobs)} hands (games of seed {args.seed}), all four seats: {counts['play']} unforced plays, "
+          f"{counts['pass']} passes; seconds per hand at the default settings: {seconds:.2f} CPU")
+    for kind in ("play", "pass"):
+        print(f"\n{kind}s")
+        for name, value in agreement(one, two, kind).items():
+            print(f"  {name:<48} {value}")
+        print(f"  {'flags at ' + str(args.budget_factor) + 'x the budget':<48} {flag_drift(one, large, kind)}")
+    print(f"  {'contradictions: better pass breaks kept advice':<48} {contradictions(jobs, one)}")
+    if args.pass_deals:
+        for name, value in pass_check(jobs, one, args.pass_deals).items():
+            print(f"  {name:<48} {value}")
+    if args.bots:
+        print("\nplays: default rollouts against HeuristicBot rollouts (same deals)")
+        for name, value in bot_comparison(jobs, default, args.bots).items():
+            print(f"  {name:<48} {value}")
+
+
+if __name__ == "__main__":
+    main()

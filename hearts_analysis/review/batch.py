@@ -1,0 +1,140 @@
+"""Reviewing many games: hand by hand on several processes or a Dask cluster, cached, in input order.
+
+A hand is the unit of work: its review depends only on the game record (the
+random stream of each decision is keyed by game, hand and seat), so hands can
+run anywhere, in any order, and be cached one by one, and the result is the
+same as :func:`~hearts_analysis.review.review_game` on the whole game. Only a
+bounded number of hands are in flight ahead of the game being returned, so
+memory stays flat on a corpus of any size.
+
+>>> from hearts_analysis.records.jsonio import Item
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> from hearts_analysis.review import Settings, review_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=2, max_hands=2)
+>>> settings = Settings(samples=20)
+>>> [done] = review_items([Item("g.json:1", game)], settings, hands=[2])
+>>> done.review == review_game(game, settings, hands=[2])
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from ..records.jsonio import Item
+from ..records.model import GameRecord
+from .cache import ReviewCache
+from .evaluate import Settings
+from .game import GameReview, review_game
+
+
+@dataclass(frozen=True)
+class ReviewedGame:
+    """One input item and its review (``None`` where the item is an unreadable record)."""
+
+    item: Item
+    review: GameReview | None
+    seats: tuple[int, ...] | None
+    """The seats reviewed; ``None`` for all."""
+
+
+def review_hand_task(game: GameRecord, hand: int, seats: tuple[int, ...] | None, settings: Settings) -> GameReview:
+    """The review of one hand of ``game`` (what a worker runs)."""
+    return review_game(game, settings, seats=seats, hands=[hand])
+
+
+class _Done:
+    """A result already at hand, shaped like a future."""
+
+    def __init__(self, value: GameReview):
+        self.value = value
+
+    def result(self) -> GameReview:
+        return self.value
+
+
+def seats_of(game: GameRecord, player: str | None) -> tuple[int, ...] | None:
+    """The seats ``player`` holds in ``game`` (``None``: every seat, when no player is named)."""
+    if player is None:
+        return None
+    return tuple(seat for seat, name in enumerate(game.players) if name == player)
+
+
+def hand_numbers(game: GameRecord, hands: Iterable[int] | None) -> list[int]:
+    """The hands of ``game`` to review: ``hands`` (1-based) where the game has them, else all."""
+    count = len(game.hands)
+    if hands is None:
+        return list(range(1, count + 1))
+    return sorted({h for h in hands if 1 <= h <= count})
+
+
+def hands_to_review(items: Iterable[Item], player: str | None = None, hands: Iterable[int] | None = None) -> int:
+    """How many hands :func:`review_items` will review (for a progress total)."""
+    wanted = None if hands is None else list(hands)
+    total = 0
+    for item in items:
+        if item.game is not None and seats_of(item.game, player) != ():
+            total += len(hand_numbers(item.game, wanted))
+    return total
+
+
+def review_items(items: Iterable[Item], settings: Settings = Settings(), player: str | None = None,
+                 hands: Iterable[int] | None = None, executor=None, cache: ReviewCache | None = None,
+                 progress: Callable[[int], None] | None = None, ahead: int = 8) -> Iterator[ReviewedGame]:
+    """Every item, reviewed, in input order; games without ``player`` are left out.
+
+    ``executor``: anything with ``submit(fn, *args)`` returning a future (a process pool, a Dask
+    client wrapper); ``None`` reviews here. ``ahead`` bounds the hands in flight beyond the game
+    being returned. ``progress(k)`` is called as ``k`` more hands are done.
+    """
+    wanted = None if hands is None else list(hands)
+    pending: deque[tuple[Item, tuple[int, ...] | None, list]] = deque()
+    in_flight = 0
+
+    def finish() -> ReviewedGame:
+        nonlocal in_flight
+        item, seats, parts = pending.popleft()
+        if item.game is None:
+            return ReviewedGame(item, None, None)
+        reviews = []
+        for number, key, future in parts:
+            review = future.result()
+            if cache is not None and not isinstance(future, _Done):
+                cache.put(key, review)
+            reviews.append(review)
+            in_flight -= not isinstance(future, _Done)
+            if progress:
+                progress(1)
+        game = item.game
+        decisions = tuple(d for r in reviews for d in r.decisions)
+        skipped = tuple(s for r in reviews for s in r.skipped)
+        return ReviewedGame(item, GameReview(game.game_id, game.players, decisions, skipped), seats)
+
+    for item in items:
+        if item.game is None:
+            pending.append((item, None, []))
+        else:
+            seats = seats_of(item.game, player)
+            if seats == ():
+                continue
+            parts = []
+            for number in hand_numbers(item.game, wanted):
+                key = cache.key(item.game, number, seats, settings) if cache is not None else ""
+                known = cache.get(key) if cache is not None else None
+                if known is not None:
+                    parts.append((number, key, _Done(known)))
+                elif executor is None:
+                    parts.append((number, key, _Done(review_hand_task(item.game, number, seats, settings))))
+                    if cache is not None:
+                        cache.put(key, parts[-1][2].value)
+                else:
+                    parts.append((number, key, executor.submit(review_hand_task, item.game, number, seats, settings)))
+                    in_flight += 1
+            pending.append((item, seats, parts))
+        while pending and (executor is None or in_flight > ahead or len(pending) > ahead):
+            yield finish()
+    while pending:
+        yield finish()

@@ -1,0 +1,115 @@
+"""Reviews kept on disk, so that a hand reviewed once with the same settings is not reviewed again.
+
+A review takes about a second a hand; a cached one a millisecond. An entry is
+keyed by everything the review of one hand depends on: the game record as
+canonical JSON (a hand's review depends on the game's earlier hands, its id
+and players), the hand, the seats, the settings, and the code of the package
+itself, so that a new version never serves an old verdict. Entries are JSON
+files written atomically; one that cannot be read is reviewed again.
+
+>>> import tempfile
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> from hearts_analysis.review import Settings, review_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=1, max_hands=1)
+>>> cache = ReviewCache(tempfile.mkdtemp())
+>>> key = cache.key(game, 1, None, Settings(samples=20))
+>>> cache.get(key) is None
+True
+>>> review = review_game(game, Settings(samples=20), hands=[1])
+>>> cache.put(key, review)
+>>> cache.get(key) == review
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import asdict, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+import orjson
+
+from ..atomic import atomic_open
+from ..records.jsonio import dumps_game
+from ..records.model import GameRecord
+from .evaluate import Decision, Option, Settings
+from .game import GameReview
+
+ENTRY_FORMAT = 1
+
+
+def default_folder() -> Path:
+    """``$XDG_CACHE_HOME/hearts-analysis/review``, else ``~/.cache/hearts-analysis/review``."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "hearts-analysis" / "review"
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A digest of every module of the package: any change to the code makes new keys."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _settings_text(settings: Settings) -> str:
+    """The settings as text; a bot factory by its qualified name."""
+    parts = []
+    for item in fields(settings):
+        value = getattr(settings, item.name)
+        if callable(value):
+            value = f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"
+        parts.append(f"{item.name}={value!r}")
+    return ";".join(parts)
+
+
+class ReviewCache:
+    """A folder of reviewed hands."""
+
+    def __init__(self, folder: str | os.PathLike[str]):
+        self.folder = Path(folder)
+
+    def key(self, game: GameRecord, hand: int, seats: Iterable[int] | None, settings: Settings) -> str:
+        digest = hashlib.sha256()
+        for part in (str(ENTRY_FORMAT), code_fingerprint(), _settings_text(settings), str(hand),
+                     "all" if seats is None else ",".join(map(str, sorted(seats)))):
+            digest.update(part.encode())
+            digest.update(b"\0")
+        digest.update(dumps_game(game))
+        return digest.hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> GameReview | None:
+        try:
+            return review_from_dict(orjson.loads(self._path(key).read_bytes()))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, review: GameReview) -> None:
+        """Keep ``review``; a cache that cannot be written is only a slower next run."""
+        try:
+            with atomic_open(self._path(key), "wb") as out:
+                out.write(orjson.dumps(asdict(review)))
+        except OSError:
+            pass
+
+
+def review_from_dict(data: dict) -> GameReview:
+    """The :class:`GameReview` that :func:`dataclasses.asdict` gave ``data`` (lists back to tuples)."""
+    decisions = []
+    for d in data["decisions"]:
+        options = tuple(Option(**{**o, "cards": tuple(o["cards"])}) for o in d["options"])
+        win = d["win_chance"]
+        decisions.append(Decision(**{**d, "played": tuple(d["played"]), "best": tuple(d["best"]),
+                                     "options": options, "win_chance": None if win is None else tuple(win)}))
+    return GameReview(data["game_id"], tuple(data["players"]), tuple(decisions),
+                      tuple((hand, why) for hand, why in data["skipped"]))

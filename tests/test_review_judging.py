@@ -1,0 +1,85 @@
+"""How a cost is judged: interchangeable passes, settling a class, fresh deals, and unclear verdicts."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from hearts_analysis.cards import iter_cards, mask_of
+from hearts_analysis.review.evaluate import (BANDS, UNSETTLED, Settings, band, canonical_pass, judge_on_fresh_deals,
+                                             pass_choices, settle)
+from hearts_analysis.rules import Rules
+
+TABLE = Rules.preset("standard").table(4)
+OMNIBUS = Rules.preset("omnibus").table(4)
+
+
+@pytest.mark.parametrize("table", [TABLE, OMNIBUS], ids=["standard", "omnibus"])
+@pytest.mark.parametrize("seed", range(6))
+def test_every_pass_is_interchangeable_with_exactly_one_choice(table, seed):
+    dealt = mask_of(random.Random(seed).sample(sorted(iter_cards(table.deck)), 13))
+    choices = pass_choices(table, dealt, 3)
+    assert len(set(choices)) == len(choices)
+    assert all(c & ~dealt == 0 and c.bit_count() == 3 for c in choices)
+    canonical = {canonical_pass(table, dealt, mask_of(cards)) for cards in combinations(iter_cards(dealt), 3)}
+    assert canonical == set(choices)
+
+
+def test_rank_neighbours_are_one_choice_but_a_scoring_card_stands_alone():
+    dealt = mask_of([0, 1, 2, 10, 11, 12])  # 2C 3C 4C, QC KC AC: two runs, the other clubs between
+    assert [c.bit_count() for c in pass_choices(TABLE, dealt, 1)] == [1, 1]
+    assert len(pass_choices(TABLE, dealt, 2)) == 3
+    omnibus_dealt = mask_of([13 + 8, 13 + 9, 13 + 10])  # TD JD QD: JD scores under omnibus
+    assert len(pass_choices(TABLE, omnibus_dealt, 1)) == 1
+    assert len(pass_choices(OMNIBUS, omnibus_dealt, 1)) == 3
+
+
+@given(st.floats(-5, 20), st.floats(0, 0.5))
+def test_an_interval_no_wider_than_twice_the_tolerance_always_settles(cost, margin):
+    assert settle(cost, margin, 0.5) != UNSETTLED
+
+
+@given(st.sampled_from(BANDS[1:]), st.floats(0, 1))
+def test_an_interval_inside_one_class_settles_to_it(bounds, where):
+    bottom, top, name = bounds
+    top = min(top, 20.0)
+    cost = bottom + (top - bottom) * (0.25 + 0.5 * where)
+    margin = min(cost - bottom, top - cost) * 0.9
+    assert settle(cost, margin, 0.0) == name == band(cost)
+
+
+def _fresh(true_cost: float, noise: float, seed: int = 0):
+    rng = np.random.default_rng(seed)
+
+    def fresh(count, pair):
+        best = rng.normal(5.0, noise, count)
+        chosen = best + true_cost + rng.normal(0.0, noise, count)
+        points = np.zeros((2, count, 4))
+        points[0, :, 1], points[1, :, 1] = chosen, best
+        return points
+    return fresh
+
+
+def test_a_clear_cost_settles_in_the_first_batch():
+    cost, margin, verdict, deals = judge_on_fresh_deals(_fresh(4.5, 1.0), 1, 0, 1, Settings())
+    assert verdict == "mistake" and deals == Settings().batch and abs(cost - 4.5) < margin
+
+
+def test_a_noisy_cost_on_a_threshold_uses_the_whole_budget_and_stays_unsettled():
+    def swinging(count, pair):  # the choice costs 7 on average, 27 or -13 deal by deal
+        points = np.zeros((2, count, 4))
+        points[0, :, 1] = 7.0 + 20.0 * (-1.0) ** np.arange(count)
+        return points
+    cost, margin, verdict, deals = judge_on_fresh_deals(swinging, 1, 0, 1, Settings(budget=512, batch=128))
+    assert deals == 512 and verdict == UNSETTLED and cost == 7.0 and margin > 1.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_more_budget_does_not_change_a_settled_class(seed):
+    small = judge_on_fresh_deals(_fresh(2.0, 3.0, seed), 1, 0, 1, Settings(budget=1024))
+    large = judge_on_fresh_deals(_fresh(2.0, 3.0, seed), 1, 0, 1, Settings(budget=4096))
+    assert small[2] == large[2] == "inaccuracy"
