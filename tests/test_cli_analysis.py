@@ -121,6 +121,8 @@ def test_stats_output_file_format_from_its_suffix(corpus, tmp_path):
 def test_stats_other_tables(corpus):
     leaks = run("stats", corpus, "-f", "csv", "-t", "leaks")
     assert leaks.exit_code == 0 and leaks.stdout.splitlines()[0] == ",".join(catalogue.columns("leaks"))
+    ratings = run("stats", corpus, "-f", "csv", "-t", "ratings")
+    assert ratings.exit_code == 0 and ratings.stdout.splitlines()[0] == ",".join(catalogue.columns("ratings"))
     summary = list(csv.DictReader(io.StringIO(run("stats", corpus, "-f", "csv", "-t", "pass_summary").stdout)))
     assert [(r["player"], r["direction"], r["passes"]) for r in summary] == [
         ("ann", "left", "1"), ("bob", "left", "1"), ("cat", "left", "1"), ("dan", "left", "1")]
@@ -130,7 +132,7 @@ def test_stats_text_and_unreadable_input(corpus, tmp_path):
     done = run("stats", corpus, tmp_path / "missing")
     assert done.exit_code == 2
     assert "missing: error: no such file or folder" in done.stderr
-    assert done.stdout.splitlines()[0].split()[:4] == ["player", "games", "hands", "wins"]
+    assert done.stdout.splitlines()[0].split()[:6] == ["player", "rating", "rating_sigma", "games", "hands", "wins"]
     assert "3 games, 3 hands" in done.stdout
 
 

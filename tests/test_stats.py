@@ -43,6 +43,7 @@ def test_every_figure_of_two_crafted_games():
     assert math.isnan(stats.loc["ann", "moon_choice_accuracy"])   # no shot, nothing to judge
     assert stats["passes"].eq(0).all() and stats["qs_pass_pct"].isna().all()
     assert stats["leak_cost"].eq(0).all()   # two games are too few to weigh a statistic
+    assert stats.loc["cat", "rated_games"] == 2 and stats.loc["cat", "rating"] > stats.loc["dan", "rating"]
 
 
 def test_the_contract_columns_come_first_and_follow_the_catalogue():
@@ -52,26 +53,53 @@ def test_the_contract_columns_come_first_and_follow_the_catalogue():
         assert name in stats.columns
 
 
-def test_the_leak_finder_by_hand():
+def crafted_tally(bob_passed: int) -> Tally:
+    """Three players of 100 hands; only qs_pass_pct has enough hands on both sides to be weighed."""
     tally = Tally()
-    # winning players: share of wins above the corpus's (7 of 30 games): only ann
-    for name, wins, qs_hits in (("ann", 5, 20), ("bob", 1, 30), ("cat", 1, 20)):
-        c = tally.players[name]
-        c.update({"games": 10, "complete_games": 10, "wins": wins, "hands": 100,
-                  "qs_taken_pct.opp": 100, "qs_taken_pct.hit": qs_hits})
-    # in the corpus a hand with QS scored 15 on average, one without 3: QS matters 12 points a hand
-    tally.impact["qs_taken_pct"].update({"hit_points": 150, "hits": 10, "miss_points": 90, "misses": 30})
-    assert tally.winning_players() == {"ann"}
+    for name, wins, passed in (("ann", 5, 20), ("bob", 1, bob_passed), ("cat", 1, 20)):
+        tally.players[name].update({"games": 10, "complete_games": 10, "wins": wins, "hands": 100,
+                                    "qs_pass_pct.opp": 100, "qs_pass_pct.hit": passed})
+    # in the corpus a hand after passing QS scored 15 on average (say), one after keeping it 3
+    tally.impact["qs_pass_pct"].update({"hit_points": 150, "hits": 10, "miss_points": 90, "misses": 30})
+    return tally
+
+
+def test_the_leak_finder_by_hand():
+    from scipy import stats
+    tally = crafted_tally(bob_passed=50)
     leaks = tally.leaks_frame().set_index("player")
-    assert leaks.loc["bob", "stat"] == "qs_taken_pct"
-    assert leaks.loc["bob", ["player_value", "winners_value", "impact", "opportunities_per_hand"]].tolist() == [30, 20, 12, 1]
-    assert leaks.loc["bob", "cost"] == pytest.approx(1.2)          # (30% - 20%) x 12 points x every hand
-    assert leaks.loc["cat", "cost"] == pytest.approx(0)
-    assert "ann" not in leaks.index                                 # no other winner to compare with
+    assert list(leaks["statistic"]) == ["qs_pass_pct"] * 3     # one statistic weighed, for every player
+    bob = leaks.loc["bob"]
+    # the typical other player: ann and cat, the two middle ones of two, pooled
+    assert (bob["value"], bob["reference"], bob["impact"], bob["opportunities_per_hand"]) == (50, 20, 12, 1)
+    assert bob["cost_per_hand"] == pytest.approx(3.6)                  # (50% - 20%) x 12 points x every hand
+    assert bob["sample_size"] == 100 and bob["unit"] == "percent"
+    exact = stats.binomtest(50, 100).proportion_ci(0.95, method="exact")
+    assert (bob["ci_low"], bob["ci_high"]) == pytest.approx((100 * exact.low, 100 * exact.high))
+    fisher = stats.fisher_exact([[50, 50], [40, 160]], alternative="greater").pvalue
+    assert bob["p_value"] == pytest.approx(3 * fisher)                # Holm: the smallest of 3 p-values x 3
+    assert bob["significant"]
+    assert (bob["stat"], bob["player_value"], bob["cost"]) == ("qs_pass_pct", 50, bob["cost_per_hand"])
+    assert bob["winners_value"] == 20                                  # ann, the one winner, for context
+    for other in ("ann", "cat"):                                       # 20% against 35%: cheaper, no leak
+        assert leaks.loc[other, "cost_per_hand"] < 0 and not leaks.loc[other, "significant"]
     players = tally.players_frame().set_index("player")
-    assert players.loc["bob", "leak_cost"] == pytest.approx(1.2)
-    assert players.loc["bob", "top_leaks"] == "qs_taken_pct: 30.0% vs 20.0% (+1.20)"
-    assert tally.leak_sentences()["bob"][0].startswith("qs_taken_pct 30.0% against 20.0% for the winning players")
+    assert players.loc["bob", "leak_cost"] == pytest.approx(3.6) and players.loc["bob", "leaks"] == 1
+    assert players.loc["bob", "top_leaks"] == "qs_pass_pct: 50.0% vs 20.0% (+3.60)"
+    assert players.loc["ann", "leaks"] == 0 and players.loc["ann", "top_leaks"] == ""
+    assert tally.leak_sentences()["bob"][0].startswith("qs_pass_pct 50.0% against 20.0% for the typical "
+                                                       "player (passes giving QS, of the passes where the passer was dealt QS")
+
+
+def test_a_leak_is_significant_only_after_the_correction_for_every_test():
+    from scipy import stats
+    tally = crafted_tally(bob_passed=31)
+    bob = tally.leaks_frame().set_index("player").loc["bob"]
+    raw = stats.fisher_exact([[31, 69], [40, 160]], alternative="greater").pvalue
+    assert raw < 0.05 < bob["p_value"] == pytest.approx(3 * raw)      # 3 tests: not beyond luck
+    assert bob["cost_per_hand"] > 0 and not bob["significant"]
+    assert tally.leak_sentences() == {"ann": [], "bob": [], "cat": []}
+    assert "(not significant)" in tally.leak_sentences(all_leaks=True)["bob"][0]
 
 
 CORPUS = list(simulate_games(6, Rules(), 4, seed=11))
@@ -83,7 +111,7 @@ def test_tallies_of_chunks_merge_into_the_tally_of_the_whole(cut):
     whole = tally_games(CORPUS)
     merged = tally_games(CORPUS[:cut]).merge(tally_games(CORPUS[cut:]))
     assert (merged.games, merged.hands) == (whole.games, whole.hands)
-    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame"):
+    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame", "ratings_frame"):
         assert_frame_equal(getattr(merged, frame)(), getattr(whole, frame)())
 
 
@@ -107,7 +135,7 @@ def test_jsonl_and_parquet_give_the_same_statistics(tmp_path):
     write_any(CORPUS, tmp_path / "games.parquet")
     from_jsonl, from_parquet = tally_paths([tmp_path / "games.jsonl"]), tally_paths([tmp_path / "games.parquet"])
     assert from_parquet.error_count == 0
-    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame"):
+    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame", "ratings_frame"):
         assert_frame_equal(getattr(from_parquet, frame)(), getattr(from_jsonl, frame)())
 
 
@@ -129,5 +157,5 @@ def test_worker_processes_give_the_same_statistics(tmp_path):
     path = tmp_path / "games.jsonl"
     write_games(CORPUS, path)
     one, two = tally_paths([path]), tally_paths([path], workers=2)
-    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame"):
+    for frame in ("players_frame", "leaks_frame", "pass_summary_frame", "pass_outcomes_frame", "ratings_frame"):
         assert_frame_equal(getattr(two, frame)(), getattr(one, frame)())

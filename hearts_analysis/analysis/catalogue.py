@@ -51,6 +51,16 @@ CARD = _s("card", "A card in canonical notation (QS, TH, 2C).", "card", "string"
 DIRECTION = _s("direction", "Pass direction of the hand: left, right, across (hold hands have no passes).",
                "text", "string")
 
+_RATING = (
+    _s("rating", "Skill rating: the mean (mu) of openskill's Plackett-Luce estimate from the finished games' "
+       "rankings by final total, rated in played_at order; starts at 25.", "rating", "float64"),
+    _s("rating_sigma", "The rating's uncertainty (its standard deviation); starts at 8.33 and shrinks with games.",
+       "rating", "float64"),
+    _s("rating_conservative", "rating - 3 x rating_sigma: the skill the player has almost surely; the leaderboard "
+       "sorts by it.", "rating", "float64"),
+    _s("rated_games", "Finished games rated so far.", "games", "int64"),
+)
+
 _POINTS = (
     SOURCE, GAME_ID, HAND, SEAT, PLAYER,
     _s("pass_direction", "The hand's pass direction, hold included.", "text", "string"),
@@ -184,6 +194,7 @@ _PLAYERS = (
        "games", "int64"),
     _s("win_pct", "Wins per finished game.", _RATE, "float64"),
     _s("avg_position", "Average finishing position in finished games (1 = lowest total).", "rank", "float64"),
+    *_RATING,
     _s("points_per_hand", "Average points scored per hand, after the moon adjustment.", "points/hand", "float64"),
     _s("points_before_moon_per_hand", "Average points taken per hand before the moon adjustment.", "points/hand",
        "float64"),
@@ -212,23 +223,53 @@ _PLAYERS = (
     _s("violations", "Rule violations attributed to the player's seat.", "violations", "int64"),
     _s("violations_per_100_hands", "Violations per 100 hands played.", "violations/100 hands", "float64"),
     _s("violation_hand_pct", "Hands with at least one violation by the player.", _RATE, "float64"),
-    _s("leak_cost", "Sum of the player's positive leak costs (see leaks): points per hand it gives away against "
-       "the corpus's winning players.", "points/hand", "float64"),
-    _s("top_leaks", "The player's three largest leaks, as 'stat: player% vs winners% (+cost)'.", "text", "string"),
+    _s("leaks", "Significant leaks (see leaks): costly differences from the typical player that hold after "
+       "the correction for the number of tests.", "leaks", "int64"),
+    _s("leak_cost", "Sum of the costs of the player's significant leaks: points per hand they give away against "
+       "the typical player.", "points/hand", "float64"),
+    _s("top_leaks", "The player's three largest significant leaks, as 'statistic: value vs reference (+cost per "
+       "hand)'.", "text", "string"),
 )
 
 _LEAKS = (
     PLAYER,
-    _s("stat", "A rate statistic of the players table that the leak finder weighs.", "text", "string"),
-    _s("player_value", "The player's value of the statistic.", _RATE, "float64"),
-    _s("winners_value", "The same statistic pooled over the corpus's winning players (win_pct above the corpus's "
-       "mean; the player itself left out).", _RATE, "float64"),
+    _s("statistic", "The statistic compared: a decision or tendency rate of the players table, or "
+       "review_cost_per_decision (the review's average cost per unforced decision, when a review is given).",
+       "text", "string"),
+    _s("value", "The player's value of the statistic.", "see unit", "float64"),
+    _s("reference", "The same statistic for the typical other player: the median of the other players' values "
+       "(for an even number of them, the two middle players pooled).", "see unit", "float64"),
+    _s("unit", "The unit of value, reference and the interval: percent, or points/decision.", "text", "string"),
+    _s("sample_size", "The player's opportunities (hands, passes or runs) or reviewed decisions behind value.",
+       "count", "int64"),
+    _s("ci_low", "Lower end of the 95% confidence interval of the player's value (Clopper-Pearson for a rate, "
+       "Student's t for a mean).", "see unit", "float64"),
+    _s("ci_high", "Upper end of that interval.", "see unit", "float64"),
+    _s("cost_per_hand", "Points per hand the difference costs: (value - reference) x impact x "
+       "opportunities_per_hand (for a rate, value in percent / 100); positive is a leak.", "points/hand",
+       "float64"),
+    _s("p_value", "One-sided p-value in the costly direction (Fisher's exact test for a rate, Welch's t-test for "
+       "the review's cost), Holm-corrected for every player and statistic tested.", "probability", "float64"),
+    _s("significant", "A leak beyond luck: p_value below 0.05 and a positive cost.", "yes/no", "bool"),
+    _s("stat", "Same as statistic (the earlier name).", "text", "string"),
+    _s("player_value", "Same as value (the earlier name).", "see unit", "float64"),
+    _s("winners_value", "The statistic pooled over the corpus's winning players (win_pct above the corpus's "
+       "mean; the player itself left out), for context only: winners are partly the lucky ones.", "see unit",
+       "float64"),
     _s("impact", "How much the statistic matters to the score: the corpus's average points in a hand where it "
-       "happened minus where it could have and did not.", "points/hand", "float64"),
-    _s("opportunities_per_hand", "How often the player had the chance (e.g. was dealt QS at a pass).",
-       "per hand", "float64"),
-    _s("cost", "(player_value - winners_value) / 100 x impact x opportunities_per_hand: points per hand the "
-       "difference costs; positive is a leak.", "points/hand", "float64"),
+       "happened minus where it could have and did not (1 for the review's cost, already in points).",
+       "points/hand", "float64"),
+    _s("opportunities_per_hand", "How often the player had the chance (e.g. was dealt QS at a pass), or reviewed "
+       "decisions per reviewed hand.", "per hand", "float64"),
+    _s("cost", "Same as cost_per_hand (the earlier name).", "points/hand", "float64"),
+)
+
+_RATINGS = (
+    GAME_ID,
+    _s("played_at", "When the game was played, as recorded (ISO 8601; empty when the record has none).", "time",
+       "string"),
+    PLAYER,
+    *_RATING,
 )
 
 TABLES: dict[str, TableSpec] = {t.name: t for t in [
@@ -244,7 +285,8 @@ TABLES: dict[str, TableSpec] = {t.name: t for t in [
     TableSpec("pass_outcomes", "Points after each kind of pass", "one player, pass direction and kind of pass",
               _PASS_OUTCOMES),
     TableSpec("players", "Player statistics", "one player over a corpus", _PLAYERS),
-    TableSpec("leaks", "Leaks", "one rate statistic of one player, against the corpus's winning players", _LEAKS),
+    TableSpec("leaks", "Leaks", "one statistic of one player, against the typical other player", _LEAKS),
+    TableSpec("ratings", "Rating history", "one player after one rated game", _RATINGS),
 ]}
 
 
@@ -284,7 +326,7 @@ def render_markdown() -> str:
              "`python -m hearts_analysis.analysis`; do not edit by hand.", "",
              "Every table is a pandas DataFrame in the library and a `--table` of the command line: the "
              "per-game tables come from `hearts_analysis.analysis.tables` and `hearts analyze`; `players`, "
-             "`leaks`, `pass_summary` and `pass_outcomes` are sums over a corpus, from "
+             "`leaks`, `ratings`, `pass_summary` and `pass_outcomes` are sums over a corpus, from "
              "`hearts_analysis.analysis.stats.Tally` and `hearts stats` (`hearts analyze` also gives the "
              "last two). Hands and tricks are 1-based, seats 0-based; percentages are 0-100.", "",
              "| table | one row is |", "|---|---|"]
@@ -301,7 +343,27 @@ def render_markdown() -> str:
                       "Persian), judged on "
                       "the passer's dealt hand:", "", "| verdict code | advice |", "|---|---|"]
             lines += [f"| `{a.code}` | {a.rule} |" for a in ADVICE.values()]
+        if spec.name in _NOTES:
+            title, module = _NOTES[spec.name]
+            lines += ["", f"### {title}", ""] + _notes(module)
     return "\n".join(lines) + "\n"
+
+
+_NOTES = {"leaks": ("How the leak finder tells skill from luck", "leaks"), "ratings": ("The rating", "rating")}
+"""Tables followed by the notes of the module that computes them."""
+
+
+def _notes(module: str) -> list[str]:
+    """A module's docstring after its first paragraph, as Markdown: roles unwrapped, examples left out."""
+    import importlib
+    import re
+    doc = importlib.import_module(f"{__package__}.{module}").__doc__ or ""
+    body = doc.strip().split("\n\n", 1)[1] if "\n\n" in doc.strip() else ""
+    body = re.sub(r":\w+:`~?([\w.]+\.)?(\w+)`", r"`\2`", body).replace("``", "`")
+    lines = [line for line in body.splitlines() if not line.startswith(">>>")]
+    while lines and lines[-1].strip() in ("", "True", "False") or (lines and lines[-1].startswith("[")):
+        lines.pop()
+    return lines
 
 
 def _doc_body(doc: str | None) -> list[str]:

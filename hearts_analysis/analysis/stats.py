@@ -1,15 +1,15 @@
 """Player statistics over a corpus, streamed: one game at a time into additive counters.
 
 A :class:`Tally` holds sums only (per player, per player and pass direction,
-and the corpus-wide sums the leak finder weighs statistics with), so a corpus
-of any size is read in bounded memory, and tallies of separate chunks (files,
+and the corpus-wide sums the leak finder weighs statistics with), plus one small
+:class:`~hearts_analysis.analysis.rating.GameOutcome` per game for the rating, so a
+corpus of any size is read in small memory, and tallies of separate chunks (files,
 row groups, worker processes) combine with :meth:`Tally.merge`.
 
-The leak finder compares each player's rate statistics with the pooled rates
-of the corpus's winning players, and weighs each difference by how much the
-statistic matters to the score: the corpus's average points in a hand where
-the event happened minus where it could have and did not. The result is a
-cost in points per hand, like a poker tracker's leak finder.
+What the counts mean is computed from them on demand: the rating
+(:mod:`~hearts_analysis.analysis.rating`) and the leak finder
+(:mod:`~hearts_analysis.analysis.leaks`), which compares each player's decisions with
+the typical other player's and says which differences are more than luck.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ from ..records.model import GameRecord
 from ..rules import Rules
 from .catalogue import frame, stat
 from .game import GameAnalysis, HandAnalysis, analyze_game, analyze_paths
+from .leaks import REVIEW_STAT, TOP_LEAKS, ReviewCosts, costly, find_leaks, leak_sentence, leak_summary
 from .passes import PASS_KINDS, PassReview, opportunities, pass_kinds
+from .rating import GameOutcome, Ratings, rate_games
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,11 +43,10 @@ RATES: tuple[str, ...] = (
     "qs_taken_pct", "moon_attempt_pct", "moon_success_pct", "missed_stop_pct", "hearts_broken_pct",
     *PASS_RATES.values(), "violation_hand_pct",
 )
-"""Rate statistics counted per seat-hand as (opportunity, event); the leak finder weighs them all."""
+"""Rate statistics counted per seat-hand as (opportunity, event); the leak finder weighs the decisions among them."""
 
 MIN_IMPACT_SAMPLES = 5
 """Hands needed on each side (event / no event) before a statistic's impact is trusted."""
-TOP_LEAKS = 3
 MAX_ERRORS_KEPT = 100
 
 Counter = dict[str, float]
@@ -85,10 +86,16 @@ class Tally:
     """``(player, direction, kind) -> passes, points, back_points, receiver_points`` (kind ``any``: every pass)."""
     impact: dict[str, Counter] = field(default_factory=lambda: defaultdict(_counter))
     """``rate -> hit_points, hits, miss_points, misses`` over every seat-hand of the corpus."""
+    outcomes: list[GameOutcome] = field(default_factory=list)
+    """One entry per game counted, in the order counted (game id, played_at, players, final totals,
+    complete): what the rating is computed from. Merging appends the other chunk's, so chunks
+    merged in the order read keep the order read (the rating's tie-break)."""
     games: int = 0
     hands: int = 0
     error_count: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    _rated: tuple[int, Ratings] | None = field(default=None, init=False, repr=False, compare=False)
+    """The ratings of the first n outcomes: rating a long corpus takes a while, and tables share them."""
 
     # -- filling ----------------------------------------------------------------
     def add(self, analysis: GameAnalysis) -> None:
@@ -97,6 +104,9 @@ class Tally:
         result = analysis.result
         names = analysis.players
         counters = [self.players[name] for name in names]
+        record = analysis.record
+        self.outcomes.append(GameOutcome(record.game_id, record.played_at, names, tuple(result.totals),
+                                         bool(result.complete)))
         for seat, c in enumerate(counters):
             c["games"] += 1
             if result.complete:
@@ -173,6 +183,7 @@ class Tally:
                 target = mine[key]
                 for name, value in counter.items():
                     target[name] += value
+        self.outcomes.extend(other.outcomes)
         self.games += other.games
         self.hands += other.hands
         self.error_count += other.error_count
@@ -202,39 +213,35 @@ class Tally:
         return {name for name, c in self.players.items()
                 if c.get("complete_games", 0) and c.get("wins", 0) / c["complete_games"] > mean}
 
-    def leak_rows(self) -> list[dict[str, Any]]:
-        winners = self.winning_players()
-        impacts = self.impacts()
-        rows = []
-        for name in sorted(self.players):
-            c = self.players[name]
-            pool = [self.players[w] for w in winners if w != name]
-            for rate in RATES:
-                opp = c.get(rate + ".opp", 0)
-                pool_opp = sum(p.get(rate + ".opp", 0) for p in pool)
-                if not opp or not pool_opp or math.isnan(impacts[rate]):
-                    continue
-                mine = 100 * c.get(rate + ".hit", 0) / opp
-                theirs = 100 * sum(p.get(rate + ".hit", 0) for p in pool) / pool_opp
-                per_hand = opp / c["hands"]
-                rows.append({"player": name, "stat": rate, "player_value": mine, "winners_value": theirs,
-                             "impact": impacts[rate], "opportunities_per_hand": per_hand,
-                             "cost": (mine - theirs) / 100 * impacts[rate] * per_hand})
-        return rows
+    def ratings(self) -> Ratings:
+        """Every player's rating, now and after each game (see :mod:`~hearts_analysis.analysis.rating`)."""
+        if self._rated is None or self._rated[0] != len(self.outcomes):
+            self._rated = (len(self.outcomes), rate_games(self.outcomes))
+        return self._rated[1]
 
-    def player_rows(self) -> list[dict[str, Any]]:
+    def rating_rows(self) -> list[dict[str, Any]]:
+        """The ``ratings`` table: each player's rating after each rated game, in the order rated."""
+        return self.ratings().history
+
+    def leak_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
+        """The ``leaks`` table (see :mod:`~hearts_analysis.analysis.leaks`); ``review`` adds the review's costs."""
+        return find_leaks(self, review)
+
+    def player_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
+        """The ``players`` table, by player id; ``review`` adds the review's costs to the leak finder."""
         leaks: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for leak in self.leak_rows():
-            if leak["cost"] > 0:
-                leaks[leak["player"]].append(leak)
+        for leak in costly(self.leak_rows(review)):
+            leaks[leak["player"]].append(leak)
+        ratings = self.ratings()
         rows = []
         for name in sorted(self.players):
             c = self.players[name]
-            found = sorted(leaks[name], key=lambda leak: -leak["cost"])
+            found = leaks[name]
             row = {
                 "player": name, "games": c["games"], "complete_games": c["complete_games"], "hands": c["hands"],
                 "wins": c["wins"], "win_pct": _pct(c["wins"], c["complete_games"]),
                 "avg_position": _ratio(c["position_sum"], c["complete_games"]),
+                **ratings.columns(name), "rated_games": ratings.games.get(name, 0),
                 "points_per_hand": _ratio(c["points"], c["hands"]),
                 "points_before_moon_per_hand": _ratio(c["raw_points"], c["hands"]),
                 "hearts_per_hand": _ratio(c["hearts"], c["hands"]),
@@ -248,15 +255,21 @@ class Tally:
                 "verdicts_per_pass": _ratio(c["verdicts"], c["passes"]),
                 "violations": c["violations"],
                 "violations_per_100_hands": _pct(c["violations"], c["hands"]),
-                "leak_cost": sum(leak["cost"] for leak in found) if found else 0.0,
-                "top_leaks": "; ".join(f"{leak['stat']}: {leak['player_value']:.1f}% vs "
-                                       f"{leak['winners_value']:.1f}% (+{leak['cost']:.2f})"
-                                       for leak in found[:TOP_LEAKS]),
+                "leaks": len(found),
+                "leak_cost": sum(leak["cost_per_hand"] for leak in found) if found else 0.0,
+                "top_leaks": "; ".join(map(leak_summary, found[:TOP_LEAKS])),
             }
             for rate in RATES:
                 row[rate] = _pct(c[rate + ".hit"], c[rate + ".opp"])
             rows.append(row)
         return rows
+
+    def leaderboard_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
+        """The ``players`` table best first: by the rating's conservative estimate, unrated players last."""
+        def best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
+            unrated = math.isnan(row["rating_conservative"])
+            return unrated, 0.0 if unrated else -row["rating_conservative"], row["player"]
+        return sorted(self.player_rows(review), key=best_first)
 
     def pass_summary_rows(self) -> list[dict[str, Any]]:
         rows = []
@@ -281,26 +294,25 @@ class Tally:
                          "receiver_points_per_hand": _ratio(p["receiver_points"], p["passes"])})
         return rows
 
-    def leak_sentences(self) -> dict[str, list[str]]:
-        """Each player's leaks, largest first, in plain words (for reports)."""
+    def leak_sentences(self, all_leaks: bool = False, review: ReviewCosts | None = None) -> dict[str, list[str]]:
+        """Each player's significant leaks (``all_leaks``: every costly one), largest first, in plain words."""
         out: dict[str, list[str]] = {name: [] for name in sorted(self.players)}
-        for leak in sorted(self.leak_rows(), key=lambda row: -row["cost"]):
-            if leak["cost"] > 0 and len(out[leak["player"]]) < TOP_LEAKS:
-                definition = stat("players", leak["stat"]).definition.rstrip(".")
-                out[leak["player"]].append(
-                    f"{leak['stat']} {leak['player_value']:.1f}% against {leak['winners_value']:.1f}% for the "
-                    f"winning players ({definition[0].lower() + definition[1:]}): about "
-                    f"{leak['cost']:.2f} points a hand")
+        for leak in costly(self.leak_rows(review), all_leaks):
+            if len(out[leak["player"]]) < TOP_LEAKS:
+                out[leak["player"]].append(leak_sentence(leak, _definition(leak["statistic"])))
         return out
 
     def players_frame(self) -> "pd.DataFrame":
         """The ``players`` table: one row per player."""
         return frame("players", self.player_rows())
 
-    def leaks_frame(self) -> "pd.DataFrame":
-        """The ``leaks`` table: one row per player and rate statistic, largest cost first."""
-        rows = sorted(self.leak_rows(), key=lambda row: (row["player"], -row["cost"]))
-        return frame("leaks", rows)
+    def leaks_frame(self, review: ReviewCosts | None = None) -> "pd.DataFrame":
+        """The ``leaks`` table: one row per player and statistic tested, by player then largest cost."""
+        return frame("leaks", self.leak_rows(review))
+
+    def ratings_frame(self) -> "pd.DataFrame":
+        """The ``ratings`` table: each player's rating after each rated game."""
+        return frame("ratings", self.rating_rows())
 
     def pass_summary_frame(self) -> "pd.DataFrame":
         """The ``pass_summary`` table: one row per player and pass direction."""
@@ -309,6 +321,12 @@ class Tally:
     def pass_outcomes_frame(self) -> "pd.DataFrame":
         """The ``pass_outcomes`` table: one row per player, pass direction and kind of pass."""
         return frame("pass_outcomes", self.pass_outcome_rows())
+
+
+def _definition(statistic: str) -> str:
+    if statistic == REVIEW_STAT:
+        return "The review's average cost per unforced decision, in expected points"
+    return stat("players", statistic).definition.rstrip(".")
 
 
 def _ratio(part: float, whole: float) -> float:

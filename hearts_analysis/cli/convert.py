@@ -22,6 +22,10 @@ def convert(
         None, "--partition-size", "-p", metavar="HANDS", min=1,
         help="Write DST as a folder of Parquet files part-00000.parquet, ... of about HANDS hands each "
              "(whole games per file)."),
+    append: bool = typer.Option(
+        False, "--append", "-a",
+        help="Add the games to the corpus folder DST as new part files, leaving its files as they are; a game "
+             "whose game_id is already in DST (or earlier in SRC) is skipped and named on stderr."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary line."),
 ) -> None:
     """Convert games between JSON, JSON Lines and Parquet, in either direction, without loss.
@@ -33,6 +37,12 @@ def convert(
     The output appears only when complete. Unreadable records are reported on
     stderr with their file, line or row, and field; the rest is converted.
 
+    With --append, DST is a corpus folder that grows: the new games go into
+    new part files numbered after its last one (part-00007.parquet, ...); the
+    files already there are not rewritten, and a game whose game_id is already
+    in the folder is skipped and reported (skipping is not an error). Then run
+    hearts stats or hearts report on the folder: they read every part.
+
     Exit status: 0 every record converted, 2 some input could not be read (or
     the command could not run).
 
@@ -43,9 +53,14 @@ def convert(
       hearts convert corpus.parquet games.jsonl
 
       hearts convert games/ corpus/ --partition-size 1000000
+
+      hearts convert week-49.jsonl club/ --append
     """
     def report(item: Item) -> None:
         typer.echo(error_line(item), err=True)
+
+    if append:
+        _append(sources, target, partition_size, report, quiet)
 
     try:
         with progress("converting", enabled="-" not in sources) as bar:
@@ -58,6 +73,31 @@ def convert(
     if not quiet:
         plural = "s" if done.games != 1 else ""
         summary = f"converted {done.games:,} game{plural} ({done.hands:,} hands) into {target}"
+        if done.errors:
+            summary += f"; {done.errors:,} unreadable record{'s' if done.errors != 1 else ''} skipped"
+        typer.echo(summary, err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if done.errors else EXIT_CLEAN)
+
+
+def _append(sources: list[str], target: str, partition_size: Optional[int], report, quiet: bool) -> None:
+    from ..records.append import append as append_games   # pyarrow: only when appending
+    def skipped(item: Item, where: str) -> None:
+        typer.echo(f"{item.source}: skipped: game_id {item.game.game_id!r} is {where}", err=True)
+
+    try:
+        with progress("appending", enabled="-" not in sources) as bar:
+            done = append_games(sources, target, partition_size, on_error=report, on_skip=skipped,
+                                on_progress=lambda games, hands: bar.advance(games, hands))
+    except (ValueError, OSError) as error:
+        raise fail(str(error))
+    if not quiet:
+        plural = "s" if done.games != 1 else ""
+        parts = f" as {', '.join(done.parts)}" if done.parts else ""
+        summary = f"appended {done.games:,} game{plural} ({done.hands:,} hands) to {target}{parts}"
+        if done.skipped:
+            summary += f"; skipped {done.skipped:,} already there"
+        if done.without_id:
+            summary += f"; {done.without_id:,} without a game_id could not be checked for repeats"
         if done.errors:
             summary += f"; {done.errors:,} unreadable record{'s' if done.errors != 1 else ''} skipped"
         typer.echo(summary, err=True)

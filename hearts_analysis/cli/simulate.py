@@ -15,7 +15,7 @@ from ..records.jsonio import dumps_game
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
-from ..simulate import HeuristicBot, RandomBot, mixed_bot, simulate_games
+from ..simulate import BOT_KINDS, make_pool, parse_mix, simulate_games, simulate_pool
 from ..text import os_error_text, shown
 from .app import SET_OPTION, app, fail, rules_from_options
 from .progress import progress
@@ -27,7 +27,6 @@ class BotKind(str, Enum):
     mixed = "mixed"
 
 
-BOTS = {BotKind.heuristic: HeuristicBot, BotKind.random: RandomBot, BotKind.mixed: mixed_bot}
 
 
 def _counted(games: Iterable[GameRecord], bar, tally: list[int]) -> Iterator[GameRecord]:
@@ -54,14 +53,29 @@ def simulate(
                                 help="heuristic (careful play, passes by the book, occasional moon "
                                      "runs), random (any legal card), or mixed (each seat heuristic "
                                      "three times in four, else random)."),
+    pool: Optional[int] = typer.Option(None, "--pool", min=1, metavar="N",
+                                       help="A pool of N named players (p01, p02...) who rotate between "
+                                            "tables and seats, round by round; each is always played by the "
+                                            "same bot (--bots, else --bot). At least --players."),
+    bots: Optional[str] = typer.Option(None, "--bots", metavar="MIX",
+                                       help="The pool's bots, e.g. heuristic=10,random=2 (counts add up to "
+                                            "--pool, or give the pool's size when --pool is absent). Which "
+                                            "player is which bot is written in each game's `bots` field."),
 ) -> None:
     """Play complete games to the target with seeded bots and write them as a corpus.
 
     Every game is legal under the rules and ends when a total reaches the
     target; game i depends only on the seed and i. Games are written as they
-    are played, and the output appears only when it is complete.
+    are played, and the output appears only when it is complete. Every game
+    has a played_at time: simulated rounds start 30 minutes apart.
+
+    Without --pool the same players (bot1, bot2...) sit at one table every
+    game. With --pool, a club: each round the pool is shuffled and seated at as
+    many full tables as it fills, and each player keeps one bot throughout.
 
     Example: hearts simulate --games 1000 --players 4 --rules omnibus --seed 7 -o corpus.jsonl
+
+    Example: hearts simulate --games 300 --pool 12 --bots heuristic=10,random=2 -o club.parquet
     """
     chosen = rules_from_options(rules or "standard", set_)
     try:
@@ -75,10 +89,21 @@ def simulate(
         raise fail(f"{output}: Parquet output is not available in this installation; write .jsonl")
     if suffix == ".json" and games != 1:
         raise fail(f"{output}: a .json file holds one game; use .jsonl for {games}")
+    if pool is not None or bots is not None:
+        try:
+            mix = parse_mix(bots) if bots is not None else {bot.value: pool}
+            members = make_pool(pool if pool is not None else sum(mix.values()), mix, seed)
+        except ValueError as error:
+            raise fail(f"--bots: {error}")
+        if len(members) < players:
+            raise fail(f"--pool {len(members)} cannot fill a table of {players} players")
+        played = simulate_pool(games, chosen, members, players, seed)
+    else:
+        played = simulate_games(games, chosen, players, seed, BOT_KINDS[bot.value])
     tally = [0, 0]
     started = time.perf_counter()
     with progress("simulating") as bar:
-        corpus = _counted(simulate_games(games, chosen, players, seed, BOTS[bot]), bar, tally)
+        corpus = _counted(played, bar, tally)
         if output == "-":
             out = sys.stdout.buffer
             for game in corpus:

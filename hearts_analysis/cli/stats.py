@@ -15,6 +15,7 @@ import typer
 from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
+from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally, tally_items
 from ..atomic import atomic_open
 from ..records.sources import iter_sources
@@ -36,25 +37,31 @@ class StatsTable(str, Enum):
     leaks = "leaks"
     pass_summary = "pass_summary"
     pass_outcomes = "pass_outcomes"
+    ratings = "ratings"
 
 
 ROWS = {StatsTable.players: Tally.player_rows, StatsTable.leaks: Tally.leak_rows,
-        StatsTable.pass_summary: Tally.pass_summary_rows, StatsTable.pass_outcomes: Tally.pass_outcome_rows}
+        StatsTable.pass_summary: Tally.pass_summary_rows, StatsTable.pass_outcomes: Tally.pass_outcome_rows,
+        StatsTable.ratings: Tally.rating_rows}
+REVIEWED = (StatsTable.players, StatsTable.leaks)
+"""Tables the review's costs change."""
 SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
                   ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
-TEXT_COLUMNS = ("player", "games", "hands", "wins", "win_pct", "avg_position", "points_per_hand", "qs_taken_pct",
-                "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct", "violations_per_100_hands")
+TEXT_COLUMNS = ("player", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
+                "points_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct",
+                "violations_per_100_hands", "leaks")
 
 _COLUMN_HELP = "\b\n" + help_text("players")
 
 
-def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: int | None = None) -> str:
-    """The chosen columns as a table, then each player's leaks.
+def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: int | None = None,
+                all_leaks: bool = False, review: ReviewCosts | None = None) -> str:
+    """The leaderboard (best conservative rating first) in the chosen columns, then each player's leaks.
 
     Given a ``width`` (a terminal's), columns are dropped from the right until the table
-    fits, and a last line says which were left out.
+    fits, and a line says which were left out.
     """
-    rows = tally.player_rows()
+    rows = tally.leaderboard_rows(review)
     if not rows:
         return f"{tally.games} games, {tally.hands} hands: no players"
     cells = [[_cell(row[column]) for column in columns] for row in rows]
@@ -64,12 +71,15 @@ def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: in
         shown -= 1
     lines = ["  ".join(column.rjust(width) for column, width in zip(columns[:shown], widths))]
     lines += ["  ".join(cell.rjust(width) for cell, width in zip(line[:shown], widths)) for line in cells]
-    lines.append(f"{tally.games:,} games, {tally.hands:,} hands")
+    lines.append(f"{tally.games:,} games, {tally.hands:,} hands; best first by rating - 3 x rating_sigma")
     if shown < len(columns):
         lines.append(f"left out to fit the terminal: {', '.join(columns[shown:])} (choose with --columns)")
-    for name, sentences in tally.leak_sentences().items():
-        for sentence in sentences:
-            lines.append(f"leak: {name}: {sentence}")
+    sentences = tally.leak_sentences(all_leaks, review)
+    for row in rows:
+        for sentence in sentences[row["player"]]:
+            lines.append(f"leak: {row['player']}: {sentence}")
+    if not all_leaks:
+        lines.append("leaks: significant ones only (--all-leaks shows every costly difference)")
     return "\n".join(map(terminal_safe, lines))
 
 
@@ -81,16 +91,23 @@ def _cell(value) -> str:
 
 @app.command(help=f"""Player statistics over a corpus: one row per player (by the records' player ids).
 
-Games, hands, wins, average finishing position, points per hand, QS taken,
-moon attempts / shots / stops and choice accuracy, hearts broken, pass
-tendencies, violations per 100 hands, and a leak finder: the statistics where
-a player differs most from the corpus's winning players, weighted by how much
-each matters to the score. Streams the corpus game by game in bounded memory.
+Games, hands, wins, average finishing position, a skill rating with its
+uncertainty (openskill's Plackett-Luce, from the finished games in played_at
+order), points per hand, QS taken, moon attempts / shots / stops and choice
+accuracy, hearts broken, pass tendencies, violations per 100 hands, and a leak
+finder: the decisions where a player differs from the typical player, what
+that costs in points per hand, and whether the difference is beyond luck
+(significant after the correction for every player and statistic tested).
+--review adds the review's cost per decision, the most direct evidence.
+Streams the corpus game by game.
 
+Text is a leaderboard, best conservative rating (rating - 3 x rating_sigma)
+first, then the significant leaks (--all-leaks: every costly difference).
 The format follows --output's suffix (.csv, .json, .parquet, .txt) unless
 --format is given; without --output, text goes to the terminal. --table picks
-players (default), leaks, pass_summary or pass_outcomes for csv and parquet;
-json holds players, leaks and pass_summary.
+players (default), leaks, ratings (each player's rating after each game),
+pass_summary or pass_outcomes for csv and parquet; json holds players, leaks
+(every statistic tested, with its significance), ratings and pass_summary.
 
 Exit status: 0, or 2 if some input could not be read (the rest is still counted).
 
@@ -99,6 +116,8 @@ Examples:
   hearts stats corpus.parquet -o stats.csv
 
   hearts stats corpus.parquet --columns player,games,win_pct,points_per_hand
+
+  hearts stats club/ --review review.json --all-leaks
 
 Columns of the players table (docs/statistics.md has every table):
 
@@ -116,6 +135,12 @@ def stats(
         help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
              f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
+    all_leaks: bool = typer.Option(False, "--all-leaks",
+                                   help="Text: show every costly difference, not only the significant leaks."),
+    review: Optional[list[Path]] = typer.Option(
+        None, "--review", metavar="REVIEW.json",
+        help="A `hearts review --format json` document of (some of) these games: adds the review's cost per "
+             "decision to the leak finder (repeatable)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
@@ -125,6 +150,10 @@ def stats(
     if format == StatsFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
     chosen = _chosen_columns(columns)
+    try:
+        costs = read_review_costs(review) if review else None
+    except ValueError as error:
+        raise fail(f"--review: {error}")
 
     with progress("counting", enabled="-" not in paths) as bar:
         tally = tally_items(_reported(iter_sources(paths, forced)),
@@ -132,16 +161,17 @@ def stats(
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
-            writer.write(ROWS[table](tally))
+            writer.write(ROWS[table](tally, costs) if table in REVIEWED else ROWS[table](tally))
     else:
         if format == StatsFormat.json:
-            data = orjson.dumps({"games": tally.games, "hands": tally.hands, "players": tally.player_rows(),
-                                 "leaks": tally.leak_rows(), "pass_summary": tally.pass_summary_rows(),
+            data = orjson.dumps({"games": tally.games, "hands": tally.hands, "players": tally.player_rows(costs),
+                                 "leaks": tally.leak_rows(costs), "ratings": tally.rating_rows(),
+                                 "pass_summary": tally.pass_summary_rows(),
                                  "errors": tally.errors, "unreadable": tally.error_count},
                                 option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
         else:
             fit = shutil.get_terminal_size().columns if output is None and columns is None and sys.stdout.isatty() else None
-            data = render_text(tally, chosen, fit).encode() + b"\n"
+            data = render_text(tally, chosen, fit, all_leaks, costs).encode() + b"\n"
         if output is None:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()

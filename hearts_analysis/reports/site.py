@@ -102,7 +102,7 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
             written += 1
         if progress is not None:
             progress(len(result.hands))
-    site = Site(digest, sources, find_leaks(digest.tally, leaks), rating_history(digest.games, ratings))
+    site = Site(digest, sources, find_leaks(digest.tally, leaks), rating_history(digest.games, digest.tally, ratings))
     written += site.write(folder)
     write_assets(folder)
     summary = digest.audit.summary

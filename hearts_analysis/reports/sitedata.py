@@ -7,13 +7,12 @@ accuracy, and, per player and statistic, a few hands where the event happened
 or could have and did not. Those hands are the evidence a leak links to: the
 replay position (hand, 1-based play) where the event shows.
 
-The leak list and the rating history come from the analysis layer when it has
-them (:func:`find_leaks`, :func:`rating_history`); the pages show what is there.
+The leak list and the rating history come from the statistics (:func:`find_leaks`,
+:func:`rating_history`), or from functions a caller gives in their place.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -228,28 +227,14 @@ LEAK_FIELDS = ("player", "statistic", "value", "reference", "sample_size", "ci_l
                "significant")
 
 
-def _optional(module: str, name: str) -> Callable | None:
-    try:
-        return getattr(importlib.import_module(f"hearts_analysis.analysis.{module}"), name, None)
-    except ImportError:
-        return None
-
-
 def find_leaks(tally: Tally, finder: LeakFinder | None = None) -> list[dict[str, Any]]:
-    """Every leak with :data:`LEAK_FIELDS`: from ``finder``, else the analysis' ``leaks.find_leaks``
-    when present, else the statistics' own leak rows (without sample size, interval or significance)."""
-    finder = finder or _optional("leaks", "find_leaks")
-    if finder is not None:
-        return [{key: row.get(key) for key in LEAK_FIELDS} for row in finder(tally)]
-    return [{"player": row["player"], "statistic": row["stat"], "value": row["player_value"],
-             "reference": row["winners_value"], "sample_size": None, "ci_low": None, "ci_high": None,
-             "cost_per_hand": row["cost"], "significant": None}
-            for row in tally.leak_rows() if row["cost"] > 0]
+    """Every leak with :data:`LEAK_FIELDS`: from ``finder``, else the statistics' leak finder."""
+    rows = tally.leak_rows() if finder is None else finder(tally)
+    return [{key: row.get(key) for key in LEAK_FIELDS} for row in rows]
 
 
-def rating_history(games: list[dict[str, Any]], history: RatingHistory | None = None) -> list[dict[str, Any]]:
-    """Rows ``game_id, played_at, player, rating, rating_sigma`` per game and player, from ``history``
-    (given the game rows of :class:`SiteDigest`) or the analysis' ``rating.rating_history``; empty
-    when neither exists."""
-    history = history or _optional("rating", "rating_history")
-    return [] if history is None else [dict(row) for row in history(games)]
+def rating_history(games: list[dict[str, Any]], tally: Tally, history: RatingHistory | None = None
+                   ) -> list[dict[str, Any]]:
+    """Rows ``game_id, played_at, player, rating, rating_sigma`` per game and player: from ``history``
+    (given the game rows of :class:`SiteDigest`), else the statistics' ratings."""
+    return [dict(row) for row in (tally.rating_rows() if history is None else history(games))]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Iterator, Sequence
 
@@ -121,10 +123,28 @@ def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random
                       rules_spec=rules.to_spec(), game_id=game_id, complete=table.game_over(totals, len(hands)))
 
 
+FIRST_ROUND = datetime(2026, 1, 5, 19, 0, tzinfo=timezone.utc)
+ROUND_EVERY = timedelta(minutes=30)
+"""Simulated rounds start this far apart; the tables of a round start a second apart, in table order."""
+
+
+def played_at(round_number: int, table: int = 0) -> str:
+    """When a simulated game started, ISO 8601 in UTC: later for a later round, or a later table of a round.
+
+    >>> played_at(0), played_at(2, 1)
+    ('2026-01-05T19:00:00Z', '2026-01-05T20:00:01Z')
+    """
+    moment = FIRST_ROUND + round_number * ROUND_EVERY + timedelta(seconds=table)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,
                    bot: BotFactory | Sequence[BotFactory] = HeuristicBot) -> Iterator[GameRecord]:
-    """``count`` games, generated one at a time; game ``i`` depends only on ``seed`` and ``i``."""
+    """``count`` games, generated one at a time; game ``i`` depends only on ``seed`` and ``i``.
+
+    One table, the same players in the same seats, one game a round (see :func:`played_at`).
+    """
     names = [f"bot{i + 1}" for i in range(players)]
     for index in range(count):
-        yield simulate_game(rules, names, random.Random(f"{seed}:{index}"), bot,
-                            game_id=f"sim-{seed}-{index + 1}")
+        game = simulate_game(rules, names, random.Random(f"{seed}:{index}"), bot, game_id=f"sim-{seed}-{index + 1}")
+        yield replace(game, played_at=played_at(index))

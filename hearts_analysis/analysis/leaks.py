@@ -1,0 +1,261 @@
+"""The leak finder: where a player's decisions differ from the typical player's, what that
+costs, and whether the difference is more than luck.
+
+Comparing a player with the corpus's winners mistakes luck for skill: winners are partly
+the players whom the cards favoured, so every other player looks leaky against them, even
+when all of them are the same program. So:
+
+* **Decisions and tendencies, not outcomes.** The statistics compared are choices (what a
+  player passes, running for the moon, missing a sure stop, breaking a rule), not results
+  such as taking QS, which the deal decides as much as the player.
+* **Against the typical player.** The reference is the median of the other players' values
+  (for an even number of them, the two middle players pooled), and the test compares the
+  player's counts with that player's counts. The pooled rest of the corpus would not do: a
+  few very different players (two random bots among six careful ones) drag a pooled value
+  toward them, and the careful players would then look leaky in whatever the bots do well.
+* **Costed.** A difference costs ``(value - reference) x impact x opportunities per hand``
+  points a hand, where the *impact* is how much the statistic goes with the score in the
+  corpus: average points in a hand where the event happened minus where it could have and
+  did not (``Tally.impacts``). Errors by definition (a missed stop, a violation) can only
+  cost in the direction of more of them.
+* **Significant only beyond luck.** Each (player, statistic) is tested one-sided in the
+  costly direction: Fisher's exact test for a rate (the player's events against the
+  reference player's, from ``scipy.stats.hypergeom``), Welch's t-test for a mean. The
+  p-values are corrected for the number of players times statistics tested (Holm), and a
+  leak is ``significant`` only when the corrected p-value is below 0.05 and the cost is
+  positive.
+* **The review, where there is one, is the most direct evidence.** ``hearts review``
+  scores every decision by its cost in expected points; its average per unforced decision
+  (``review_cost_per_decision``, with ``hearts stats --review``) needs no impact, the cost
+  being in points already.
+
+The interval ``ci_low``-``ci_high`` is a 95 % confidence interval of the player's own value
+(Clopper-Pearson for a rate, Student's t for a mean): where it excludes the reference by
+far, the leak is no accident of the sample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+import orjson
+
+if TYPE_CHECKING:
+    from .stats import Tally
+
+LEAK_RATES: tuple[str, ...] = (
+    "moon_attempt_pct", "missed_stop_pct", "qs_pass_pct", "as_pass_pct", "ks_pass_pct", "high_heart_pass_pct",
+    "low_spade_pass_pct", "void_pass_pct", "flagged_pass_pct", "violation_hand_pct",
+)
+"""The rate statistics compared: decisions and tendencies. Left out: QS taken and moons shot (outcomes), and
+breaking hearts (mostly forced by a void; whether it goes with more or fewer points changes with the company)."""
+
+ERROR_RATES = frozenset({"missed_stop_pct", "violation_hand_pct"})
+"""Rates that count mistakes by definition: only more of them is a leak."""
+
+REVIEW_STAT = "review_cost_per_decision"
+"""The review's average cost per unforced decision, in expected points."""
+
+ALPHA = 0.05
+"""Family-wise error rate over every (player, statistic) tested."""
+CONFIDENCE = 0.95
+"""Level of each value's confidence interval."""
+TOP_LEAKS = 3
+
+
+@dataclass
+class ReviewCosts:
+    """The review's decision costs summed per player, to compare players by them."""
+
+    players: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(float)))
+    """``player -> decisions, cost, cost_sq, hands`` over unforced decisions (hands: reviewed hands)."""
+
+    def add_game(self, game: Mapping[str, Any], where: str = "review") -> None:
+        """Count one game of the ``hearts review --format json`` contract (forced decisions are free)."""
+        players = game.get("players") or []
+        seen: set[tuple[str, Any]] = set()
+        for number, decision in enumerate(game.get("decisions") or []):
+            try:
+                name = decision.get("player") or players[decision["seat"]]
+                cost = float(decision["cost"])
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+                raise ValueError(f"{where}: decisions[{number}]: needs a player (or seat) and a numeric cost") \
+                    from None
+            if decision.get("forced"):
+                continue
+            counter = self.players[name]
+            counter["decisions"] += 1
+            counter["cost"] += cost
+            counter["cost_sq"] += cost * cost
+            if (name, decision.get("hand")) not in seen:
+                seen.add((name, decision.get("hand")))
+                counter["hands"] += 1
+
+
+def read_review_costs(paths: Iterable[str | Path]) -> ReviewCosts:
+    """The decision costs of ``hearts review --format json`` documents.
+
+    Raises ``ValueError`` naming the file (and the game and decision) that cannot be read.
+    """
+    costs = ReviewCosts()
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            raise ValueError(f"{path}: cannot read: {error.strerror or error}") from None
+        try:
+            document = orjson.loads(data)
+        except orjson.JSONDecodeError as error:
+            raise ValueError(f"{path}: not a review document ({error})") from None
+        games = document.get("games") if isinstance(document, dict) else None
+        if not isinstance(games, list):
+            raise ValueError(f"{path}: games: missing; write the review with hearts review --format json")
+        for index, game in enumerate(games):
+            if not isinstance(game, dict):
+                raise ValueError(f"{path}: games[{index}]: not an object")
+            costs.add_game(game, f"{path}: games[{index}]")
+    return costs
+
+
+def _holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjustment (scipy has none; it is four lines, statsmodels a heavy dependency)."""
+    order = sorted(range(len(p_values)), key=p_values.__getitem__)
+    adjusted, running = [1.0] * len(p_values), 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def _typical_others(values: Mapping[str, float]) -> dict[str, list[str]]:
+    """For each player, the other player in the middle of the others' values (the two middle ones for an even
+    number): a reference that a few very different players (beginners, bots) cannot drag."""
+    order = sorted(values, key=lambda name: (values[name], name))
+    others = len(order) - 1
+    middle = sorted({(others - 1) // 2, others // 2})
+    return {name: [order[j if j < k else j + 1] for j in middle] if others else []
+            for k, name in enumerate(order)}
+
+
+def _rate_rows(tally: "Tally") -> list[dict[str, Any]]:
+    import numpy as np
+    from scipy import stats
+    impacts = tally.impacts()
+    winners = tally.winning_players()
+    rows = []
+    for rate in LEAK_RATES:
+        counts = {name: (c.get(rate + ".hit", 0), c.get(rate + ".opp", 0)) for name, c in tally.players.items()
+                  if c.get(rate + ".opp", 0) and c.get("hands")}
+        impact = impacts[rate]
+        if math.isnan(impact):
+            continue
+        typical = _typical_others({name: hits / opp for name, (hits, opp) in counts.items()})
+        for name, (hits, opp) in counts.items():
+            if not typical[name]:
+                continue
+            ref_hits, ref_opp = (sum(counts[other][i] for other in typical[name]) for i in (0, 1))
+            value, reference = 100 * hits / opp, 100 * ref_hits / ref_opp
+            pool = [tally.players[w] for w in winners if w != name]
+            pool_opp = sum(p.get(rate + ".opp", 0) for p in pool)
+            per_hand = opp / tally.players[name]["hands"]
+            rows.append({"player": name, "statistic": rate, "value": value, "reference": reference,
+                         "unit": "percent", "sample_size": int(opp),
+                         "cost_per_hand": (value - reference) / 100 * impact * per_hand,
+                         "impact": impact, "opportunities_per_hand": per_hand,
+                         "winners_value": 100 * sum(p.get(rate + ".hit", 0) for p in pool) / pool_opp
+                         if pool_opp else math.nan,
+                         "_counts": (hits, opp, ref_hits, ref_opp),
+                         "_more_costs": impact > 0 or rate in ERROR_RATES})
+    if not rows:
+        return rows
+    hits, opp, ref_hits, ref_opp = (np.array(column) for column in zip(*(row.pop("_counts") for row in rows)))
+    more = np.array([row.pop("_more_costs") for row in rows])
+    # Fisher's exact test: given all the events of the two, the player's share follows a hypergeometric law
+    everyone, events = opp + ref_opp, hits + ref_hits
+    p_more = stats.hypergeom.sf(hits - 1, everyone, events, opp)
+    p_fewer = stats.hypergeom.cdf(hits, everyone, events, opp)
+    tail = (1 - CONFIDENCE) / 2
+    low = np.where(hits > 0, stats.beta.ppf(tail, np.maximum(hits, 1), opp - hits + 1), 0.0)
+    high = np.where(hits < opp, stats.beta.ppf(1 - tail, hits + 1, np.maximum(opp - hits, 1)), 1.0)
+    for row, p, lo, hi in zip(rows, np.where(more, p_more, p_fewer), low, high):
+        row.update(p_raw=float(min(1.0, p)), ci_low=100 * float(lo), ci_high=100 * float(hi))
+    return rows
+
+
+def _moments(counters: Iterable[Mapping[str, float]]) -> tuple[float, float, float]:
+    """``(decisions, mean, standard deviation)`` of the pooled costs."""
+    n = s = sq = 0.0
+    for c in counters:
+        n, s, sq = n + c["decisions"], s + c["cost"], sq + c["cost_sq"]
+    mean = s / n
+    return n, mean, math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1)))
+
+
+def _review_rows(review: ReviewCosts) -> list[dict[str, Any]]:
+    from scipy import stats
+    players = {name: c for name, c in review.players.items() if c.get("decisions", 0) >= 2}
+    typical = _typical_others({name: c["cost"] / c["decisions"] for name, c in players.items()})
+    rows = []
+    for name in sorted(players):
+        if not typical[name]:
+            continue
+        c = players[name]
+        n, mean, sd = _moments([c])
+        ref_n, ref_mean, ref_sd = _moments(players[other] for other in typical[name])
+        if sd == 0 and ref_sd == 0:
+            p = 0.0 if mean > ref_mean else 1.0
+        else:
+            p = float(stats.ttest_ind_from_stats(mean, sd, n, ref_mean, ref_sd, ref_n, equal_var=False,
+                                                 alternative="greater").pvalue)
+        low, high = (float(x) for x in stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sd / math.sqrt(n))) \
+            if sd else (mean, mean)
+        per_hand = n / c["hands"] if c.get("hands") else math.nan
+        rows.append({"player": name, "statistic": REVIEW_STAT, "value": mean, "reference": ref_mean,
+                     "unit": "points/decision", "sample_size": int(n), "ci_low": low, "ci_high": high,
+                     "cost_per_hand": (mean - ref_mean) * per_hand, "impact": 1.0,
+                     "opportunities_per_hand": per_hand, "winners_value": math.nan, "p_raw": p})
+    return rows
+
+
+def find_leaks(tally: "Tally", review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
+    """One row per player and statistic tested (the ``leaks`` table), by player then largest cost."""
+    rows = _rate_rows(tally) + (_review_rows(review) if review is not None else [])
+    for row, adjusted in zip(rows, _holm([row.pop("p_raw") for row in rows])):
+        cost = row["cost_per_hand"]
+        row.update(p_value=adjusted, significant=bool(adjusted < alpha and cost > 0),
+                   stat=row["statistic"], player_value=row["value"], cost=cost)
+    return sorted(rows, key=lambda row: (row["player"], -row["cost_per_hand"]))
+
+
+def costly(rows: Iterable[dict[str, Any]], all_leaks: bool = False) -> list[dict[str, Any]]:
+    """The leaks worth showing, largest cost first: significant ones, or with ``all_leaks`` every costly one."""
+    return sorted((row for row in rows if row["cost_per_hand"] > 0 and (all_leaks or row["significant"])),
+                  key=lambda row: -row["cost_per_hand"])
+
+
+def _shown(row: dict[str, Any], value: float) -> str:
+    return f"{value:.1f}%" if row["unit"] == "percent" else f"{value:.2f}"
+
+
+def leak_summary(row: dict[str, Any]) -> str:
+    """``stat: value vs reference (+cost)``, as the players table's ``top_leaks`` lists them."""
+    return (f"{row['statistic']}: {_shown(row, row['value'])} vs {_shown(row, row['reference'])} "
+            f"(+{row['cost_per_hand']:.2f})")
+
+
+def leak_sentence(row: dict[str, Any], definition: str) -> str:
+    """One leak in plain words, with its evidence."""
+    flag = "" if row["significant"] else " (not significant)"
+    p_value = f"p = {row['p_value']:.2g}" if row["p_value"] else "p < 1e-300"
+    return (f"{row['statistic']} {_shown(row, row['value'])} against {_shown(row, row['reference'])} for the "
+            f"typical player ({definition[0].lower() + definition[1:]}): about {row['cost_per_hand']:.2f} points a "
+            f"hand; 95% CI {_shown(row, row['ci_low'])}-{_shown(row, row['ci_high'])} over {row['sample_size']:,}, "
+            f"{p_value} after Holm{flag}")
+
+
+__all__ = ["ALPHA", "ERROR_RATES", "LEAK_RATES", "REVIEW_STAT", "ReviewCosts", "costly", "find_leaks",
+           "leak_sentence", "leak_summary", "read_review_costs"]

@@ -1,0 +1,121 @@
+"""A multiplayer skill rating from game results, with its uncertainty (openskill's Plackett-Luce).
+
+Every finished game is a ranking of its players by final total (lowest first, equal totals
+tied). openskill's Plackett-Luce model turns a stream of such rankings into a Bayesian
+estimate per player: ``mu`` (the skill) and ``sigma`` (how unsure of it we are; it shrinks as
+the player's games add up). Games are rated in ``played_at`` order, games without a time or
+with the same time in the order they were read, so a corpus gives the same ratings however it
+was split into files.
+
+A leaderboard sorts by the conservative estimate ``mu - 3 sigma`` (openskill's *ordinal*):
+a newcomer with two lucky wins does not top players with hundreds of games.
+
+>>> outcomes = [GameOutcome(f"g{i}", None, ("ann", "bob", "cy"), (20, 60, 101), True) for i in range(20)]
+>>> ratings = rate_games(outcomes)
+>>> [row["player"] for row in ratings.leaderboard()]
+['ann', 'bob', 'cy']
+>>> len(ratings.history) == 20 * 3
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from .points import positions
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What the rating needs of one game: who sat and how they finished."""
+
+    game_id: str | None
+    played_at: str | None
+    """ISO 8601 time as recorded (``None`` when the record has none)."""
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    """Final running totals, seat by seat, as recomputed by the replay."""
+    complete: bool
+    """A total reached the target; only finished games are rated."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """``mu - 3 sigma``: the skill the player has with about 99.9 % confidence."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class Ratings:
+    """Every player's rating after the last game, and after each game (the history)."""
+
+    current: dict[str, Rating] = field(default_factory=dict)
+    games: dict[str, int] = field(default_factory=dict)
+    """Rated games per player."""
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """One row per rated game and player: ``game_id, played_at, player, rating, rating_sigma,
+    rating_conservative, rated_games`` (the ``ratings`` table of the catalogue)."""
+
+    def columns(self, player: str) -> dict[str, float]:
+        """``rating``, ``rating_sigma``, ``rating_conservative`` of a player (NaN if never rated)."""
+        found = self.current.get(player)
+        if found is None:
+            return {"rating": math.nan, "rating_sigma": math.nan, "rating_conservative": math.nan}
+        return {"rating": found.mu, "rating_sigma": found.sigma, "rating_conservative": found.conservative}
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        """Rated players, best conservative estimate first (ties by name)."""
+        rows = [{"player": name, "rated_games": self.games[name], **self.columns(name)} for name in self.current]
+        return sorted(rows, key=lambda row: (-row["rating_conservative"], row["player"]))
+
+
+def _moment(played_at: str | None) -> datetime | None:
+    """A comparable time: naive times are taken as UTC; an unreadable one is treated as missing."""
+    if not played_at:
+        return None
+    try:
+        moment = datetime.fromisoformat(played_at)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def in_played_order(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
+    """Timed games by ``played_at``, then the untimed ones; each in the order read where times tie."""
+    timed = [(moment, index, outcome) for index, outcome in enumerate(outcomes)
+             for moment in [_moment(outcome.played_at)]]
+    timed.sort(key=lambda item: (item[0] is None, item[0] or datetime.min.replace(tzinfo=timezone.utc), item[1]))
+    return [outcome for _, _, outcome in timed]
+
+
+def rate_games(outcomes: Iterable[GameOutcome]) -> Ratings:
+    """Rate every finished game with openskill's Plackett-Luce model, in ``played_at`` order."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    state: dict[str, Any] = {}
+    ratings = Ratings()
+    for outcome in in_played_order(outcomes):
+        names = outcome.players
+        if not outcome.complete or len(set(names)) != len(names) or len(names) < 2:
+            continue
+        teams = [[state.get(name) or model.rating(name=name)] for name in names]
+        rated = model.rate(teams, ranks=list(positions(outcome.totals)))
+        for name, (player,) in zip(names, rated):
+            state[name] = player
+            ratings.current[name] = Rating(player.mu, player.sigma)
+            ratings.games[name] = ratings.games.get(name, 0) + 1
+            ratings.history.append({"game_id": outcome.game_id or "", "played_at": outcome.played_at or "",
+                                    "player": name, "rated_games": ratings.games[name],
+                                    **ratings.columns(name)})
+    return ratings
+
+
+__all__ = ["GameOutcome", "Rating", "Ratings", "in_played_order", "rate_games"]
