@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..audit import error_report
 from ..records.jsonio import Item
@@ -93,21 +93,32 @@ class Tally:
     # -- filling ----------------------------------------------------------------
     def add(self, analysis: GameAnalysis) -> None:
         """Count one analysed game."""
-        self.games += 1
         result = analysis.result
         names = analysis.players
-        counters = [self.players[name] for name in names]
-        for seat, c in enumerate(counters):
-            c["games"] += 1
-            if result.complete:
-                c["complete_games"] += 1
-                c["position_sum"] += analysis.positions[seat]
-                c["wins"] += seat in result.winners
+        violations = [0] * len(names)
         for violation in result.violations:
             if violation.seat is not None:
-                counters[violation.seat]["violations"] += 1
+                violations[violation.seat] += 1
+        self.add_game(names, result.complete, analysis.positions, result.winners, violations)
+        counters = [self.players[name] for name in names]
         for hand in analysis.hands:
             self._add_hand(hand, names, counters)
+
+    def add_game(self, names: Sequence[str], complete: bool, positions: Sequence[int], winners: Iterable[int],
+                 violations: Sequence[int]) -> None:
+        """Count one game's result, without its hands: the per-game analysis and the columnar
+        statistics (:mod:`.columnar`) both count games here."""
+        self.games += 1
+        counters = [self.players[name] for name in names]
+        won = set(winners)
+        for seat, c in enumerate(counters):
+            c["games"] += 1
+            if complete:
+                c["complete_games"] += 1
+                c["position_sum"] += positions[seat]
+                c["wins"] += seat in won
+            if violations[seat]:
+                c["violations"] += violations[seat]
 
     def _add_hand(self, hand: HandAnalysis, names: tuple[str, ...], counters: list[Counter]) -> None:
         self.hands += 1

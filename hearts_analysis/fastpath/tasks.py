@@ -82,18 +82,22 @@ def _file_jobs(path: Path, parquet: bool, jsonl: bool) -> Iterator[Job]:
 
 def run_inline(job: InlineJob, rules: Rules | None) -> Iterator[Entry]:
     """A JSON source (or any file, by the reference reader) through the reference engine, streamed."""
+    for item in inline_items(job, rules):
+        yield from replayed([item])
+
+
+def inline_items(job: InlineJob, rules: Rules | None) -> Iterator[Item]:
+    """The reference reader's items of a job read in this process (one error item for a path in error)."""
     if job.error is not None:
-        yield Audited(Item(job.path, error=RecordError(job.error, source=job.path)), None)
+        yield Item(job.path, error=RecordError(job.error, source=job.path))
         return
     if job.path == "-":
-        items = read_stdin(rules)
+        yield from read_stdin(rules)
     elif Path(job.path).suffix.lower() in PARQUET_SUFFIXES:
         from ..records.parquetio import read_parquet_items
-        items = read_parquet_items(job.path, rules)
+        yield from read_parquet_items(job.path, rules)
     else:
-        items = read_json_path(Path(job.path), rules)
-    for item in items:
-        yield from replayed([item])
+        yield from read_json_path(Path(job.path), rules)
 
 
 _JUDGES: dict[Rules | None, Judgements] = {}

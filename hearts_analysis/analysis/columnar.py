@@ -1,0 +1,579 @@
+"""Player statistics from the card columns: the clean games of a decoded row group counted thousands at once.
+
+The per-game analysis (:func:`~hearts_analysis.analysis.game.analyze_game`)
+replays each game in Python, about a millisecond a hand. Here the games the
+screen found clean (:mod:`hearts_analysis.fastpath`) are counted from the
+same arrays it judged them on: every trick's winner, what each seat held
+before each play, the moon detector's control plays, tricks let go and missed
+stops, the pass advice, all as numpy arrays over the hands, with a loop only
+over the tricks of a hand (the moon detector's state) and the seats of a
+trick. The counts land in a :class:`~hearts_analysis.analysis.stats.Tally`,
+exactly what :meth:`Tally.add` gives for the same games (the tests compare
+them on simulated corpora of every preset); a game the screen doubts, or a
+hand ended early by an ``ends_hand`` sweep, goes to the per-game analysis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, QS_MASK, SPADES, SUIT_MASKS
+from ..fastpath.block import Block
+from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
+from ..fastpath.screen import Verdict
+from ..records.events_layout import PLAY
+from ..rules import PASS_DIRECTIONS, RuleError
+from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
+from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
+from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
+from .points import positions
+from .stats import PASS_RATES, Tally
+
+U64 = np.uint64
+ONE = U64(1)
+SUITS = np.array(SUIT_MASKS, dtype=U64)
+HEARTS_U, QS_U, POINTS_U = U64(HEARTS_MASK), U64(QS_MASK), U64(POINT_CARDS_MASK)
+CHUNK_HANDS = 4096
+"""Hands counted at once: their (hands, tricks, seats) arrays stay within a few megabytes each."""
+OUTCOMES = ("shot", "stopped", "abandoned")
+SHOT, STOPPED, ABANDONED = range(3)
+_RIGHT = DIRECTION_CODES["right"]
+_ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
+
+
+# -- bit helpers --------------------------------------------------------------------
+def bits(cards: np.ndarray) -> np.ndarray:
+    return np.left_shift(ONE, cards.astype(U64))
+
+
+def highest(masks: np.ndarray) -> np.ndarray:
+    """The highest card of each mask, -1 for an empty one (masks are below 2**52, exact as floats)."""
+    return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1
+
+
+def below(cards: np.ndarray) -> np.ndarray:
+    """The cards below each card (any suit), as masks; ``cards`` from 0 to 52."""
+    return np.left_shift(ONE, cards.astype(U64)) - ONE
+
+
+def up_to(cards: np.ndarray) -> np.ndarray:
+    """The cards up to each card, itself included; ``-1`` gives nothing."""
+    return below(cards + 1)
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def heart_points(masks: np.ndarray) -> np.ndarray:
+    """Hearts 1, QS 13."""
+    return popcount(masks & HEARTS_U) + 13 * ((masks & QS_U) != 0)
+
+
+@lru_cache(maxsize=1)
+def _top_hearts() -> np.ndarray:
+    """(4, 8192): the top 0..3 cards of each 13-bit suit block."""
+    blocks = np.arange(8192, dtype=np.int64)
+    out = np.zeros((4, 8192), np.int64)
+    rest = blocks.copy()
+    for count in range(1, 4):
+        top = np.where(rest > 0, 1 << (np.frexp(rest.astype(np.float64))[1] - 1).clip(0), 0)
+        out[count] = out[count - 1] | top
+        rest &= ~top
+    return out
+
+
+def top_hearts(masks: np.ndarray, count: int) -> np.ndarray:
+    """The ``count`` highest hearts of each mask (``passes._top`` on the hearts)."""
+    block = ((masks >> U64(13 * HEARTS)) & U64(0x1FFF)).astype(np.int64)
+    return _top_hearts()[count][block].astype(U64) << U64(13 * HEARTS)
+
+
+# -- the hands of one table and layout ------------------------------------------------
+@dataclass
+class Hands:
+    """``H`` clean hands of one table and layout, as arrays (seats 0-based; ``k`` tricks of ``n`` plays)."""
+
+    hand: np.ndarray
+    """(H,) the hands' indices in the block."""
+    game: np.ndarray
+    """(H,) the games' indices in the block."""
+    dealt: np.ndarray
+    """(H, n) masks."""
+    given: np.ndarray | None
+    """(H, n) masks of the passed cards, ``None`` without passes."""
+    direction: np.ndarray
+    cards: np.ndarray
+    """(H, k, n) cards in the order played."""
+    seats: np.ndarray
+    """(H, k, n) who played them."""
+    held: np.ndarray
+    """(H, k, n) what the player held just before each play."""
+    winner: np.ndarray
+    """(H, k)."""
+    trick_cards: np.ndarray
+    """(H, k) masks."""
+    played_before: np.ndarray
+    """(H, k) masks of the cards played in earlier tricks."""
+    taken: np.ndarray
+    """(H, n) masks."""
+    tricks_won: np.ndarray
+    """(H, n)."""
+
+
+def _gather(values: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
+    return values[start[:, None] + np.arange(width)]
+
+
+def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndarray, passed: int) -> Hands:
+    """Clean hands of full tricks with ``passed`` pass rows, laid out as the screen checked them."""
+    n, size, k = p.players, p.hand_size, p.hand_size
+    count = len(hands)
+    start = block.hand_rows[hands]
+    before = p.deck_size + passed
+    width = before + k * n
+    cards = _gather(block.card, start, width).astype(np.int64)
+    dealt = np.bitwise_or.reduce(bits(cards[:, :p.deck_size]).reshape(count, n, size), axis=2)
+    hand0, given = dealt, None
+    if passed:
+        given = np.bitwise_or.reduce(bits(cards[:, p.deck_size:before]).reshape(count, n, p.pass_count), axis=2)
+        offset = np.array(p.offsets)[direction]
+        receiver = (np.arange(n)[None, :] + offset[:, None]) % n
+        received = np.zeros_like(given)
+        np.put_along_axis(received, receiver, given, axis=1)
+        hand0 = (dealt & ~given) | received
+    plays = cards[:, before:].reshape(count, k, n)
+    seats = _gather(block.seat, start + before, k * n).astype(np.int64).reshape(count, k, n)
+    card_bits = bits(plays)
+    led = plays[:, :, 0] // 13
+    best, position = plays[:, :, 0].copy(), np.zeros((count, k), np.int64)
+    for i in range(1, n):
+        better = (plays[:, :, i] // 13 == led) & (plays[:, :, i] > best)
+        best = np.where(better, plays[:, :, i], best)
+        position = np.where(better, i, position)
+    winner = np.take_along_axis(seats, position[:, :, None], axis=2)[:, :, 0]
+    trick_cards = np.bitwise_or.reduce(card_bits, axis=2)
+    so_far = np.bitwise_or.accumulate(trick_cards, axis=1)
+    played_before = np.concatenate([np.zeros((count, 1), U64), so_far[:, :-1]], axis=1)
+    by_seat = np.zeros_like(card_bits)
+    np.put_along_axis(by_seat, seats, card_bits, axis=2)
+    seat_so_far = np.bitwise_or.accumulate(by_seat, axis=1)
+    seat_before = np.concatenate([np.zeros((count, 1, n), U64), seat_so_far[:, :-1]], axis=1)
+    held = np.take_along_axis(hand0[:, None, :] & ~seat_before, seats, axis=2)
+    won = winner[:, :, None] == np.arange(n)
+    taken = np.bitwise_or.reduce(np.where(won, trick_cards[:, :, None], U64(0)), axis=1)
+    game = np.searchsorted(block.game_hands, hands, side="right") - 1
+    return Hands(hands, game, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
+                 taken, won.sum(axis=1))
+
+
+# -- the moon detector, on arrays ----------------------------------------------------------
+def _sure_above(held: np.ndarray, suit: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The cards of ``held`` in ``suit`` above every card of ``out`` in it."""
+    return held & suit & ~up_to(highest(out & suit))
+
+
+def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(control, let_go, missed, gave_up)``, each (H, k, n) by position in the trick: ``moons.control_plays``,
+    ``moons.missed_stops`` (before the runner is known) and ``moons.gave_up`` for every play."""
+    count, k, n = h.cards.shape
+    cards, held, before = h.cards, h.held, h.played_before
+    led = cards[:, :, 0] // 13
+    suit = SUITS[led]
+    control = np.zeros((count, k, n), bool)
+    let_go = np.zeros((count, k, n), bool)
+    missed = np.zeros((count, k, n), bool)
+    lead, lead_held = cards[:, :, 0], held[:, :, 0]
+    out = ~before & ~lead_held
+    sure_led = _sure_above(lead_held, suit, out)
+    sure_other = np.zeros_like(sure_led)
+    for s in (0, 1, 3):
+        sure_other |= _sure_above(lead_held, SUITS[s], out)
+    control[:, :, 0] = ((lead_held & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
+    let_go[:, :, 0] = ~control[:, :, 0] & (h.winner != h.seats[:, :, 0]) & (sure_other != 0)
+    so_far = bits(lead)
+    for i in range(1, n):
+        card, mine = cards[:, :, i], held[:, :, i]
+        top = highest(so_far & suit)
+        over = mine & suit & ~up_to(top)
+        if i < n - 1:
+            out = suit & ~before & ~so_far & ~mine
+            bar = highest(out)
+        else:
+            bar = np.full_like(top, -1)
+        follows = card // 13 == led
+        higher = card > top
+        lower_held = (mine & suit & below(top)) != 0
+        if i < n - 1:
+            control[:, :, i] = follows & higher & lower_held
+            let_go[:, :, i] = follows & ~higher & ((over & ~up_to(bar)) != 0)
+        else:  # the last card wins a trick without points for free
+            control[:, :, i] = follows & higher & lower_held & ((so_far & POINTS_U) != 0)
+            let_go[:, :, i] = follows & ~higher & (over != 0)
+        hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
+        missed[:, :, i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
+        so_far = so_far | bits(card)
+    if free_first:
+        control[:, 0] = let_go[:, 0] = False
+    top = highest(h.trick_cards & suit)[:, :, None]
+    suit3 = suit[:, :, None]
+    gave = (held & suit3 & ~up_to(top)) != 0
+    gave |= (cards // 13 != led[:, :, None]) & (((POINTS_U >> cards.astype(U64)) & ONE) != 0) \
+        & ((held & ~POINTS_U) != 0)
+    return control, let_go, missed, gave
+
+
+def by_seat(flags: np.ndarray, seats: np.ndarray, n: int) -> np.ndarray:
+    """(H, k, n) flags by position to counts by seat."""
+    out = np.zeros(flags.shape, np.int64)
+    np.put_along_axis(out, seats, flags.astype(np.int64), axis=2)
+    return out
+
+
+@dataclass
+class Moons:
+    """The moon attempt of each hand (``moons.detect_moon``), as far as the statistics need it."""
+
+    seat: np.ndarray
+    """(H,) the runner, -1 for none."""
+    outcome: np.ndarray
+    """(H,) :data:`SHOT`, :data:`STOPPED` or :data:`ABANDONED` (-1 for none)."""
+    stopper: np.ndarray
+    missed: np.ndarray
+    """(H, n) missed stops by seat."""
+
+
+def detect_moons(p: TableParams, h: Hands) -> Moons:
+    count, k, n = h.cards.shape
+    rows = np.arange(count)
+    targets = U64(p.deck & POINT_CARDS_MASK)
+    control, let_go, missed_at, gave = trick_plays(h, not p.points_on_first_trick)
+    controls = np.cumsum(by_seat(control, h.seats, n), axis=1)
+    lets_go = np.cumsum(by_seat(let_go, h.seats, n), axis=1)
+    taken = np.zeros((count, n), U64)
+    fallen = np.zeros(count, U64)
+    runner = np.full(count, -1)
+    holder = np.full(count, -1)
+    ended = np.zeros(count, bool)
+    outcome = np.full(count, -1)
+    stopper = np.full(count, -1)
+    missed = np.zeros((count, n), np.int64)
+    for t in range(k):
+        winner, cards = h.winner[:, t], h.trick_cards[:, t]
+        points = cards & targets
+        running = ~ended & (runner >= 0)
+        heart_won = running & (winner == runner) & ((cards & HEARTS_U) != 0)
+        if heart_won.any():
+            hits = missed_at[:, t] & (h.seats[:, t] != runner[:, None]) & heart_won[:, None]
+            missed += by_seat(hits[:, None, :], h.seats[:, t:t + 1], n)[:, 0]
+        stop = running & (points != 0) & (winner != runner)
+        if stop.any():
+            at_runner = np.argmax(h.seats[:, t] == runner[:, None], axis=1)
+            abandoned = gave[rows, t, at_runner]
+            outcome = np.where(stop, np.where(abandoned, ABANDONED, STOPPED), outcome)
+            stopper = np.where(stop & ~abandoned, winner, stopper)
+            ended |= stop
+        taken[rows, winner] |= cards
+        fallen |= points
+        mine = taken[rows, winner]
+        holder = np.where(points != 0, np.where((mine & targets) == fallen, winner, -1), holder)
+        held_points = heart_points(taken[rows, holder.clip(0)])
+        seat = holder.clip(0)
+        becomes = ((runner < 0) & (holder >= 0) & (held_points >= MIN_RUN_POINTS)
+                   & (controls[rows, t, seat] >= MIN_CONTROL_PLAYS) & (lets_go[rows, t, seat] <= MAX_TRICKS_LET_GO))
+        runner = np.where(becomes, holder, runner)
+    shooter = np.full(count, -1)
+    if targets:
+        for s in range(n - 1, -1, -1):
+            shooter = np.where((h.taken[:, s] & targets) == targets, s, shooter)
+    open_ = ~ended
+    seat = np.where(ended, runner, np.where(shooter >= 0, shooter, runner))
+    outcome = np.where(open_ & (shooter >= 0), SHOT, np.where(open_ & (runner >= 0), ABANDONED, outcome))
+    missed *= (seat >= 0)[:, None]
+    return Moons(seat, outcome, stopper, missed)
+
+
+# -- the pass advice, on arrays -----------------------------------------------------------
+def verdict_counts(dealt: np.ndarray, given: np.ndarray, direction: np.ndarray, mooning: np.ndarray) -> np.ndarray:
+    """How many verdicts ``passes.advise`` gives each pass (all arrays (H, n); ``direction`` (H, 1))."""
+    zero = U64(0)
+    kept = dealt & ~given
+    spades = dealt & SUITS[SPADES]
+    short = popcount(spades) < 4
+    out = (short & ((kept & QS_U) != zero)).astype(np.int64)
+    exempt = (direction == _RIGHT) & ((spades & U64(LOW_SPADES)) != zero)
+    out += short & ((kept & U64(HIGH_SPADES)) != zero) & ~exempt
+    out += ((given & U64(LOW_RANKS)) != zero) & ~mooning
+    hearts = dealt & HEARTS_U
+    count = popcount(hearts)
+    top3 = top_hearts(hearts, 3)
+    out += (count >= 3) & ((given & top3) == top3)
+    ace = U64(1 << (HEARTS * 13 + 12))
+    out += (hearts == ace) & ((given & ace) != zero)
+    long_strong = (count >= 5) & ((hearts & U64(LOW_HEARTS)) != zero) & (popcount(hearts & U64(HIGH_HEARTS)) >= 2)
+    allowed = np.where(mooning, zero, top_hearts(hearts, 2) & ~top_hearts(hearts, 1))
+    out += long_strong & ((given & HEARTS_U & ~allowed) != zero)
+    out += ((given & U64(LOW_SPADES)) != zero) & ~mooning
+    return out
+
+
+# -- counting into a Tally ---------------------------------------------------------------------
+RATE_NAMES = ("qs_taken_pct", "moon_attempt_pct", "moon_success_pct", "missed_stop_pct", "hearts_broken_pct",
+              "violation_hand_pct")
+
+
+class Counts:
+    """Seat-hand values summed by player id, then added to a :class:`Tally` at once."""
+
+    def __init__(self, players: int):
+        self.size = players
+        self.players: dict[str, np.ndarray] = {}
+        self.impact: dict[str, np.ndarray] = {}
+        self.passes: dict[tuple[int, str, str], np.ndarray] = {}
+
+    def add(self, name: str, ids: np.ndarray, values) -> None:
+        weights = np.broadcast_to(values, ids.shape).ravel().astype(np.float64)
+        found = np.bincount(ids.ravel(), weights, minlength=self.size)
+        self.players[name] = self.players.get(name, 0) + found
+
+    def rate(self, name: str, ids: np.ndarray, possible, happened, points: np.ndarray) -> None:
+        possible = np.broadcast_to(possible, ids.shape)
+        happened = np.broadcast_to(happened, ids.shape) & possible
+        if not possible.any():
+            return
+        self.add(name + ".opp", ids, possible)
+        self.add(name + ".hit", ids, happened)
+        miss = possible & ~happened
+        side = np.array([(points * happened).sum(), happened.sum(), (points * miss).sum(), miss.sum()])
+        self.impact[name] = self.impact.get(name, 0) + side
+
+    def into(self, tally: Tally, names: list[str]) -> None:
+        for counter, values in self.players.items():
+            for player in np.flatnonzero(values).tolist():
+                tally.players[names[player]][counter] += _number(values[player])
+        for rate, side in self.impact.items():
+            target = tally.impact[rate]
+            for key, value in zip(("hit_points", "hits", "miss_points", "misses"), side.tolist()):
+                target[key] += _number(value)
+        for (player, direction, kind), values in self.passes.items():
+            if not values[0]:
+                continue
+            target = tally.passes[(names[player], direction, kind)]
+            for key, value in zip(PASS_FIELDS[kind], values.tolist()):
+                target[key] += _number(value)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+PASS_FIELDS = {kind: ("passes", "points", "back_points", "receiver_points") for kind in PASS_KINDS}
+PASS_FIELDS["any"] = ("passes", "points", "back_points", "receiver_points", "verdicts",
+                      *(f"{kind}.{side}" for kind in PASS_KINDS for side in ("opp", "hit")))
+
+
+def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.ndarray, ids: np.ndarray,
+                counts: Counts) -> None:
+    """Every seat-hand of ``h`` into ``counts`` (``Tally._add_hand``); ``ids`` (H, n) the players' ids."""
+    count, k, n = h.cards.shape
+    rules = p.table.rules
+    seats = np.arange(n)
+    points = verdict.points[h.hand, :n]
+    moon_seat = verdict.moon_seat[h.hand]
+    taken = h.taken
+    hearts = popcount(taken & HEARTS_U)
+    qs = (taken & QS_U) != 0
+    raw = hearts + 13 * (qs & ~(rules.queen_of_clubs_cancels_queen & ((taken >> U64(QC)) & ONE != 0)))
+    raw = raw + rules.jack_of_diamonds * (((taken >> U64(JD)) & ONE) != 0)
+    raw = raw + rules.no_tricks_bonus * ((h.tricks_won == 0) & (moon_seat < 0)[:, None])
+    add = counts.add
+    add("hands", ids, 1)
+    add("points", ids, points)
+    add("raw_points", ids, raw)
+    add("hearts", ids, hearts)
+    add("tricks", ids, h.tricks_won)
+    add("suns", ids, h.tricks_won == p.hand_size)
+    total = p.point_total
+    if total:
+        near = heart_points(taken & U64(p.deck)) == total - 1
+        add("near_misses", ids, near & (np.cumsum(near, axis=1) == 1))
+
+    moons = detect_moons(p, h)
+    runs = moons.seat[:, None] == seats
+    attempt = (moons.seat >= 0)[:, None]
+    breakers = HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0)
+    flat = h.cards.reshape(count, k * n)
+    breaks = ((U64(breakers) >> flat.astype(U64)) & ONE) != 0
+    first = np.argmax(breaks, axis=1)
+    breaker = np.where(breaks.any(axis=1), h.seats.reshape(count, k * n)[np.arange(count), first], -1)
+    rate = counts.rate
+    rate("qs_taken_pct", ids, True, qs, points)
+    rate("moon_attempt_pct", ids, True, runs, points)
+    rate("moon_success_pct", ids, runs, runs & (moons.outcome == SHOT)[:, None], points)
+    rate("missed_stop_pct", ids, attempt & ~runs, moons.missed > 0, points)
+    rate("hearts_broken_pct", ids, True, breaker[:, None] == seats, points)
+    rate("violation_hand_pct", ids, True, False, points)
+    for outcome, name in enumerate(OUTCOMES):
+        add("moons_" + name, ids, runs & (moons.outcome == outcome)[:, None])
+    add("moon_attempts", ids, runs)
+    add("moon_stops", ids, moons.stopper[:, None] == seats)
+    add("missed_stops", ids, moons.missed)
+    if rules.moon == "shooter_choice":
+        judged, correct = judge_choices(p, h, verdict, totals_before)
+        add("moon_choices", ids, judged[:, None] & (moon_seat[:, None] == seats))
+        add("moon_choices_correct", ids, (judged & correct)[:, None] & (moon_seat[:, None] == seats))
+    if h.given is not None:
+        _count_passes(p, h, points, runs, ids, counts)
+
+
+def judge_choices(p: TableParams, h: Hands, verdict: Verdict, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(judged, correct)`` per hand: ``moons.judge_choice`` where one option was better."""
+    count, _, n = h.cards.shape
+    shooter = verdict.moon_seat[h.hand]
+    is_shooter = np.arange(n) == shooter[:, None]
+    jack = p.jack_of_diamonds * (((h.taken >> U64(JD)) & ONE) != 0)
+
+    def value(after: np.ndarray) -> np.ndarray:
+        top = after.max(axis=1)
+        over = top > p.target if p.exceed else top >= p.target
+        low = after.min(axis=1)
+        mine = after[np.arange(count), shooter.clip(0)]
+        alone = (after == low[:, None]).sum(axis=1) == 1
+        return np.where(~over, 1, np.where(mine != low, 0, np.where(alone, 3, 2)))
+
+    add_after = before + jack + p.point_total * ~is_shooter
+    add, sub = value(add_after), value(before + jack - p.point_total * is_shooter)
+    leads = add_after[np.arange(count), shooter.clip(0)] == add_after.min(axis=1)
+    better = np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT), np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
+    judged = (shooter >= 0) & (better >= 0)
+    return judged, verdict.moon_choice[h.hand] == better
+
+
+def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray, ids: np.ndarray,
+                  counts: Counts) -> None:
+    count, _, n = h.cards.shape
+    dealt, given = h.dealt, h.given
+    zero = U64(0)
+    kept = dealt & ~given
+    direction = h.direction[:, None]
+    verdicts = verdict_counts(dealt, given, direction, runs)
+    receiver = (np.arange(n) + np.array(p.offsets)[h.direction][:, None]) % n
+    back = heart_points(given & h.taken)
+    receiver_points = np.take_along_axis(points, receiver, axis=1)
+    voids = np.zeros((count, n), bool)
+    for s in range(4):
+        voids |= ((dealt & SUITS[s]) != zero) & ((kept & SUITS[s]) == zero)
+
+    def has(mask: np.ndarray, cards: int) -> np.ndarray:
+        return (mask & U64(cards)) != zero
+
+    kinds = {"qs": has(given, QS_MASK), "as": has(given, 1 << AS), "ks": has(given, 1 << KS),
+             "high_hearts": has(given, HIGH_HEARTS), "low_spade": has(given, LOW_SPADES), "void": voids,
+             "flagged": verdicts > 0}
+    possible = {"qs": has(dealt, QS_MASK), "as": has(dealt, 1 << AS), "ks": has(dealt, 1 << KS),
+                "high_hearts": has(dealt, HIGH_HEARTS), "low_spade": has(dealt, LOW_SPADES),
+                "void": np.ones((count, n), bool), "flagged": np.ones((count, n), bool)}
+    counts.add("passes", ids, 1)
+    counts.add("verdicts", ids, verdicts)
+    for kind, rate in PASS_RATES.items():
+        counts.rate(rate, ids, possible[kind], kinds[kind], points)
+    for code in np.unique(h.direction).tolist():
+        in_direction = (h.direction == code)[:, None] & np.ones((1, n), bool)
+        name = PASS_DIRECTIONS[code]
+        base = [points, back, receiver_points]
+        for kind in ("any", *PASS_KINDS):
+            chosen = in_direction if kind == "any" else in_direction & kinds[kind]
+            if not chosen.any():
+                continue
+            values = [np.ones((count, n))] + base
+            if kind == "any":
+                values.append(verdicts)
+                for other in PASS_KINDS:
+                    values += [possible[other], kinds[other]]
+            sums = np.stack([np.bincount(ids[chosen], np.broadcast_to(v, (count, n))[chosen].astype(np.float64),
+                                         minlength=counts.size) for v in values], axis=1)
+            for player in np.flatnonzero(sums[:, 0]).tolist():
+                key = (player, name, kind)
+                counts.passes[key] = counts.passes.get(key, 0) + sums[player]
+
+
+# -- a block -------------------------------------------------------------------------------------
+def full_games(block: Block, verdict: Verdict) -> np.ndarray:
+    """(games,) bool: clean games whose hands all have every trick played (no ``ends_hand`` sweep);
+    the columnar statistics count these, the per-game analysis the rest."""
+    fast = verdict.clean.copy()
+    if not fast.any():
+        return fast
+    plays = np.add.reduceat((block.event == PLAY).astype(np.int64), block.hand_rows[:-1]) \
+        if block.hands else np.zeros(0, np.int64)
+    plays = np.where(np.diff(block.hand_rows) > 0, plays, 0)
+    needed = np.zeros(block.games, np.int64)
+    for table in np.unique(block.table_index[fast]).tolist():
+        rules, seats = block.tables[table]
+        try:
+            needed[block.table_index == table] = table_params(rules, seats).deck_size
+        except RuleError:
+            fast[block.table_index == table] = False
+    hand_game = np.repeat(np.arange(block.games), np.diff(block.game_hands))
+    short = np.bincount(hand_game, plays != needed[hand_game], minlength=block.games) > 0
+    return fast & ~short & (np.diff(block.game_hands) > 0)
+
+
+def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally) -> None:
+    """Count the games ``games`` (indices of clean games of full tricks, see :func:`full_games`) into ``tally``."""
+    if not len(games):
+        return
+    players = block.players()
+    names: list[str] = []
+    known: dict[str, int] = {}
+    game_ids = np.full((block.games, 7), 0, np.int64)
+    for g in games.tolist():
+        for s, name in enumerate(players[g]):
+            if name not in known:
+                known[name] = len(names)
+                names.append(name)
+            game_ids[g, s] = known[name]
+    counts = Counts(len(names))
+    for g in games.tolist():
+        n = len(players[g])
+        totals = verdict.totals[g, :n].tolist()
+        tally.add_game(players[g], bool(verdict.complete[g]), positions(tuple(totals)),
+                       [s for s in range(n) if verdict.winners[g, s]], (0,) * n)
+    in_games = np.zeros(block.games, bool)
+    in_games[games] = True
+    for table in np.unique(block.table_index[games]).tolist():
+        rules, seats = block.tables[table]
+        p = table_params(rules, seats)
+        chosen = np.flatnonzero(in_games & (block.table_index == table))
+        _tally_table(block, verdict, p, chosen, game_ids, counts)
+    tally.hands += int((block.game_hands[games + 1] - block.game_hands[games]).sum())
+    counts.into(tally, names)
+
+
+def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarray, game_ids: np.ndarray,
+                 counts: Counts) -> None:
+    n = p.players
+    first = block.game_hands[games]
+    per_game = block.game_hands[games + 1] - first
+    ends = np.cumsum(per_game)
+    hands = np.arange(int(ends[-1])) + np.repeat(first - (ends - per_game), per_game)
+    hand_game = np.repeat(games, per_game)
+    number = block.hand_number[hands]
+    expected = np.array(p.cycle)[(number - 1) % len(p.cycle)]
+    stated = block.direction[hands]
+    direction = np.where(expected == STATED, np.where(stated >= 0, stated, HOLD), expected)
+    points = verdict.points[hands, :n]
+    running = np.cumsum(points, axis=0)
+    game_start = np.repeat(ends - per_game, per_game)
+    offset = np.vstack([np.zeros((1, n), np.int64), running])[game_start]
+    before = running - points - offset
+    passed = np.where(direction == HOLD, 0, n * p.pass_count)
+    for rows in np.unique(passed).tolist():
+        chosen = np.flatnonzero(passed == rows)
+        for at in range(0, len(chosen), CHUNK_HANDS):
+            members = chosen[at:at + CHUNK_HANDS]
+            h = hands_of(block, p, hands[members], direction[members], rows)
+            count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], counts)
