@@ -22,6 +22,7 @@ import numpy as np
 
 from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, QS_MASK, SPADES, SUIT_MASKS
 from ..fastpath.block import Block
+from ..fastpath.lockstep import fold
 from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
 from ..fastpath.screen import Verdict
 from ..records.events_layout import PLAY
@@ -29,14 +30,13 @@ from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
-from .points import positions
 from .stats import PASS_RATES, Tally
 
 U64 = np.uint64
 ONE = U64(1)
 SUITS = np.array(SUIT_MASKS, dtype=U64)
 HEARTS_U, QS_U, POINTS_U = U64(HEARTS_MASK), U64(QS_MASK), U64(POINT_CARDS_MASK)
-CHUNK_HANDS = 4096
+CHUNK_HANDS = 8192
 """Hands counted at once: their (hands, tricks, seats) arrays stay within a few megabytes each."""
 OUTCOMES = ("shot", "stopped", "abandoned")
 SHOT, STOPPED, ABANDONED = range(3)
@@ -45,8 +45,12 @@ _ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter
 
 
 # -- bit helpers --------------------------------------------------------------------
+CARD_BITS = np.left_shift(ONE, np.arange(64, dtype=U64))
+
+
 def bits(cards: np.ndarray) -> np.ndarray:
-    return np.left_shift(ONE, cards.astype(U64))
+    """``1 << card`` as uint64 masks (cards 0-63)."""
+    return CARD_BITS[cards]
 
 
 def highest(masks: np.ndarray) -> np.ndarray:
@@ -54,9 +58,12 @@ def highest(masks: np.ndarray) -> np.ndarray:
     return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1
 
 
+BELOW = CARD_BITS - ONE
+
+
 def below(cards: np.ndarray) -> np.ndarray:
     """The cards below each card (any suit), as masks; ``cards`` from 0 to 52."""
-    return np.left_shift(ONE, cards.astype(U64)) - ONE
+    return BELOW[cards]
 
 
 def up_to(cards: np.ndarray) -> np.ndarray:
@@ -124,6 +131,15 @@ class Hands:
     """(H, n)."""
 
 
+def rows_of(count: int) -> np.ndarray:
+    return np.arange(count)
+
+
+def _across(function: np.ufunc, values: np.ndarray, axis: int) -> np.ndarray:
+    """``function.reduce`` along a short axis, as a loop over it (numpy reduces short rows slowly)."""
+    return fold(function, np.moveaxis(values, axis, 0))
+
+
 def _gather(values: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
     return values[start[:, None] + np.arange(width)]
 
@@ -136,38 +152,45 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     before = p.deck_size + passed
     width = before + k * n
     cards = _gather(block.card, start, width).astype(np.int64)
-    dealt = np.bitwise_or.reduce(bits(cards[:, :p.deck_size]).reshape(count, n, size), axis=2)
+    dealt = _across(np.bitwise_or, bits(cards[:, :p.deck_size]).reshape(count, n, size), 2)
     hand0, given = dealt, None
     if passed:
-        given = np.bitwise_or.reduce(bits(cards[:, p.deck_size:before]).reshape(count, n, p.pass_count), axis=2)
+        given = _across(np.bitwise_or, bits(cards[:, p.deck_size:before]).reshape(count, n, p.pass_count), 2)
         offset = np.array(p.offsets)[direction]
-        receiver = (np.arange(n)[None, :] + offset[:, None]) % n
         received = np.zeros_like(given)
-        np.put_along_axis(received, receiver, given, axis=1)
+        for seat in range(n):
+            received[rows_of(count), (seat + offset) % n] = given[:, seat]
         hand0 = (dealt & ~given) | received
     plays = cards[:, before:].reshape(count, k, n)
     seats = _gather(block.seat, start + before, k * n).astype(np.int64).reshape(count, k, n)
     card_bits = bits(plays)
     led = plays[:, :, 0] // 13
-    best, position = plays[:, :, 0].copy(), np.zeros((count, k), np.int64)
+    best, winner = plays[:, :, 0].copy(), seats[:, :, 0].copy()
     for i in range(1, n):
         better = (plays[:, :, i] // 13 == led) & (plays[:, :, i] > best)
         best = np.where(better, plays[:, :, i], best)
-        position = np.where(better, i, position)
-    winner = np.take_along_axis(seats, position[:, :, None], axis=2)[:, :, 0]
-    trick_cards = np.bitwise_or.reduce(card_bits, axis=2)
-    so_far = np.bitwise_or.accumulate(trick_cards, axis=1)
-    played_before = np.concatenate([np.zeros((count, 1), U64), so_far[:, :-1]], axis=1)
-    by_seat = np.zeros_like(card_bits)
-    np.put_along_axis(by_seat, seats, card_bits, axis=2)
-    seat_so_far = np.bitwise_or.accumulate(by_seat, axis=1)
-    seat_before = np.concatenate([np.zeros((count, 1, n), U64), seat_so_far[:, :-1]], axis=1)
-    held = np.take_along_axis(hand0[:, None, :] & ~seat_before, seats, axis=2)
-    won = winner[:, :, None] == np.arange(n)
-    taken = np.bitwise_or.reduce(np.where(won, trick_cards[:, :, None], U64(0)), axis=1)
+        winner = np.where(better, seats[:, :, i], winner)
+    trick_cards = _across(np.bitwise_or, card_bits, 2)
+    played_before = np.zeros((count, k), U64)
+    at_seat = (np.arange(count * k) * n).reshape(count, k, 1) + seats   # each play's place in seat order
+    by_seat = np.zeros(count * k * n, U64)
+    by_seat[at_seat.ravel()] = card_bits.ravel()
+    by_seat = by_seat.reshape(count, k, n)
+    hand_left = np.empty((count, k, n), U64)
+    hand_left[:, 0] = hand0
+    taken = np.zeros((count, n), U64)
+    tricks_won = np.zeros((count, n), np.int64)
+    rows = rows_of(count)
+    for t in range(k):
+        if t:
+            played_before[:, t] = played_before[:, t - 1] | trick_cards[:, t - 1]
+            hand_left[:, t] = hand_left[:, t - 1] & ~by_seat[:, t - 1]
+        taken[rows, winner[:, t]] |= trick_cards[:, t]
+        tricks_won[rows, winner[:, t]] += 1
+    held = hand_left.reshape(-1)[at_seat]
     game = np.searchsorted(block.game_hands, hands, side="right") - 1
     return Hands(hands, game, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
-                 taken, won.sum(axis=1))
+                 taken, tricks_won)
 
 
 # -- the moon detector, on arrays ----------------------------------------------------------
@@ -226,13 +249,6 @@ def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.
     return control, let_go, missed, gave
 
 
-def by_seat(flags: np.ndarray, seats: np.ndarray, n: int) -> np.ndarray:
-    """(H, k, n) flags by position to counts by seat."""
-    out = np.zeros(flags.shape, np.int64)
-    np.put_along_axis(out, seats, flags.astype(np.int64), axis=2)
-    return out
-
-
 @dataclass
 class Moons:
     """The moon attempt of each hand (``moons.detect_moon``), as far as the statistics need it."""
@@ -247,52 +263,49 @@ class Moons:
 
 
 def detect_moons(p: TableParams, h: Hands) -> Moons:
+    """``moons.detect_moon`` for hands of full tricks, without a loop over the tricks.
+
+    Only the winner of the first trick with a point card can ever hold every point card fallen so far,
+    and only until another seat takes one; so the runner, if any, is that seat, its run starts at the
+    first trick where the definition holds, and ends at the first point card another seat takes.
+    """
     count, k, n = h.cards.shape
     rows = np.arange(count)
     targets = U64(p.deck & POINT_CARDS_MASK)
     control, let_go, missed_at, gave = trick_plays(h, not p.points_on_first_trick)
-    controls = np.cumsum(by_seat(control, h.seats, n), axis=1)
-    lets_go = np.cumsum(by_seat(let_go, h.seats, n), axis=1)
-    taken = np.zeros((count, n), U64)
-    fallen = np.zeros(count, U64)
-    runner = np.full(count, -1)
-    holder = np.full(count, -1)
-    ended = np.zeros(count, bool)
-    outcome = np.full(count, -1)
-    stopper = np.full(count, -1)
-    missed = np.zeros((count, n), np.int64)
-    for t in range(k):
-        winner, cards = h.winner[:, t], h.trick_cards[:, t]
-        points = cards & targets
-        running = ~ended & (runner >= 0)
-        heart_won = running & (winner == runner) & ((cards & HEARTS_U) != 0)
-        if heart_won.any():
-            hits = missed_at[:, t] & (h.seats[:, t] != runner[:, None]) & heart_won[:, None]
-            missed += by_seat(hits[:, None, :], h.seats[:, t:t + 1], n)[:, 0]
-        stop = running & (points != 0) & (winner != runner)
-        if stop.any():
-            at_runner = np.argmax(h.seats[:, t] == runner[:, None], axis=1)
-            abandoned = gave[rows, t, at_runner]
-            outcome = np.where(stop, np.where(abandoned, ABANDONED, STOPPED), outcome)
-            stopper = np.where(stop & ~abandoned, winner, stopper)
-            ended |= stop
-        taken[rows, winner] |= cards
-        fallen |= points
-        mine = taken[rows, winner]
-        holder = np.where(points != 0, np.where((mine & targets) == fallen, winner, -1), holder)
-        held_points = heart_points(taken[rows, holder.clip(0)])
-        seat = holder.clip(0)
-        becomes = ((runner < 0) & (holder >= 0) & (held_points >= MIN_RUN_POINTS)
-                   & (controls[rows, t, seat] >= MIN_CONTROL_PLAYS) & (lets_go[rows, t, seat] <= MAX_TRICKS_LET_GO))
-        runner = np.where(becomes, holder, runner)
+    has_points = (h.trick_cards & targets) != 0
+    first = np.argmax(has_points, axis=1)
+    holder = h.winner[rows, first]
+    by_holder = h.winner == holder[:, None]
+    other = has_points & ~by_holder
+    stop = np.where(other.any(axis=1), np.argmax(other, axis=1), k)
+    tricks = np.arange(k)
+    holding = has_points.any(axis=1)[:, None] & (tricks >= first[:, None]) & (tricks < stop[:, None])
+    held_points = np.cumsum(heart_points(h.trick_cards) * by_holder, axis=1)
+    is_holder = h.seats == holder[:, None, None]
+    controls = np.cumsum((control & is_holder).sum(axis=2), axis=1)
+    lets_go = np.cumsum((let_go & is_holder).sum(axis=2), axis=1)
+    running = (holding & (held_points >= MIN_RUN_POINTS) & (controls >= MIN_CONTROL_PLAYS)
+               & (lets_go <= MAX_TRICKS_LET_GO))
+    has_runner = running.any(axis=1)
+    start = np.where(has_runner, np.argmax(running, axis=1), k)
+    runner = np.where(has_runner, holder, -1)
+    ended = has_runner & (stop < k)
+    at_stop = stop.clip(max=k - 1)
+    runner_gave = ended & (gave[rows, at_stop] & (h.seats[rows, at_stop] == runner[:, None])).any(axis=1)
     shooter = np.full(count, -1)
     if targets:
         for s in range(n - 1, -1, -1):
             shooter = np.where((h.taken[:, s] & targets) == targets, s, shooter)
-    open_ = ~ended
-    seat = np.where(ended, runner, np.where(shooter >= 0, shooter, runner))
-    outcome = np.where(open_ & (shooter >= 0), SHOT, np.where(open_ & (runner >= 0), ABANDONED, outcome))
-    missed *= (seat >= 0)[:, None]
+    seat = np.where(ended, runner, shooter)
+    outcome = np.where(ended, np.where(runner_gave, ABANDONED, STOPPED), np.where(shooter >= 0, SHOT, -1))
+    stopper = np.where(ended & ~runner_gave, h.winner[rows, at_stop], -1)
+    window = ((tricks > start[:, None]) & (tricks < stop[:, None]) & by_holder
+              & ((h.trick_cards & HEARTS_U) != 0))[:, :, None]
+    hits = missed_at & window & ~is_holder & has_runner[:, None, None]
+    missed = np.zeros((count, n), np.int64)
+    for s in range(n):
+        missed[:, s] = (hits & (h.seats == s)).sum(axis=(1, 2))
     return Moons(seat, outcome, stopper, missed)
 
 
@@ -480,24 +493,25 @@ def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray
     counts.add("verdicts", ids, verdicts)
     for kind, rate in PASS_RATES.items():
         counts.rate(rate, ids, possible[kind], kinds[kind], points)
-    for code in np.unique(h.direction).tolist():
-        in_direction = (h.direction == code)[:, None] & np.ones((1, n), bool)
-        name = PASS_DIRECTIONS[code]
-        base = [points, back, receiver_points]
-        for kind in ("any", *PASS_KINDS):
-            chosen = in_direction if kind == "any" else in_direction & kinds[kind]
-            if not chosen.any():
-                continue
-            values = [np.ones((count, n))] + base
-            if kind == "any":
-                values.append(verdicts)
-                for other in PASS_KINDS:
-                    values += [possible[other], kinds[other]]
-            sums = np.stack([np.bincount(ids[chosen], np.broadcast_to(v, (count, n))[chosen].astype(np.float64),
-                                         minlength=counts.size) for v in values], axis=1)
-            for player in np.flatnonzero(sums[:, 0]).tolist():
-                key = (player, name, kind)
-                counts.passes[key] = counts.passes.get(key, 0) + sums[player]
+    directions = len(PASS_DIRECTIONS)
+    keys = (ids * directions + h.direction[:, None]).ravel()
+    size = counts.size * directions
+
+    def sums(values: list, chosen: np.ndarray | None) -> np.ndarray:
+        """(players x directions, len(values)) sums over the chosen passes."""
+        return np.stack([np.bincount(keys, np.broadcast_to(v if chosen is None else v * chosen, (count, n))
+                                     .ravel().astype(np.float64), minlength=size) for v in values], axis=1)
+
+    base = [1, points, back, receiver_points]
+    found = {"any": sums(base + [verdicts] + [m for kind in PASS_KINDS for m in (possible[kind], kinds[kind])], None)}
+    for kind in PASS_KINDS:
+        if kinds[kind].any():
+            found[kind] = sums(base, kinds[kind])
+    for kind, table in found.items():
+        for key in np.flatnonzero(table[:, 0]).tolist():
+            player, code = divmod(key, directions)
+            entry = (player, PASS_DIRECTIONS[code], kind)
+            counts.passes[entry] = counts.passes.get(entry, 0) + table[key]
 
 
 # -- a block -------------------------------------------------------------------------------------
@@ -522,6 +536,10 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
     return fast & ~short & (np.diff(block.game_hands) > 0)
 
 
+_CLEAN = {n: (0,) * n for n in range(3, 8)}
+"""No violations at any seat."""
+
+
 def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally) -> None:
     """Count the games ``games`` (indices of clean games of full tricks, see :func:`full_games`) into ``tally``."""
     if not len(games):
@@ -537,11 +555,15 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally)
                 names.append(name)
             game_ids[g, s] = known[name]
     counts = Counts(len(names))
-    for g in games.tolist():
+    seats = np.array([len(players[g]) for g in games.tolist()])
+    present = np.arange(7) < seats[:, None]
+    totals = verdict.totals[games]
+    places = (1 + ((totals[:, None, :] < totals[:, :, None]) & present[:, None, :]).sum(axis=2)).tolist()
+    complete = verdict.complete[games].tolist()
+    winners = verdict.winners[games].tolist()
+    for i, g in enumerate(games.tolist()):
         n = len(players[g])
-        totals = verdict.totals[g, :n].tolist()
-        tally.add_game(players[g], bool(verdict.complete[g]), positions(tuple(totals)),
-                       [s for s in range(n) if verdict.winners[g, s]], (0,) * n)
+        tally.add_game(players[g], complete[i], places[i][:n], [s for s in range(n) if winners[i][s]], _CLEAN[n])
     in_games = np.zeros(block.games, bool)
     in_games[games] = True
     for table in np.unique(block.table_index[games]).tolist():

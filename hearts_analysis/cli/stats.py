@@ -15,9 +15,9 @@ import typer
 from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
-from ..analysis.stats import Tally, tally_items
+from ..analysis.corpus_tally import tally_corpus
+from ..analysis.stats import Tally
 from ..atomic import atomic_open
-from ..records.sources import iter_sources
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, fail, rules_from_options
 from .progress import progress
 
@@ -125,8 +125,7 @@ def stats(
     chosen = _chosen_columns(columns)
 
     with progress("counting", enabled="-" not in paths) as bar:
-        tally = tally_items(_reported(iter_sources(paths, forced)),
-                            lambda games, hands: bar.advance(games, hands), workers)
+        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
@@ -161,9 +160,6 @@ def _chosen_columns(text: Optional[str]) -> tuple[str, ...]:
     return chosen
 
 
-def _reported(items):
-    """Pass items through, telling stderr about each unreadable one."""
-    for item in items:
-        if item.game is None:
-            typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
-        yield item
+def _report(item) -> None:
+    """Tell stderr about an unreadable record."""
+    typer.echo(f"{item.source}: error: {item.error.text()}", err=True)
