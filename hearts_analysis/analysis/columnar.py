@@ -346,6 +346,12 @@ class Counts:
         self.players: dict[str, np.ndarray] = {}
         self.impact: dict[str, np.ndarray] = {}
         self.passes: dict[tuple[int, str, str], np.ndarray] = {}
+        self.points: dict[int, np.ndarray] = {}
+
+    def histogram(self, ids: np.ndarray, points: np.ndarray) -> None:
+        """Seat-hands by player and points."""
+        for value in np.unique(points).tolist():
+            self.points[value] = self.points.get(value, 0) + np.bincount(ids[points == value], minlength=self.size)
 
     def add(self, name: str, ids: np.ndarray, values) -> None:
         weights = np.broadcast_to(values, ids.shape).ravel().astype(np.float64)
@@ -367,6 +373,9 @@ class Counts:
         for counter, values in self.players.items():
             for player in np.flatnonzero(values).tolist():
                 tally.players[names[player]][counter] += _number(values[player])
+        for value, found in self.points.items():
+            for player in np.flatnonzero(found).tolist():
+                tally.points_hist[names[player]][value] += int(found[player])
         for rate, side in self.impact.items():
             target = tally.impact[rate]
             for key, value in zip(("hit_points", "hits", "miss_points", "misses"), side.tolist()):
@@ -405,6 +414,7 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     add = counts.add
     add("hands", ids, 1)
     add("points", ids, points)
+    counts.histogram(ids, points)
     add("raw_points", ids, raw)
     add("hearts", ids, hearts)
     add("tricks", ids, h.tricks_won)

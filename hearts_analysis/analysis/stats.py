@@ -85,6 +85,8 @@ class Tally:
     """``(player, direction, kind) -> passes, points, back_points, receiver_points`` (kind ``any``: every pass)."""
     impact: dict[str, Counter] = field(default_factory=lambda: defaultdict(_counter))
     """``rate -> hit_points, hits, miss_points, misses`` over every seat-hand of the corpus."""
+    points_hist: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(_counter))
+    """``player -> {points in a hand: hands}`` (after the moon adjustment)."""
     games: int = 0
     hands: int = 0
     error_count: int = 0
@@ -126,6 +128,7 @@ class Tally:
         for seat, (c, points) in enumerate(zip(counters, hand.seats)):
             c["hands"] += 1
             c["points"] += points.points
+            self.points_hist[names[seat]][points.points] += 1
             c["raw_points"] += points.points_before_moon
             c["hearts"] += points.hearts
             c["tricks"] += points.tricks_won
@@ -179,7 +182,7 @@ class Tally:
     def merge(self, other: "Tally") -> "Tally":
         """Add another chunk's counts into this one (returns self)."""
         for mine, theirs in ((self.players, other.players), (self.passes, other.passes),
-                             (self.impact, other.impact)):
+                             (self.impact, other.impact), (self.points_hist, other.points_hist)):
             for key, counter in theirs.items():
                 target = mine[key]
                 for name, value in counter.items():
