@@ -30,8 +30,18 @@ GOAL = 0.5
 BARE_PARSE = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)\n"
 
 
+FROM_SOURCE = ("import runpy, sys\n"
+               "sys.meta_path = [f for f in sys.meta_path if 'editable' not in getattr(f, '__module__', '')]\n"
+               "sys.path.insert(0, sys.argv.pop(1))\n"
+               "runpy.run_module('hearts_analysis', run_name='__main__', alter_sys=True)\n")
+"""Runs ``hearts`` from another checkout, ahead of an editable install of this one."""
+SOURCE: str | None = None
+
+
 def hearts(*args: str) -> list[str]:
-    return [sys.executable, "-m", "hearts_analysis", *args]
+    if SOURCE is None:
+        return [sys.executable, "-m", "hearts_analysis", *args]
+    return [sys.executable, "-c", FROM_SOURCE, SOURCE, *args]
 
 
 def corpus(games: int, seed: int) -> tuple[Path, Path, Path, int]:
@@ -92,14 +102,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--source", help="run hearts_analysis from this checkout (PYTHONPATH) for the timings")
+    parser.add_argument("--source", help="time hearts_analysis from this checkout (to compare before and after)")
     args = parser.parse_args()
     parquet, jsonl, single, hands = corpus(args.games, args.seed)
+    global SOURCE
+    SOURCE = str(Path(args.source).resolve()) if args.source else None
     env = dict(os.environ)
-    if args.source:
-        env["PYTHONPATH"] = str(Path(args.source).resolve())
-    where = subprocess.run([sys.executable, "-c", "import hearts_analysis; print(hearts_analysis.__file__)"],
-                           env=env, capture_output=True, text=True).stdout.strip()
+    where = args.source or str(Path(__file__).resolve().parents[1])
     runs = {
         "validate parquet": hearts("validate", str(parquet)),
         "stats parquet": hearts("stats", str(parquet)),

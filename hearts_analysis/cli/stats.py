@@ -83,7 +83,8 @@ Games, hands, wins, average finishing position, points per hand, QS taken,
 moon attempts / shots / stops and choice accuracy, hearts broken, pass
 tendencies, violations per 100 hands, and a leak finder: the statistics where
 a player differs most from the corpus's winning players, weighted by how much
-each matters to the score. Streams the corpus game by game in bounded memory.
+each matters to the score. Parquet is counted from its card columns, a row
+group at a time, other files game by game, in bounded memory.
 
 The format follows --output's suffix (.csv, .json, .parquet, .txt) unless
 --format is given; without --output, text goes to the terminal. --table picks
@@ -113,7 +114,7 @@ def stats(
         None, "--columns", "-c", metavar="A,B,C",
         help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
              f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Count in this many processes."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
