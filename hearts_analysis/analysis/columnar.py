@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, QS_MASK, SPADES, SUIT_MASKS
+from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS_MASK, SPADES, SUIT_MASKS
 from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
@@ -106,8 +106,6 @@ class Hands:
 
     hand: np.ndarray
     """(H,) the hands' indices in the block."""
-    game: np.ndarray
-    """(H,) the games' indices in the block."""
     dealt: np.ndarray
     """(H, n) masks."""
     given: np.ndarray | None
@@ -129,10 +127,6 @@ class Hands:
     """(H, n) masks."""
     tricks_won: np.ndarray
     """(H, n)."""
-
-
-def rows_of(count: int) -> np.ndarray:
-    return np.arange(count)
 
 
 def _across(function: np.ufunc, values: np.ndarray, axis: int) -> np.ndarray:
@@ -159,7 +153,7 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
         offset = np.array(p.offsets)[direction]
         received = np.zeros_like(given)
         for seat in range(n):
-            received[rows_of(count), (seat + offset) % n] = given[:, seat]
+            received[np.arange(count), (seat + offset) % n] = given[:, seat]
         hand0 = (dealt & ~given) | received
     plays = cards[:, before:].reshape(count, k, n)
     seats = _gather(block.seat, start + before, k * n).astype(np.int64).reshape(count, k, n)
@@ -180,7 +174,7 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     hand_left[:, 0] = hand0
     taken = np.zeros((count, n), U64)
     tricks_won = np.zeros((count, n), np.int64)
-    rows = rows_of(count)
+    rows = np.arange(count)
     for t in range(k):
         if t:
             played_before[:, t] = played_before[:, t - 1] | trick_cards[:, t - 1]
@@ -188,8 +182,7 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
         taken[rows, winner[:, t]] |= trick_cards[:, t]
         tricks_won[rows, winner[:, t]] += 1
     held = hand_left.reshape(-1)[at_seat]
-    game = np.searchsorted(block.game_hands, hands, side="right") - 1
-    return Hands(hands, game, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
+    return Hands(hands, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
                  taken, tricks_won)
 
 
@@ -203,23 +196,25 @@ def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.
     """``(control, let_go, missed, gave_up)``, each (H, k, n) by position in the trick: ``moons.control_plays``,
     ``moons.missed_stops`` (before the runner is known) and ``moons.gave_up`` for every play."""
     count, k, n = h.cards.shape
-    cards, held, before = h.cards, h.held, h.played_before
-    led = cards[:, :, 0] // 13
+    before = h.played_before
+    cards = np.ascontiguousarray(np.moveaxis(h.cards, 2, 0))   # by position: each (H, k) contiguous
+    held = np.ascontiguousarray(np.moveaxis(h.held, 2, 0))
+    led = cards[0] // 13
     suit = SUITS[led]
-    control = np.zeros((count, k, n), bool)
-    let_go = np.zeros((count, k, n), bool)
-    missed = np.zeros((count, k, n), bool)
-    lead, lead_held = cards[:, :, 0], held[:, :, 0]
+    control = np.zeros((n, count, k), bool)
+    let_go = np.zeros((n, count, k), bool)
+    missed = np.zeros((n, count, k), bool)
+    lead, lead_held = cards[0], held[0]
     out = ~before & ~lead_held
     sure_led = _sure_above(lead_held, suit, out)
     sure_other = np.zeros_like(sure_led)
     for s in (0, 1, 3):
         sure_other |= _sure_above(lead_held, SUITS[s], out)
-    control[:, :, 0] = ((lead_held & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
-    let_go[:, :, 0] = ~control[:, :, 0] & (h.winner != h.seats[:, :, 0]) & (sure_other != 0)
+    control[0] = ((lead_held & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
+    let_go[0] = ~control[0] & (h.winner != h.seats[:, :, 0]) & (sure_other != 0)
     so_far = bits(lead)
     for i in range(1, n):
-        card, mine = cards[:, :, i], held[:, :, i]
+        card, mine = cards[i], held[i]
         top = highest(so_far & suit)
         over = mine & suit & ~up_to(top)
         if i < n - 1:
@@ -231,20 +226,22 @@ def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.
         higher = card > top
         lower_held = (mine & suit & below(top)) != 0
         if i < n - 1:
-            control[:, :, i] = follows & higher & lower_held
-            let_go[:, :, i] = follows & ~higher & ((over & ~up_to(bar)) != 0)
+            control[i] = follows & higher & lower_held
+            let_go[i] = follows & ~higher & ((over & ~up_to(bar)) != 0)
         else:  # the last card wins a trick without points for free
-            control[:, :, i] = follows & higher & lower_held & ((so_far & POINTS_U) != 0)
-            let_go[:, :, i] = follows & ~higher & (over != 0)
+            control[i] = follows & higher & lower_held & ((so_far & POINTS_U) != 0)
+            let_go[i] = follows & ~higher & (over != 0)
         hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
-        missed[:, :, i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
+        missed[i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
         so_far = so_far | bits(card)
+    control, let_go, missed = (np.moveaxis(a, 0, 2) for a in (control, let_go, missed))
+    cards, held = h.cards, h.held
+    led = led[:, :, None]
     if free_first:
         control[:, 0] = let_go[:, 0] = False
     top = highest(h.trick_cards & suit)[:, :, None]
-    suit3 = suit[:, :, None]
-    gave = (held & suit3 & ~up_to(top)) != 0
-    gave |= (cards // 13 != led[:, :, None]) & (((POINTS_U >> cards.astype(U64)) & ONE) != 0) \
+    gave = (held & suit[:, :, None] & ~up_to(top)) != 0
+    gave |= (cards // 13 != led) & (((POINTS_U >> cards.astype(U64)) & ONE) != 0) \
         & ((held & ~POINTS_U) != 0)
     return control, let_go, missed, gave
 
