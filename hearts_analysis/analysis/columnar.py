@@ -129,11 +129,6 @@ class Hands:
     """(H, n)."""
 
 
-def _across(function: np.ufunc, values: np.ndarray, axis: int) -> np.ndarray:
-    """``function.reduce`` along a short axis, as a loop over it (numpy reduces short rows slowly)."""
-    return fold(function, np.moveaxis(values, axis, 0))
-
-
 def _gather(values: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
     return values[start[:, None] + np.arange(width)]
 
@@ -145,43 +140,50 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     start = block.hand_rows[hands]
     before = p.deck_size + passed
     width = before + k * n
-    cards = _gather(block.card, start, width).astype(np.int64)
-    dealt = _across(np.bitwise_or, bits(cards[:, :p.deck_size]).reshape(count, n, size), 2)
+    # worked on with the hands on the last axis (each row contiguous), handed over as (H, ...) views
+    cards = np.ascontiguousarray(_gather(block.card, start, width).T)              # (width, H) int8
+    dealt = fold(np.bitwise_or, bits(cards[:p.deck_size].reshape(n, size, count)).transpose(1, 0, 2))
     hand0, given = dealt, None
     if passed:
-        given = _across(np.bitwise_or, bits(cards[:, p.deck_size:before]).reshape(count, n, p.pass_count), 2)
+        given = fold(np.bitwise_or, bits(cards[p.deck_size:before].reshape(n, p.pass_count, count)).transpose(1, 0, 2))
         offset = np.array(p.offsets)[direction]
         received = np.zeros_like(given)
+        columns = np.arange(count)
         for seat in range(n):
-            received[np.arange(count), (seat + offset) % n] = given[:, seat]
+            received[(seat + offset) % n, columns] = given[seat]
         hand0 = (dealt & ~given) | received
-    plays = cards[:, before:].reshape(count, k, n)
-    seats = _gather(block.seat, start + before, k * n).astype(np.int64).reshape(count, k, n)
+    plays = cards[before:].reshape(k, n, count)
+    seats = np.ascontiguousarray(_gather(block.seat, start + before, k * n).T).reshape(k, n, count)
     card_bits = bits(plays)
-    led = plays[:, :, 0] // 13
-    best, winner = plays[:, :, 0].copy(), seats[:, :, 0].copy()
+    led = plays[:, 0] // 13
+    best, winner = plays[:, 0].copy(), seats[:, 0].copy()
     for i in range(1, n):
-        better = (plays[:, :, i] // 13 == led) & (plays[:, :, i] > best)
-        best = np.where(better, plays[:, :, i], best)
-        winner = np.where(better, seats[:, :, i], winner)
-    trick_cards = _across(np.bitwise_or, card_bits, 2)
-    played_before = np.zeros((count, k), U64)
-    at_seat = (np.arange(count * k) * n).reshape(count, k, 1) + seats   # each play's place in seat order
-    by_seat = np.zeros(count * k * n, U64)
+        better = (plays[:, i] // 13 == led) & (plays[:, i] > best)
+        best = np.where(better, plays[:, i], best)
+        winner = np.where(better, seats[:, i], winner)
+    trick_cards = fold(np.bitwise_or, card_bits.transpose(1, 0, 2))                 # (k, H)
+    at_seat = (np.arange(k)[:, None, None] * n + seats.astype(np.int64)) * count + np.arange(count)
+    by_seat = np.zeros(k * n * count, U64)
     by_seat[at_seat.ravel()] = card_bits.ravel()
-    by_seat = by_seat.reshape(count, k, n)
-    hand_left = np.empty((count, k, n), U64)
-    hand_left[:, 0] = hand0
-    taken = np.zeros((count, n), U64)
-    tricks_won = np.zeros((count, n), np.int64)
-    rows = np.arange(count)
+    by_seat = by_seat.reshape(k, n, count)
+    played_before = np.zeros((k, count), U64)
+    hand_left = np.empty((k, n, count), U64)
+    hand_left[0] = hand0
+    taken = np.zeros((n, count), U64)
+    tricks_won = np.zeros((n, count), np.int64)
     for t in range(k):
         if t:
-            played_before[:, t] = played_before[:, t - 1] | trick_cards[:, t - 1]
-            hand_left[:, t] = hand_left[:, t - 1] & ~by_seat[:, t - 1]
-        taken[rows, winner[:, t]] |= trick_cards[:, t]
-        tricks_won[rows, winner[:, t]] += 1
+            played_before[t] = played_before[t - 1] | trick_cards[t - 1]
+            hand_left[t] = hand_left[t - 1] & ~by_seat[t - 1]
+        for seat in range(n):
+            won = winner[t] == seat
+            taken[seat] |= trick_cards[t] * won
+            tricks_won[seat] += won
     held = hand_left.reshape(-1)[at_seat]
+    plays, seats, held = (a.transpose(2, 0, 1) for a in (plays.astype(np.int64), seats.astype(np.int64), held))
+    dealt, hand0, taken, tricks_won = dealt.T, hand0.T, taken.T, tricks_won.T
+    given = None if given is None else given.T
+    winner, trick_cards, played_before = winner.T.astype(np.int64), trick_cards.T, played_before.T
     return Hands(hands, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
                  taken, tricks_won)
 
@@ -192,18 +194,17 @@ def _sure_above(held: np.ndarray, suit: np.ndarray, out: np.ndarray) -> np.ndarr
     return held & suit & ~up_to(highest(out & suit))
 
 
-def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(control, let_go, missed, gave_up)``, each (H, k, n) by position in the trick: ``moons.control_plays``,
-    ``moons.missed_stops`` (before the runner is known) and ``moons.gave_up`` for every play."""
+def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(control, let_go, missed)``, each (H, k, n) by position in the trick: ``moons.control_plays`` and
+    ``moons.missed_stops`` (before the runner is known) for every play."""
     count, k, n = h.cards.shape
     before = h.played_before
-    cards = np.ascontiguousarray(np.moveaxis(h.cards, 2, 0))   # by position: each (H, k) contiguous
-    held = np.ascontiguousarray(np.moveaxis(h.held, 2, 0))
+    cards = np.moveaxis(h.cards, 2, 0)   # by position: (n, H, k) views
+    held = np.moveaxis(h.held, 2, 0)
     led = cards[0] // 13
     suit = SUITS[led]
-    control = np.zeros((n, count, k), bool)
-    let_go = np.zeros((n, count, k), bool)
-    missed = np.zeros((n, count, k), bool)
+    # stored as the plays are, (k, n, H), so that later arithmetic on them and the plays runs in one order
+    control, let_go, missed = (np.zeros((k, n, count), bool).transpose(1, 2, 0) for _ in range(3))
     lead, lead_held = cards[0], held[0]
     out = ~before & ~lead_held
     sure_led = _sure_above(lead_held, suit, out)
@@ -234,16 +235,10 @@ def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.
         hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
         missed[i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
         so_far = so_far | bits(card)
-    control, let_go, missed = (np.moveaxis(a, 0, 2) for a in (control, let_go, missed))
-    cards, held = h.cards, h.held
-    led = led[:, :, None]
+    control, let_go, missed = (np.moveaxis(a, 0, 2) for a in (control, let_go, missed))   # (H, k, n) views
     if free_first:
         control[:, 0] = let_go[:, 0] = False
-    top = highest(h.trick_cards & suit)[:, :, None]
-    gave = (held & suit[:, :, None] & ~up_to(top)) != 0
-    gave |= (cards // 13 != led) & (((POINTS_U >> cards.astype(U64)) & ONE) != 0) \
-        & ((held & ~POINTS_U) != 0)
-    return control, let_go, missed, gave
+    return control, let_go, missed
 
 
 @dataclass
@@ -269,7 +264,7 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     count, k, n = h.cards.shape
     rows = np.arange(count)
     targets = U64(p.deck & POINT_CARDS_MASK)
-    control, let_go, missed_at, gave = trick_plays(h, not p.points_on_first_trick)
+    control, let_go, missed_at = trick_plays(h, not p.points_on_first_trick)
     has_points = (h.trick_cards & targets) != 0
     first = np.argmax(has_points, axis=1)
     holder = h.winner[rows, first]
@@ -289,7 +284,8 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     runner = np.where(has_runner, holder, -1)
     ended = has_runner & (stop < k)
     at_stop = stop.clip(max=k - 1)
-    runner_gave = ended & (gave[rows, at_stop] & (h.seats[rows, at_stop] == runner[:, None])).any(axis=1)
+    runner_gave = np.zeros(count, bool)
+    runner_gave[ended] = gave_up(h, np.flatnonzero(ended), stop[ended], runner[ended])
     shooter = np.full(count, -1)
     if targets:
         for s in range(n - 1, -1, -1):
@@ -299,11 +295,27 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     stopper = np.where(ended & ~runner_gave, h.winner[rows, at_stop], -1)
     window = ((tricks > start[:, None]) & (tricks < stop[:, None]) & by_holder
               & ((h.trick_cards & HEARTS_U) != 0))[:, :, None]
-    hits = missed_at & window & ~is_holder & has_runner[:, None, None]
     missed = np.zeros((count, n), np.int64)
+    runs = np.flatnonzero(has_runner)
+    hits = missed_at[runs] & window[runs] & ~is_holder[runs]
     for s in range(n):
-        missed[:, s] = (hits & (h.seats == s)).sum(axis=(1, 2))
+        missed[runs, s] = (hits & (h.seats[runs] == s)).sum(axis=(1, 2))
     return Moons(seat, outcome, stopper, missed)
+
+
+def gave_up(h: Hands, hands: np.ndarray, tricks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """``moons.gave_up`` of ``seats`` in trick ``tricks`` (0-based) of ``hands``."""
+    cards, held, plays = h.cards[hands, tricks], h.held[hands, tricks], h.seats[hands, tricks]
+    at = np.argmax(plays == seats[:, None], axis=1)
+    rows = np.arange(len(hands))
+    card, mine = cards[rows, at], held[rows, at]
+    led = cards[:, 0] // 13
+    suit = SUITS[led]
+    top = highest(h.trick_cards[hands, tricks] & suit)
+    above = (mine & suit & ~up_to(top)) != 0
+    discarded_points = ((card // 13 != led) & (((POINTS_U >> card.astype(U64)) & ONE) != 0)
+                        & ((mine & ~POINTS_U) != 0))
+    return above | discarded_points
 
 
 # -- the pass advice, on arrays -----------------------------------------------------------
