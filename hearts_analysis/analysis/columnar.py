@@ -128,6 +128,10 @@ class Hands:
     tricks_won: np.ndarray
     """(H, n)."""
 
+    def take(self, rows: np.ndarray) -> "Hands":
+        """Some of the hands."""
+        return Hands(*(None if value is None else value[rows] for value in vars(self).values()))
+
 
 def _gather(values: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
     return values[start[:, None] + np.arange(width)]
@@ -169,16 +173,12 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     played_before = np.zeros((k, count), U64)
     hand_left = np.empty((k, n, count), U64)
     hand_left[0] = hand0
-    taken = np.zeros((n, count), U64)
-    tricks_won = np.zeros((n, count), np.int64)
-    for t in range(k):
-        if t:
-            played_before[t] = played_before[t - 1] | trick_cards[t - 1]
-            hand_left[t] = hand_left[t - 1] & ~by_seat[t - 1]
-        for seat in range(n):
-            won = winner[t] == seat
-            taken[seat] |= trick_cards[t] * won
-            tricks_won[seat] += won
+    for t in range(1, k):
+        played_before[t] = played_before[t - 1] | trick_cards[t - 1]
+        hand_left[t] = hand_left[t - 1] & ~by_seat[t - 1]
+    won = winner[:, None, :] == np.arange(n, dtype=winner.dtype)[None, :, None]        # (k, n, H)
+    taken = fold(np.bitwise_or, trick_cards[:, None, :] * won)
+    tricks_won = fold(np.add, won.view(np.uint8)).astype(np.int64)
     held = hand_left.reshape(-1)[at_seat]
     plays, seats, held = (a.transpose(2, 0, 1) for a in (plays.astype(np.int64), seats.astype(np.int64), held))
     dealt, hand0, taken, tricks_won = dealt.T, hand0.T, taken.T, tricks_won.T
@@ -264,7 +264,6 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     count, k, n = h.cards.shape
     rows = np.arange(count)
     targets = U64(p.deck & POINT_CARDS_MASK)
-    control, let_go, missed_at = trick_plays(h, not p.points_on_first_trick)
     has_points = (h.trick_cards & targets) != 0
     first = np.argmax(has_points, axis=1)
     holder = h.winner[rows, first]
@@ -274,13 +273,19 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     tricks = np.arange(k)
     holding = has_points.any(axis=1)[:, None] & (tricks >= first[:, None]) & (tricks < stop[:, None])
     held_points = np.cumsum(heart_points(h.trick_cards) * by_holder, axis=1)
-    is_holder = h.seats == holder[:, None, None]
+    holding &= held_points >= MIN_RUN_POINTS
+    # the plays are judged only in hands where a seat held enough points to run
+    some = np.flatnonzero(holding.any(axis=1))
+    part = h.take(some)
+    control, let_go, missed_at = trick_plays(part, not p.points_on_first_trick)
+    is_holder = part.seats == holder[some, None, None]
     controls = np.cumsum((control & is_holder).sum(axis=2), axis=1)
     lets_go = np.cumsum((let_go & is_holder).sum(axis=2), axis=1)
-    running = (holding & (held_points >= MIN_RUN_POINTS) & (controls >= MIN_CONTROL_PLAYS)
-               & (lets_go <= MAX_TRICKS_LET_GO))
-    has_runner = running.any(axis=1)
-    start = np.where(has_runner, np.argmax(running, axis=1), k)
+    running = holding[some] & (controls >= MIN_CONTROL_PLAYS) & (lets_go <= MAX_TRICKS_LET_GO)
+    has_runner = np.zeros(count, bool)
+    has_runner[some] = running.any(axis=1)
+    start = np.full(count, k)
+    start[some] = np.where(has_runner[some], np.argmax(running, axis=1), k)
     runner = np.where(has_runner, holder, -1)
     ended = has_runner & (stop < k)
     at_stop = stop.clip(max=k - 1)
@@ -296,10 +301,10 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     window = ((tricks > start[:, None]) & (tricks < stop[:, None]) & by_holder
               & ((h.trick_cards & HEARTS_U) != 0))[:, :, None]
     missed = np.zeros((count, n), np.int64)
-    runs = np.flatnonzero(has_runner)
-    hits = missed_at[runs] & window[runs] & ~is_holder[runs]
+    runs = np.flatnonzero(has_runner[some])
+    hits = missed_at[runs] & window[some[runs]] & ~is_holder[runs]
     for s in range(n):
-        missed[runs, s] = (hits & (h.seats[runs] == s)).sum(axis=(1, 2))
+        missed[some[runs], s] = (hits & (part.seats[runs] == s)).sum(axis=(1, 2))
     return Moons(seat, outcome, stopper, missed)
 
 
@@ -347,6 +352,16 @@ RATE_NAMES = ("qs_taken_pct", "moon_attempt_pct", "moon_success_pct", "missed_st
               "violation_hand_pct")
 
 
+def sum_by(ids: np.ndarray, values, size: int) -> np.ndarray:
+    """``values`` (an array of the shape of ``ids``, or one number) summed by id."""
+    flat = ids.reshape(-1)
+    if np.ndim(values) == 0:
+        return np.bincount(flat, minlength=size) * values
+    if values.shape != ids.shape:
+        values = np.broadcast_to(values, ids.shape)
+    return np.bincount(flat, values.reshape(-1), minlength=size)
+
+
 class Counts:
     """Seat-hand values summed by player id, then added to a :class:`Tally` at once."""
 
@@ -363,9 +378,7 @@ class Counts:
             self.points[value] = self.points.get(value, 0) + np.bincount(ids[points == value], minlength=self.size)
 
     def add(self, name: str, ids: np.ndarray, values) -> None:
-        weights = np.broadcast_to(values, ids.shape).ravel().astype(np.float64)
-        found = np.bincount(ids.ravel(), weights, minlength=self.size)
-        self.players[name] = self.players.get(name, 0) + found
+        self.players[name] = self.players.get(name, 0) + sum_by(ids, values, self.size)
 
     def rate(self, name: str, ids: np.ndarray, possible, happened, points: np.ndarray) -> None:
         possible = np.broadcast_to(possible, ids.shape)
@@ -513,13 +526,14 @@ def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray
     for kind, rate in PASS_RATES.items():
         counts.rate(rate, ids, possible[kind], kinds[kind], points)
     directions = len(PASS_DIRECTIONS)
-    keys = (ids * directions + h.direction[:, None]).ravel()
+    keys = ids * directions + h.direction[:, None]
     size = counts.size * directions
 
     def sums(values: list, chosen: np.ndarray | None) -> np.ndarray:
         """(players x directions, len(values)) sums over the chosen passes."""
-        return np.stack([np.bincount(keys, np.broadcast_to(v if chosen is None else v * chosen, (count, n))
-                                     .ravel().astype(np.float64), minlength=size) for v in values], axis=1)
+        if chosen is not None:
+            values = [chosen if np.ndim(v) == 0 else v * chosen for v in values]
+        return np.stack([sum_by(keys, v, size) for v in values], axis=1)
 
     base = [1, points, back, receiver_points]
     found = {"any": sums(base + [verdicts] + [m for kind in PASS_KINDS for m in (possible[kind], kinds[kind])], None)}

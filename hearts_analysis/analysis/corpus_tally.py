@@ -68,8 +68,8 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
     try:
         for job in plan(paths, parquet=True, jsonl=False):
             if isinstance(job, ParquetTask):
-                if executor is None:
-                    for unit in _units(job, rules):
+                if executor is None:  # one process: Arrow may decode on several threads
+                    for unit in _units(job, rules, threads=True):
                         taken(*tally_unit(unit, rules))
                     continue
                 pending.append(executor.submit(tally_task, job, rules))
@@ -94,8 +94,8 @@ def _told(items: Iterable[Item], on_error: OnError | None) -> Iterable[Item]:
         yield item
 
 
-def _units(task: ParquetTask, rules: Rules | None) -> Iterable[Unit | Item]:
-    return open_units(Path(task.path), rules, task.groups, task.first_row)
+def _units(task: ParquetTask, rules: Rules | None, threads: bool = False) -> Iterable[Unit | Item]:
+    return open_units(Path(task.path), rules, task.groups, task.first_row, threads)
 
 
 def tally_task(task: ParquetTask, rules: Rules | None) -> tuple[Tally, list[Item]]:
