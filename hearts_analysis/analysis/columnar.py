@@ -15,6 +15,7 @@ hand ended early by an ``ends_hand`` sweep, goes to the per-game analysis.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,7 +25,7 @@ from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS_MASK, SPAD
 from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
-from ..fastpath.screen import Verdict
+from ..fastpath.screen import Verdict, windows
 from ..records.events_layout import PLAY
 from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
@@ -36,6 +37,8 @@ U64 = np.uint64
 ONE = U64(1)
 SUITS = np.array(SUIT_MASKS, dtype=U64)
 HEARTS_U, QS_U, POINTS_U = U64(HEARTS_MASK), U64(QS_MASK), U64(POINT_CARDS_MASK)
+THREADS = 2
+"""Threads counting chunks of hands in a run on one process."""
 CHUNK_HANDS = 8192
 """Hands counted at once: their (hands, tricks, seats) arrays stay within a few megabytes each."""
 OUTCOMES = ("shot", "stopped", "abandoned")
@@ -133,10 +136,6 @@ class Hands:
         return Hands(*(None if value is None else value[rows] for value in vars(self).values()))
 
 
-def _gather(values: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
-    return values[start[:, None] + np.arange(width)]
-
-
 def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndarray, passed: int) -> Hands:
     """Clean hands of full tricks with ``passed`` pass rows, laid out as the screen checked them."""
     n, size, k = p.players, p.hand_size, p.hand_size
@@ -145,7 +144,7 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     before = p.deck_size + passed
     width = before + k * n
     # worked on with the hands on the last axis (each row contiguous), handed over as (H, ...) views
-    cards = np.ascontiguousarray(_gather(block.card, start, width).T)              # (width, H) int8
+    cards = np.ascontiguousarray(windows(block.card, start, width).T)              # (width, H) int8
     dealt = fold(np.bitwise_or, bits(cards[:p.deck_size].reshape(n, size, count)).transpose(1, 0, 2))
     hand0, given = dealt, None
     if passed:
@@ -157,7 +156,7 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
             received[(seat + offset) % n, columns] = given[seat]
         hand0 = (dealt & ~given) | received
     plays = cards[before:].reshape(k, n, count)
-    seats = np.ascontiguousarray(_gather(block.seat, start + before, k * n).T).reshape(k, n, count)
+    seats = np.ascontiguousarray(windows(block.seat, start + before, k * n).T).reshape(k, n, count)
     card_bits = bits(plays)
     led = plays[:, 0] // 13
     best, winner = plays[:, 0].copy(), seats[:, 0].copy()
@@ -391,6 +390,12 @@ class Counts:
         side = np.array([(points * happened).sum(), happened.sum(), (points * miss).sum(), miss.sum()])
         self.impact[name] = self.impact.get(name, 0) + side
 
+    def merge(self, other: "Counts") -> None:
+        for mine, theirs in ((self.players, other.players), (self.impact, other.impact),
+                             (self.passes, other.passes), (self.points, other.points)):
+            for key, values in theirs.items():
+                mine[key] = mine.get(key, 0) + values
+
     def into(self, tally: Tally, names: list[str]) -> None:
         for counter, values in self.players.items():
             for player in np.flatnonzero(values).tolist():
@@ -573,8 +578,9 @@ _CLEAN = {n: (0,) * n for n in range(3, 8)}
 """No violations at any seat."""
 
 
-def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally) -> None:
-    """Count the games ``games`` (indices of clean games of full tricks, see :func:`full_games`) into ``tally``."""
+def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally, threads: bool = False) -> None:
+    """Count the games ``games`` (indices of clean games of full tricks, see :func:`full_games`) into ``tally``;
+    ``threads``: count chunks of hands on :data:`THREADS` threads."""
     if not len(games):
         return
     players = block.players()
@@ -603,13 +609,13 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally)
         rules, seats = block.tables[table]
         p = table_params(rules, seats)
         chosen = np.flatnonzero(in_games & (block.table_index == table))
-        _tally_table(block, verdict, p, chosen, game_ids, counts)
+        _tally_table(block, verdict, p, chosen, game_ids, counts, threads)
     tally.hands += int((block.game_hands[games + 1] - block.game_hands[games]).sum())
     counts.into(tally, names)
 
 
 def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarray, game_ids: np.ndarray,
-                 counts: Counts) -> None:
+                 counts: Counts, threads: bool) -> None:
     n = p.players
     first = block.game_hands[games]
     per_game = block.game_hands[games + 1] - first
@@ -626,9 +632,22 @@ def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarr
     offset = np.vstack([np.zeros((1, n), np.int64), running])[game_start]
     before = running - points - offset
     passed = np.where(direction == HOLD, 0, n * p.pass_count)
-    for rows in np.unique(passed).tolist():
-        chosen = np.flatnonzero(passed == rows)
-        for at in range(0, len(chosen), CHUNK_HANDS):
-            members = chosen[at:at + CHUNK_HANDS]
-            h = hands_of(block, p, hands[members], direction[members], rows)
-            count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], counts)
+
+    def count(rows: int, members: np.ndarray, into: Counts) -> Counts:
+        h = hands_of(block, p, hands[members], direction[members], rows)
+        count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], into)
+        return into
+
+    chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in np.unique(passed).tolist()
+              for chosen in [np.flatnonzero(passed == rows)] for at in range(0, len(chosen), CHUNK_HANDS)]
+    if threads and len(chunks) > 1:  # numpy lets go of the interpreter in its loops: two chunks at a time
+        for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size)), chunks):
+            counts.merge(part)
+    else:
+        for rows, members in chunks:
+            count(rows, members, counts)
+
+
+@lru_cache(maxsize=1)
+def _thread_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=THREADS)

@@ -70,7 +70,7 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
             if isinstance(job, ParquetTask):
                 if executor is None:  # one process: Arrow may decode on several threads
                     for unit in _units(job, rules, threads=True):
-                        taken(*tally_unit(unit, rules))
+                        taken(*tally_unit(unit, rules, threads=True))
                     continue
                 pending.append(executor.submit(tally_task, job, rules))
                 while len(pending) > 2 * workers:
@@ -108,9 +108,10 @@ def tally_task(task: ParquetTask, rules: Rules | None) -> tuple[Tally, list[Item
     return tally, errors
 
 
-def tally_unit(unit: Unit | Item, rules: Rules | None) -> tuple[Tally, list[Item]]:
+def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False) -> tuple[Tally, list[Item]]:
     """The tally of a unit's games (clean games of full tricks from the columns, the others game by game),
-    and its unreadable records; an :class:`Item` (a part the fast path could not open) is counted alone."""
+    and its unreadable records; an :class:`Item` (a part the fast path could not open) is counted alone.
+    ``threads``: count on several threads (in a run on one process)."""
     tally = Tally()
     if isinstance(unit, Item):
         return tally, _count_items([unit], tally)
@@ -128,7 +129,7 @@ def tally_unit(unit: Unit | Item, rules: Rules | None) -> tuple[Tally, list[Item
         items = reference_items(unit, block, np.flatnonzero(~fast), rules)
     if items is None:
         return tally, _count_items(whole_unit_items(unit, rules), tally)
-    tally_block(block, verdict, np.flatnonzero(fast), tally)
+    tally_block(block, verdict, np.flatnonzero(fast), tally, threads)
     return tally, _count_items([items[g] for g in sorted(items)], tally)
 
 
