@@ -574,6 +574,14 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
     return fast & ~short & (np.diff(block.game_hands) > 0)
 
 
+def player_names(block: Block) -> list[list[str]]:
+    """Each game's ``players``, read from the list column's buffers (``Block.players`` takes them with Arrow's
+    compute module, whose import alone costs a run a tenth of a second)."""
+    present, start, length = block.players_column.offsets()
+    names = block.players_column.array.values.to_pylist()
+    return [names[a:a + n] if ok else [] for ok, a, n in zip(present.tolist(), start.tolist(), length.tolist())]
+
+
 _CLEAN = {n: (0,) * n for n in range(3, 8)}
 """No violations at any seat."""
 
@@ -583,7 +591,7 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally,
     ``threads``: count chunks of hands on :data:`THREADS` threads."""
     if not len(games):
         return
-    players = block.players()
+    players = player_names(block)
     names: list[str] = []
     known: dict[str, int] = {}
     game_ids = np.full((block.games, 7), 0, np.int64)
