@@ -13,7 +13,6 @@ import typer
 from ..analysis.catalogue import TABLES
 from ..analysis.export import TableWriter
 from ..analysis.game import GameAnalysis, analyze_game, game_to_dict
-from ..analysis.corpus_tally import tally_corpus
 from ..analysis.stats import Tally
 from ..analysis.tables import ROWS
 from ..atomic import atomic_open
@@ -133,6 +132,7 @@ def analyze(
         if format in (AnalyzeFormat.csv, AnalyzeFormat.parquet):
             writer = stack.enter_context(TableWriter(table_name, format.value, output))
             if table_name in AGGREGATES:  # counts over the corpus: Parquet from its columns
+                from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
                 tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
                                      on_error=lambda item: _unreadable(item, errors))
                 writer.write(AGGREGATES[table_name](tally))

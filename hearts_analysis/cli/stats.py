@@ -15,7 +15,6 @@ import typer
 from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
-from ..analysis.corpus_tally import tally_corpus
 from ..analysis.stats import Tally
 from ..atomic import atomic_open
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, fail, rules_from_options
@@ -126,6 +125,7 @@ def stats(
     chosen = _chosen_columns(columns)
 
     with progress("counting", enabled="-" not in paths) as bar:
+        from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
         tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..analysis import GameAnalysis
-from ..analysis.corpus_tally import tally_corpus
 from ..analysis.catalogue import stat
 from ..analysis.stats import Tally
 from ..rules import Rules
@@ -54,6 +53,7 @@ class PlayersDigest:
 
 def digest_players(paths: Iterable[str | Path], rules: Rules | None = None, workers: int = 1) -> PlayersDigest:
     """Every game under ``paths`` counted once, streaming (Parquet from its columns), into a :class:`PlayersDigest`."""
+    from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
     return PlayersDigest(tally_corpus(paths, rules, workers=workers))
 
 
