@@ -5,9 +5,9 @@ replays each game in Python, about a millisecond a hand. Here the games the
 screen found clean (:mod:`hearts_analysis.fastpath`) are counted from the
 same arrays it judged them on: every trick's winner, what each seat held
 before each play, the moon detector's control plays, tricks let go and missed
-stops, the pass advice, all as numpy arrays over the hands, with a loop only
-over the tricks of a hand (the moon detector's state) and the seats of a
-trick. The counts land in a :class:`~hearts_analysis.analysis.stats.Tally`,
+stops, the pass advice, all as numpy arrays over the hands, with loops only
+over the tricks of a hand and the seats of a trick (never over the hands).
+Chunks of hands keep the arrays small (memory stays bounded). The counts land in a :class:`~hearts_analysis.analysis.stats.Tally`,
 exactly what :meth:`Tally.add` gives for the same games (the tests compare
 them on simulated corpora of every preset); a game the screen doubts, or a
 hand ended early by an ``ends_hand`` sweep, goes to the per-game analysis.
