@@ -48,7 +48,7 @@ def test_one_game_is_openskills_plackett_luce_update_with_ties_sharing_a_rank():
     assert [row["player"] for row in ratings.leaderboard()][-1] == "bob"
 
 
-def test_games_are_rated_in_played_at_order_then_in_the_order_read():
+def test_games_are_rated_in_played_at_order_then_by_game_id_whatever_order_they_were_counted_in():
     timed = [outcome(f"g{i}", f"2026-03-0{i}T20:00:00Z", tuple(random.Random(i).sample(range(50), 4)))
              for i in range(1, 8)]
     untimed = [outcome("late", None, (0, 50, 60, 100)), outcome("later", "", (100, 0, 60, 50))]
@@ -58,7 +58,7 @@ def test_games_are_rated_in_played_at_order_then_in_the_order_read():
     assert rate_games(shuffled + untimed).history == rate_games(timed + untimed).history
     same_time = [outcome("first", "2026-03-01T20:00:00Z", (0, 9, 9, 9)),
                  outcome("second", "2026-03-01T21:00:00+01:00", (9, 0, 9, 9))]  # the same instant
-    assert in_played_order(same_time) == same_time and in_played_order(same_time[::-1]) == same_time[::-1]
+    assert in_played_order(same_time) == same_time == in_played_order(same_time[::-1])
     assert in_played_order([outcome("naive", "2026-03-01T19:00:00", (1, 2, 3, 4))] + same_time)[0].game_id == "naive"
 
 

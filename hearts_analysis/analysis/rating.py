@@ -89,11 +89,13 @@ def _moment(played_at: str | None) -> datetime | None:
 
 
 def in_played_order(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
-    """Timed games by ``played_at``, then the untimed ones; each in the order read where times tie."""
-    timed = [(moment, index, outcome) for index, outcome in enumerate(outcomes)
-             for moment in [_moment(outcome.played_at)]]
-    timed.sort(key=lambda item: (item[0] is None, item[0] or datetime.min.replace(tzinfo=timezone.utc), item[1]))
-    return [outcome for _, _, outcome in timed]
+    """Timed games by ``played_at``, then the untimed ones; where times tie, by game id (then seats
+    and totals), so that the order does not depend on the order in which games were counted."""
+    epoch = datetime.min.replace(tzinfo=timezone.utc)
+    keyed = [((moment is None, moment or epoch, o.game_id or "", o.players, o.totals), o)
+             for o in outcomes for moment in [_moment(o.played_at)]]
+    keyed.sort(key=lambda item: item[0])
+    return [outcome for _, outcome in keyed]
 
 
 def rate_games(outcomes: Iterable[GameOutcome]) -> Ratings:

@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..audit import error_report
 from ..records.jsonio import Item
@@ -88,8 +88,10 @@ class Tally:
     """``rate -> hit_points, hits, miss_points, misses`` over every seat-hand of the corpus."""
     outcomes: list[GameOutcome] = field(default_factory=list)
     """One entry per game counted, in the order counted (game id, played_at, players, final totals,
-    complete): what the rating is computed from. Merging appends the other chunk's, so chunks
-    merged in the order read keep the order read (the rating's tie-break)."""
+    complete): what the rating is computed from (in played_at order, then by game id, whatever
+    order the games were counted in)."""
+    points_hist: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(_counter))
+    """``player -> {points in a hand: hands}`` (after the moon adjustment)."""
     games: int = 0
     hands: int = 0
     error_count: int = 0
@@ -100,24 +102,36 @@ class Tally:
     # -- filling ----------------------------------------------------------------
     def add(self, analysis: GameAnalysis) -> None:
         """Count one analysed game."""
-        self.games += 1
         result = analysis.result
         names = analysis.players
-        counters = [self.players[name] for name in names]
-        record = analysis.record
-        self.outcomes.append(GameOutcome(record.game_id, record.played_at, names, tuple(result.totals),
-                                         bool(result.complete)))
-        for seat, c in enumerate(counters):
-            c["games"] += 1
-            if result.complete:
-                c["complete_games"] += 1
-                c["position_sum"] += analysis.positions[seat]
-                c["wins"] += seat in result.winners
+        violations = [0] * len(names)
         for violation in result.violations:
             if violation.seat is not None:
-                counters[violation.seat]["violations"] += 1
+                violations[violation.seat] += 1
+        record = analysis.record
+        self.add_game(names, result.complete, analysis.positions, result.winners, violations,
+                      record.game_id, record.played_at, tuple(result.totals))
+        counters = [self.players[name] for name in names]
         for hand in analysis.hands:
             self._add_hand(hand, names, counters)
+
+    def add_game(self, names: Sequence[str], complete: bool, positions: Sequence[int], winners: Iterable[int],
+                 violations: Sequence[int], game_id: str | None, played_at: str | None,
+                 totals: Sequence[int]) -> None:
+        """Count one game's result, without its hands: the per-game analysis and the columnar
+        statistics (:mod:`.columnar`) both count games here."""
+        self.games += 1
+        self.outcomes.append(GameOutcome(game_id, played_at, tuple(names), tuple(totals), bool(complete)))
+        counters = [self.players[name] for name in names]
+        won = set(winners)
+        for seat, c in enumerate(counters):
+            c["games"] += 1
+            if complete:
+                c["complete_games"] += 1
+                c["position_sum"] += positions[seat]
+                c["wins"] += seat in won
+            if violations[seat]:
+                c["violations"] += violations[seat]
 
     def _add_hand(self, hand: HandAnalysis, names: tuple[str, ...], counters: list[Counter]) -> None:
         self.hands += 1
@@ -125,6 +139,7 @@ class Tally:
         for seat, (c, points) in enumerate(zip(counters, hand.seats)):
             c["hands"] += 1
             c["points"] += points.points
+            self.points_hist[names[seat]][points.points] += 1
             c["raw_points"] += points.points_before_moon
             c["hearts"] += points.hearts
             c["tricks"] += points.tricks_won
@@ -178,7 +193,7 @@ class Tally:
     def merge(self, other: "Tally") -> "Tally":
         """Add another chunk's counts into this one (returns self)."""
         for mine, theirs in ((self.players, other.players), (self.passes, other.passes),
-                             (self.impact, other.impact)):
+                             (self.impact, other.impact), (self.points_hist, other.points_hist)):
             for key, counter in theirs.items():
                 target = mine[key]
                 for name, value in counter.items():

@@ -133,17 +133,16 @@ def analyze(
         items = iter_sources(paths, forced)
         if format in (AnalyzeFormat.csv, AnalyzeFormat.parquet):
             writer = stack.enter_context(TableWriter(table_name, format.value, output))
-            tally = Tally() if table_name in AGGREGATES else None
-            for item in items:
-                analysis = _analyse(item, errors, bar)
-                if analysis is None:
-                    continue
-                if tally is not None:
-                    tally.add(analysis)
-                else:
-                    writer.write(ROWS[table_name](analysis))
-            if tally is not None:
+            if table_name in AGGREGATES:  # counts over the corpus: Parquet from its columns
+                from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
+                tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
+                                     on_error=lambda item: _unreadable(item, errors))
                 writer.write(AGGREGATES[table_name](tally))
+            else:
+                for item in items:
+                    analysis = _analyse(item, errors, bar)
+                    if analysis is not None:
+                        writer.write(ROWS[table_name](analysis))
         else:
             out: IO[bytes] = (stack.enter_context(atomic_open(output, "wb")) if output is not None
                               else sys.stdout.buffer)
@@ -165,10 +164,14 @@ def analyze(
     raise typer.Exit(EXIT_BAD_INPUT if errors else EXIT_CLEAN)
 
 
+def _unreadable(item, errors: list[dict]) -> None:
+    errors.append(error_report(item))
+    typer.echo(error_line(item), err=True)
+
+
 def _analyse(item, errors: list[dict], bar) -> GameAnalysis | None:
     if item.game is None:
-        errors.append(error_report(item))
-        typer.echo(error_line(item), err=True)
+        _unreadable(item, errors)
         return None
     analysis = analyze_game(item.game, item.source)
     bar.advance(hands=len(analysis.hands))

@@ -16,9 +16,8 @@ from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.leaks import ReviewCosts, read_review_costs
-from ..analysis.stats import Tally, tally_items
+from ..analysis.stats import Tally
 from ..atomic import atomic_open
-from ..records.sources import iter_sources
 from ..text import terminal_safe
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
@@ -99,7 +98,8 @@ finder: the decisions where a player differs from the typical player, what
 that costs in points per hand, and whether the difference is beyond luck
 (significant after the correction for every player and statistic tested).
 --review adds the review's cost per decision, the most direct evidence.
-Streams the corpus game by game.
+Parquet is counted from its card columns, a row group at a time, other files game by
+game, in bounded memory.
 
 Text is a leaderboard, best conservative rating (rating - 3 x rating_sigma)
 first, then the significant leaks (--all-leaks: every costly difference).
@@ -134,7 +134,7 @@ def stats(
         None, "--columns", "-c", metavar="A,B,C",
         help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
              f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Count in this many processes."),
     all_leaks: bool = typer.Option(False, "--all-leaks",
                                    help="Text: show every costly difference, not only the significant leaks."),
     review: Optional[list[Path]] = typer.Option(
@@ -156,8 +156,8 @@ def stats(
         raise fail(f"--review: {error}")
 
     with progress("counting", enabled="-" not in paths) as bar:
-        tally = tally_items(_reported(iter_sources(paths, forced)),
-                            lambda games, hands: bar.advance(games, hands), workers)
+        from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
+        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
@@ -193,9 +193,6 @@ def _chosen_columns(text: Optional[str]) -> tuple[str, ...]:
     return chosen
 
 
-def _reported(items):
-    """Pass items through, telling stderr about each unreadable one."""
-    for item in items:
-        if item.game is None:
-            typer.echo(error_line(item), err=True)
-        yield item
+def _report(item) -> None:
+    """Tell stderr about an unreadable record."""
+    typer.echo(error_line(item), err=True)

@@ -70,6 +70,8 @@ class Block:
     game_rows: np.ndarray
     """(games + 1,) row offsets of the games."""
     path: str
+    played_at: list[str | None]
+    """Each game's ``played_at`` (kept in the game's meta text)."""
     header_rows: np.ndarray | None = None
     """``events/2``: (games + 1,) offsets of each game's header rows (its game row, then its hand rows)."""
 

@@ -180,6 +180,12 @@ def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry
     return entries
 
 
+def reference_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | None) -> dict[int, Item] | None:
+    """The reference reader's item for each of ``games`` (indices in the block), for a caller that leaves them to
+    the reference path; ``None`` if they must be read with the whole unit (:func:`whole_unit_items`)."""
+    return _doubtful_items(unit, block, games, rules)
+
+
 def _doubtful_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | None) -> dict[int, Item] | None:
     """The reference reader's item for each doubtful game; ``None`` if they must be read with the whole unit.
 

@@ -159,7 +159,7 @@ def _layout(n: int, size: int, pass_count: int, passed: int, k: int) -> _Layout:
                    np.concatenate(seat).astype(np.int8))
 
 
-def _windows(values: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+def windows(values: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
     """``values[start:start + width]`` for each start, as one (len(starts), width) copy.
 
     Each window is taken as one opaque item (a copy of ``width`` items at once),
@@ -195,12 +195,12 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     before_play = deck_size + passed
     layout = _layout(n, size, p.pass_count, passed, k)
     width = before_play + k * n
-    ok = _rows_match(_windows(block.event, start, width), layout.event)
-    ok &= _rows_match(_windows(block.index, start, width), layout.index)
-    seat = _windows(block.seat, start, width)
+    ok = _rows_match(windows(block.event, start, width), layout.event)
+    ok &= _rows_match(windows(block.index, start, width), layout.index)
+    seat = windows(block.seat, start, width)
     ok &= _rows_match(seat[:, :before_play], layout.seat)
     seats = np.ascontiguousarray(seat[:, before_play:].T)
-    cards = np.ascontiguousarray(_windows(block.card, start, width).T)
+    cards = np.ascontiguousarray(windows(block.card, start, width).T)
     ok &= cards.min(axis=0) >= 0
     if not ok.all():
         cards *= ok

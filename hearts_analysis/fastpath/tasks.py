@@ -89,12 +89,16 @@ def _foreign(path: Path) -> bool:
 
 def run_inline(job: InlineJob, rules: Rules | None) -> Iterator[Entry]:
     """A JSON source (or any file, by the reference reader) through the reference engine, streamed."""
-    if job.error is not None:
-        yield Audited(Item(job.path, error=RecordError(job.error, source=job.path)), None)
-        return
-    items = read_stdin_items(rules) if job.path == "-" else read_file(Path(job.path), rules)
-    for item in items:
+    for item in inline_items(job, rules):
         yield from replayed([item])
+
+
+def inline_items(job: InlineJob, rules: Rules | None) -> Iterator[Item]:
+    """The reference reader's items of a job read in this process (one error item for a path in error)."""
+    if job.error is not None:
+        yield Item(job.path, error=RecordError(job.error, source=job.path))
+        return
+    yield from read_stdin_items(rules) if job.path == "-" else read_file(Path(job.path), rules)
 
 
 _JUDGES: dict[Rules | None, Judgements] = {}

@@ -1,8 +1,9 @@
 """The player report: one row per player over a corpus, the points-per-hand distribution,
 QS and moon rates, pass tendencies, and each player's leaks.
 
-It streams games through the analysis (:func:`hearts_analysis.analysis.analyze_paths`) and
-keeps counters per player, never the games, so a corpus of any size makes a small page.
+It counts the games with :func:`hearts_analysis.analysis.corpus_tally.tally_corpus` (Parquet
+from its columns, other files game by game) and keeps counters per player, never the games, so
+a corpus of any size makes a small page.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
-from ..analysis import GameAnalysis, analyze_paths
+from ..analysis import GameAnalysis
 from ..analysis.catalogue import stat
 from ..analysis.stats import Tally
 from ..rules import Rules
@@ -22,17 +23,16 @@ from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
 
 @dataclass
 class PlayersDigest:
-    """The analysis' streamed player statistics, plus each player's points-per-hand histogram."""
+    """The streamed player statistics (a :class:`Tally`, with each player's points-per-hand histogram)."""
 
     tally: Tally = field(default_factory=Tally)
-    points_hist: dict[str, dict[int, int]] = field(default_factory=dict)
 
     def add(self, analysis: GameAnalysis) -> None:
         self.tally.add(analysis)
-        for hand in analysis.hands:
-            for name, seat in zip(analysis.players, hand.seats):
-                hist = self.points_hist.setdefault(name, {})
-                hist[seat.points] = hist.get(seat.points, 0) + 1
+
+    @property
+    def points_hist(self) -> dict[str, dict[int, int]]:
+        return self.tally.points_hist
 
     @property
     def games(self) -> int:
@@ -51,18 +51,10 @@ class PlayersDigest:
         return self.tally.error_count
 
 
-def digest_players(paths: Iterable[str | Path], rules: Rules | None = None,
-                   progress: Callable[[GameAnalysis | None], None] | None = None) -> PlayersDigest:
-    """Analyse every game under ``paths`` once, streaming, into a :class:`PlayersDigest`."""
-    digest = PlayersDigest()
-    for item, analysis in analyze_paths(paths, rules):
-        if analysis is None:
-            digest.tally.add_error(item)
-        else:
-            digest.add(analysis)
-        if progress is not None:
-            progress(analysis)
-    return digest
+def digest_players(paths: Iterable[str | Path], rules: Rules | None = None, workers: int = 1) -> PlayersDigest:
+    """Every game under ``paths`` counted once, streaming (Parquet from its columns), into a :class:`PlayersDigest`."""
+    from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
+    return PlayersDigest(tally_corpus(paths, rules, workers=workers))
 
 
 STAT_COLUMNS: tuple[tuple[str, str], ...] = (

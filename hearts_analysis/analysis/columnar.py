@@ -1,0 +1,664 @@
+"""Player statistics from the card columns: the clean games of a decoded row group counted thousands at once.
+
+The per-game analysis (:func:`~hearts_analysis.analysis.game.analyze_game`)
+replays each game in Python, about a millisecond a hand. Here the games the
+screen found clean (:mod:`hearts_analysis.fastpath`) are counted from the
+same arrays it judged them on: every trick's winner, what each seat held
+before each play, the moon detector's control plays, tricks let go and missed
+stops, the pass advice, all as numpy arrays over the hands, with loops only
+over the tricks of a hand and the seats of a trick (never over the hands).
+Chunks of hands keep the arrays small (memory stays bounded). The counts land in a :class:`~hearts_analysis.analysis.stats.Tally`,
+exactly what :meth:`Tally.add` gives for the same games (the tests compare
+them on simulated corpora of every preset); a game the screen doubts, or a
+hand ended early by an ``ends_hand`` sweep, goes to the per-game analysis.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS_MASK, SPADES, SUIT_MASKS
+from ..fastpath.block import Block
+from ..fastpath.lockstep import fold
+from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
+from ..fastpath.screen import Verdict, windows
+from ..records.events_layout import PLAY
+from ..rules import PASS_DIRECTIONS, RuleError
+from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
+from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
+from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
+from .stats import PASS_RATES, Tally
+
+U64 = np.uint64
+ONE = U64(1)
+SUITS = np.array(SUIT_MASKS, dtype=U64)
+HEARTS_U, QS_U, POINTS_U = U64(HEARTS_MASK), U64(QS_MASK), U64(POINT_CARDS_MASK)
+THREADS = 2
+"""Threads counting chunks of hands in a run on one process."""
+CHUNK_HANDS = 8192
+"""Hands counted at once: their (hands, tricks, seats) arrays stay within a few megabytes each."""
+OUTCOMES = ("shot", "stopped", "abandoned")
+SHOT, STOPPED, ABANDONED = range(3)
+_RIGHT = DIRECTION_CODES["right"]
+_ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
+
+
+# -- bit helpers --------------------------------------------------------------------
+CARD_BITS = np.left_shift(ONE, np.arange(64, dtype=U64))
+
+
+def bits(cards: np.ndarray) -> np.ndarray:
+    """``1 << card`` as uint64 masks (cards 0-63)."""
+    return CARD_BITS[cards]
+
+
+def highest(masks: np.ndarray) -> np.ndarray:
+    """The highest card of each mask, -1 for an empty one (masks are below 2**52, exact as floats)."""
+    return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1
+
+
+BELOW = CARD_BITS - ONE
+
+
+def below(cards: np.ndarray) -> np.ndarray:
+    """The cards below each card (any suit), as masks; ``cards`` from 0 to 52."""
+    return BELOW[cards]
+
+
+def up_to(cards: np.ndarray) -> np.ndarray:
+    """The cards up to each card, itself included; ``-1`` gives nothing."""
+    return below(cards + 1)
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def heart_points(masks: np.ndarray) -> np.ndarray:
+    """Hearts 1, QS 13."""
+    return popcount(masks & HEARTS_U) + 13 * ((masks & QS_U) != 0)
+
+
+@lru_cache(maxsize=1)
+def _top_hearts() -> np.ndarray:
+    """(4, 8192): the top 0..3 cards of each 13-bit suit block."""
+    blocks = np.arange(8192, dtype=np.int64)
+    out = np.zeros((4, 8192), np.int64)
+    rest = blocks.copy()
+    for count in range(1, 4):
+        top = np.where(rest > 0, 1 << (np.frexp(rest.astype(np.float64))[1] - 1).clip(0), 0)
+        out[count] = out[count - 1] | top
+        rest &= ~top
+    return out
+
+
+def top_hearts(masks: np.ndarray, count: int) -> np.ndarray:
+    """The ``count`` highest hearts of each mask (``passes._top`` on the hearts)."""
+    block = ((masks >> U64(13 * HEARTS)) & U64(0x1FFF)).astype(np.int64)
+    return _top_hearts()[count][block].astype(U64) << U64(13 * HEARTS)
+
+
+# -- the hands of one table and layout ------------------------------------------------
+@dataclass
+class Hands:
+    """``H`` clean hands of one table and layout, as arrays (seats 0-based; ``k`` tricks of ``n`` plays)."""
+
+    hand: np.ndarray
+    """(H,) the hands' indices in the block."""
+    dealt: np.ndarray
+    """(H, n) masks."""
+    given: np.ndarray | None
+    """(H, n) masks of the passed cards, ``None`` without passes."""
+    direction: np.ndarray
+    cards: np.ndarray
+    """(H, k, n) cards in the order played."""
+    seats: np.ndarray
+    """(H, k, n) who played them."""
+    held: np.ndarray
+    """(H, k, n) what the player held just before each play."""
+    winner: np.ndarray
+    """(H, k)."""
+    trick_cards: np.ndarray
+    """(H, k) masks."""
+    played_before: np.ndarray
+    """(H, k) masks of the cards played in earlier tricks."""
+    taken: np.ndarray
+    """(H, n) masks."""
+    tricks_won: np.ndarray
+    """(H, n)."""
+
+    def take(self, rows: np.ndarray) -> "Hands":
+        """Some of the hands."""
+        return Hands(*(None if value is None else value[rows] for value in vars(self).values()))
+
+
+def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndarray, passed: int) -> Hands:
+    """Clean hands of full tricks with ``passed`` pass rows, laid out as the screen checked them."""
+    n, size, k = p.players, p.hand_size, p.hand_size
+    count = len(hands)
+    start = block.hand_rows[hands]
+    before = p.deck_size + passed
+    width = before + k * n
+    # worked on with the hands on the last axis (each row contiguous), handed over as (H, ...) views
+    cards = np.ascontiguousarray(windows(block.card, start, width).T)              # (width, H) int8
+    dealt = fold(np.bitwise_or, bits(cards[:p.deck_size].reshape(n, size, count)).transpose(1, 0, 2))
+    hand0, given = dealt, None
+    if passed:
+        given = fold(np.bitwise_or, bits(cards[p.deck_size:before].reshape(n, p.pass_count, count)).transpose(1, 0, 2))
+        offset = np.array(p.offsets)[direction]
+        received = np.zeros_like(given)
+        columns = np.arange(count)
+        for seat in range(n):
+            received[(seat + offset) % n, columns] = given[seat]
+        hand0 = (dealt & ~given) | received
+    plays = cards[before:].reshape(k, n, count)
+    seats = np.ascontiguousarray(windows(block.seat, start + before, k * n).T).reshape(k, n, count)
+    card_bits = bits(plays)
+    led = plays[:, 0] // 13
+    best, winner = plays[:, 0].copy(), seats[:, 0].copy()
+    for i in range(1, n):
+        better = (plays[:, i] // 13 == led) & (plays[:, i] > best)
+        best = np.where(better, plays[:, i], best)
+        winner = np.where(better, seats[:, i], winner)
+    trick_cards = fold(np.bitwise_or, card_bits.transpose(1, 0, 2))                 # (k, H)
+    at_seat = (np.arange(k)[:, None, None] * n + seats.astype(np.int64)) * count + np.arange(count)
+    by_seat = np.zeros(k * n * count, U64)
+    by_seat[at_seat.ravel()] = card_bits.ravel()
+    by_seat = by_seat.reshape(k, n, count)
+    played_before = np.zeros((k, count), U64)
+    hand_left = np.empty((k, n, count), U64)
+    hand_left[0] = hand0
+    for t in range(1, k):
+        played_before[t] = played_before[t - 1] | trick_cards[t - 1]
+        hand_left[t] = hand_left[t - 1] & ~by_seat[t - 1]
+    won = winner[:, None, :] == np.arange(n, dtype=winner.dtype)[None, :, None]        # (k, n, H)
+    taken = fold(np.bitwise_or, trick_cards[:, None, :] * won)
+    tricks_won = fold(np.add, won.view(np.uint8)).astype(np.int64)
+    held = hand_left.reshape(-1)[at_seat]
+    plays, seats, held = (a.transpose(2, 0, 1) for a in (plays.astype(np.int64), seats.astype(np.int64), held))
+    dealt, hand0, taken, tricks_won = dealt.T, hand0.T, taken.T, tricks_won.T
+    given = None if given is None else given.T
+    winner, trick_cards, played_before = winner.T.astype(np.int64), trick_cards.T, played_before.T
+    return Hands(hands, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
+                 taken, tricks_won)
+
+
+# -- the moon detector, on arrays ----------------------------------------------------------
+def _sure_above(held: np.ndarray, suit: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The cards of ``held`` in ``suit`` above every card of ``out`` in it."""
+    return held & suit & ~up_to(highest(out & suit))
+
+
+def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(control, let_go, missed)``, each (H, k, n) by position in the trick: ``moons.control_plays`` and
+    ``moons.missed_stops`` (before the runner is known) for every play."""
+    count, k, n = h.cards.shape
+    before = h.played_before
+    cards = np.moveaxis(h.cards, 2, 0)   # by position: (n, H, k) views
+    held = np.moveaxis(h.held, 2, 0)
+    led = cards[0] // 13
+    suit = SUITS[led]
+    # stored as the plays are, (k, n, H), so that later arithmetic on them and the plays runs in one order
+    control, let_go, missed = (np.zeros((k, n, count), bool).transpose(1, 2, 0) for _ in range(3))
+    lead, lead_held = cards[0], held[0]
+    out = ~before & ~lead_held
+    sure_led = _sure_above(lead_held, suit, out)
+    sure_other = np.zeros_like(sure_led)
+    for s in (0, 1, 3):
+        sure_other |= _sure_above(lead_held, SUITS[s], out)
+    control[0] = ((lead_held & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
+    let_go[0] = ~control[0] & (h.winner != h.seats[:, :, 0]) & (sure_other != 0)
+    so_far = bits(lead)
+    for i in range(1, n):
+        card, mine = cards[i], held[i]
+        top = highest(so_far & suit)
+        over = mine & suit & ~up_to(top)
+        if i < n - 1:
+            out = suit & ~before & ~so_far & ~mine
+            bar = highest(out)
+        else:
+            bar = np.full_like(top, -1)
+        follows = card // 13 == led
+        higher = card > top
+        lower_held = (mine & suit & below(top)) != 0
+        if i < n - 1:
+            control[i] = follows & higher & lower_held
+            let_go[i] = follows & ~higher & ((over & ~up_to(bar)) != 0)
+        else:  # the last card wins a trick without points for free
+            control[i] = follows & higher & lower_held & ((so_far & POINTS_U) != 0)
+            let_go[i] = follows & ~higher & (over != 0)
+        hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
+        missed[i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
+        so_far = so_far | bits(card)
+    control, let_go, missed = (np.moveaxis(a, 0, 2) for a in (control, let_go, missed))   # (H, k, n) views
+    if free_first:
+        control[:, 0] = let_go[:, 0] = False
+    return control, let_go, missed
+
+
+@dataclass
+class Moons:
+    """The moon attempt of each hand (``moons.detect_moon``), as far as the statistics need it."""
+
+    seat: np.ndarray
+    """(H,) the runner, -1 for none."""
+    outcome: np.ndarray
+    """(H,) :data:`SHOT`, :data:`STOPPED` or :data:`ABANDONED` (-1 for none)."""
+    stopper: np.ndarray
+    missed: np.ndarray
+    """(H, n) missed stops by seat."""
+
+
+def detect_moons(p: TableParams, h: Hands) -> Moons:
+    """``moons.detect_moon`` for hands of full tricks, without a loop over the tricks.
+
+    Only the winner of the first trick with a point card can ever hold every point card fallen so far,
+    and only until another seat takes one; so the runner, if any, is that seat, its run starts at the
+    first trick where the definition holds, and ends at the first point card another seat takes.
+    """
+    count, k, n = h.cards.shape
+    rows = np.arange(count)
+    targets = U64(p.deck & POINT_CARDS_MASK)
+    has_points = (h.trick_cards & targets) != 0
+    first = np.argmax(has_points, axis=1)
+    holder = h.winner[rows, first]
+    by_holder = h.winner == holder[:, None]
+    other = has_points & ~by_holder
+    stop = np.where(other.any(axis=1), np.argmax(other, axis=1), k)
+    tricks = np.arange(k)
+    holding = has_points.any(axis=1)[:, None] & (tricks >= first[:, None]) & (tricks < stop[:, None])
+    held_points = np.cumsum(heart_points(h.trick_cards) * by_holder, axis=1)
+    holding &= held_points >= MIN_RUN_POINTS
+    # the plays are judged only in hands where a seat held enough points to run
+    some = np.flatnonzero(holding.any(axis=1))
+    part = h.take(some)
+    control, let_go, missed_at = trick_plays(part, not p.points_on_first_trick)
+    is_holder = part.seats == holder[some, None, None]
+    controls = np.cumsum((control & is_holder).sum(axis=2), axis=1)
+    lets_go = np.cumsum((let_go & is_holder).sum(axis=2), axis=1)
+    running = holding[some] & (controls >= MIN_CONTROL_PLAYS) & (lets_go <= MAX_TRICKS_LET_GO)
+    has_runner = np.zeros(count, bool)
+    has_runner[some] = running.any(axis=1)
+    start = np.full(count, k)
+    start[some] = np.where(has_runner[some], np.argmax(running, axis=1), k)
+    runner = np.where(has_runner, holder, -1)
+    ended = has_runner & (stop < k)
+    at_stop = stop.clip(max=k - 1)
+    runner_gave = np.zeros(count, bool)
+    runner_gave[ended] = gave_up(h, np.flatnonzero(ended), stop[ended], runner[ended])
+    shooter = np.full(count, -1)
+    if targets:
+        for s in range(n - 1, -1, -1):
+            shooter = np.where((h.taken[:, s] & targets) == targets, s, shooter)
+    seat = np.where(ended, runner, shooter)
+    outcome = np.where(ended, np.where(runner_gave, ABANDONED, STOPPED), np.where(shooter >= 0, SHOT, -1))
+    stopper = np.where(ended & ~runner_gave, h.winner[rows, at_stop], -1)
+    window = ((tricks > start[:, None]) & (tricks < stop[:, None]) & by_holder
+              & ((h.trick_cards & HEARTS_U) != 0))[:, :, None]
+    missed = np.zeros((count, n), np.int64)
+    runs = np.flatnonzero(has_runner[some])
+    hits = missed_at[runs] & window[some[runs]] & ~is_holder[runs]
+    for s in range(n):
+        missed[some[runs], s] = (hits & (part.seats[runs] == s)).sum(axis=(1, 2))
+    return Moons(seat, outcome, stopper, missed)
+
+
+def gave_up(h: Hands, hands: np.ndarray, tricks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """``moons.gave_up`` of ``seats`` in trick ``tricks`` (0-based) of ``hands``."""
+    cards, held, plays = h.cards[hands, tricks], h.held[hands, tricks], h.seats[hands, tricks]
+    at = np.argmax(plays == seats[:, None], axis=1)
+    rows = np.arange(len(hands))
+    card, mine = cards[rows, at], held[rows, at]
+    led = cards[:, 0] // 13
+    suit = SUITS[led]
+    top = highest(h.trick_cards[hands, tricks] & suit)
+    above = (mine & suit & ~up_to(top)) != 0
+    discarded_points = ((card // 13 != led) & (((POINTS_U >> card.astype(U64)) & ONE) != 0)
+                        & ((mine & ~POINTS_U) != 0))
+    return above | discarded_points
+
+
+# -- the pass advice, on arrays -----------------------------------------------------------
+def verdict_counts(dealt: np.ndarray, given: np.ndarray, direction: np.ndarray, mooning: np.ndarray) -> np.ndarray:
+    """How many verdicts ``passes.advise`` gives each pass (all arrays (H, n); ``direction`` (H, 1))."""
+    zero = U64(0)
+    kept = dealt & ~given
+    spades = dealt & SUITS[SPADES]
+    short = popcount(spades) < 4
+    out = (short & ((kept & QS_U) != zero)).astype(np.int64)
+    exempt = (direction == _RIGHT) & ((spades & U64(LOW_SPADES)) != zero)
+    out += short & ((kept & U64(HIGH_SPADES)) != zero) & ~exempt
+    out += ((given & U64(LOW_RANKS)) != zero) & ~mooning
+    hearts = dealt & HEARTS_U
+    count = popcount(hearts)
+    top3 = top_hearts(hearts, 3)
+    out += (count >= 3) & ((given & top3) == top3)
+    ace = U64(1 << (HEARTS * 13 + 12))
+    out += (hearts == ace) & ((given & ace) != zero)
+    long_strong = (count >= 5) & ((hearts & U64(LOW_HEARTS)) != zero) & (popcount(hearts & U64(HIGH_HEARTS)) >= 2)
+    allowed = np.where(mooning, zero, top_hearts(hearts, 2) & ~top_hearts(hearts, 1))
+    out += long_strong & ((given & HEARTS_U & ~allowed) != zero)
+    out += ((given & U64(LOW_SPADES)) != zero) & ~mooning
+    return out
+
+
+# -- counting into a Tally ---------------------------------------------------------------------
+RATE_NAMES = ("qs_taken_pct", "moon_attempt_pct", "moon_success_pct", "missed_stop_pct", "hearts_broken_pct",
+              "violation_hand_pct")
+
+
+def sum_by(ids: np.ndarray, values, size: int) -> np.ndarray:
+    """``values`` (an array of the shape of ``ids``, or one number) summed by id."""
+    flat = ids.reshape(-1)
+    if np.ndim(values) == 0:
+        return np.bincount(flat, minlength=size) * values
+    if values.shape != ids.shape:
+        values = np.broadcast_to(values, ids.shape)
+    return np.bincount(flat, values.reshape(-1), minlength=size)
+
+
+class Counts:
+    """Seat-hand values summed by player id, then added to a :class:`Tally` at once."""
+
+    def __init__(self, players: int):
+        self.size = players
+        self.players: dict[str, np.ndarray] = {}
+        self.impact: dict[str, np.ndarray] = {}
+        self.passes: dict[tuple[int, str, str], np.ndarray] = {}
+        self.points: dict[int, np.ndarray] = {}
+
+    def histogram(self, ids: np.ndarray, points: np.ndarray) -> None:
+        """Seat-hands by player and points."""
+        for value in np.unique(points).tolist():
+            self.points[value] = self.points.get(value, 0) + np.bincount(ids[points == value], minlength=self.size)
+
+    def add(self, name: str, ids: np.ndarray, values) -> None:
+        self.players[name] = self.players.get(name, 0) + sum_by(ids, values, self.size)
+
+    def rate(self, name: str, ids: np.ndarray, possible, happened, points: np.ndarray) -> None:
+        possible = np.broadcast_to(possible, ids.shape)
+        happened = np.broadcast_to(happened, ids.shape) & possible
+        if not possible.any():
+            return
+        self.add(name + ".opp", ids, possible)
+        self.add(name + ".hit", ids, happened)
+        miss = possible & ~happened
+        side = np.array([(points * happened).sum(), happened.sum(), (points * miss).sum(), miss.sum()])
+        self.impact[name] = self.impact.get(name, 0) + side
+
+    def merge(self, other: "Counts") -> None:
+        for mine, theirs in ((self.players, other.players), (self.impact, other.impact),
+                             (self.passes, other.passes), (self.points, other.points)):
+            for key, values in theirs.items():
+                mine[key] = mine.get(key, 0) + values
+
+    def into(self, tally: Tally, names: list[str]) -> None:
+        for counter, values in self.players.items():
+            for player in np.flatnonzero(values).tolist():
+                tally.players[names[player]][counter] += _number(values[player])
+        for value, found in self.points.items():
+            for player in np.flatnonzero(found).tolist():
+                tally.points_hist[names[player]][value] += int(found[player])
+        for rate, side in self.impact.items():
+            target = tally.impact[rate]
+            for key, value in zip(("hit_points", "hits", "miss_points", "misses"), side.tolist()):
+                target[key] += _number(value)
+        for (player, direction, kind), values in self.passes.items():
+            if not values[0]:
+                continue
+            target = tally.passes[(names[player], direction, kind)]
+            for key, value in zip(PASS_FIELDS[kind], values.tolist()):
+                target[key] += _number(value)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+PASS_FIELDS = {kind: ("passes", "points", "back_points", "receiver_points") for kind in PASS_KINDS}
+PASS_FIELDS["any"] = ("passes", "points", "back_points", "receiver_points", "verdicts",
+                      *(f"{kind}.{side}" for kind in PASS_KINDS for side in ("opp", "hit")))
+
+
+def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.ndarray, ids: np.ndarray,
+                counts: Counts) -> None:
+    """Every seat-hand of ``h`` into ``counts`` (``Tally._add_hand``); ``ids`` (H, n) the players' ids."""
+    count, k, n = h.cards.shape
+    rules = p.table.rules
+    seats = np.arange(n)
+    points = verdict.points[h.hand, :n]
+    moon_seat = verdict.moon_seat[h.hand]
+    taken = h.taken
+    hearts = popcount(taken & HEARTS_U)
+    qs = (taken & QS_U) != 0
+    raw = hearts + 13 * (qs & ~(rules.queen_of_clubs_cancels_queen & ((taken >> U64(QC)) & ONE != 0)))
+    raw = raw + rules.jack_of_diamonds * (((taken >> U64(JD)) & ONE) != 0)
+    raw = raw + rules.no_tricks_bonus * ((h.tricks_won == 0) & (moon_seat < 0)[:, None])
+    add = counts.add
+    add("hands", ids, 1)
+    add("points", ids, points)
+    counts.histogram(ids, points)
+    add("raw_points", ids, raw)
+    add("hearts", ids, hearts)
+    add("tricks", ids, h.tricks_won)
+    add("suns", ids, h.tricks_won == p.hand_size)
+    total = p.point_total
+    if total:
+        near = heart_points(taken & U64(p.deck)) == total - 1
+        add("near_misses", ids, near & (np.cumsum(near, axis=1) == 1))
+
+    moons = detect_moons(p, h)
+    runs = moons.seat[:, None] == seats
+    attempt = (moons.seat >= 0)[:, None]
+    breakers = HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0)
+    flat = h.cards.reshape(count, k * n)
+    breaks = ((U64(breakers) >> flat.astype(U64)) & ONE) != 0
+    first = np.argmax(breaks, axis=1)
+    breaker = np.where(breaks.any(axis=1), h.seats.reshape(count, k * n)[np.arange(count), first], -1)
+    rate = counts.rate
+    rate("qs_taken_pct", ids, True, qs, points)
+    rate("moon_attempt_pct", ids, True, runs, points)
+    rate("moon_success_pct", ids, runs, runs & (moons.outcome == SHOT)[:, None], points)
+    rate("missed_stop_pct", ids, attempt & ~runs, moons.missed > 0, points)
+    rate("hearts_broken_pct", ids, True, breaker[:, None] == seats, points)
+    rate("violation_hand_pct", ids, True, False, points)
+    for outcome, name in enumerate(OUTCOMES):
+        add("moons_" + name, ids, runs & (moons.outcome == outcome)[:, None])
+    add("moon_attempts", ids, runs)
+    add("moon_stops", ids, moons.stopper[:, None] == seats)
+    add("missed_stops", ids, moons.missed)
+    if rules.moon == "shooter_choice":
+        judged, correct = judge_choices(p, h, verdict, totals_before)
+        add("moon_choices", ids, judged[:, None] & (moon_seat[:, None] == seats))
+        add("moon_choices_correct", ids, (judged & correct)[:, None] & (moon_seat[:, None] == seats))
+    if h.given is not None:
+        _count_passes(p, h, points, runs, ids, counts)
+
+
+def judge_choices(p: TableParams, h: Hands, verdict: Verdict, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(judged, correct)`` per hand: ``moons.judge_choice`` where one option was better."""
+    count, _, n = h.cards.shape
+    shooter = verdict.moon_seat[h.hand]
+    is_shooter = np.arange(n) == shooter[:, None]
+    jack = p.jack_of_diamonds * (((h.taken >> U64(JD)) & ONE) != 0)
+
+    def value(after: np.ndarray) -> np.ndarray:
+        top = after.max(axis=1)
+        over = top > p.target if p.exceed else top >= p.target
+        low = after.min(axis=1)
+        mine = after[np.arange(count), shooter.clip(0)]
+        alone = (after == low[:, None]).sum(axis=1) == 1
+        return np.where(~over, 1, np.where(mine != low, 0, np.where(alone, 3, 2)))
+
+    add_after = before + jack + p.point_total * ~is_shooter
+    add, sub = value(add_after), value(before + jack - p.point_total * is_shooter)
+    leads = add_after[np.arange(count), shooter.clip(0)] == add_after.min(axis=1)
+    better = np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT), np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
+    judged = (shooter >= 0) & (better >= 0)
+    return judged, verdict.moon_choice[h.hand] == better
+
+
+def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray, ids: np.ndarray,
+                  counts: Counts) -> None:
+    count, _, n = h.cards.shape
+    dealt, given = h.dealt, h.given
+    zero = U64(0)
+    kept = dealt & ~given
+    direction = h.direction[:, None]
+    verdicts = verdict_counts(dealt, given, direction, runs)
+    receiver = (np.arange(n) + np.array(p.offsets)[h.direction][:, None]) % n
+    back = heart_points(given & h.taken)
+    receiver_points = np.take_along_axis(points, receiver, axis=1)
+    voids = np.zeros((count, n), bool)
+    for s in range(4):
+        voids |= ((dealt & SUITS[s]) != zero) & ((kept & SUITS[s]) == zero)
+
+    def has(mask: np.ndarray, cards: int) -> np.ndarray:
+        return (mask & U64(cards)) != zero
+
+    kinds = {"qs": has(given, QS_MASK), "as": has(given, 1 << AS), "ks": has(given, 1 << KS),
+             "high_hearts": has(given, HIGH_HEARTS), "low_spade": has(given, LOW_SPADES), "void": voids,
+             "flagged": verdicts > 0}
+    possible = {"qs": has(dealt, QS_MASK), "as": has(dealt, 1 << AS), "ks": has(dealt, 1 << KS),
+                "high_hearts": has(dealt, HIGH_HEARTS), "low_spade": has(dealt, LOW_SPADES),
+                "void": np.ones((count, n), bool), "flagged": np.ones((count, n), bool)}
+    counts.add("passes", ids, 1)
+    counts.add("verdicts", ids, verdicts)
+    for kind, rate in PASS_RATES.items():
+        counts.rate(rate, ids, possible[kind], kinds[kind], points)
+    directions = len(PASS_DIRECTIONS)
+    keys = ids * directions + h.direction[:, None]
+    size = counts.size * directions
+
+    def sums(values: list, chosen: np.ndarray | None) -> np.ndarray:
+        """(players x directions, len(values)) sums over the chosen passes."""
+        if chosen is not None:
+            values = [chosen if np.ndim(v) == 0 else v * chosen for v in values]
+        return np.stack([sum_by(keys, v, size) for v in values], axis=1)
+
+    base = [1, points, back, receiver_points]
+    found = {"any": sums(base + [verdicts] + [m for kind in PASS_KINDS for m in (possible[kind], kinds[kind])], None)}
+    for kind in PASS_KINDS:
+        if kinds[kind].any():
+            found[kind] = sums(base, kinds[kind])
+    for kind, table in found.items():
+        for key in np.flatnonzero(table[:, 0]).tolist():
+            player, code = divmod(key, directions)
+            entry = (player, PASS_DIRECTIONS[code], kind)
+            counts.passes[entry] = counts.passes.get(entry, 0) + table[key]
+
+
+# -- a block -------------------------------------------------------------------------------------
+def full_games(block: Block, verdict: Verdict) -> np.ndarray:
+    """(games,) bool: clean games whose hands all have every trick played (no ``ends_hand`` sweep);
+    the columnar statistics count these, the per-game analysis the rest."""
+    fast = verdict.clean.copy()
+    if not fast.any():
+        return fast
+    plays = np.add.reduceat((block.event == PLAY).astype(np.int64), block.hand_rows[:-1]) \
+        if block.hands else np.zeros(0, np.int64)
+    plays = np.where(np.diff(block.hand_rows) > 0, plays, 0)
+    needed = np.zeros(block.games, np.int64)
+    for table in np.unique(block.table_index[fast]).tolist():
+        rules, seats = block.tables[table]
+        try:
+            needed[block.table_index == table] = table_params(rules, seats).deck_size
+        except RuleError:
+            fast[block.table_index == table] = False
+    hand_game = np.repeat(np.arange(block.games), np.diff(block.game_hands))
+    short = np.bincount(hand_game, plays != needed[hand_game], minlength=block.games) > 0
+    return fast & ~short & (np.diff(block.game_hands) > 0)
+
+
+def player_names(block: Block) -> list[list[str]]:
+    """Each game's ``players``, read from the list column's buffers (``Block.players`` takes them with Arrow's
+    compute module, whose import alone costs a run a tenth of a second)."""
+    present, start, length = block.players_column.offsets()
+    names = block.players_column.array.values.to_pylist()
+    return [names[a:a + n] if ok else [] for ok, a, n in zip(present.tolist(), start.tolist(), length.tolist())]
+
+
+_CLEAN = {n: (0,) * n for n in range(3, 8)}
+"""No violations at any seat."""
+
+
+def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally, threads: bool = False) -> None:
+    """Count the games ``games`` (indices of clean games of full tricks, see :func:`full_games`) into ``tally``;
+    ``threads``: count chunks of hands on :data:`THREADS` threads."""
+    if not len(games):
+        return
+    players = player_names(block)
+    names: list[str] = []
+    known: dict[str, int] = {}
+    game_ids = np.full((block.games, 7), 0, np.int64)
+    for g in games.tolist():
+        for s, name in enumerate(players[g]):
+            if name not in known:
+                known[name] = len(names)
+                names.append(name)
+            game_ids[g, s] = known[name]
+    counts = Counts(len(names))
+    seats = np.array([len(players[g]) for g in games.tolist()])
+    present = np.arange(7) < seats[:, None]
+    totals = verdict.totals[games]
+    places = (1 + ((totals[:, None, :] < totals[:, :, None]) & present[:, None, :]).sum(axis=2)).tolist()
+    complete = verdict.complete[games].tolist()
+    winners = verdict.winners[games].tolist()
+    game_totals = totals.tolist()
+    ids, played_at = block.game_ids(), block.played_at
+    for i, g in enumerate(games.tolist()):
+        n = len(players[g])
+        tally.add_game(players[g], complete[i], places[i][:n], [s for s in range(n) if winners[i][s]], _CLEAN[n],
+                       ids[g], played_at[g], game_totals[i][:n])
+    in_games = np.zeros(block.games, bool)
+    in_games[games] = True
+    for table in np.unique(block.table_index[games]).tolist():
+        rules, seats = block.tables[table]
+        p = table_params(rules, seats)
+        chosen = np.flatnonzero(in_games & (block.table_index == table))
+        _tally_table(block, verdict, p, chosen, game_ids, counts, threads)
+    tally.hands += int((block.game_hands[games + 1] - block.game_hands[games]).sum())
+    counts.into(tally, names)
+
+
+def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarray, game_ids: np.ndarray,
+                 counts: Counts, threads: bool) -> None:
+    n = p.players
+    first = block.game_hands[games]
+    per_game = block.game_hands[games + 1] - first
+    ends = np.cumsum(per_game)
+    hands = np.arange(int(ends[-1])) + np.repeat(first - (ends - per_game), per_game)
+    hand_game = np.repeat(games, per_game)
+    number = block.hand_number[hands]
+    expected = np.array(p.cycle)[(number - 1) % len(p.cycle)]
+    stated = block.direction[hands]
+    direction = np.where(expected == STATED, np.where(stated >= 0, stated, HOLD), expected)
+    points = verdict.points[hands, :n]
+    running = np.cumsum(points, axis=0)
+    game_start = np.repeat(ends - per_game, per_game)
+    offset = np.vstack([np.zeros((1, n), np.int64), running])[game_start]
+    before = running - points - offset
+    passed = np.where(direction == HOLD, 0, n * p.pass_count)
+
+    def count(rows: int, members: np.ndarray, into: Counts) -> Counts:
+        h = hands_of(block, p, hands[members], direction[members], rows)
+        count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], into)
+        return into
+
+    chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in np.unique(passed).tolist()
+              for chosen in [np.flatnonzero(passed == rows)] for at in range(0, len(chosen), CHUNK_HANDS)]
+    if threads and len(chunks) > 1:  # numpy lets go of the interpreter in its loops: two chunks at a time
+        for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size)), chunks):
+            counts.merge(part)
+    else:
+        for rows, members in chunks:
+            count(rows, members, counts)
+
+
+@lru_cache(maxsize=1)
+def _thread_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=THREADS)

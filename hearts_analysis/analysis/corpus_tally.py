@@ -1,0 +1,148 @@
+"""Player statistics over a corpus the fast way: Parquet counted from its columns, the rest game by game.
+
+A Parquet file is read as the fast path reads it, a pair of row groups at a
+time (so memory stays bounded on a corpus of any size): the games the screen
+finds clean are counted from the arrays (:mod:`.columnar`), and every other
+game (doubtful, unreadable, or with a hand ended early) is read by the
+reference reader and counted by the per-game analysis, as
+:func:`~hearts_analysis.analysis.stats.tally_items` counts it. JSON and JSON
+Lines are counted game by game. The result is the same :class:`Tally` either
+way; ``workers`` counts Parquet parts on that many processes.
+
+>>> import tempfile, pathlib
+>>> from hearts_analysis.records.parquetio import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.analysis.stats import tally_games
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> games = list(simulate_games(4, Rules.preset("standard", target=30), seed=3))
+>>> write_parquet(games, path)
+4
+>>> fast = tally_corpus([path])
+>>> fast.player_rows() == tally_games(games).player_rows()
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+import pyarrow as pa
+
+from ..fastpath.decode import Judgements, Unit, decode_unit, open_units
+from ..fastpath.parallel import process_pool
+from ..fastpath.run import reference_items, whole_unit_items
+from ..fastpath.screen import screen_block
+from ..fastpath.tasks import ParquetTask, inline_items, plan
+from ..records.jsonio import Item
+from ..rules import Rules
+from .columnar import full_games, tally_block
+from .game import analyze_game
+from .stats import Progress, Tally, tally_items
+
+OnError = Callable[[Item], None]
+"""Told of each unreadable record, in input order."""
+
+_JUDGES: dict[Rules | None, Judgements] = {}
+
+
+def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
+                 workers: int = 1, on_error: OnError | None = None) -> Tally:
+    """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet from its columns."""
+    tally = Tally()
+
+    def taken(part: Tally, errors: list[Item]) -> None:
+        tally.merge(part)
+        if on_error is not None:
+            for item in errors:
+                on_error(item)
+        if progress is not None:
+            progress(part.games, part.hands)
+
+    pool = process_pool(workers) if workers > 1 else None
+    executor = pool.__enter__() if pool is not None else None
+    pending: deque = deque()
+    try:
+        for job in plan(paths, parquet=True, jsonl=False):
+            if isinstance(job, ParquetTask):
+                if executor is None:  # one process: Arrow may decode on several threads
+                    for unit in _units(job, rules, threads=True):
+                        taken(*tally_unit(unit, rules, threads=True))
+                    continue
+                pending.append(executor.submit(tally_task, job, rules))
+                while len(pending) > 2 * workers:
+                    taken(*pending.popleft().result())
+                continue
+            while pending:
+                taken(*pending.popleft().result())
+            tally.merge(tally_items(_told(inline_items(job, rules), on_error), progress, workers))
+        while pending:
+            taken(*pending.popleft().result())
+    finally:
+        if pool is not None:
+            pool.__exit__(None, None, None)
+    return tally
+
+
+def _told(items: Iterable[Item], on_error: OnError | None) -> Iterable[Item]:
+    for item in items:
+        if item.game is None and on_error is not None:
+            on_error(item)
+        yield item
+
+
+def _units(task: ParquetTask, rules: Rules | None, threads: bool = False) -> Iterable[Unit | Item]:
+    return open_units(Path(task.path), rules, task.groups, task.first_row, threads)
+
+
+def tally_task(task: ParquetTask, rules: Rules | None) -> tuple[Tally, list[Item]]:
+    """One part of a Parquet file: its tally and its unreadable records (for a worker process)."""
+    tally, errors = Tally(), []
+    for unit in _units(task, rules):
+        part, found = tally_unit(unit, rules)
+        tally.merge(part)
+        errors += found
+    return tally, errors
+
+
+def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False) -> tuple[Tally, list[Item]]:
+    """The tally of a unit's games (clean games of full tricks from the columns, the others game by game),
+    and its unreadable records; an :class:`Item` (a part the fast path could not open) is counted alone.
+    ``threads``: count on several threads (in a run on one process)."""
+    tally = Tally()
+    if isinstance(unit, Item):
+        return tally, _count_items([unit], tally)
+    judge = _JUDGES.get(rules)
+    if judge is None:
+        judge = _JUDGES[rules] = Judgements(rules)
+    try:
+        block = decode_unit(unit, judge)
+        verdict = None if block is None else screen_block(block)
+    except (ValueError, IndexError, TypeError, OverflowError, pa.ArrowException):
+        block = verdict = None  # input the screen does not expect: the reference path decides
+    items = None
+    if block is not None and verdict is not None:
+        fast = full_games(block, verdict)
+        items = reference_items(unit, block, np.flatnonzero(~fast), rules)
+    if items is None:
+        return tally, _count_items(whole_unit_items(unit, rules), tally)
+    tally_block(block, verdict, np.flatnonzero(fast), tally, threads)
+    return tally, _count_items([items[g] for g in sorted(items)], tally)
+
+
+def _count_items(items: Iterable[Item], tally: Tally) -> list[Item]:
+    """Count readable games one by one into ``tally``; returns the unreadable ones."""
+    errors = []
+    for item in items:
+        if item.game is None:
+            tally.add_error(item)
+            errors.append(item)
+        else:
+            tally.add(analyze_game(item.game, item.source))
+    return errors
+
+
+__all__ = ["tally_corpus", "tally_task", "tally_unit"]

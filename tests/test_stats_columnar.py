@@ -1,0 +1,138 @@
+"""The columnar statistics against the per-game analysis: the same Tally on every kind of corpus.
+
+The per-game path (``tally_paths``: every game replayed and analysed in Python)
+is the reference; the columnar path (``tally_corpus``) counts the games the
+screen finds clean from the card columns and leaves the rest to the reference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from faults import clean_games, every_violation, truncated, write_parquet_file, write_with_unreadable_games
+from hearts_analysis.analysis import corpus_tally
+from hearts_analysis.analysis.stats import Tally, tally_paths
+from hearts_analysis.records.parquetio import write_parquet
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_games
+from test_properties import simulated_games
+
+
+def counters(tally: Tally) -> dict:
+    """Everything a Tally counted, without the zero counters one path creates and the other does not."""
+    out = {}
+    for name in ("players", "passes", "impact"):
+        table = {key: {k: v for k, v in counter.items() if v} for key, counter in getattr(tally, name).items()}
+        out[name] = {key: counter for key, counter in table.items() if counter}
+    return {**out, "games": tally.games, "hands": tally.hands, "errors": tally.error_count,
+            "error_reports": tally.errors}
+
+
+def assert_same(paths, **options) -> Tally:
+    fast = corpus_tally.tally_corpus(paths, **options)
+    reference = tally_paths(paths)
+    assert counters(fast) == counters(reference)
+    assert _same_rows(fast.player_rows(), reference.player_rows())
+    assert fast.pass_outcome_rows() == reference.pass_outcome_rows()
+    return fast
+
+
+def _same_rows(a: list[dict], b: list[dict]) -> bool:
+    """Rows equal, NaN equal to NaN."""
+    return len(a) == len(b) and all(
+        x.keys() == y.keys() and all(x[k] == y[k] or (x[k] != x[k] and y[k] != y[k]) for k in x) for x, y in zip(a, b))
+
+
+def mixed_table(rules: Rules, players: int, games: int, seed: int):
+    """Random players next to heuristic ones: moon runs stopped and abandoned, missed stops, odd passes."""
+    bots = ([RandomBot, HeuristicBot] * 4)[:players]
+    return list(simulate_games(games, rules, players, seed=seed, bot=bots))
+
+
+def replayed_games(monkeypatch) -> list:
+    """The games the per-game analysis counts during a columnar run (a list filled as it runs)."""
+    seen: list = []
+    original = corpus_tally.analyze_game
+
+    def spy(game, source=""):
+        seen.append(source)
+        return original(game, source)
+
+    monkeypatch.setattr(corpus_tally, "analyze_game", spy)
+    return seen
+
+
+@pytest.mark.parametrize("preset, players, overrides", [
+    ("standard", 4, {}),
+    ("omnibus", 4, {"queen_of_clubs_cancels_queen": True, "no_tricks_bonus": -5}),
+    ("classic", 3, {"moon": "subtract_from_shooter"}),
+    ("classic", 5, {}),
+    ("online", 4, {"moon": "none", "end_at": "exceed"}),
+    ("standard", 6, {"first_lead": "any_club", "points_on_first_trick": True}),
+    ("classic", 7, {}),
+    ("black_queen", 4, {}),
+])
+def test_simulated_corpora_give_the_per_game_tally(tmp_path, monkeypatch, preset, players, overrides):
+    games = mixed_table(Rules.preset(preset, target=60, **overrides), players, 8, seed=5)
+    path = write_parquet_file(games, tmp_path / "corpus.parquet", row_group_hands=30)
+    seen = replayed_games(monkeypatch)
+    tally = assert_same([path])
+    columnar = tally.games - len([s for s in seen if s])
+    if preset != "black_queen":   # there a hand ended by a leader holding only hearts goes game by game
+        assert columnar == tally.games
+    moons = sum(c["moon_attempts"] for c in tally.players.values())
+    assert moons > 0
+
+
+def test_moon_runs_of_every_ending_and_missed_stops_are_counted_like_the_analysis(tmp_path):
+    games = mixed_table(Rules.preset("standard"), 4, 20, seed=9)
+    path = write_parquet_file(games, tmp_path / "moons.parquet")
+    tally = assert_same([path])
+    total = {name: sum(c[name] for c in tally.players.values())
+             for name in ("moons_shot", "moons_stopped", "moons_abandoned", "missed_stops", "moon_choices")}
+    assert all(total.values()), total
+
+
+def test_games_with_violations_and_unreadable_rows_go_to_the_per_game_path(tmp_path):
+    good = write_parquet_file(every_violation()[:60], tmp_path / "violations.parquet", row_group_hands=30)
+    paths = [write_with_unreadable_games(clean_games(), tmp_path / "edited.parquet", paired=True),
+             truncated(good, tmp_path / "truncated.parquet"), good]
+    told = []
+    tally = assert_same(paths, on_error=told.append)
+    assert tally.error_count == len(told) > 3
+    assert [item.source for item in told] == [error["source"] for error in tally.errors]
+    assert sum(c["violations"] for c in tally.players.values()) > 0
+
+
+def test_several_workers_and_a_folder_of_parts_give_the_same_tally(tmp_path):
+    folder = tmp_path / "corpus"
+    write_parquet(every_violation()[:40], folder, partition_size=60)
+    one = corpus_tally.tally_corpus([folder])
+    two = corpus_tally.tally_corpus([folder], workers=2)
+    assert counters(one) == counters(two) == counters(tally_paths([folder]))
+
+
+def test_json_lines_and_progress_are_counted_game_by_game(tmp_path):
+    from hearts_analysis.records.jsonio import write_games
+    games = list(clean_games())[:6]
+    jsonl = tmp_path / "games.jsonl"
+    write_games(games, jsonl)
+    parquet = write_parquet_file(games, tmp_path / "games.parquet")
+    steps = []
+    tally = corpus_tally.tally_corpus([jsonl, parquet], progress=lambda g, h: steps.append((g, h)))
+    assert tally.games == 12 and sum(g for g, _ in steps) == 12 and sum(h for _, h in steps) == tally.hands
+    assert counters(tally) == counters(tally_paths([jsonl, parquet]))
+
+
+@settings(max_examples=20, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(simulated_games(max_hands=4), min_size=1, max_size=3))
+def test_random_rule_sets_and_small_decks_give_the_per_game_tally(tmp_path_factory, games):
+    games = [dataclasses.replace(game, game_id=f"g{i}") for i, game in enumerate(games) if game.hands]
+    if not games:
+        return
+    path = write_parquet_file(games, tmp_path_factory.mktemp("rules") / "rules.parquet")
+    assert_same([path])
