@@ -196,6 +196,23 @@ def test_cli_filters_and_min_games(tmp_path):
     assert unknown.exit_code == 2 and "unknown preset" in unknown.output
 
 
+def test_rules_keeps_the_games_of_a_preset_and_judges_none_under_another(tmp_path):
+    games = [orjson.loads(line) for line in write_pool_corpus(tmp_path, 6, ["ann", "ben", "cat", "dan"])
+             .read_bytes().splitlines()]
+    for game in games[::2]:
+        game["rules"] = {"preset": "omnibus"}  # its hands stay legal; JD's -10 only changes the points
+        for hand in game["hands"]:
+            hand.pop("points", None), hand.pop("totals", None)
+    corpus = tmp_path / "mixed.jsonl"
+    corpus.write_bytes(b"\n".join(orjson.dumps(g) for g in games) + b"\n")
+    out = tmp_path / "site"
+    result = CliRunner().invoke(app, ["report", str(corpus), "-o", str(out), "--rules", "omnibus"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.glob("game-*.html")) == sorted(f"game-{g['game_id']}.html" for g in games[::2])
+    refused = CliRunner().invoke(app, ["report", str(corpus), "--audit", "-o", str(out / "a.html"), "--rules", "omnibus"])
+    assert refused.exit_code == 2 and "--rules" in refused.output
+
+
 def test_max_games_caps_the_game_pages_and_the_home_page_list(tmp_path):
     corpus = write_pool_corpus(tmp_path, 5, ["ann", "ben", "cat", "dan"])
     result = CliRunner().invoke(app, ["report", str(corpus), "-o", str(tmp_path / "site"), "--max-games", "2"])

@@ -13,8 +13,8 @@ import typer
 from ..audit import game_report
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources
-from ..text import terminal_safe
-from .app import RULES_OPTION, SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
+from ..text import shown, terminal_safe
+from .app import SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
 from .validate import summary_line
 
@@ -66,9 +66,10 @@ def report(
                                         help="Site: only games played on or after DATE (ISO 8601, e.g. 2026-11-01)."),
     until: Optional[str] = typer.Option(None, "--until", metavar="DATE",
                                         help="Site: only games played on or before DATE (a day counts whole)."),
-    preset: Optional[list[str]] = typer.Option(None, "--preset", metavar="PRESET",
-                                               help="Site: only games whose rules are this preset (repeatable; "
-                                                    "--rules judges the games under other rules instead)."),
+    preset: Optional[list[str]] = typer.Option(None, "--rules", "--preset", "-r", metavar="PRESET",
+                                               help="Site: only games whose rules are this preset (repeatable). "
+                                                    "Unlike other commands, report does not judge games under "
+                                                    "another preset: --set FIELD=VALUE does."),
     min_games: int = typer.Option(1, "--min-games", metavar="N",
                                   help="Site: leave players with fewer than N games out of the leaderboard and "
                                        "give them no page."),
@@ -77,7 +78,6 @@ def report(
                                      "about a second per hand."),
     review_samples: int = typer.Option(200, "--review-samples", metavar="N",
                                        help="With --review: sampled deals per decision."),
-    rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
     """Write HTML reports that open offline in any browser.
@@ -98,8 +98,11 @@ def report(
       hearts report corpus.parquet --players -o reports/players.html
       hearts report examples/ -o site/
       hearts report corpus.parquet -o site/ --since 2026-11-01 --min-games 5
+      hearts report corpus.parquet -o site/ --rules omnibus --player alice
     """
-    forced = rules_from_options(rules, set_)
+    forced = rules_from_options(None, set_)
+    if preset and (audit or players or games):
+        raise fail("--rules chooses the games of a site: leave out --audit, --players and --games")
     plotly = _reports().BESIDE if js_beside else _reports().INLINE
     if max_games < 0:
         raise fail("--max-games: must be 0 or more")
@@ -168,7 +171,7 @@ def _site_filter(players: list[str] | None, since: str | None, until: str | None
     from ..rules import PRESETS
     for name in presets or []:
         if name not in PRESETS:
-            raise fail(f"--preset: unknown preset {name!r} (see `hearts rules`)")
+            raise fail(f"--rules: unknown preset {shown(name)} (see `hearts rules`)")
     if not (players or since or until or presets) and min_games == 1:
         return None
     from ..reports.sitedata import SiteFilter
