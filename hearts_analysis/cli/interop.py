@@ -8,7 +8,7 @@ from typing import Iterator, Optional, TextIO
 
 import typer
 
-from ..atomic import atomic_open
+from ..atomic import atomic_open, check_output
 from ..interop import openspiel
 from ..records.jsonio import dumps_game
 from ..records.sources import iter_sources, write_any
@@ -73,6 +73,7 @@ def import_openspiel(
       hearts import openspiel plain.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
     """
     rules = openspiel.rules_from_parameters(_game_parameters(game)) if game is not None else None
+    check_output(output, [path], folder=None)
     games, errors = [], 0
     with _text_input(path) as stream:
         for item in openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules):
@@ -127,6 +128,7 @@ def export_openspiel(
     Example: hearts export openspiel games.jsonl -o histories.txt
     """
     forced = _game_parameters(game) if game is not None else None
+    check_output(output, paths)
     exports: list[openspiel.Export] = []
     chosen: dict[str, bool] | None = forced
     notes: set[str] = set()

@@ -16,7 +16,7 @@ from ..analysis import catalogue
 from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.stats import Tally, tally_items
-from ..atomic import atomic_open
+from ..atomic import atomic_open, check_output
 from ..records.sources import iter_sources
 from ..text import terminal_safe
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
@@ -107,7 +107,7 @@ def stats(
     paths: list[str] = typer.Argument(..., metavar="CORPUS...",
                                       help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                         help="Write to FILE (atomically) instead of standard output."),
+                                         help="Write to FILE (atomically; - is standard output) instead of standard output."),
     format: Optional[StatsFormat] = typer.Option(
         None, "--format", "-f", help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
@@ -115,7 +115,8 @@ def stats(
         None, "--columns", "-c", metavar="A,B,C",
         help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
              f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Analyse in this many processes."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1,
+                                help="Analyse in this many processes (at most one per CPU and per batch of games)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
@@ -124,6 +125,7 @@ def stats(
         format = SUFFIX_FORMATS.get(Path(output).suffix.lower(), StatsFormat.csv) if output else StatsFormat.text
     if format == StatsFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
+    check_output(output, paths)
     chosen = _chosen_columns(columns)
 
     with progress("counting", enabled="-" not in paths) as bar:

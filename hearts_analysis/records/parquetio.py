@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..atomic import atomic_path
+from ..cpus import cpu_count
 from ..rules import Rules
 from .events_decode import RowGroup, decode_table, schema_problems
 from .events_encode import EventBatch, EventEncoder
@@ -62,8 +63,7 @@ more bytes; statistics on ``game`` and ``hand`` let readers skip row groups; pag
 def _one_core() -> bool:
     """Whether this process may run on one core only: the background thread then overlaps nothing, and
     switching to it and back only costs (a tenth of the conversion time)."""
-    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
-    return len(cores) < 2
+    return cpu_count() < 2
 
 
 # -- writing -----------------------------------------------------------------
