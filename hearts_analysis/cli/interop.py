@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator, Optional, TextIO
 
 import typer
@@ -11,7 +12,7 @@ import typer
 from ..atomic import atomic_open, check_output
 from ..interop import openspiel
 from ..records.jsonio import dumps_game
-from ..records.sources import iter_sources, write_any
+from ..records.sources import input_problem, iter_sources, write_any
 from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -40,6 +41,9 @@ def _text_input(path: str) -> Iterator[TextIO]:
     if path == "-":
         yield sys.stdin
         return
+    problem = input_problem(Path(path))
+    if problem is not None:
+        raise fail(f"{terminal_safe(path)}: {problem}")
     try:
         stream = open(path, encoding="utf-8", errors="surrogateescape")  # bytes not UTF-8: an error for the line
     except OSError as error:

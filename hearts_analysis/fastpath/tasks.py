@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..records.jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdin
-from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES
+from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, input_problem
 from ..rules import Rules
 from .decode import Judgements, file_segments, open_units
 from .jsonl import JsonlTask, audit_lines, split_lines
@@ -60,8 +60,8 @@ def plan(paths, parquet: bool = True, jsonl: bool = False) -> Iterator[Job]:
                 yield InlineJob(str(path), "no .json, .jsonl or .parquet files in this folder")
             for file in found:
                 yield from _file_jobs(file, parquet, jsonl)
-        elif not path.exists():
-            yield InlineJob(str(path), "no such file or folder")
+        elif (problem := input_problem(path)) is not None:
+            yield InlineJob(str(path), problem)
         else:
             yield from _file_jobs(path, parquet, jsonl)
 

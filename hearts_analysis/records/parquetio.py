@@ -42,6 +42,7 @@ from .events_layout import (CARD_COLUMNS, COLUMNS, HEADER_COLUMNS, LAYOUT, META_
                             ROW_GROUP_HANDS, SCHEMA)
 from .jsonio import Item, RecordError
 from .model import GameRecord
+from .sources import input_problem
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 DECODE_HANDS = 4096
@@ -301,6 +302,10 @@ def iter_row_groups(path: str | Path, rules: Rules | None = None) -> Iterator[Ro
 
 def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Item]:
     name = str(path)
+    problem = input_problem(Path(path)) if os.path.exists(path) else None   # a FIFO would block
+    if problem is not None:
+        yield Item(name, error=RecordError(problem, source=name))
+        return
     try:
         parquet = pq.ParquetFile(path, page_checksum_verification=True)
         problems = schema_problems(parquet.schema_arrow, parquet.metadata.metadata)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -11,6 +12,26 @@ from .jsonio import JSONL_SUFFIXES, Item, RecordError, read_json_path, read_stdi
 
 JSON_SUFFIXES = (".json",) + JSONL_SUFFIXES
 PARQUET_SUFFIXES = (".parquet", ".pq")
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def input_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as games, or None for a regular file or a folder.
+
+    Only those are read: a FIFO would wait forever for a writer and a device such as
+    ``/dev/zero`` never ends; ``-`` is how to read standard input.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "no such file or folder"
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"{kind}, not a file or folder; only files and folders are read (- reads standard input)"
 
 
 def _read_file(path: Path, rules: Rules | None) -> Iterator[Item]:
@@ -35,8 +56,8 @@ def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Ite
                 yield Item(str(path), error=RecordError("no .json, .jsonl or .parquet files in this folder", source=str(path)))
             for file in found:
                 yield from _read_file(file, rules)
-        elif not path.exists():
-            yield Item(str(path), error=RecordError("no such file or folder", source=str(path)))
+        elif (problem := input_problem(path)) is not None:
+            yield Item(str(path), error=RecordError(problem, source=str(path)))
         else:
             yield from _read_file(path, rules)
 
