@@ -14,6 +14,7 @@ from ..records.jsonio import Item, RecordError
 from ..rules import RuleError, Rules, parse_override
 from ..text import os_error_text, terminal_safe
 
+
 class _Commands(TyperGroup):
     """Every command: an output that cannot or must not be written is a one-line message and exit 2."""
 
