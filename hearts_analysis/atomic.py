@@ -187,6 +187,11 @@ def _named(error: OSError, target: str, *ours: Path) -> OSError:
     names = {os.fspath(p) for p in ours}
     if (os.fspath(error.filename) in names if error.filename is not None else error.errno in WRITE_ERRORS):
         return OutputError(target, f"cannot be written: {_reason(error)}")
+    text = str(error)
+    if error.filename is None and any(name in text for name in names):  # e.g. Arrow's, with the path inside
+        for name in sorted(names, key=len, reverse=True):
+            text = text.replace(name, target)
+        return OutputError(target, f"cannot be written: {text}")
     return error
 
 

@@ -10,29 +10,17 @@ import threading
 import time
 from pathlib import Path
 
-import orjson
 import pytest
 from typer.testing import CliRunner
 
 from hearts_analysis import atomic, cpus
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import game_to_dict
-from hearts_analysis.rules import Rules
-from hearts_analysis.simulate import simulate_games
 
 runner = CliRunner()
 
 
 def run(*args):
     return runner.invoke(app, [str(a) for a in args])
-
-
-@pytest.fixture
-def games_file(tmp_path) -> Path:
-    path = tmp_path / "games.jsonl"
-    games = simulate_games(2, Rules.preset("standard", target=30), seed=3)
-    path.write_bytes(b"".join(orjson.dumps(game_to_dict(g)) + b"\n" for g in games))
-    return path
 
 
 # Each command that takes an output: its arguments for the input and an output of the given name.
@@ -318,3 +306,21 @@ def test_a_failing_write_names_the_users_path_not_the_temporary_file(tmp_path):
     assert str(target) in message and "No space left" in message
     assert ".tmp" not in message and "Errno" not in message
     assert os.listdir(tmp_path) == []
+
+
+def test_a_write_error_that_quotes_the_temporary_file_quotes_the_users_path(tmp_path):
+    import pyarrow as pa
+    target = tmp_path / "out.parquet"
+    with pytest.raises(atomic.OutputError) as raised:
+        with atomic.atomic_path(target) as path:
+            raise pa.ArrowIOError(f"error writing to {path}: disk full")
+    message = str(raised.value)
+    assert message == f"{target}: cannot be written: error writing to {target}: disk full"
+    assert os.listdir(tmp_path) == []
+
+
+def test_errors_about_other_files_pass_through(tmp_path):
+    with pytest.raises(FileNotFoundError) as raised:
+        with atomic.atomic_open(tmp_path / "out.txt"):
+            open(tmp_path / "some-input.jsonl")
+    assert "some-input.jsonl" in str(raised.value) and not isinstance(raised.value, atomic.OutputError)
