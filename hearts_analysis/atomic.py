@@ -1,12 +1,48 @@
-"""Atomic output: write beside the target, then rename, so a failure leaves nothing half-written."""
+"""Where an output goes, safely: a regular file is written beside the target and renamed over it,
+so a failure leaves nothing half-written; a FIFO or a character device (``/dev/null``, a terminal)
+is written through, since renaming over it would replace the device itself; ``-`` is standard
+output. A symbolic link is followed to the file it names (the link stays); one that leads nowhere,
+a folder where a file is wanted, or an output that is also an input, is refused before anything
+is written, with a message naming the path the user gave (never a temporary file's name).
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> with atomic_open(folder / "a.txt") as out:
+...     _ = out.write("hello")
+>>> check_output(folder / "a.txt", [folder / "a.txt"])
+Traceback (most recent call last):
+...
+hearts_analysis.atomic.OutputError: ...a.txt: is also an input (...a.txt); choose another output
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
+
+STDOUT = "-"
+"""The output name for standard output (and the input name for standard input)."""
+
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.EPIPE}
+"""Errors of writing that name no file: told of the output being written."""
+
+
+class OutputError(OSError):
+    """An output that cannot or must not be written; ``str()`` names the user's path and the reason."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str):
+        super().__init__(reason)
+        self.strerror = reason
+        self.filename = os.fspath(path)
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
 
 def _umask() -> int:
@@ -15,30 +51,163 @@ def _umask() -> int:
     return mask
 
 
+def _what(mode: int) -> str:
+    for test, name in ((stat.S_ISSOCK, "socket"), (stat.S_ISBLK, "block device"), (stat.S_ISDIR, "folder")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def _reason(error: OSError) -> str:
+    """An operating-system error in words, without its number or any file name."""
+    return (error.strerror or str(error)).rstrip(".")
+
+
+def _blocked_folder(folder: Path) -> str | None:
+    """Why ``folder`` cannot hold a new file (the nearest existing ancestor is not a folder), or None."""
+    for ancestor in (folder, *folder.parents):
+        if os.path.lexists(ancestor):
+            if os.path.isdir(ancestor):
+                return None
+            return f"cannot be created: {ancestor} is not a folder"
+    return None
+
+
+def _resolve(target: Path, name: str) -> tuple[str, Path]:
+    """How to write ``target`` (``name``: as the user gave it): ``("new" | "file", path to replace)`` or
+    ``("stream", target)``."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        if os.path.islink(target):
+            raise OutputError(name, _dangling(target)) from None
+        return "new", target
+    except OSError as error:
+        raise OutputError(name, _blocked_folder(target.parent) or f"cannot be written: {_reason(error)}") \
+            from None
+    if stat.S_ISREG(mode):
+        return "file", Path(os.path.realpath(target))
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+        return "stream", target
+    if stat.S_ISDIR(mode):
+        raise OutputError(name, "is a folder; give a file name")
+    raise OutputError(name, f"is a {_what(mode)}, not a file; give a file name")
+
+
+def _dangling(link: Path) -> str:
+    return f"is a symbolic link to {os.readlink(link)}, which does not exist; remove the link or give another path"
+
+
+def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str]] = (), *,
+                 folder: bool | None = False, stdout: bool = True) -> None:
+    """Refuse, before any work, an output that would destroy an input or cannot be written.
+
+    ``output`` is refused when it is one of ``inputs`` (the same file or folder by device and inode, so
+    through symbolic links, hard links and relative paths alike), when it is a folder and a file is
+    wanted (``folder=False``) or the other way round (``folder=True``; ``None``: either), when it is
+    a link to nothing or a socket, or when a file stands where its folder should be. ``-`` is
+    standard output where ``stdout`` allows it. Raises :class:`OutputError`.
+    """
+    if output is None:
+        return
+    name = os.fspath(output)
+    if name == STDOUT:
+        if not stdout:
+            raise OutputError(STDOUT, "this output is written as files, not to standard output; give a name")
+        return
+    target = Path(output)
+    for source in inputs:
+        if os.fspath(source) == STDOUT:
+            continue
+        try:
+            same = os.path.samefile(source, target)
+        except OSError:  # one of them does not exist (yet)
+            continue
+        if same:
+            raise OutputError(name, f"is also an input ({os.fspath(source)}); choose another output")
+    if folder is not False and not os.path.lexists(target):
+        problem = _blocked_folder(target)
+        if problem:
+            raise OutputError(name, problem)
+        return
+    if folder is not False and os.path.isdir(target):
+        return
+    if folder is True:
+        raise OutputError(name, "is a file; give a folder for these outputs" if os.path.exists(target)
+                          else _dangling(target))
+    kind, _ = _resolve(target, name)
+    if kind == "new":
+        problem = _blocked_folder(target.parent)
+        if problem:
+            raise OutputError(name, problem)
+
+
 @contextlib.contextmanager
-def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
-    """A temporary path in the target's folder that becomes ``target`` only on success."""
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+def atomic_path(target: str | os.PathLike[str], mode: int | None = None) -> Iterator[Path]:
+    """A path to write that becomes ``target`` only on success.
+
+    For a regular or new file, a temporary file beside it (``mode``: its permissions, by default those
+    the umask gives); for a FIFO or character device, the target itself. Failures raise
+    :class:`OutputError` naming ``target``.
+    """
+    name = os.fspath(target)
+    if name == STDOUT:
+        raise OutputError(STDOUT, "this output needs a file; give a file name")
+    kind, where = _resolve(Path(target), name)
+    if kind == "stream":
+        try:
+            yield where
+        except OSError as error:
+            raise _named(error, name, where) from None
+        return
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{where.name}.", suffix=".tmp", dir=where.parent)
+    except OSError as error:
+        raise OutputError(name, _blocked_folder(where.parent) or f"cannot be written: {_reason(error)}") \
+            from None
     os.close(fd)
     tmp_path = Path(tmp)
-    os.chmod(tmp_path, 0o666 & ~_umask())  # mkstemp makes it private; outputs get the usual mode
+    os.chmod(tmp_path, (0o666 & ~_umask()) if mode is None else mode)  # mkstemp makes it private
     try:
         yield tmp_path
-        os.replace(tmp_path, target)
-    except BaseException:
+        os.replace(tmp_path, where)
+    except BaseException as error:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
+        if isinstance(error, OSError):
+            raise _named(error, name, tmp_path, where) from None
         raise
+
+
+def _named(error: OSError, target: str, *ours: Path) -> OSError:
+    """An error about one of our files, or about writing, told of the user's ``target``; others unchanged."""
+    if isinstance(error, OutputError):
+        return error
+    names = {os.fspath(p) for p in ours}
+    if (os.fspath(error.filename) in names if error.filename is not None else error.errno in WRITE_ERRORS):
+        return OutputError(target, f"cannot be written: {_reason(error)}")
+    text = str(error)
+    if error.filename is None and any(name in text for name in names):  # e.g. Arrow's, with the path inside
+        for name in sorted(names, key=len, reverse=True):
+            text = text.replace(name, target)
+        return OutputError(target, f"cannot be written: {text}")
+    return error
 
 
 @contextlib.contextmanager
 def atomic_open(target: str | os.PathLike[str], mode: str = "w", **kwargs) -> Iterator[IO]:
-    """Open ``target`` for writing; it appears, complete, only when the block succeeds."""
+    """Open ``target`` for writing (``-``: standard output); a file appears, complete, only when the
+    block succeeds."""
+    if os.fspath(target) == STDOUT:
+        stream = sys.stdout.buffer if "b" in mode else sys.stdout
+        yield stream
+        stream.flush()
+        return
     if "b" not in mode:
         kwargs.setdefault("encoding", "utf-8")
-    with atomic_path(target) as tmp, open(tmp, mode, **kwargs) as handle:
+    with atomic_path(target) as path, open(path, mode, **kwargs) as handle:
         yield handle
         handle.flush()
-        os.fsync(handle.fileno())
+        if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            os.fsync(handle.fileno())

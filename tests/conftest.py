@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 from typing import Any, Sequence
+
+import pytest
 
 from hearts_analysis.cards import card_name, parse_card
 from hearts_analysis.records.model import GameRecord, HandRecord
@@ -84,3 +87,14 @@ def codes(result) -> list[str]:
 def located(result) -> list[tuple]:
     """Violations as ``(code, hand, trick, seat, card)``."""
     return [(v.code, v.hand, v.trick, v.seat, v.card) for v in result.violations]
+
+
+@pytest.fixture
+def games_file(tmp_path) -> Path:
+    """Two short simulated games as a JSON Lines file, for the command-line tests of inputs and outputs."""
+    from hearts_analysis.records.jsonio import dumps_game
+    from hearts_analysis.simulate import simulate_games
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"".join(dumps_game(g) + b"\n"
+                              for g in simulate_games(2, Rules.preset("standard", target=30), seed=3)))
+    return path

@@ -77,7 +77,7 @@ def test_a_damaged_parquet_file_is_reported_by_row_group(tmp_path):
     corpus.write_bytes(corpus.read_bytes()[:-100])
     done = run(corpus, tmp_path / "out.jsonl")
     assert done.exit_code == 2 and f"{corpus}: error: cannot read as Parquet" in done.stderr
-    assert (tmp_path / "out.jsonl").read_bytes() == b""
+    assert "no game was read" in done.stderr and not (tmp_path / "out.jsonl").exists()
 
 
 def test_one_game_converts_between_json_and_jsonl(tmp_path):
@@ -137,7 +137,7 @@ def test_a_target_that_cannot_be_written_is_refused_and_left_alone(tmp_path):
     done = run(source, tmp_path / "games.txt")
     assert done.exit_code == 2 and 'unknown output format ".txt"' in done.stderr
     done = run(source, source)
-    assert done.exit_code == 2 and "would replace an input" in done.stderr
+    assert done.exit_code == 2 and "is also an input" in done.stderr
 
 
 def test_help_explains_the_formats_with_examples():

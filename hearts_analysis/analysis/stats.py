@@ -14,6 +14,8 @@ the typical other player's and says which differences are more than luck.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..audit import error_report
+from ..cpus import worker_count
 from ..records.jsonio import Item
 from ..records.model import GameRecord
 from ..rules import Rules
@@ -362,8 +365,8 @@ BATCH_GAMES = 64
 def tally_items(items: Iterable[Item], progress: Progress | None = None, workers: int = 1) -> Tally:
     """Tally every readable game of a stream of items; unreadable ones are counted and kept as errors.
 
-    With ``workers`` > 1, batches of games are analysed in that many processes and their
-    tallies merged, in the order read, so the result is the same as with one.
+    With ``workers`` > 1, batches of games are analysed in that many processes (at most one per
+    CPU and per batch) and their tallies merged, in the order read, so the result is the same as with one.
     """
     tally = Tally()
     if workers <= 1:
@@ -376,9 +379,13 @@ def tally_items(items: Iterable[Item], progress: Progress | None = None, workers
             if progress is not None:
                 progress(1, len(analysis.hands))
         return tally
+    batches = _batches(items, tally)
+    first = list(itertools.islice(batches, worker_count(workers)))   # no more processes than CPUs or batches
+    workers = worker_count(workers, len(first))
     import multiprocessing
-    with multiprocessing.get_context().Pool(workers) as pool:
-        for part in pool.imap(_tally_batch, _batches(items, tally)):
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(multiprocessing.get_context().Pool(workers)) if workers > 1 else None
+        for part in (pool.imap if pool else map)(_tally_batch, itertools.chain(first, batches)):
             tally.merge(part)
             if progress is not None:
                 progress(part.games, part.hands)

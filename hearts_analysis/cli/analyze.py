@@ -15,7 +15,7 @@ from ..analysis.export import TableWriter
 from ..analysis.game import GameAnalysis, analyze_game, game_to_dict
 from ..analysis.stats import Tally
 from ..analysis.tables import ROWS
-from ..atomic import atomic_open
+from ..atomic import atomic_open, check_output
 from ..audit import error_report
 from ..records.sources import iter_sources
 from ..text import terminal_safe
@@ -119,7 +119,7 @@ def analyze(
     format: AnalyzeFormat = typer.Option(AnalyzeFormat.text, "--format", "-f", help="text, json, csv or parquet."),
     table: TableName = typer.Option("points", "--table", "-t", help="csv / parquet: which table to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                         help="Write to FILE (atomically) instead of standard output."),
+                                         help="Write to FILE (atomically; - is standard output) instead of standard output."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
@@ -127,6 +127,7 @@ def analyze(
     table_name = table.value if isinstance(table, Enum) else str(table)
     if format == AnalyzeFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
+    check_output(output, paths)
     errors: list[dict] = []
     with ExitStack() as stack:
         bar = stack.enter_context(progress("analysing", enabled="-" not in paths))

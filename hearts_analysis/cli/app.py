@@ -7,13 +7,27 @@ from enum import Enum
 from typing import Iterator, Optional
 
 import typer
+from typer.core import TyperGroup
 
+from ..atomic import OutputError
 from ..records.jsonio import Item, RecordError
 from ..rules import RuleError, Rules, parse_override
 from ..text import os_error_text, terminal_safe
 
+
+class _Commands(TyperGroup):
+    """Every command: an output that cannot or must not be written is a one-line message and exit 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OutputError as error:
+            raise fail(str(error))
+
+
 app = typer.Typer(
     name="hearts",
+    cls=_Commands,
     help="Audit, re-score and review recorded games of Hearts (hearts-game/1 JSON, JSON Lines, Parquet).",
     epilog="""\b
 Examples:

@@ -20,10 +20,10 @@ import click
 import typer
 from typer.core import TyperGroup
 
-from ..atomic import atomic_open
+from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
 from ..records.jsonio import Item, RecordError, dumps_game
-from ..records.sources import folder_files, foreign_reader, iter_sources, recognise_text, write_any
+from ..records.sources import folder_files, foreign_reader, input_problem, iter_sources, recognise_text, write_any
 from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -68,6 +68,9 @@ def _text_input(path: str) -> Iterator[TextIO]:
     if path == "-":
         yield sys.stdin
         return
+    problem = input_problem(Path(path))
+    if problem is not None:
+        raise fail(f"{terminal_safe(path)}: {problem}")
     try:
         stream = open(path, encoding="utf-8", errors="surrogateescape")  # bytes not UTF-8: an error for the line
     except OSError as error:
@@ -101,6 +104,7 @@ def import_openspiel(
       hearts import openspiel plain.txt --game 'hearts(jd_bonus=true)' -o games.jsonl
     """
     rules = openspiel.rules_from_parameters(_game_parameters(game)) if game is not None else None
+    check_output(output, [path], folder=None)
     with _text_input(path) as stream:
         games, errors = _read_reporting(openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules))
     _write_games(games, output)
@@ -173,6 +177,7 @@ def export_openspiel(
     Example: hearts export openspiel games.jsonl -o histories.txt
     """
     forced = _game_parameters(game) if game is not None else None
+    check_output(output, paths)
     exports: list[openspiel.Export] = []
     chosen: dict[str, bool] | None = forced
     notes: set[str] = set()

@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from ..atomic import check_output
 from ..audit import game_report
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources
@@ -108,6 +109,8 @@ def report(
         raise fail("--max-games: must be 0 or more")
     if review_samples < 1:
         raise fail("--review-samples: must be 1 or more")
+    check_output(output or DEFAULT_FOLDER, paths, stdout=False,
+                 folder=output is None or output.suffix.lower() not in (".html", ".htm"))
     settings = None
     if review:
         from ..review import Settings

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 from contextlib import contextmanager
 from typing import Iterator, Optional
@@ -11,8 +10,9 @@ from typing import Iterator, Optional
 import orjson
 import typer
 
-from ..atomic import atomic_open
+from ..atomic import atomic_open, check_output
 from ..audit import error_report
+from ..cpus import worker_count
 from ..records.sources import iter_sources
 from ..text import csv_writer, shown, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, fail, rules_from_options
@@ -81,10 +81,7 @@ def _decision_rows(report: dict) -> list[dict]:
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
-    if output is None:
-        sys.stdout.write(text)
-        return
-    with atomic_open(output) as handle:
+    with atomic_open(output or "-") as handle:
         handle.write(text)
 
 
@@ -96,7 +93,8 @@ def review(
                                   help="text (flagged decisions, worst first), json, or csv (one row per decision)."),
     summary: bool = typer.Option(False, "--summary", help="Accuracy per player over all games instead of decisions."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Write here (atomically); a .csv or .json suffix picks the format."),
+                                          help="Write here (atomically; - is standard output); a .csv or .json suffix picks "
+                                               "the format."),
     samples: int = typer.Option(200, "--samples", min=10,
                                 help="Sampled deals on which every alternative is played out to choose the best."),
     budget: int = typer.Option(1024, "--budget", min=0,
@@ -109,7 +107,8 @@ def review(
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
     workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="Processes reviewing hands at once (results are the same, in input order)."),
+                                help="Processes reviewing hands at once, at most one per CPU and per hand "
+                                     "(results are the same, in input order)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
                                                  "'hearts-analysis[dask]'; the workers must see the input files)."),
@@ -141,6 +140,7 @@ def review(
     from ..review.cache import ReviewCache, default_folder
     from ..review.report import SUMMARY_COLUMNS, settings_dict, tally
     forced = rules_from_options(rules, set_)
+    check_output(output, paths)
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
     settings = Settings(samples=samples, seed=seed, budget=budget)
@@ -149,7 +149,7 @@ def review(
     found_player = False
     total = None if "-" in paths else hands_to_review(iter_sources(paths, forced), player, hand)
     store = None if no_cache else ReviewCache(cache or default_folder())
-    with _executor(workers, scheduler) as executor, \
+    with _executor(worker_count(workers, total), scheduler) as executor, \
             progress("reviewing", enabled="-" not in paths, total_hands=total) as bar:
         reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
                                 progress=lambda k: bar.advance(games=0, hands=k))

@@ -11,6 +11,7 @@ from typing import Iterable, Iterator, Optional
 
 import typer
 
+from ..atomic import check_output
 from ..records.jsonio import dumps_game
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
@@ -89,6 +90,7 @@ def simulate(
         raise fail(f"{output}: Parquet output is not available in this installation; write .jsonl")
     if suffix == ".json" and games != 1:
         raise fail(f"{output}: a .json file holds one game; use .jsonl for {games}")
+    check_output(output, folder=None)
     if pool is not None or bots is not None:
         try:
             mix = parse_mix(bots) if bots is not None else {bot.value: pool}

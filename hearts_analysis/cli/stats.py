@@ -17,7 +17,7 @@ from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
-from ..atomic import atomic_open
+from ..atomic import atomic_open, check_output
 from ..text import terminal_safe
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
@@ -126,7 +126,7 @@ def stats(
     paths: list[str] = typer.Argument(..., metavar="CORPUS...",
                                       help="Game files (.json, .jsonl, .parquet), folders, or - for stdin."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                         help="Write to FILE (atomically) instead of standard output."),
+                                         help="Write to FILE (atomically; - is standard output) instead of standard output."),
     format: Optional[StatsFormat] = typer.Option(
         None, "--format", "-f", help="text, json, csv or parquet (default: from --output, else text)."),
     table: StatsTable = typer.Option(StatsTable.players, "--table", "-t", help="csv / parquet: which table to write."),
@@ -134,7 +134,8 @@ def stats(
         None, "--columns", "-c", metavar="A,B,C",
         help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
              f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Count in this many processes."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1,
+                                help="Count in this many processes (at most one per CPU and per part of the input)."),
     all_leaks: bool = typer.Option(False, "--all-leaks",
                                    help="Text: show every costly difference, not only the significant leaks."),
     review: Optional[list[Path]] = typer.Option(
@@ -149,6 +150,7 @@ def stats(
         format = SUFFIX_FORMATS.get(Path(output).suffix.lower(), StatsFormat.csv) if output else StatsFormat.text
     if format == StatsFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
+    check_output(output, paths)
     chosen = _chosen_columns(columns)
     try:
         costs = read_review_costs(review) if review else None

@@ -80,8 +80,9 @@ def validate(
              "Parquet part files; needs pip install 'hearts-analysis[dask]'). All give the same results."),
     workers: int = typer.Option(1, "--workers", "-w", min=1,
                                 help="Processes for Parquet and JSON Lines input (row groups or chunks of "
-                                     "lines in parallel; results in input order). With --engine dask: local "
-                                     "workers when no --scheduler is given."),
+                                     "lines in parallel; results in input order), at most one per CPU and "
+                                     "per part of the input. With --engine dask: local workers when no "
+                                     "--scheduler is given."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Dask scheduler, e.g. tcp://host:8786 (with --engine dask)."),
 ) -> None:

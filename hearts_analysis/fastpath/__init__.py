@@ -22,14 +22,16 @@ the tests compare them on corpora with every violation and damaged files.
 
 from __future__ import annotations
 
+import itertools
 from typing import Iterable, Iterator
 
 from ..audit import GameReport
+from ..cpus import worker_count
 from ..records.jsonio import Item
 from ..rules import Rules
 from .parallel import ordered, process_pool, sequential
 from .run import Audited, CleanRun, Entry
-from .tasks import FAST, REFERENCE, plan
+from .tasks import FAST, REFERENCE, InlineJob, plan
 
 ENGINES = (REFERENCE, FAST, "dask")
 
@@ -43,11 +45,15 @@ def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAS
     ``engine``: ``fast`` (the screen, for Parquet and JSON Lines; other JSON
     is replayed by the reference engine) or ``reference``. ``workers`` > 1
     audits Parquet row groups (and, with ``fast``, chunks of JSON Lines) on
-    that many processes. A clean run keeps only its counts, plus its
+    that many processes, at most one per CPU and per part. A clean run keeps only its counts, plus its
     reports as JSON bytes with ``render``, or the arrays to build them with
     ``reports`` (in this process only).
     """
     jobs = plan(paths, parquet=engine == FAST or workers > 1, jsonl=engine == FAST)
+    if workers > 1:  # no more processes than CPUs, nor than parts to hand out
+        first = list(itertools.islice(jobs, worker_count(workers)))
+        workers = worker_count(workers, sum(not isinstance(job, InlineJob) for job in first))
+        jobs = itertools.chain(first, jobs)
     if workers <= 1:
         yield from sequential(jobs, rules, engine, render, slim=not reports)
         return

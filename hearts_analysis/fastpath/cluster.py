@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
+from ..cpus import worker_count
 from ..rules import Rules
 from .parallel import ordered
 from .run import Entry
@@ -33,13 +34,14 @@ def _distributed():
 
 @contextmanager
 def connect(scheduler: str | None, workers: int = 1) -> Iterator:
-    """A client of the scheduler at ``scheduler``, or of a local cluster of ``workers`` processes."""
+    """A client of the scheduler at ``scheduler``, or of a local cluster of ``workers`` processes (at most one
+    per CPU)."""
     distributed = _distributed()
     if scheduler is not None:
         with distributed.Client(scheduler) as client:
             yield client
         return
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+    with distributed.LocalCluster(n_workers=worker_count(workers), threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         yield client
 

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
+from ..cpus import worker_count
 from ..rules import Rules
 from .memory import keep_freed_memory
 from .run import Entry
@@ -58,10 +59,11 @@ def _worker_setup() -> None:
 
 @contextmanager
 def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """A pool of ``workers`` processes; forked where the platform can, as they start fastest."""
+    """A pool of ``workers`` processes, never more than the CPUs (callers that know how much work
+    there is bound it by that too); forked where the platform can, as they start fastest."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods and os.name == "posix" else None)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_setup)
+    pool = ProcessPoolExecutor(max_workers=worker_count(workers), mp_context=context, initializer=_worker_setup)
     try:
         yield pool
     finally:

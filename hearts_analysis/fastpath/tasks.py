@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..records.jsonio import JSONL_SUFFIXES, Item, RecordError
-from ..records.sources import (NOTHING_FOUND, PARQUET_SUFFIXES, folder_files, foreign_reader, read_file,
+from ..records.sources import (NOTHING_FOUND, PARQUET_SUFFIXES, folder_files, foreign_reader, input_problem, read_file,
                                read_stdin_items)
 from ..rules import Rules
 from .decode import Judgements, file_segments, open_units
@@ -59,8 +59,8 @@ def plan(paths, parquet: bool = True, jsonl: bool = False) -> Iterator[Job]:
                 yield InlineJob(str(path), NOTHING_FOUND)
             for file in found:
                 yield from _file_jobs(file, parquet, jsonl)
-        elif not path.exists():
-            yield InlineJob(str(path), "no such file or folder")
+        elif (problem := input_problem(path)) is not None:
+            yield InlineJob(str(path), problem)
         else:
             yield from _file_jobs(path, parquet, jsonl)
 

@@ -9,6 +9,7 @@ exactly as :func:`~.jsonio.game_from_dict` would.
 from __future__ import annotations
 
 import gc
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Callable, Iterable, Iterator
 
 import orjson
 
+from ..atomic import STDOUT, check_output
 from ..text import shown
 from .jsonio import JSONL_SUFFIXES, Item, RecordError, bad_json, write_games
 from .sources import JSON_SUFFIXES, PARQUET_SUFFIXES, iter_sources
@@ -27,6 +29,10 @@ ProgressHandler = Callable[[int, int], None]
 
 PROGRESS_EVERY = 512
 """Games between two progress calls."""
+
+
+class NothingRead(ValueError):
+    """A conversion that read no game: the output is not written."""
 
 
 @dataclass(frozen=True)
@@ -49,17 +55,19 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
     """Convert every game of ``sources`` (files, folders, ``-``) into ``target``, by the target's suffix.
 
     ``target`` is a ``.jsonl`` file, a ``.json`` file (exactly one game), a ``.parquet``
-    file, or a folder of Parquet part files (``partition_size`` hands each). Raises
-    :class:`ValueError` for a target that cannot be written, before writing anything
-    when it can tell.
+    file, or a folder of Parquet part files (``partition_size`` hands each), or ``-``
+    (JSON Lines on standard output). Raises :class:`~hearts_analysis.atomic.OutputError`
+    for a target that cannot be written or is an input, before writing anything when
+    it can tell, :class:`ValueError` for an unknown format, and :class:`NothingRead`
+    (leaving ``target`` as it was) when no game could be read.
     """
     sources = [str(s) for s in sources]
+    to_stdout = str(target) == STDOUT
     target = Path(target)
-    for source in sources:
-        if source != "-" and Path(source).exists() and Path(source).resolve() == target.resolve():
-            raise ValueError(f"{target}: the output would replace an input")
+    parquet = not to_stdout and is_parquet_target(target, partition_size)
+    check_output(target, sources, folder=None if parquet and target.suffix else parquet)
     counter = _Counter(on_error, on_progress)
-    if is_parquet_target(target, partition_size):
+    if parquet:
         from .parquetio import GameWriter
         with GameWriter(target, partition_size) as writer, _no_cycle_collection():
             for source in _files(sources):
@@ -68,8 +76,9 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
                 else:
                     for item in iter_sources([source]):
                         counter.add(writer.add, item)
-    elif target.suffix.lower() in JSON_SUFFIXES:
-        write_games(counter.games(iter_sources(sources)), target)
+            counter.read_something(target)
+    elif to_stdout or target.suffix.lower() in JSON_SUFFIXES:
+        write_games(counter.games(iter_sources(sources), target), STDOUT if to_stdout else target)
     else:
         raise ValueError(f"{target}: unknown output format {shown(target.suffix)} (use .json, .jsonl, .parquet "
                          f"or a folder)")
@@ -143,13 +152,20 @@ class _Counter:
         write(item.game)
         self.count(len(item.game.hands))
 
-    def games(self, items: Iterable[Item]) -> Iterator[GameRecord]:
+    def games(self, items: Iterable[Item], target: Path) -> Iterator[GameRecord]:
         for item in items:
             if item.game is None:
                 self.error(item)
             else:
                 yield item.game
                 self.count(len(item.game.hands))
+        self.read_something(target)
+
+    def read_something(self, target: Path) -> None:
+        """Stop the conversion, before ``target`` is replaced, when no game was read."""
+        if not (self.total_games or self._games):
+            raise NothingRead(f"{target}: no game was read, so it was not written"
+                              + (" (the output is left as it was)" if os.path.lexists(target) else ""))
 
     def error(self, item: Item) -> None:
         self.errors += 1

@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..atomic import atomic_path
+from ..cpus import cpu_count
 from ..rules import Rules
 from .events_decode import RowGroup, decode_table, schema_problems
 from .events_encode import EventBatch, EventEncoder
@@ -41,6 +42,7 @@ from .events_layout import (CARD_COLUMNS, COLUMNS, HEADER_COLUMNS, LAYOUT, META_
                             ROW_GROUP_HANDS, SCHEMA)
 from .jsonio import Item, RecordError
 from .model import GameRecord
+from .sources import input_problem
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 DECODE_HANDS = 4096
@@ -62,8 +64,7 @@ more bytes; statistics on ``game`` and ``hand`` let readers skip row groups; pag
 def _one_core() -> bool:
     """Whether this process may run on one core only: the background thread then overlaps nothing, and
     switching to it and back only costs (a tenth of the conversion time)."""
-    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
-    return len(cores) < 2
+    return cpu_count() < 2
 
 
 # -- writing -----------------------------------------------------------------
@@ -301,6 +302,10 @@ def iter_row_groups(path: str | Path, rules: Rules | None = None) -> Iterator[Ro
 
 def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Item]:
     name = str(path)
+    problem = input_problem(Path(path)) if os.path.exists(path) else None   # a FIFO would block
+    if problem is not None:
+        yield Item(name, error=RecordError(problem, source=name))
+        return
     try:
         parquet = pq.ParquetFile(path, page_checksum_verification=True)
         problems = schema_problems(parquet.schema_arrow, parquet.metadata.metadata)

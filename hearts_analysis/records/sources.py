@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import stat
 import sys
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TextIO
@@ -29,6 +30,27 @@ Recogniser = Callable[[str], "ForeignReader | None"]
 
 _RECOGNISERS: list[Recogniser] = []
 NOTHING_FOUND = "no game files in this folder (.json, .jsonl, .parquet, or a log `hearts import` reads)"
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def input_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as games, or None for a regular file or a folder.
+
+    Only those are read: a FIFO would wait forever for a writer and a device such as
+    ``/dev/zero`` never ends; ``-`` is how to read standard input.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "no such file or folder"
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"{kind}, not a file or folder; only files and folders are read (- reads standard input)"
 
 
 def register_recogniser(recogniser: Recogniser) -> None:
@@ -140,8 +162,8 @@ def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Ite
                 yield Item(str(path), error=RecordError(NOTHING_FOUND, source=str(path)))
             for file in found:
                 yield from read_file(file, rules)
-        elif not path.exists():
-            yield Item(str(path), error=RecordError("no such file or folder", source=str(path)))
+        elif (problem := input_problem(path)) is not None:
+            yield Item(str(path), error=RecordError(problem, source=str(path)))
         else:
             yield from read_file(path, rules)
 

@@ -216,6 +216,5 @@ def _write_if_changed(path: Path, text: str) -> Path:
 
 def _write_text(target: Path, text: str) -> None:
     """Atomically, and readable by everyone like any page a browser or web server opens."""
-    with atomic_path(target) as tmp:
-        tmp.write_text(text, encoding="utf-8", newline="\n")
-        tmp.chmod(0o644)
+    with atomic_path(target, mode=0o644) as path:
+        path.write_text(text, encoding="utf-8", newline="\n")
