@@ -17,7 +17,7 @@ from ..cards import HEARTS, QS, SPADES
 from .lanes import BELOW, BIT, NOT_POINTS, POINTS, QS_BIT, SUIT, U64, ZERO, Lanes, highest, keep_or, lowest, popcount
 
 _FIELD = U64(0x1FFF)
-_SHIFTS = [U64(13 * suit) for suit in range(4)]
+_SHIFT_ROW = np.array([13 * suit for suit in range(4)], U64)
 _SUIT_INDEX = np.arange(4)
 _NONE = 1 << 20
 
@@ -43,7 +43,7 @@ _QUEEN_RANK = QS - 13 * SPADES
 
 def suit_fields(masks: np.ndarray) -> np.ndarray:
     """``(lanes, 4)``: each suit's 13-bit pattern, for the rank tables."""
-    return np.stack([((masks >> shift) & _FIELD).astype(np.intp) for shift in _SHIFTS], axis=1)
+    return ((masks[:, None] >> _SHIFT_ROW) & _FIELD).astype(np.intp)
 
 
 def choose_plays_basic(lanes: Lanes, seat: np.ndarray, legal: np.ndarray) -> np.ndarray:

@@ -58,17 +58,19 @@ _MOON_HEARTS = 5
 class _Seat:
     """What the seat to move in each lane knows and has decided, computed once per play."""
 
-    __slots__ = ("hand", "unseen", "queen_out", "shooter", "running", "trick_points", "jd")
+    __slots__ = ("hand", "unseen", "queen_out", "shooter", "running", "trick_points", "jd", "winner")
 
-    def __init__(self, lanes: Lanes, seat: np.ndarray):
+    def __init__(self, lanes: Lanes | None, seat: np.ndarray | None = None):
+        if lanes is None:
+            return
         rules = lanes.rules
         self.hand = lanes.hand_of(seat)
         played = lanes.all_taken() | lanes.trick
         self.unseen = U64(lanes.table.deck) & ~played & ~self.hand
         self.queen_out = (self.unseen & QS_BIT) != ZERO
         self.jd = rules.jack_of_diamonds
-        trick = lanes.trick
-        self.trick_points = (trick & POINTS) != ZERO
+        self.winner = lanes.winner
+        self.trick_points = (lanes.trick & POINTS) != ZERO
         count = lanes.count
         self.shooter = np.full(count, -1)
         self.running = np.zeros(count, bool)
@@ -76,27 +78,37 @@ class _Seat:
             return
         cards = lanes.taken & POINTS
         takers = cards != ZERO
-        lone = takers.sum(axis=1) == 1
+        lanes_index = np.arange(count)
+        many = takers.sum(axis=1)
         first = np.argmax(takers, axis=1)
-        held = popcount(cards[np.arange(count), first])
-        self.shooter = np.where(lone & (first != seat) & (held >= _THREAT_CARDS), first, -1)
-        mine = takers[np.arange(count), seat]
-        others_clean = takers.sum(axis=1) == mine
-        self.running = others_clean & self._strong(cards[np.arange(count), seat])
+        held = popcount(cards[lanes_index, first])
+        self.shooter = np.where((many == 1) & (first != seat) & (held >= _THREAT_CARDS), first, -1)
+        mine = cards[lanes_index, seat]
+        hopeful = (many == (mine != ZERO)) & (popcount((self.hand | mine) & _HEARTS) >= _MOON_HEARTS)
+        if hopeful.any():
+            where = np.flatnonzero(hopeful)
+            self.running[where] = _strong(self.hand[where], self.unseen[where], self.queen_out[where])
 
-    def _strong(self, taken: np.ndarray) -> np.ndarray:
-        """A hand that can take every point card: hearts, and at most a few losers (counted as in
-        bridge: the missing top cards among each suit's first three, against the unseen cards)."""
-        mine, live = suit_fields(self.hand), suit_fields(self.unseen)
-        length = np.bitwise_count(mine).astype(np.int64)
-        top = HIGH_RANK[live] + 1
-        winners = np.bitwise_count(mine >> top).astype(np.int64)
-        missing = np.where(length > 0, np.maximum(np.minimum(length, 3) - winners, 0), 0)
-        hearts = length[:, HEARTS]
-        weak_hearts = (hearts > 0) & ((missing[:, HEARTS] > 1) | (winners[:, HEARTS] == 0))
-        losers = missing.sum(axis=1) + (self.queen_out & ((self.hand & (QS_BIT | _HIGH_SPADES)) == ZERO))
-        enough = hearts + popcount(taken & _HEARTS) >= _MOON_HEARTS
-        return enough & ~weak_hearts & (losers <= _MOON_LOSERS)
+    def take(self, where: np.ndarray) -> "_Seat":
+        """The same for the lanes ``where`` only."""
+        other = _Seat(None)
+        for name in _Seat.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value[where] if isinstance(value, np.ndarray) else value)
+        return other
+
+
+def _strong(hand: np.ndarray, unseen: np.ndarray, queen_out: np.ndarray) -> np.ndarray:
+    """A hand that can take every point card: at most a few losers (counted as in bridge: the
+    missing top cards among each suit's first three, against the unseen cards), hearts led by
+    their top."""
+    mine, live = suit_fields(hand), suit_fields(unseen)
+    length = np.bitwise_count(mine).astype(np.int64)
+    winners = np.bitwise_count(mine >> (HIGH_RANK[live] + 1)).astype(np.int64)
+    missing = np.where(length > 0, np.maximum(np.minimum(length, 3) - winners, 0), 0)
+    weak_hearts = (length[:, HEARTS] > 0) & ((missing[:, HEARTS] > 1) | (winners[:, HEARTS] == 0))
+    losers = missing.sum(axis=1) + (queen_out & ((hand & (QS_BIT | _HIGH_SPADES)) == ZERO))
+    return ~weak_hearts & (losers <= _MOON_LOSERS)
 
 
 def choose_plays(lanes: Lanes, seat: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -106,7 +118,14 @@ def choose_plays(lanes: Lanes, seat: np.ndarray, legal: np.ndarray) -> np.ndarra
         card = _lead(lanes, me, legal)
     else:
         follow = legal & SUIT[lanes.led]
-        card = np.where(follow != ZERO, _follow(lanes, me, seat, follow), _discard(lanes, me, legal))
+        void = np.flatnonzero(follow == ZERO)
+        if len(void) == 0:
+            card = _follow(lanes, me, seat, follow)
+        elif len(void) == lanes.count:
+            card = _discard(me, legal)
+        else:
+            card = _follow(lanes, me, seat, follow)
+            card[void] = _discard(me.take(void), legal[void])
     return np.where(legal == ZERO, -1, card)
 
 
@@ -193,8 +212,8 @@ def _follow(lanes: Lanes, me: _Seat, seat: np.ndarray, follow: np.ndarray) -> np
     return card
 
 
-def _discard(lanes: Lanes, me: _Seat, legal: np.ndarray) -> np.ndarray:
-    feeding = (me.shooter >= 0) & (lanes.winner == me.shooter)
+def _discard(me: _Seat, legal: np.ndarray) -> np.ndarray:
+    feeding = (me.shooter >= 0) & (me.winner == me.shooter)
     legal = np.where(feeding, keep_or(legal & ~POINTS, legal), legal)
     spare = legal
     if me.jd < 0:
