@@ -157,8 +157,9 @@ def _lead(lanes: Lanes, me: _Seat, legal: np.ndarray) -> np.ndarray:
     card = np.where((me.shooter >= 0) & sure_heart, hearts, card)
     if me.jd < 0:
         card = np.where(((legal & _JD) != ZERO) & ((me.unseen & _ABOVE_JD) == ZERO), JD, card)
-    if me.running.any():
-        card = np.where(me.running, _run_lead(me, legal), card)
+    run = np.flatnonzero(me.running)
+    if len(run):
+        card[run] = _run_lead(me.take(run), legal[run])
     return card
 
 
@@ -205,10 +206,11 @@ def _follow(lanes: Lanes, me: _Seat, seat: np.ndarray, follow: np.ndarray) -> np
     over = follow & ~BELOW[top] & ~BIT[top]
     stop = (me.shooter >= 0) & (lanes.winner == me.shooter) & (over != ZERO)
     card = np.where(stop, highest(keep_or(over & ~QS_BIT, over)), card)
-    if me.running.any():
-        last = lanes.position == lanes.players - 1
-        run = np.where(over != ZERO, lowest(over) if last else highest(over), lowest(follow))
-        card = np.where(me.running & ((over != ZERO) | ~me.trick_points), run, card)
+    run = np.flatnonzero(me.running & ((over != ZERO) | ~me.trick_points))
+    if len(run):
+        over = over[run]
+        win = lowest(over) if lanes.position == lanes.players - 1 else highest(over)
+        card[run] = np.where(over != ZERO, win, lowest(follow[run]))
     return card
 
 
@@ -228,11 +230,11 @@ def _discard(me: _Seat, legal: np.ndarray) -> np.ndarray:
     high_spades = legal & _HIGH_SPADES
     card = np.where(me.queen_out & (high_spades != ZERO), highest(high_spades), card)
     card = np.where((legal & QS_BIT) != ZERO, QS, card)
-    if me.running.any():
-        low = LOW_RANK[suit_fields(legal & ~POINTS)]
+    run = np.flatnonzero(me.running & ~me.trick_points & ((legal & ~POINTS) != ZERO))
+    if len(run):
+        low = LOW_RANK[suit_fields(legal[run] & ~POINTS)]
         suit = np.argmin(np.where(low >= 0, low * 4 + _SUITS, _NONE), axis=1)
-        quiet = suit * 13 + np.take_along_axis(low, suit[:, None], axis=1)[:, 0]
-        card = np.where(me.running & ~me.trick_points & (quiet >= 0), quiet, card)
+        card[run] = suit * 13 + np.take_along_axis(low, suit[:, None], axis=1)[:, 0]
     return card
 
 
