@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import HEARTS, QS, SPADES
+from ..rules import Rules
 from .lanes import BELOW, BIT, NOT_POINTS, POINTS, QS_BIT, SUIT, U64, ZERO, Lanes, highest, keep_or, lowest, popcount
 
 _FIELD = U64(0x1FFF)
@@ -87,10 +88,11 @@ def _discard(legal: np.ndarray, queen_out: np.ndarray) -> np.ndarray:
     return np.where((spades >> _QUEEN_RANK) & 1 == 1, QS, card)
 
 
-def choose_passes_basic(hands: np.ndarray, count: int, direction: str = "left") -> np.ndarray:
+def choose_passes_basic(hands: np.ndarray, count: int, direction: str = "left", rules: Rules | None = None
+                        ) -> np.ndarray:
     """The ``count`` cards each hand passes, as masks: high cards of short suits, QS/KS/AS without
     four spades to guard them (QS is kept when guarded), never a spade below QS; the same in
-    every direction."""
+    every direction and under every rule set."""
     hands = np.asarray(hands, U64)
     held = (hands[:, None] & BIT[None, :]) != ZERO
     cards = np.arange(52)

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..cards import CLUBS, DIAMONDS, HEARTS, JD, QS, SPADES
 from .basic import HIGH_RANK, LOW_RANK, choose_passes_basic, choose_plays_basic, suit_fields
+from ..rules import Rules
 from .lanes import BELOW, BIT, POINTS, QS_BIT, SUIT, U64, ZERO, Lanes, highest, keep_or, lowest, popcount
 
 _SUITS = np.arange(4)
@@ -65,8 +66,7 @@ class _Seat:
             return
         rules = lanes.rules
         self.hand = lanes.hand_of(seat)
-        played = lanes.all_taken() | lanes.trick
-        self.unseen = U64(lanes.table.deck) & ~played & ~self.hand
+        self.unseen = np.bitwise_or.reduce(lanes.hands, axis=1) & ~self.hand  # what the others hold, unseen
         self.queen_out = (self.unseen & QS_BIT) != ZERO
         self.jd = rules.jack_of_diamonds
         self.winner = lanes.winner
@@ -238,10 +238,11 @@ def _discard(me: _Seat, legal: np.ndarray) -> np.ndarray:
     return card
 
 
-def choose_passes(hands: np.ndarray, count: int, direction: str = "left") -> np.ndarray:
+def choose_passes(hands: np.ndarray, count: int, direction: str = "left", rules: Rules | None = None) -> np.ndarray:
     """The ``count`` cards each hand passes, as masks: QS, AS, KS without four spades (only QS
     passing right with low spades to flush it back), then the high cards of short suits without
-    low exits, at most two hearts, never a spade below the queen, a 2 or a 3 while others remain."""
+    low exits, at most two hearts, never a spade below the queen, a 2 or a 3 while others remain
+    (nor, when JD scores for its taker, JD and the diamonds that catch it)."""
     hands = np.asarray(hands, U64)
     fields = suit_fields(hands)
     length = np.bitwise_count(fields).astype(np.int64)
@@ -251,6 +252,8 @@ def choose_passes(hands: np.ndarray, count: int, direction: str = "left") -> np.
     danger = np.where((direction == "right") & low_spades, QS_BIT, QS_BIT | _HIGH_SPADES)
     danger = hands & np.where(short, danger, ZERO)
     keep = _LOW_SPADES | _LOW_RANKS | np.where(short, ZERO, _SPADES)
+    if rules is not None and rules.jack_of_diamonds < 0:
+        keep = keep | _JD | _ABOVE_JD
     hearts = hands & _HEARTS
     top = highest(hearts)
     keep = keep | np.where((length[:, HEARTS] == 1) & (top == 13 * HEARTS + 12), hearts, ZERO)
@@ -293,7 +296,7 @@ def _top_three_hearts(hearts: np.ndarray) -> np.ndarray:
 
 class Model(NamedTuple):
     """A model of the players for the rollouts: ``plays(lanes, seat, legal) -> cards`` and
-    ``passes(hands, count, direction) -> masks``."""
+    ``passes(hands, count, direction, rules) -> masks``."""
 
     plays: Callable[[Lanes, np.ndarray, np.ndarray], np.ndarray]
     passes: Callable[..., np.ndarray]

@@ -79,7 +79,7 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
     others pass what the rollout player ``model`` would."""
     n = table.players
     offset = table.pass_offset(direction)
-    given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction).reshape(dealt.shape)
+    given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction, table.rules).reshape(dealt.shape)
     given[:, seat] = ZERO
     after = (dealt & ~given) | np.roll(given, offset, axis=1)
     after = np.tile(after, (len(options), 1))
