@@ -3,13 +3,19 @@ with the basic player's different choice where it has one (so the test shows wha
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 from hearts_analysis.cards import card_name, mask_of, parse_card
+from hearts_analysis.engine.state import HandState
 from hearts_analysis.review.lanes import Lanes
 from hearts_analysis.review.policy import MODELS
 from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import HeuristicBot
+from hearts_analysis.simulate.game import deal
+from hearts_analysis.simulate.play import HandPlay
 
 STANDARD = Rules.preset("standard")
 
@@ -127,3 +133,46 @@ def test_under_omnibus_a_void_seat_keeps_the_jack():
 def test_every_model_is_deterministic(model):
     lanes = _lanes(["4S 2C 3D", "QS 8S", "KC 9D", "AS 2H"], 0)
     assert _play(lanes, model) == _play(lanes, model)
+
+
+def test_under_omnibus_the_pass_keeps_the_jack_and_its_catchers():
+    hand = "JD QD KD 7C 8C 9C 2H 3H 4S 5S 6S 2D 3D"
+    assert _pass(hand) & {"JD", "QD", "KD"}
+    chosen = int(MODELS["strong"].passes(np.array([_mask(hand)], np.uint64), 3, "left", OMNIBUS)[0])
+    assert not chosen & _mask("JD QD KD")
+
+
+def _bot_positions(rules, hands: int):
+    """Every unforced play of HeuristicBot games (the bot not running for the moon): the position as
+    lanes, and the bot's card."""
+    table = rules.table(4)
+    rng = random.Random(f"{rules}:positions")
+    for number in range(hands):
+        dealt = [mask_of(h) for h in deal(table, rng)]
+        bots = [HeuristicBot(random.Random(f"{number}:{seat}")) for seat in range(4)]
+        play = HandPlay(table, dealt, 1, 0, (0,) * 4, "left")
+        play.exchange([bots[s].choose_pass(play.views[s], 3) for s in range(4)], table.pass_offset("left"))
+        play.start()
+        state = HandState(table, play.hands, play.public.turn)
+        while not play.public.ended:
+            seat = play.public.turn
+            legal = play.legal(seat)
+            card = bots[seat].choose_play(play.views[seat], legal)
+            if legal & (legal - 1) and not bots[seat].shooting:
+                yield Lanes.from_state(state, np.array([state.hands], np.uint64)), card
+            play.push(seat, card)
+            state.push(seat, card)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, OMNIBUS], ids=["standard", "omnibus"])
+def test_the_strong_player_plays_the_heuristic_bots_card(rules):
+    """The two implementations of one strategy (numpy lanes, one card at a time) nearly always agree;
+    the basic player does not."""
+    same = {model: 0 for model in MODELS}
+    total = 0
+    for lanes, card in _bot_positions(rules, 25):
+        total += 1
+        for model in MODELS:
+            same[model] += _play(lanes, model) == card_name(card)
+    assert total > 500
+    assert same["strong"] >= 0.97 * total and same["basic"] < 0.8 * total, (same, total)
