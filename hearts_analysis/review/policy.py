@@ -66,7 +66,10 @@ class _Seat:
             return
         rules = lanes.rules
         self.hand = lanes.hand_of(seat)
-        self.unseen = np.bitwise_or.reduce(lanes.hands, axis=1) & ~self.hand  # what the others hold, unseen
+        held = lanes.hands[:, 0].copy()
+        for other in range(1, lanes.players):
+            held |= lanes.hands[:, other]
+        self.unseen = held & ~self.hand  # what the others hold: the cards the seat has not seen
         self.queen_out = (self.unseen & QS_BIT) != ZERO
         self.jd = rules.jack_of_diamonds
         self.winner = lanes.winner
@@ -77,13 +80,15 @@ class _Seat:
         if rules.moon == "none":
             return
         cards = lanes.taken & POINTS
-        takers = cards != ZERO
-        lanes_index = np.arange(count)
-        many = takers.sum(axis=1)
-        first = np.argmax(takers, axis=1)
-        held = popcount(cards[lanes_index, first])
+        many = np.zeros(count, np.int64)
+        first = np.full(count, -1)
+        for other in reversed(range(lanes.players)):
+            took = cards[:, other] != ZERO
+            many += took
+            first = np.where(took, other, first)
+        held = popcount(cards.reshape(-1)[lanes.base + np.maximum(first, 0)])
         self.shooter = np.where((many == 1) & (first != seat) & (held >= _THREAT_CARDS), first, -1)
-        mine = cards[lanes_index, seat]
+        mine = cards.reshape(-1)[lanes.base + seat]
         hopeful = (many == (mine != ZERO)) & (popcount((self.hand | mine) & _HEARTS) >= _MOON_HEARTS)
         if hopeful.any():
             where = np.flatnonzero(hopeful)
