@@ -40,7 +40,6 @@ from .lanes import BELOW, BIT, POINTS, QS_BIT, SUIT, U64, ZERO, Lanes, highest, 
 
 _SUITS = np.arange(4)
 _NONE = 1 << 20
-_ALL = ~ZERO
 _HEARTS = SUIT[HEARTS]
 _SPADES = SUIT[SPADES]
 _HIGH_SPADES = BIT[QS + 1] | BIT[QS + 2]
