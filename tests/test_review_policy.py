@@ -176,3 +176,14 @@ def test_the_strong_player_plays_the_heuristic_bots_card(rules):
             same[model] += _play(lanes, model) == card_name(card)
     assert total > 500
     assert same["strong"] >= 0.97 * total and same["basic"] < 0.8 * total, (same, total)
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+@pytest.mark.parametrize("count", [3, 4])
+def test_every_pass_is_count_cards_of_the_hand(model, count):
+    table = STANDARD.table(4)
+    rng = random.Random(count)
+    hands = np.array([mask_of(h) for _ in range(100) for h in deal(table, rng)], np.uint64)
+    for direction in ("left", "right", "across"):
+        chosen = MODELS[model].passes(hands, count, direction, OMNIBUS)
+        assert ((chosen & ~hands) == 0).all() and (np.bitwise_count(chosen) == count).all()
