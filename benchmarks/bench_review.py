@@ -40,8 +40,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=Settings.samples)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bot-decisions", type=int, default=3, help="decisions for the bot-rollout baseline")
+    parser.add_argument("--model", default=Settings.model, help="the rollout player: strong or basic")
     args = parser.parse_args()
-    settings = Settings(samples=args.samples, seed=args.seed)
+    settings = Settings(samples=args.samples, seed=args.seed, model=args.model)
     rules = Rules.preset("standard")
 
     jobs = []
@@ -85,7 +86,7 @@ def main() -> None:
 
     # baseline 2: the same decisions with bot rollouts, one deal at a time
     sample = [d for d in unforced if d.kind == "play"][: args.bot_decisions]
-    bot_settings = Settings(samples=args.samples, seed=args.seed, bot=HeuristicBot)
+    bot_settings = Settings(samples=args.samples, seed=args.seed, bot=HeuristicBot)  # the model is unused
     fast_time = bot_time = 0.0
     for decision in sample:
         game = next(g for g, n in jobs if n == decision.hand)

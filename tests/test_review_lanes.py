@@ -12,7 +12,7 @@ from hearts_analysis.cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, iter_c
 from hearts_analysis.engine.scoring import score_hand
 from hearts_analysis.engine.state import HandState
 from hearts_analysis.review.lanes import Lanes, hand_points, lowest as lanes_lowest
-from hearts_analysis.review.policy import choose_passes, choose_plays
+from hearts_analysis.review.policy import MODELS, choose_passes
 from hearts_analysis.review.rollout import History, play_out, play_out_with_bots
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.game import deal
@@ -56,15 +56,16 @@ def test_lanes_step_like_hand_states_through_whole_hands(rules, players):
         assert list(lanes.points()[i]) == want
 
 
+@pytest.mark.parametrize("model", sorted(MODELS))
 @pytest.mark.parametrize("rules", PRESET_RULES, ids=RULE_IDS)
-def test_the_rollout_player_always_plays_a_legal_card(rules):
+def test_the_rollout_player_always_plays_a_legal_card(rules, model):
     table = rules.table(4)
     hands, leaders = _deals(table, random.Random(3), 300)
     lanes = Lanes(table, hands, np.array(leaders))
     while not lanes.is_over:
         seat = lanes.mover()
         legal = lanes.legal(seat)
-        cards = choose_plays(lanes, seat, legal)
+        cards = MODELS[model].plays(lanes, seat, legal)
         live = ~lanes.ended
         assert ((legal[live] >> cards[live].astype(np.uint64)) & np.uint64(1)).all()
         lanes.play(np.where(live, cards, -1), seat)

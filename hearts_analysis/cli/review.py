@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from enum import Enum
 from pathlib import Path
 from contextlib import contextmanager
 from typing import Iterator, Optional
@@ -17,6 +18,11 @@ from ..records.sources import iter_sources
 from ..text import csv_writer, shown, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, fail, rules_from_options
 from .progress import progress
+
+class Model(str, Enum):
+    strong = "strong"
+    basic = "basic"
+
 
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
                     "margin", "class", "forced", "reason"]
@@ -101,6 +107,9 @@ def review(
                                help="Most fresh deals spent judging a choice against the best until its class is "
                                     "settled (past it, the decision is marked unclear)."),
     seed: int = typer.Option(0, "--seed", help="Seed for the sampled deals; the same seed gives the same review."),
+    model: Model = typer.Option("basic", "--model",
+                                help="The rollout player that models the others: basic (duck and dump; the "
+                                     "default) or strong (a careful club player; slower, and still being measured)."),
     hand: Optional[list[int]] = typer.Option(None, "--hand", help="Review only these hand numbers (repeatable)."),
     show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged "
                                                        "ones (the default with --player)."),
@@ -133,6 +142,8 @@ def review(
     Example: hearts review corpus.parquet --summary -o review.csv
 
     Example: hearts review corpus.parquet --summary --workers 2
+
+    Example: hearts review game.json --model basic
     """
     # the review's numpy lanes load only when a review runs
     from ..review import Settings, game_dict
@@ -143,7 +154,7 @@ def review(
     check_output(output, paths)
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
-    settings = Settings(samples=samples, seed=seed, budget=budget)
+    settings = Settings(samples=samples, seed=seed, budget=budget, model=model.value)
     reports, errors = [], []
     tallies: dict = {}
     found_player = False

@@ -59,7 +59,7 @@ def game_dict(review: GameReview, source: str | None = None) -> dict:
 def settings_dict(settings: Settings) -> dict:
     return {"samples": settings.samples, "seed": settings.seed, "exact_tricks": settings.exact_tricks,
             "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
-            "tolerance": settings.tolerance}
+            "tolerance": settings.tolerance, "model": settings.model}
 
 
 @dataclass

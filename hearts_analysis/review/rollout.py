@@ -27,7 +27,7 @@ from ..simulate.bots import BotFactory
 from ..simulate.play import HandPlay
 from .endgame import solve_lanes
 from .lanes import BIT, U64, ZERO, Lanes
-from .policy import choose_passes, choose_plays
+from .policy import MODELS, Model, choose_plays
 from .solver import Solver, final_points
 
 DEFAULT_EXACT_TRICKS = 2
@@ -73,12 +73,13 @@ def play_out(state: HandState, hands: np.ndarray, cards: Sequence[Card],
     return _outcomes(*finish(lanes, exact_tricks, policy), len(cards))
 
 
-def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask]) -> np.ndarray:
+def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask],
+                 model: Model = MODELS["strong"]) -> np.ndarray:
     """Hands after the pass, ``(alternatives * samples, seats)``: ``seat`` passes each option, the
-    others pass what the rollout player would."""
+    others pass what the rollout player ``model`` would."""
     n = table.players
     offset = table.pass_offset(direction)
-    given = choose_passes(dealt.reshape(-1), table.rules.pass_count).reshape(dealt.shape)
+    given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction, table.rules).reshape(dealt.shape)
     given[:, seat] = ZERO
     after = (dealt & ~given) | np.roll(given, offset, axis=1)
     after = np.tile(after, (len(options), 1))
@@ -96,11 +97,12 @@ def first_leaders(table: Table, hands: np.ndarray, dealer: int) -> np.ndarray:
 
 
 def pass_out(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask],
-             dealer: int, exact_tricks: int = DEFAULT_EXACT_TRICKS, policy: Policy = choose_plays) -> Outcomes:
-    """Each pass in ``options`` made by ``seat`` on each sampled deal ``dealt``, the hand played out."""
-    hands = passed_hands(table, seat, dealt, direction, options)
+             dealer: int, exact_tricks: int = DEFAULT_EXACT_TRICKS, model: Model = MODELS["strong"]) -> Outcomes:
+    """Each pass in ``options`` made by ``seat`` on each sampled deal ``dealt``, the hand played out
+    (the other seats' passes and every play by ``model``)."""
+    hands = passed_hands(table, seat, dealt, direction, options, model)
     lanes = Lanes(table, hands, first_leaders(table, hands, dealer))
-    return _outcomes(*finish(lanes, exact_tricks, policy), len(options))
+    return _outcomes(*finish(lanes, exact_tricks, model.plays), len(options))
 
 
 @dataclass(frozen=True)
