@@ -83,3 +83,16 @@ def test_more_budget_does_not_change_a_settled_class(seed):
     small = judge_on_fresh_deals(_fresh(2.0, 3.0, seed), 1, 0, 1, Settings(budget=1024))
     large = judge_on_fresh_deals(_fresh(2.0, 3.0, seed), 1, 0, 1, Settings(budget=4096))
     assert small[2] == large[2] == "inaccuracy"
+
+
+def test_a_page_has_one_judge_the_advice_stands_aside_where_the_review_judged_a_pass():
+    from hearts_analysis.reports.extras import GameExtras
+    passes = [{"hand": 1, "seat": 0, "to": 1, "cards": ["2C", "3C", "4C"], "verdicts": ["kept QS with only 2 spades"]},
+              {"hand": 1, "seat": 1, "to": 2, "cards": ["AS", "KS", "QS"], "verdicts": ["passed a very low card"]}]
+    review = {"decisions": [{"hand": 1, "trick": None, "seat": 0, "kind": "pass", "played": ["2C", "3C", "4C"],
+                             "best": ["2C", "3C", "4C"], "cost": 0.0, "class": None}]}
+    alone = GameExtras(analysis={"passes": passes})
+    judged = GameExtras(analysis={"passes": passes}, review=review)
+    assert [p["seat"] for p in alone.flagged_passes] == [0, 1]
+    assert [p["seat"] for p in judged.flagged_passes] == [1]
+    assert judged.pass_verdicts(1) == {0: [], 1: ["passed a very low card"]}

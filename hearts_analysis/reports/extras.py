@@ -40,9 +40,18 @@ class GameExtras:
         return sorted((self.analysis or {}).get("passes") or [], key=lambda p: (p["hand"], p["seat"]))
 
     @property
+    def reviewed_passes(self) -> frozenset[tuple[int, int]]:
+        """``(hand, seat)`` of every pass the review judged."""
+        return frozenset((d["hand"], d["seat"]) for d in (self.review or {}).get("decisions") or []
+                         if d.get("kind") == "pass")
+
+    @property
     def flagged_passes(self) -> list[dict[str, Any]]:
-        """The passes the advisor has a verdict on (the replay shows every pass)."""
-        return [p for p in self.passes if p.get("verdicts")]
+        """The passes the advisor has a verdict on and the review did not judge (the replay shows every
+        pass). A page has one judge: where the review judged a pass, its verdict stands alone, and the
+        advice it agrees with is in its reason."""
+        reviewed = self.reviewed_passes
+        return [p for p in self.passes if p.get("verdicts") and (p["hand"], p["seat"]) not in reviewed]
 
     @property
     def accuracy(self) -> list[tuple[int, float]]:
@@ -87,8 +96,10 @@ class GameExtras:
         return dict(sorted(notes.items(), key=lambda kv: int(kv[0])))
 
     def pass_verdicts(self, hand: int) -> dict[int, list[str]]:
-        """The advisor's verdicts on each seat's pass in one hand."""
-        return {p["seat"]: list(p.get("verdicts") or []) for p in self._by_hand["passes"].get(hand, ())}
+        """The advisor's verdicts on each seat's pass in one hand, where the review did not judge it."""
+        reviewed = self.reviewed_passes
+        return {p["seat"]: [] if (hand, p["seat"]) in reviewed else list(p.get("verdicts") or [])
+                for p in self._by_hand["passes"].get(hand, ())}
 
     def pass_reviews(self, hand: int, players: list[str]) -> dict[int, dict[str, Any]]:
         """The review of each seat's pass in one hand."""
