@@ -16,7 +16,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterable, Iterator, Optional, TextIO
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -34,7 +33,7 @@ FILES_COMMAND = "files"
 class _FormatOrFiles(TyperGroup):
     """``hearts import``: a format's name, or straight away the files."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = [FILES_COMMAND, *args]
         return super().parse_args(ctx, args)
