@@ -125,6 +125,9 @@ def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | o
             continue
         if same:
             raise OutputError(name, f"is also an input ({os.fspath(source)}); choose another output")
+        if _read_from_folder(Path(source), target):
+            raise OutputError(name, f"is a game file inside the input folder {os.fspath(source)}, so it is also "
+                                    "an input; choose an output outside it")
     if folder is not False and not os.path.lexists(target):
         problem = _blocked_folder(target)
         if problem:
@@ -140,6 +143,22 @@ def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | o
         problem = _blocked_folder(target.parent)
         if problem:
             raise OutputError(name, problem)
+
+
+FOLDER_GAME_SUFFIXES = (".json", ".jsonl", ".ndjson", ".parquet", ".pq")
+"""Files a folder given as input is always read for (``records.sources`` reads these, and logs it
+recognises by their content)."""
+
+
+def _read_from_folder(folder: Path, target: Path) -> bool:
+    """``target`` is an existing game file that reading ``folder`` would read."""
+    if not folder.is_dir() or not target.is_file() or target.suffix.lower() not in FOLDER_GAME_SUFFIXES:
+        return False
+    try:
+        inside = target.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return not any(part.startswith(".") for part in inside.parts)
 
 
 @contextlib.contextmanager

@@ -174,6 +174,33 @@ def test_an_output_folder_that_is_an_input_folder_is_refused(tmp_path, games_fil
     assert sorted(p.read_bytes() for p in folder.iterdir()) == kept
 
 
+@pytest.mark.parametrize("command", ["convert", "analyze", "stats"])
+def test_a_game_file_inside_an_input_folder_is_refused_as_an_output(tmp_path, games_file, command):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    inside = folder / "week1.jsonl"
+    inside.write_bytes(games_file.read_bytes())
+    before = inside.read_bytes()
+    done = run(*COMMANDS[command](folder, inside))
+    assert done.exit_code == 2, done.output
+    assert "inside the input folder" in done.stderr and str(folder) in done.stderr
+    assert inside.read_bytes() == before
+
+
+def test_a_file_inside_an_input_folder_that_is_never_read_as_games_may_be_written(tmp_path, games_file):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "week1.jsonl").write_bytes(games_file.read_bytes())
+    (folder / "stats.csv").write_text("old")
+    atomic.check_output(folder / "stats.csv", [folder])   # a CSV of statistics is not read from the folder
+    atomic.check_output(folder / "new.jsonl", [folder])   # nor is a file not written yet destroyed
+
+
+def test_the_folder_suffixes_are_the_readers():
+    from hearts_analysis.records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES
+    assert set(atomic.FOLDER_GAME_SUFFIXES) == set(JSON_SUFFIXES + PARQUET_SUFFIXES)
+
+
 def test_check_output_names_both_paths(tmp_path, games_file, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(atomic.OutputError) as raised:
