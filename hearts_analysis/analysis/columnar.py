@@ -609,7 +609,7 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally,
     complete = verdict.complete[games].tolist()
     winners = verdict.winners[games].tolist()
     game_totals = totals.tolist()
-    ids, played_at = block.game_ids(), block.played_at
+    ids, played_at = block.game_ids(), block.played_at()
     for i, g in enumerate(games.tolist()):
         n = len(players[g])
         tally.add_game(players[g], complete[i], places[i][:n], [s for s in range(n) if winners[i][s]], _CLEAN[n],

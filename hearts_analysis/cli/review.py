@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 from enum import Enum
 from pathlib import Path
 from contextlib import contextmanager
@@ -158,10 +159,12 @@ def review(
     reports, errors = [], []
     tallies: dict = {}
     found_player = False
-    total = None if "-" in paths else hands_to_review(iter_sources(paths, forced), player, hand)
+    # the total is counted (a second read of the games) only for a bar on a terminal to show
+    with_bar = "-" not in paths and sys.stderr.isatty()
+    total = hands_to_review(iter_sources(paths, forced), player, hand) if with_bar else None
     store = None if no_cache else ReviewCache(cache or default_folder())
     with _executor(worker_count(workers, total), scheduler) as executor, \
-            progress("reviewing", enabled="-" not in paths, total_hands=total) as bar:
+            progress("reviewing", enabled=with_bar, total_hands=total) as bar:
         reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
                                 progress=lambda k: bar.advance(games=0, hands=k))
         for number, done in enumerate(reviewed):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import orjson
 
 from ..rules import Rules
 
@@ -70,8 +71,9 @@ class Block:
     game_rows: np.ndarray
     """(games + 1,) row offsets of the games."""
     path: str
-    played_at: list[str | None]
-    """Each game's ``played_at`` (kept in the game's meta text)."""
+    game_meta: tuple[np.ndarray, list[str | None]]
+    """Each game's meta text, as ``(index per game, distinct texts)``: read only by those who ask
+    (:meth:`played_at`), so that validation never parses it."""
     header_rows: np.ndarray | None = None
     """``events/2``: (games + 1,) offsets of each game's header rows (its game row, then its hand rows)."""
 
@@ -89,6 +91,22 @@ class Block:
     def game_ids(self) -> list[str | None]:
         return self.game_id_column.to_pylist()
 
+    def played_at(self) -> list[str | None]:
+        """Each game's ``played_at``, where its meta text holds one as text."""
+        keys, texts = self.game_meta
+        of_text = [_played_at(text) for text in texts]
+        return [of_text[k] for k in keys.tolist()]
+
     def source(self, game: int) -> str:
         """``file.parquet:#k``, the label the reference reader gives (``RowGroup.source``)."""
         return f"{self.path}:#{int(self.game_number[game]) + 1}"
+
+
+def _played_at(meta_text: str | None) -> str | None:
+    if meta_text is None or '"played_at"' not in meta_text:
+        return None
+    try:
+        value = orjson.loads(meta_text).get("played_at")
+    except (orjson.JSONDecodeError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None

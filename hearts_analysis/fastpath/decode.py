@@ -350,17 +350,6 @@ def _players(players: At) -> tuple[np.ndarray, np.ndarray]:
     return seats, readable
 
 
-def _played_at(meta_text: str | None) -> str | None:
-    """The ``played_at`` a game's meta text holds, where it is text."""
-    if meta_text is None or '"played_at"' not in meta_text:
-        return None
-    try:
-        value = orjson.loads(meta_text).get("played_at")
-    except (orjson.JSONDecodeError, AttributeError):
-        return None
-    return value if isinstance(value, str) else None
-
-
 def _dictionary_keys(column: At) -> tuple[np.ndarray, list]:
     """Per value: an index into the returned list of distinct texts (0 for null)."""
     return column.indices() + 1, [None] + column.array.dictionary.to_pylist()
@@ -448,8 +437,7 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     game_doubt |= ~readable
     rules_key, rules_texts = _dictionary_keys(values["rules"])
     meta_key, meta_texts = _dictionary_keys(values["game_meta"])
-    played_at_of = [_played_at(text) for text in meta_texts]
-    played_at = [played_at_of[k] for k in meta_key.tolist()]
+    game_meta = (meta_key, meta_texts)
     header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + ~game_ids.valid()
     distinct, inverse = np.unique(header_key, return_inverse=True)
     table_of = np.full(len(distinct), -1, np.int64)
@@ -492,4 +480,4 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
                  table_index=table_index, tables=judge.table_list, players_column=players,
                  game_id_column=game_ids, complete=complete, game_doubt=game_doubt,
                  game_number=game[game_rows].astype(np.int64), game_rows=np.append(game_rows, rows),
-                 path=unit.path, played_at=played_at, header_rows=header_rows)
+                 path=unit.path, game_meta=game_meta, header_rows=header_rows)

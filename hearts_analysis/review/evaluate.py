@@ -27,7 +27,6 @@ budget only settles more of the unclear decisions.
 
 from __future__ import annotations
 
-import operator
 import zlib
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -284,11 +283,16 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
     lowest = int(np.argmin(means))
     if means[chosen] <= means[lowest]:
         return chosen, 0.0, 0.0
-    tied = [i for i in range(len(means)) if i != chosen
-            and (i == lowest or operator.le(*_paired(own, i, lowest, settings.confidence_z)))]
+    tied = [i for i in range(len(means)) if i != chosen and (i == lowest or _within(own, i, lowest, settings))]
     best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]), means[i], i))
     cost, margin = _paired(own, chosen, best, settings.confidence_z)
     return best, max(cost, 0.0), margin
+
+
+def _within(own: np.ndarray, a: int, b: int, settings: Settings) -> bool:
+    """The deals cannot tell ``a`` from ``b``: its extra points are within the margin."""
+    extra, margin = _paired(own, a, b, settings.confidence_z)
+    return extra <= margin
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
