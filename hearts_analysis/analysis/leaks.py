@@ -40,14 +40,22 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol
 
 import orjson
 
 from .significance import fisher_tail, wilson_interval
 
-if TYPE_CHECKING:
-    from .stats import Tally
+
+class Counts(Protocol):
+    """What the leak finder reads of a corpus's counts (a :class:`~hearts_analysis.analysis.stats.Tally`)."""
+
+    players: Mapping[str, Mapping[str, float]]
+
+    def impacts(self) -> Mapping[str, float]: ...
+
+    def winning_players(self) -> set[str]: ...
+
 
 LEAK_RATES: tuple[str, ...] = (
     "moon_attempt_pct", "missed_stop_pct", "qs_pass_pct", "as_pass_pct", "ks_pass_pct", "high_heart_pass_pct",
@@ -143,7 +151,7 @@ def _typical_others(values: Mapping[str, float]) -> dict[str, list[str]]:
             for k, name in enumerate(order)}
 
 
-def _rate_rows(tally: "Tally") -> list[dict[str, Any]]:
+def _rate_rows(tally: Counts) -> list[dict[str, Any]]:
     impacts = tally.impacts()
     winners = tally.winning_players()
     rows = []
@@ -211,7 +219,7 @@ def _review_rows(review: ReviewCosts) -> list[dict[str, Any]]:
     return rows
 
 
-def find_leaks(tally: "Tally", review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
+def find_leaks(tally: Counts, review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
     """One row per player and statistic tested (the ``leaks`` table), by player then largest cost."""
     rows = _rate_rows(tally) + (_review_rows(review) if review is not None else [])
     for row, adjusted in zip(rows, _holm([row.pop("p_raw") for row in rows])):
