@@ -58,11 +58,6 @@ class GameExtras:
         raw = (self.review or {}).get("accuracy") or {}
         return sorted((int(seat), float(value)) for seat, value in raw.items())
 
-    def costly(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The flagged decisions, costliest first (ties in game order)."""
-        flagged = [d for d in (self.review or {}).get("decisions") or [] if d.get("class")]
-        return sorted(flagged, key=lambda d: (-d["cost"], d["hand"], d["trick"] or 0, d["seat"]))[:limit]
-
     @cached_property
     def _by_hand(self) -> dict[str, dict[int, list[dict[str, Any]]]]:
         """The moons, passes and reviewed decisions of each hand, found once: the report asks hand by hand,

@@ -25,7 +25,7 @@ from ..rules import Rules
 from . import charts
 from .audit import audit_context
 from .extras import GameExtras
-from .game import game_context
+from .game import GAME_SCRIPTS, game_context
 from .names import page_name
 from .players import STAT_COLUMNS, player_rows, players_context
 from .render import SITE, figure_data, render_page, write_assets, write_page
@@ -97,7 +97,7 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
             context = game_context(result, item.source, extras)
             context["site_nav"] = nav(None)
             page = render_page("game.html", context, SITE if result.hands else SITE.without_charts(),
-                               scripts=("report.js", "replay.js"))
+                               scripts=GAME_SCRIPTS)
             write_page(page, folder / row["page"], SITE)
             written += 1
         if progress is not None:

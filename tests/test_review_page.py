@@ -1,0 +1,162 @@
+"""The review page: its data (counts, accuracy intervals, every flagged decision at its replay position) and
+its HTML (links with the exact fragment, the player filter, untrusted names as text)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from hearts_analysis.cards import card_name
+from hearts_analysis.reports.extras import GameExtras
+from hearts_analysis.reports.game import REPORT_HANDS, render_game_report
+from hearts_analysis.review.page import accuracy_interval, fragment, play_number, review_page
+
+from reportdata import PLAYERS, XSS_BREAKOUT, XSS_SCRIPT
+from reviewpage import HOSTILE_ID, reviewed_extras, reviewed_game
+from test_reports import NONE, Page
+
+FRAGMENT = re.compile(r"^#hand=(\d+)&play=(\d+)$")
+
+
+# -- the data ---------------------------------------------------------------------------
+def test_each_decision_is_placed_at_the_play_that_shows_it():
+    result, document = reviewed_game()
+    page = review_page(document, result.record)
+    assert page.decisions, "the review judged no unforced decision"
+    for d in page.decisions:
+        assert d["fragment"] == f"#hand={d['hand']}&play={d['play']}"
+        if d["kind"] == "pass":
+            assert d["play"] == 0
+            continue
+        seat, card = result.record.hands[d["hand"] - 1].plays[d["play"] - 1]
+        assert seat == d["seat"] and card_name(card) == d["played"]
+        assert (d["play"] - 1) // len(PLAYERS) + 1 == d["trick"]
+
+
+def test_counts_and_the_flagged_list_hold_every_flagged_decision():
+    result, document = reviewed_game()
+    page = review_page(document, result.record)
+    flagged = [d for d in document["decisions"] if d["class"]]
+    assert len(flagged) >= 2
+    assert len(page.flagged) == len(flagged)
+    assert sorted((d["hand"], d["seat"], d["trick"] or 0) for d in page.flagged) == \
+        sorted((d["hand"], d["seat"], d["trick"] or 0) for d in flagged)
+    assert [(d["hand"], d["play"]) for d in page.flagged] == sorted((d["hand"], d["play"]) for d in page.flagged)
+    for row in page.players:
+        mine = [d for d in document["decisions"] if d["seat"] == row["seat"]]
+        for name in ("inaccuracy", "mistake", "blunder"):
+            assert row[name] == sum(d["class"] == name for d in mine)
+        assert row["unforced"] == sum(not d["forced"] for d in mine) and row["decisions"] == len(mine)
+        assert row["player"] == PLAYERS[row["seat"]]
+        assert row["accuracy"] == document["accuracy"][str(row["seat"])]
+        assert row["low"] <= row["accuracy"] <= row["high"] <= 100.0
+
+
+def test_accuracy_interval_covers_the_estimate_and_narrows_with_more_decisions():
+    rng = np.random.default_rng(5)
+
+    def decisions(n):
+        spread = rng.uniform(0.5, 8.0, n)
+        cost = np.where(rng.random(n) < 0.3, spread * rng.uniform(0, 1, n), 0.0)
+        return cost, spread
+    few, many = decisions(25), decisions(400)
+    low, high = accuracy_interval(*few)
+    point = 100 * (1 - few[0].sum() / few[1].sum())
+    assert low < point < high
+    wide = high - low
+    low, high = accuracy_interval(*many)
+    assert low < 100 * (1 - many[0].sum() / many[1].sum()) < high
+    assert high - low < wide / 2          # about 1/sqrt(n): 4x the decisions, half the width
+    assert accuracy_interval([1.0, 0.0], [2.0, 2.0]) is None     # too few to resample
+    assert accuracy_interval([0.0] * 5, [0.0] * 5) is None       # nothing at stake
+    assert accuracy_interval([0.0] * 5, [1.0] * 5) == (100.0, 100.0)
+
+
+def test_play_number_of_a_pass_and_of_a_hand_cut_short():
+    plays = [(0, 1), (1, 2), (2, 3), (3, 4), (1, 5), (2, 6)]
+    assert play_number(plays, 4, None, 1) == 0
+    assert play_number(plays, 4, 1, 3) == 4
+    assert play_number(plays, 4, 2, 0) == 6   # no card of seat 0 in the trick: its last play
+    assert fragment(12, 0) == "#hand=12&play=0"
+
+
+# -- the HTML ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def page_html() -> str:
+    result, _ = reviewed_game()
+    return render_game_report(result, "g.json", NONE, extras=reviewed_extras())
+
+
+def test_every_flagged_decision_links_to_its_exact_replay_position(page_html):
+    result, document = reviewed_game()
+    page = Page(page_html)
+    links = [a["href"] for a in page.named("a") if a.get("class") == "replay-link"]
+    expected = [d["fragment"] for d in review_page(document, result.record).flagged]
+    assert links == expected and len(links) == sum(1 for d in document["decisions"] if d["class"])
+    for href in links:
+        hand, play = (int(x) for x in FRAGMENT.match(href).groups())
+        replay = next(h for h in page.data("replay-data")["hands"] if h["number"] == hand)
+        assert 0 <= play <= len(replay["plays"])
+        if play:   # the replay's note at that card is the flagged decision's
+            assert replay["review"][str(play - 1)]["class"] is not None
+
+
+def test_counts_graph_and_filter_markup(page_html):
+    result, document = reviewed_game()
+    page = Page(page_html)
+    rows = [attrs for attrs in page.named("tr") if "data-seat" in attrs]
+    flagged_rows = [r for r in rows if r.get("data-class")]
+    assert len(flagged_rows) == sum(1 for d in document["decisions"] if d["class"])
+    select = next(attrs for attrs in page.named("select") if attrs.get("id") == "review-player")
+    assert select is not None
+    options = [attrs["value"] for attrs in page.named("option") if attrs.get("value") in ("", "0", "1", "2", "3")]
+    assert options[-5:] == ["", "0", "1", "2", "3"]
+    assert any(attrs.get("id") == "review-filter" and "hidden" in attrs for attrs in page.named("div"))
+    figure = page.data("fig-review")
+    assert [trace["meta"] for trace in figure["data"]] == [0, 1, 2, 3]
+    points = sum(len(trace["customdata"]) for trace in figure["data"])
+    assert points == sum(1 for d in document["decisions"] if not d["forced"])
+    assert all(len(c) == 2 for trace in figure["data"] for c in trace["customdata"])
+    # the review's own script is part of the page, which loads nothing from the network
+    running = next(body for attrs, body in page.scripts if attrs.get("type") != "application/json")
+    assert "review-player" in running and "plotly_click" in running
+    assert "http://" not in running and "https://" not in running
+
+
+def test_hostile_names_and_ids_stay_text_on_the_review_page(page_html):
+    page = Page(page_html)
+    assert XSS_SCRIPT not in page_html and XSS_BREAKOUT not in page_html and HOSTILE_ID not in page_html
+    assert not page.named("img") and not page.named("b")
+    assert all("<" not in body for attrs, body in page.scripts if attrs.get("type") == "application/json")
+    options = "".join(page.text)
+    for name in PLAYERS:
+        assert name in options
+    names = [trace["name"] for trace in page.data("fig-review")["data"]]
+    assert "<" not in "".join(names) and "&lt;script&gt;" in "".join(names)
+
+
+def test_a_long_list_is_whole_and_collapsed():
+    result, document = reviewed_game()
+    plays = result.record.hands[0].plays
+    many = [{"hand": 1, "trick": i // 4 + 1, "seat": seat, "player": PLAYERS[seat], "kind": "play",
+             "played": card_name(card), "best": "2C", "cost": 1.5, "class": "inaccuracy", "forced": False,
+             "spread": 3.0, "reason": None} for i, (seat, card) in enumerate(plays)]
+    extras = GameExtras(None, {"decisions": many, "accuracy": {"0": 50.0, "1": 50.0, "2": 50.0, "3": 50.0}})
+    html_text = render_game_report(result, "g.json", NONE, extras=extras)
+    page = Page(html_text)
+    links = [a["href"] for a in page.named("a") if a.get("class") == "replay-link"]
+    assert links == [f"#hand=1&play={i}" for i in range(1, 53)]
+    details = next(attrs for attrs in page.named("details") if attrs.get("id") == "review-list")
+    assert "open" not in details
+    assert "Every flagged decision (52)" in "".join(page.text)
+
+
+def test_decisions_beyond_the_replay_are_listed_without_a_link():
+    result, document = reviewed_game()
+    beyond = dict(document, decisions=[dict(d, hand=REPORT_HANDS + 1) for d in document["decisions"]
+                                       if d["class"]][:1])
+    page = Page(render_game_report(result, "g.json", NONE, extras=GameExtras(None, beyond)))
+    assert not [a for a in page.named("a") if a.get("class") == "replay-link"]
+    assert "not in the replay" in "".join(page.text)
