@@ -160,3 +160,80 @@ def test_decisions_beyond_the_replay_are_listed_without_a_link():
     page = Page(render_game_report(result, "g.json", NONE, extras=GameExtras(None, beyond)))
     assert not [a for a in page.named("a") if a.get("class") == "replay-link"]
     assert "not in the replay" in "".join(page.text)
+
+
+# -- hearts report --review: workers, cache, progress -------------------------------------
+def _one_hand_games(folder, count: int = 1):
+    import orjson
+
+    from hearts_analysis.records.jsonio import game_to_dict
+    from hearts_analysis.rules import Rules
+    from hearts_analysis.simulate import simulate_game
+    from hearts_analysis.simulate.bots import HeuristicBot, RandomBot
+    games = [game_to_dict(simulate_game(Rules.preset("standard"), PLAYERS, seed, max_hands=1, game_id=f"one-{seed}",
+                                        bot=[RandomBot, HeuristicBot, RandomBot, HeuristicBot]))
+             for seed in range(3, 3 + count)]
+    path = folder / ("game.json" if count == 1 else "games.jsonl")
+    path.write_bytes(b"\n".join(orjson.dumps(g) for g in games) + b"\n")
+    return path
+
+
+def _report(*args):
+    from typer.testing import CliRunner
+
+    from hearts_analysis.cli import app
+    return CliRunner().invoke(app, ["report", *map(str, args)])
+
+
+def test_cli_report_review_runs_on_workers_and_reads_its_cache(tmp_path):
+    import orjson
+    game, cache = _one_hand_games(tmp_path), tmp_path / "cache"
+    common = [game, "--review", "--review-samples", "16", "--cache", cache]
+    first = _report(*common, "--workers", "2", "-o", tmp_path / "a.html")
+    assert first.exit_code == 0, first.output
+    [entry] = cache.rglob("*.json")          # one hand, one entry
+    fresh = _report(game, "--review", "--review-samples", "16", "--no-cache", "-o", tmp_path / "b.html")
+    assert fresh.exit_code == 0 and list(cache.rglob("*.json")) == [entry]
+    # the same page from the processes as from this one
+    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
+    links = [a["href"] for a in Page((tmp_path / "a.html").read_text()).named("a") if a.get("class") == "replay-link"]
+    assert links and all(FRAGMENT.match(href) for href in links)
+    # a second run reads the cache: an entry edited by hand shows on the page
+    stored = orjson.loads(entry.read_bytes())
+    stored["decisions"][-1].update(category="blunder", cost=9.5, forced=False)
+    entry.write_bytes(orjson.dumps(stored))
+    again = _report(*common, "-o", tmp_path / "c.html")
+    assert again.exit_code == 0
+    flagged = [r for r in Page((tmp_path / "c.html").read_text()).named("tr") if r.get("data-class") == "blunder"]
+    assert len(flagged) == 1 + sum(1 for r in Page((tmp_path / "a.html").read_text()).named("tr")
+                                   if r.get("data-class") == "blunder")
+
+
+def test_cli_report_review_options_need_review(tmp_path):
+    game = _one_hand_games(tmp_path)
+    for extra in (["--workers", "2"], ["--no-cache"], ["--scheduler", "tcp://127.0.0.1:1"], ["--cache", tmp_path]):
+        result = _report(game, *extra, "-o", tmp_path / "x.html")
+        assert result.exit_code == 2 and "options of --review" in result.output
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_a_reviewed_site_counts_its_hands_and_links_every_flagged_decision(tmp_path):
+    from hearts_analysis.review import Settings
+    from hearts_analysis.review.batch import ReviewPlan
+    from hearts_analysis.review.cache import ReviewCache
+    from hearts_analysis.reports.site import build_site, site_review_hands
+
+    from reviewpage import TINY
+    corpus = _one_hand_games(tmp_path, 2)
+    done = []
+    plan = ReviewPlan(Settings(**TINY), cache=ReviewCache(tmp_path / "cache"), progress=done.append)
+    build_site([corpus], tmp_path / "site", review=plan)
+    assert sum(done) == site_review_hands([corpus]) == 2
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 2
+    for name in ("game-one-3.html", "game-one-4.html"):
+        page = Page((tmp_path / "site" / name).read_text())
+        assert any(attrs.get("id") == "review-player" for attrs in page.named("select"))
+        rows = [r for r in page.named("tr") if r.get("data-class")]
+        links = [a["href"] for a in page.named("a") if a.get("class") == "replay-link"]
+        assert len(links) == len(rows) and all(FRAGMENT.match(href) for href in links)
+    assert "review.js" in {p.name for p in (tmp_path / "site" / "assets").iterdir()}

@@ -163,7 +163,7 @@ def review(
     with_bar = "-" not in paths and sys.stderr.isatty()
     total = hands_to_review(iter_sources(paths, forced), player, hand) if with_bar else None
     store = None if no_cache else ReviewCache(cache or default_folder())
-    with _executor(worker_count(workers, total), scheduler) as executor, \
+    with review_executor(worker_count(workers, total), scheduler) as executor, \
             progress("reviewing", enabled=with_bar, total_hands=total) as bar:
         reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
                                 progress=lambda k: bar.advance(games=0, hands=k))
@@ -204,21 +204,20 @@ def review(
 
 
 @contextmanager
-def _executor(workers: int, scheduler: Optional[str]) -> Iterator:
-    """Where hands are reviewed: here, a pool of processes, or a Dask cluster."""
-    if scheduler is not None:
-        from ..fastpath.cluster import ClientExecutor, DaskMissing, connect
-        try:
-            with connect(scheduler) as client:
-                yield ClientExecutor(client)
-        except DaskMissing as missing:
-            raise fail(str(missing))
-    elif workers > 1:
-        from ..fastpath.parallel import process_pool
-        with process_pool(workers) as pool:
-            yield pool
-    else:
-        yield None
+def review_executor(workers: int, scheduler: Optional[str]) -> Iterator:
+    """The library's executor (:func:`~hearts_analysis.review.batch.open_executor`), with a missing Dask
+    extra as a usage error."""
+    from ..review.batch import open_executor
+    if scheduler is None:
+        with open_executor(workers) as executor:
+            yield executor
+        return
+    from ..fastpath.cluster import DaskMissing
+    try:
+        with open_executor(workers, scheduler) as executor:
+            yield executor
+    except DaskMissing as missing:
+        raise fail(str(missing))
 
 
 def _summary_text(rows: list[dict]) -> str:

@@ -16,6 +16,7 @@ from ..engine.replay import GameResult
 
 if TYPE_CHECKING:
     from ..review import Settings
+    from ..review.batch import ReviewPlan
 
 GameJSON = dict[str, Any]
 
@@ -138,9 +139,11 @@ def decision_text(decision: dict[str, Any], players: list[str]) -> str:
     return f"{text}: no clear loss ({decision['cost']:.1f} points)."
 
 
-def game_extras(result: GameResult, source: str = "", review: "Settings | None" = None) -> GameExtras | None:
-    """The analysis of a game and, when ``review`` settings are given, its review (which takes
-    about a second per hand, so it is asked for, never implied). Either layer may be absent."""
+def game_extras(result: GameResult, source: str = "", review: "Settings | ReviewPlan | None" = None
+                ) -> GameExtras | None:
+    """The analysis of a game and, when ``review`` settings (or a plan: workers, cache, progress) are given,
+    its review (which takes about a second per hand, so it is asked for, never implied). Either layer may be
+    absent."""
     analysis = None
     try:
         from ..analysis import analyze_game, game_to_dict
@@ -150,7 +153,8 @@ def game_extras(result: GameResult, source: str = "", review: "Settings | None" 
         analysis = game_to_dict(analyze_game(result, source))
     reviewed = None
     if review is not None:
-        from ..review import game_dict, review_game
-        reviewed = game_dict(review_game(result.record, review, result=result), source)
+        from ..review import game_dict
+        from ..review.batch import ReviewPlan
+        reviewed = game_dict(ReviewPlan.of(review).review_game(source, result.record), source)
     extras = GameExtras(analysis, reviewed)
     return extras if extras.analysis is not None or extras.review is not None else None

@@ -21,6 +21,7 @@ from .words import display_order, joined, ordinal, preset_note, rules_in_words
 
 if TYPE_CHECKING:
     from ..review import Settings
+    from ..review.batch import ReviewPlan
     from ..review.page import ReviewPage
 
 REPORT_HANDS = 200
@@ -305,9 +306,9 @@ def charts_or_none(build, result: GameResult) -> dict[str, Any] | None:
 
 
 def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INLINE,
-                       extras: GameExtras | None | bool = True, review: "Settings | None" = None) -> str:
+                       extras: GameExtras | None | bool = True, review: "Settings | ReviewPlan | None" = None) -> str:
     """The HTML page for one replayed game. ``extras=True`` adds the analysis (and the review, with
-    ``review`` settings); pass a :class:`GameExtras` to supply them, ``False`` to leave them out."""
+    ``review`` settings or a :class:`~hearts_analysis.review.batch.ReviewPlan`); pass a :class:`GameExtras` to supply them, ``False`` to leave them out."""
     if extras is True:
         extras = game_extras(result, source, review)
     elif extras is False:
@@ -318,5 +319,5 @@ def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INL
 
 
 def write_game_report(result: GameResult, source: str, target: str | Path, plotly: PlotlyMode = INLINE,
-                      extras: GameExtras | None | bool = True, review: "Settings | None" = None) -> Path:
+                      extras: GameExtras | None | bool = True, review: "Settings | ReviewPlan | None" = None) -> Path:
     return write_page(render_game_report(result, source, plotly, extras, review), target, plotly)
