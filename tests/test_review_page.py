@@ -237,3 +237,62 @@ def test_a_reviewed_site_counts_its_hands_and_links_every_flagged_decision(tmp_p
         links = [a["href"] for a in page.named("a") if a.get("class") == "replay-link"]
         assert len(links) == len(rows) and all(FRAGMENT.match(href) for href in links)
     assert "review.js" in {p.name for p in (tmp_path / "site" / "assets").iterdir()}
+
+
+# -- practice puzzles -------------------------------------------------------------------
+def test_each_flagged_decision_is_a_puzzle_of_what_the_seat_knew():
+    from hearts_analysis.cards import iter_cards, parse_card
+    from hearts_analysis.review import Settings, review_game
+    from hearts_analysis.review.puzzles import puzzles
+
+    from reviewpage import TINY
+    result, document = reviewed_game()
+    game = result.record
+    review = review_game(game, Settings(**TINY), hands=[1, 2], result=result)
+    found = puzzles(game, review, "g.json")
+    assert len(found) == sum(1 for d in document["decisions"] if d["class"]) >= 2
+    n = game.seats
+    for p in found:
+        assert p["game_id"] == HOSTILE_ID and p["player"] == PLAYERS[p["seat"]] and p["cost"] > 0
+        assert p["replay"] == f"#hand={p['hand']}&play={p['play']}"
+        position, answer = p["position"], p["answer"]
+        assert p["played"] not in answer["better"] and answer["best"] in answer["better"]
+        if p["kind"] == "pass":
+            assert p["play"] == 0 and len(position["held"]) == 13 and set(p["played"]) <= set(position["held"])
+            continue
+        plays = game.hands[p["hand"] - 1].plays
+        seat, card = plays[p["play"] - 1]
+        assert seat == p["seat"] and card_name(card) == p["played"]
+        before = plays[:p["play"] - 1]
+        in_trick = before[len(before) - len(before) % n:]
+        assert [(t["seat"], t["card"]) for t in position["trick"]] == [(s, card_name(c)) for s, c in in_trick]
+        assert sorted(position["played_before"]) == sorted(card_name(c) for _, c in before[:len(before) - len(in_trick)])
+        assert p["played"] in position["legal"] and set(position["legal"]) <= set(position["held"])
+        assert len(position["held"]) == 13 - len(before) // n
+        assert not set(position["held"]) & set(position["played_before"])
+        # what the seat holds: its cards after the pass, less those it played
+        mine = {card_name(c) for s, c in before if s == p["seat"]}
+        after_pass = set(iter_cards(result.hands[p["hand"] - 1].held[p["seat"]]))
+        assert {parse_card(c) for c in position["held"]} | {parse_card(c) for c in mine} == after_pass
+
+
+def test_cli_review_writes_the_puzzles_atomically(tmp_path):
+    import orjson
+    from typer.testing import CliRunner
+
+    from hearts_analysis.cli import app
+    game = _one_hand_games(tmp_path)
+    target = tmp_path / "out" / "puzzles.json"
+    target.parent.mkdir()
+    args = ["review", str(game), "--samples", "16", "--no-cache", "--format", "json"]
+    result = CliRunner().invoke(app, [*args, "--puzzles", str(target)])
+    assert result.exit_code == 0, result.output
+    flagged = [d for g in orjson.loads(result.stdout)["games"] for d in g["decisions"] if d["class"]]
+    document = orjson.loads(target.read_bytes())
+    assert document["format"] == "hearts-puzzles/1" and len(document["puzzles"]) == len(flagged)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["puzzles.json"]   # no temporary file left
+    assert {p["player"] for p in document["puzzles"]} <= set(PLAYERS)
+    same = CliRunner().invoke(app, [*args, "--puzzles", str(target), "-o", str(target)])
+    assert same.exit_code == 2
+    onto_input = CliRunner().invoke(app, [*args, "--puzzles", str(game)])
+    assert onto_input.exit_code == 2 and orjson.loads(game.read_bytes().splitlines()[0])["game_id"] == "one-3"

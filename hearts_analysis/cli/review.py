@@ -127,6 +127,9 @@ def review(
                                               "the same settings is not reviewed again (default: "
                                               "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing."),
+    puzzles_file: Optional[Path] = typer.Option(None, "--puzzles", metavar="FILE",
+                                                help="Also write every flagged decision as a practice puzzle "
+                                                     "(JSON: the position, the card played, the better ones)."),
 ) -> None:
     """Review every play and pass: expected points lost against the best card, judged only on what the
     seat could know (its cards, the pass, the cards played, the voids shown).
@@ -145,6 +148,8 @@ def review(
     Example: hearts review corpus.parquet --summary --workers 2
 
     Example: hearts review game.json --model basic
+
+    Example: hearts review game.json --player alice --puzzles alice-puzzles.json
     """
     # the review's numpy lanes load only when a review runs
     from ..review import Settings, game_dict
@@ -153,6 +158,10 @@ def review(
     from ..review.report import SUMMARY_COLUMNS, settings_dict, tally
     forced = rules_from_options(rules, set_)
     check_output(output, paths)
+    check_output(puzzles_file, paths, stdout=False)
+    if output is not None and puzzles_file is not None and output.resolve() == puzzles_file.resolve():
+        raise fail(f"{puzzles_file}: --puzzles and --output name the same file")
+    found_puzzles: list[dict] = []
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
     settings = Settings(samples=samples, seed=seed, budget=budget, model=model.value)
@@ -175,6 +184,9 @@ def review(
                 continue
             found_player = True
             bar.advance(games=1)
+            if puzzles_file is not None:
+                from ..review.puzzles import puzzles
+                found_puzzles.extend(puzzles(item.game, done.review, item.source))
             if summary:
                 tally(tallies, number, done.review)
             else:
@@ -182,6 +194,10 @@ def review(
                                 None if done.seats is None else list(done.seats)))
     if player is not None and not found_player and not errors:
         raise fail(f"no game has a player named {shown(player)}")
+    if puzzles_file is not None:
+        from ..review.puzzles import puzzles_document
+        with atomic_open(puzzles_file) as handle:
+            handle.write(orjson.dumps(puzzles_document(found_puzzles), option=orjson.OPT_INDENT_2).decode() + "\n")
     if summary:
         rows = [tallies[name].row() for name in sorted(tallies)]
         if format == Format.json:
