@@ -296,3 +296,28 @@ def test_cli_review_writes_the_puzzles_atomically(tmp_path):
     assert same.exit_code == 2
     onto_input = CliRunner().invoke(app, [*args, "--puzzles", str(game)])
     assert onto_input.exit_code == 2 and orjson.loads(game.read_bytes().splitlines()[0])["game_id"] == "one-3"
+
+
+def test_cli_report_review_on_a_dask_scheduler_gives_the_page_of_one_process(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    corpus = _one_hand_games(tmp_path, 2)
+    common = [corpus, "--review", "--review-samples", "16", "--no-cache"]
+    here = _report(*common, "-o", tmp_path / "here")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        there = _report(*common, "--scheduler", cluster.scheduler_address, "-o", tmp_path / "there")
+    assert here.exit_code == there.exit_code == 0, here.output + there.output
+    for name in ("game-one-3.html", "game-one-4.html", "index.html", "players.html"):
+        assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "there" / name).read_bytes(), name
+    assert any(r.get("data-seat") for r in Page((tmp_path / "there" / "game-one-3.html").read_text()).named("tr"))
+
+
+def test_cli_report_review_shows_the_hands_left_on_a_terminal(tmp_path):
+    from terminal import ANSI, run_in_terminal
+    corpus = _one_hand_games(tmp_path, 2)
+    code, output = run_in_terminal("report", str(corpus), "--review", "--review-samples", "16", "--no-cache",
+                                   "-o", str(tmp_path / "site"))
+    shown = ANSI.sub("", output)
+    assert code == 0, shown
+    assert re.search(r"[0-2]/2 hands, left", shown), shown   # the total is counted before the review starts
+    assert "site: 2 games (2 hands)" in shown
