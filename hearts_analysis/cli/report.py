@@ -22,6 +22,7 @@ from ..records.sources import iter_sources
 from ..text import shown, terminal_safe
 from .app import SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
+from .review import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
 from .validate import summary_line
 
 DEFAULT_FOLDER = Path("reports")
@@ -81,21 +82,14 @@ def report(
                                        "give them no page."),
     review: bool = typer.Option(False, "--review",
                                 help="Add the review (the cost of every play and pass) to game reports; "
-                                     "about a second per hand."),
+                                     "about a second per hand. --workers, --scheduler, --cache and --no-cache "
+                                     "work as for hearts review."),
     review_samples: int = typer.Option(200, "--review-samples", metavar="N",
                                        help="With --review: sampled deals per decision."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="With --review: processes reviewing hands at once, at most one per CPU and "
-                                     "per hand (the pages are the same)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="With --review: review on a Dask cluster, e.g. tcp://host:8786 "
-                                                 "(needs pip install 'hearts-analysis[dask]')."),
-    cache: Optional[Path] = typer.Option(None, "--cache", metavar="DIR",
-                                         help="With --review: where reviewed hands are kept, so that a hand "
-                                              "reviewed once with the same settings is not reviewed again "
-                                              "(default: the cache of hearts review)."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="With --review: review every hand again and keep "
-                                                            "nothing."),
+    workers: int = WORKERS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
     """Write HTML reports that open offline in any browser.
@@ -165,7 +159,6 @@ class _Reviewing:
 
     def start(self, bar, hands: int | None):
         """The plan with its executor (at most one process per hand) and progress on ``bar``."""
-        from .review import review_executor
         executor = self.stack.enter_context(review_executor(worker_count(self.workers, hands), self.scheduler))
         return replace(self.plan, executor=executor, progress=lambda k: bar.advance(games=0, hands=k))
 

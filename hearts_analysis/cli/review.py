@@ -25,6 +25,19 @@ class Model(str, Enum):
     basic = "basic"
 
 
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", min=1,
+                              help="Processes reviewing hands at once, at most one per CPU and per hand "
+                                   "(results are the same, in input order).")
+SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
+                                     "'hearts-analysis[dask]'; the workers must see the input files).")
+CACHE_OPTION = typer.Option(None, "--cache", metavar="DIR",
+                            help="Where reviewed hands are kept, so that a hand reviewed once with "
+                                 "the same settings is not reviewed again (default: "
+                                 "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...).")
+NO_CACHE_OPTION = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing.")
+"""The review's speed options, shared by ``hearts review`` and ``hearts report --review``."""
+
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
                     "margin", "class", "forced", "reason"]
 
@@ -116,17 +129,10 @@ def review(
                                                        "ones (the default with --player)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
-    workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="Processes reviewing hands at once, at most one per CPU and per hand "
-                                     "(results are the same, in input order)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
-                                                 "'hearts-analysis[dask]'; the workers must see the input files)."),
-    cache: Optional[Path] = typer.Option(None, "--cache", metavar="DIR",
-                                         help="Where reviewed hands are kept, so that a hand reviewed once with "
-                                              "the same settings is not reviewed again (default: "
-                                              "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...)."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing."),
+    workers: int = WORKERS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
     puzzles_file: Optional[Path] = typer.Option(None, "--puzzles", metavar="FILE",
                                                 help="Also write every flagged decision as a practice puzzle "
                                                      "(JSON: the position, the card played, the better ones)."),
