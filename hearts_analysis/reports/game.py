@@ -223,7 +223,8 @@ def _decision_hover(d: dict[str, Any], players: list[str]) -> str:
     where = f"hand {d['hand']}, " + ("pass" if d.get("kind") == "pass" else f"trick {d['trick']}")
     played = " ".join(d["played"]) if isinstance(d["played"], list) else d["played"]
     best = " ".join(d["best"]) if isinstance(d["best"], list) else d["best"]
-    text = f"{where}: {players[d['seat']]} {'passed' if d.get('kind') == 'pass' else 'played'} {played}, cost {d['cost']:.1f}"
+    verb = "passed" if d.get("kind") == "pass" else "played"
+    text = f"{where}: {players[d['seat']]} {verb} {played}, cost {d['cost']:.1f}"
     return text + (f" ({d['class']}; better {best})" if d.get("class") else "")
 
 
@@ -306,9 +307,11 @@ def charts_or_none(build, result: GameResult) -> dict[str, Any] | None:
 
 
 def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INLINE,
-                       extras: GameExtras | None | bool = True, review: "Settings | ReviewPlan | None" = None) -> str:
+                       extras: GameExtras | None | bool = True,
+                       review: "Settings | ReviewPlan | None" = None) -> str:
     """The HTML page for one replayed game. ``extras=True`` adds the analysis (and the review, with
-    ``review`` settings or a :class:`~hearts_analysis.review.batch.ReviewPlan`); pass a :class:`GameExtras` to supply them, ``False`` to leave them out."""
+    ``review`` settings or a :class:`~hearts_analysis.review.batch.ReviewPlan`); pass a :class:`GameExtras` to
+    supply them, ``False`` to leave them out."""
     if extras is True:
         extras = game_extras(result, source, review)
     elif extras is False:
@@ -319,5 +322,6 @@ def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INL
 
 
 def write_game_report(result: GameResult, source: str, target: str | Path, plotly: PlotlyMode = INLINE,
-                      extras: GameExtras | None | bool = True, review: "Settings | ReviewPlan | None" = None) -> Path:
+                      extras: GameExtras | None | bool = True,
+                      review: "Settings | ReviewPlan | None" = None) -> Path:
     return write_page(render_game_report(result, source, plotly, extras, review), target, plotly)
