@@ -398,4 +398,7 @@ def test_review_filter_shows_one_player_and_the_names_stay_text(watched, reviewe
     assert page.locator("#review-flagged tbody tr:not([hidden])").count() == total
     _inert(page)
     _shoot(page, "game-review")
+    page.set_viewport_size(PHONE)
+    page.wait_for_function(RESIZED)
+    _fits(page)
     assert w.problems == []
