@@ -357,4 +357,4 @@ def accuracy_figure(accuracy: list[dict[str, Any]]) -> dict[str, Any]:
     return figure_data(fig)
 
 
-__all__ = ["Site", "SiteResult", "build_site"]
+__all__ = ["Site", "SiteResult", "build_site", "site_review_hands"]
