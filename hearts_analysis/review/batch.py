@@ -21,8 +21,9 @@ True
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..records.jsonio import Item
 from ..records.model import GameRecord
@@ -138,3 +139,46 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
             yield finish()
     while pending:
         yield finish()
+
+
+@contextmanager
+def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
+    """Where hands are reviewed: here (``None``), a pool of ``workers`` processes, or the Dask cluster at
+    ``scheduler`` (raises :class:`~hearts_analysis.fastpath.cluster.DaskMissing` without the dask extra)."""
+    if scheduler is not None:
+        from ..fastpath.cluster import ClientExecutor, connect
+        with connect(scheduler) as client:
+            yield ClientExecutor(client)
+    elif workers > 1:
+        from ..fastpath.parallel import process_pool
+        with process_pool(workers) as pool:
+            yield pool
+    else:
+        yield None
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """How a caller that reviews games as it goes (a report) gets its reviews: the settings, where the hands
+    run (an executor from :func:`open_executor`), the cache, and a progress callback per hand reviewed."""
+
+    settings: Settings = Settings()
+    executor: Any = None
+    cache: ReviewCache | None = None
+    progress: Callable[[int], None] | None = None
+
+    @classmethod
+    def of(cls, review: "Settings | ReviewPlan | None") -> "ReviewPlan | None":
+        """A plan from settings alone (reviewed here, uncached), a plan, or ``None`` for no review."""
+        return cls(review) if isinstance(review, Settings) else review
+
+    def review(self, items: Iterable[Item], player: str | None = None,
+               hands: Iterable[int] | None = None) -> Iterator[ReviewedGame]:
+        """:func:`review_items` under this plan."""
+        return review_items(items, self.settings, player, hands, self.executor, self.cache, self.progress)
+
+    def review_game(self, source: str, game: GameRecord) -> GameReview:
+        """One game, its hands reviewed in parallel where the plan has workers."""
+        [done] = self.review([Item(source, game)])
+        assert done.review is not None
+        return done.review
