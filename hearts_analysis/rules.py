@@ -22,6 +22,8 @@ from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Ca
 from .text import shown
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
+QUEEN_POINTS = 13
+"""What QS scores for its taker (charged: twice as much)."""
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 ANY_DIRECTION = "any"
@@ -249,7 +251,7 @@ class Table:
     @cached_property
     def point_total(self) -> int:
         """Hearts and QS points in this deck: 26 unless point cards were removed."""
-        return popcount(self.deck & HEARTS_MASK) + (13 if self.deck & QS_MASK else 0)
+        return popcount(self.deck & HEARTS_MASK) + (QUEEN_POINTS if self.deck & QS_MASK else 0)
 
     # -- the facts every lane reads (the play interpreter, the numpy lanes, the columnar screen) ----------
     @cached_property
