@@ -352,6 +352,27 @@ _FIELD_TYPES = {
     "deals_per_game": _typed(int), "claims": _typed(bool),
 }
 RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
+FIELD_VALUES: dict[str, str] = {
+    "removed_cards": "a list of cards, e.g. 2D 3D",
+    "pass_count": "a whole number; 0 means no passing",
+    "pass_cycle": f"a list of {', '.join(PASS_DIRECTIONS)}, or {ANY_DIRECTION} (each hand states its direction)",
+    "first_lead": ", ".join(FIRST_LEADS),
+    "points_on_first_trick": "true, false",
+    "hearts_must_be_broken": "true, false",
+    "hearts_broken_by": ", ".join(HEARTS_BROKEN_BY),
+    "only_hearts_lead": ", ".join(ONLY_HEARTS_LEADS),
+    "jack_of_diamonds": "a whole number of points",
+    "queen_of_clubs_cancels_queen": "true, false",
+    "no_tricks_bonus": "a whole number of points",
+    "moon": ", ".join(MOON_RULES),
+    "target": "a positive whole number",
+    "end_at": ", ".join(END_AT),
+    "charges": f"a list of {', '.join(CHARGEABLE)}; empty: no charging",
+    "ten_of_clubs": "a whole number, 1 or more",
+    "deals_per_game": "a whole number; 0 plays to the target",
+    "claims": "true, false",
+}
+"""What each field accepts, in words (``hearts rules`` shows it)."""
 
 
 def _coerce(key: str, value: Any) -> Any:
