@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
+from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
 from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
                           legal_cards, sweeps, winning_card)
@@ -61,7 +61,7 @@ class HandState:
     @classmethod
     def first_leader_for(cls, table: Table, hands: list[Mask], dealer: int) -> int:
         """The seat that must lead trick 1 under the rules (the lowest club's holder, or dealer+1)."""
-        if table.rules.first_lead != "left_of_dealer":
+        if table.first_lead_cards:
             bit = 1 << table.lowest_club
             for seat, hand in enumerate(hands):
                 if hand & bit:
@@ -118,7 +118,7 @@ class HandState:
         if self.trick:
             led = self.trick[0][1] // 13
             return card // 13 == led or not self.hands[seat] & SUIT_MASKS[led]
-        return card // 13 != HEARTS or self.broken or not self.table.rules.hearts_must_be_broken
+        return card // 13 != HEARTS or self.broken or self.table.heart_lead_hand == DECK
 
     def _cascade(self, hand: Mask, probe: Probe | None) -> Mask:
         """The interpreter's cascade, then the charge rule of imported logs (only this engine applies it)."""
