@@ -22,11 +22,12 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .records.events_decode import RowGroup, decode_table
-from .records.events_encode import EventEncoder
-from .records.events_layout import CARD_NAMES, DEAL, PASS, PLAY, ROW_GROUP_HANDS
-from .records.jsonio import Item, RecordError
-from .records.parquetio import PARQUET_SUFFIXES, iter_row_groups, parquet_files
+from .records.errors import Item, RecordError
+from .records.parquet import iter_row_groups, parquet_files
+from .records.parquet.decode import RowGroup, decode_table
+from .records.parquet.encode import EventEncoder
+from .records.parquet.layout import CARD_NAMES, DEAL, PASS, PLAY, ROW_GROUP_HANDS
+from .records.paths import PARQUET_SUFFIXES
 from .records.sources import iter_sources
 from .rules import MOON_CHOICES, PASS_DIRECTIONS
 
@@ -57,7 +58,7 @@ class Corpus(Mapping[str, pd.DataFrame]):
 
     >>> import pathlib, tempfile
     >>> import hearts_analysis as ha
-    >>> from hearts_analysis.records.jsonio import write_games
+    >>> from hearts_analysis.records.json import write_games
     >>> from hearts_analysis.simulate import simulate_game
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
     >>> write_games([simulate_game(ha.Rules(), ["ann", "bob", "cy", "dee"], seed=1, max_hands=2)], path)

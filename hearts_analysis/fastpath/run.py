@@ -18,8 +18,8 @@ import pyarrow as pa
 
 from ..audit import GameReport, game_report
 from ..engine.replay import replay_game
-from ..records import parquetio
-from ..records.jsonio import Item, RecordError
+from ..records.parquet import read as parquet_read
+from ..records.errors import Item, RecordError
 from ..rules import Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
@@ -217,7 +217,7 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     items: list[Item] = []
     if headers is not None:
         headers = _as_text(headers)
-    for part in parquetio.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
+    for part in parquet_read.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
         if isinstance(part, Item):
             items.append(part)
         else:

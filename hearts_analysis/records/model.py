@@ -16,6 +16,11 @@ from ..rules import Rules
 
 FORMAT = "hearts-game/1"
 
+GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
+"""The game fields of ``hearts-game/1``, in the order they are written."""
+HAND_KEYS = ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals")
+"""The hand fields of ``hearts-game/1``, in the order they are written."""
+
 Play = tuple[int, Card]
 """``(seat, card)``."""
 

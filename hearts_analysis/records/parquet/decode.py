@@ -19,15 +19,16 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..cards import CardError, parse_card
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
-from ..text import shown
-from .events_layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
+from ...cards import CardError, parse_card
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
+from ...text import shown
+from ..errors import Item, RecordError
+from ..json import game_from_dict
+from ..model import FORMAT, HAND_KEYS, GameRecord, HandRecord
+from .layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
                             HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
-from .jsonio import _HAND_KEYS, Item, RecordError, game_from_dict
-from .model import FORMAT, GameRecord, HandRecord
 
-_HAND_KEY_SET = frozenset(_HAND_KEYS)
+_HAND_KEY_SET = frozenset(HAND_KEYS)
 _GAME_COLUMN_KEYS = ("format", "game_id", "rules", "players", "hands")
 """Game fields that have a column (or none at all); a ``game_meta`` may only name the first three as nulls."""
 _MISSING = object()
@@ -163,7 +164,7 @@ class RowGroup:
     hand: np.ndarray
     """``hand`` per row (int16 as written)."""
     event: np.ndarray
-    """Event code per row (int8): ``DEAL``, ``PASS``, ``PLAY``, ``NONE`` of :mod:`.events_layout`."""
+    """Event code per row (int8): ``DEAL``, ``PASS``, ``PLAY``, ``NONE`` of :mod:`.layout`."""
     seat: np.ndarray
     """Seat per row (int8); -1 on placeholder rows (and on the faulty rows of unreadable games)."""
     card: np.ndarray

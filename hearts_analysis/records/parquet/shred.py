@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS
-from .events_layout import INT32_MAX, INT32_MIN
-from .jsonio import _GAME_KEYS, _HAND_KEYS
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS
+from ..model import GAME_KEYS, HAND_KEYS
+from .layout import INT32_MAX, INT32_MIN
 
-_HAND_KEY_SET = frozenset(_HAND_KEYS)
-_GAME_KEY_SET = frozenset(_GAME_KEYS)
-_HAND_META_KEYS = tuple(k for k in _HAND_KEYS if k not in ("deal", "plays"))
+_HAND_KEY_SET = frozenset(HAND_KEYS)
+_GAME_KEY_SET = frozenset(GAME_KEYS)
+_HAND_META_KEYS = tuple(k for k in HAND_KEYS if k not in ("deal", "plays"))
 """Hand fields a ``hand_meta`` object may name (as explicit nulls), in record order."""
 
 _RANKS, _SUITS = "23456789TJQKA", "CDHS"
@@ -225,7 +225,7 @@ def any_hands(hands: list, n: int) -> tuple:
         for hand in hands:
             if type(hand) is not dict:
                 decline("hand")
-            values = list(map(hand.get, _HAND_KEYS))
+            values = list(map(hand.get, HAND_KEYS))
             dealer, direction, deal, passes, plays, moon, points, totals = values
             if type(deal) is not list or len(deal) != n or type(plays) is not list:
                 decline("deal or plays")
@@ -244,7 +244,7 @@ def any_hands(hands: list, n: int) -> tuple:
                 pass_lists.extend(passes)
             # every key known and not null: len(hand) is the count of values that are not None
             meta = None
-            if pass_shape is not None or len(hand) + values.count(None) != len(_HAND_KEYS):
+            if pass_shape is not None or len(hand) + values.count(None) != len(HAND_KEYS):
                 meta = _hand_meta(hand, pass_shape)
             per_hand.append((len(plays), dealer, direction, moon, points, totals, meta))
         if not hands:  # a placeholder row keeps a game without hands

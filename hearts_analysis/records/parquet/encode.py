@@ -3,12 +3,12 @@
 Every game is encoded from its ``hearts-game/1`` JSON object, so records
 (through :func:`game_to_dict`) and JSON read straight from a file take one
 path. Reading a JSON object the usual way (:func:`game_from_dict`) costs tens
-of microseconds a hand in Python; :mod:`.events_json` takes a game apart at
+of microseconds a hand in Python; :mod:`.shred` takes a game apart at
 speed instead, and declines whatever it does not recognise: that game goes
 through :func:`game_from_dict`, which either raises the :class:`RecordError`
 naming the field or gives the canonical record, encoded the fast way. Games
 are collected as per-game and per-hand lists; the tables are built a batch at
-a time with numpy, from buffers (:mod:`.arrow_arrays`).
+a time with numpy, from buffers (:mod:`.arrays`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
-from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
+from ..errors import RecordError
+from ..json import game_from_dict, game_to_dict
+from ..model import FORMAT, GameRecord
+from .layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
                             META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
-from . import arrow_arrays as arrow
-from .events_json import DIRECTION_CODE, MOON_CODE, Declined, any_hands, card_codes, decline, game_meta, plain_hands
-from .jsonio import RecordError, game_from_dict, game_to_dict
-from .model import FORMAT, GameRecord
+from . import arrays as arrow
+from .shred import DIRECTION_CODE, MOON_CODE, Declined, any_hands, card_codes, decline, game_meta, plain_hands
 
 _STR = {str}
 _TEXT = (str, type(None))

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..cards import card_name
-from ..rules import MOON_CHOICES
-from .model import FORMAT
+from ...cards import card_name
+from ...rules import MOON_CHOICES
+from ..model import FORMAT
 
 LAYOUT = "events/2"
 """The layout this toolkit writes."""
