@@ -24,12 +24,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..engine.replay import CHARGED, CLAIM, UNMODELLED
-from ..records.parquet import arrays, decode as parquet_decode, read as parquet_read
 from ..records.errors import Item
+from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.parquet import arrays, decode as parquet_decode, read as parquet_read
 from ..records.parquet.layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
 from ..rules import Rules
 from .block import NULL, UNKNOWN, Block
-from .params import DIRECTION_CODES, MOON_CODES
 
 TEXT_COLUMNS = ("rules", "game_meta", "hand_meta")
 """Sparse text columns read as dictionaries: cheaper to read, and each distinct text is judged once."""

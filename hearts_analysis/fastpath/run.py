@@ -18,15 +18,12 @@ import pyarrow as pa
 
 from ..audit import GameReport, game_report
 from ..engine.replay import replay_game
-from ..records.parquet import read as parquet_read
 from ..records.errors import Item, RecordError
-from ..rules import Rules
+from ..records.parquet import read as parquet_read
+from ..rules import MOON_CHOICES, Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
-from .params import MOON_CODES
 from .screen import Verdict, screen_block
-
-MOON_NAMES = {code: name for name, code in MOON_CODES.items()}
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ class CleanRun:
             count = int(first[g - self.start + 1] - first[g - self.start])
             hands = []
             for k in range(at, at + count):
-                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_NAMES[moon_choice[k]]}
+                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_CHOICES[moon_choice[k]]}
                 hands.append({"points": points[k][:n], "moon": moon})
             at += count
             i = g - self.start

@@ -9,17 +9,59 @@ explicit ``null`` (rather than leaving them out), for the same reason.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ..cards import Card
-from ..rules import Rules
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 
 FORMAT = "hearts-game/1"
 
-GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
-"""The game fields of ``hearts-game/1``, in the order they are written."""
-HAND_KEYS = ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals")
-"""The hand fields of ``hearts-game/1``, in the order they are written."""
+COLUMN, CARD_ROWS, META, LAYOUT = "column", "card rows", "meta", "layout"
+"""Where a Parquet file of the ``events/2`` layout keeps a field: a column of its own on the game or hand
+row, the card rows, the game's or hand's JSON ``meta`` column, or the layout itself (``format`` in the
+file's metadata, ``hands`` as the hand rows)."""
+
+
+class Field(NamedTuple):
+    """One field of ``hearts-game/1``: its JSON key (also the record's attribute, but ``rules``, whose
+    text is kept in ``rules_spec``), whether a record must have it, and where Parquet keeps it."""
+
+    key: str
+    required: bool
+    parquet: str
+    doc: str
+
+
+GAME_FIELDS = (
+    Field("format", False, LAYOUT, "always hearts-game/1"),
+    Field("game_id", False, COLUMN, "the record's identifier"),
+    Field("played_at", False, META, "when the game was played (ISO 8601)"),
+    Field("rules", False, COLUMN, "a preset name or an object of rule fields"),
+    Field("players", True, COLUMN, "the player at each seat"),
+    Field("hands", False, LAYOUT, "the hands in order"),
+    Field("complete", False, META, "whether the game was played to its end"),
+)
+"""The game fields, in the order they are written; the JSON schema and the Parquet layout document
+(``schemas/``) list the same."""
+HAND_FIELDS = (
+    Field("dealer", False, COLUMN, "the dealing seat"),
+    Field("pass_direction", False, COLUMN, "the direction of the pass"),
+    Field("deal", True, CARD_ROWS, "the cards dealt to each seat"),
+    Field("passes", False, CARD_ROWS, "the cards each seat gave"),
+    Field("plays", True, CARD_ROWS, "every card played, as [seat, card]"),
+    Field("moon", False, COLUMN, "the shooter's choice"),
+    Field("points", False, COLUMN, "points per seat after the moon adjustment"),
+    Field("totals", False, COLUMN, "running totals per seat after the hand"),
+)
+"""The hand fields, in the order they are written."""
+GAME_KEYS = tuple(f.key for f in GAME_FIELDS)
+HAND_KEYS = tuple(f.key for f in HAND_FIELDS)
+
+DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
+"""``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a pass direction in every columnar
+form (the Parquet dictionary, the fast path, the analysis columns); -1 stands for none recorded."""
+MOON_CODES = {name: code for code, name in enumerate(MOON_CHOICES)}
+"""``add_to_others`` 0, ``subtract_from_shooter`` 1: the codes of a moon choice; -1 stands for none."""
 
 Play = tuple[int, Card]
 """``(seat, card)``."""
@@ -97,3 +139,18 @@ class GameRecord:
     @property
     def seats(self) -> int:
         return len(self.players)
+
+
+def attribute_of(key: str) -> str:
+    """The record attribute holding a field: its key, but ``rules`` (the parsed rule set is ``rules``,
+    the value as written ``rules_spec``).
+
+    >>> attribute_of("rules"), attribute_of("dealer")
+    ('rules_spec', 'dealer')
+    """
+    return "rules_spec" if key == "rules" else key
+
+
+assert {attribute_of(k) for k in HAND_KEYS} <= set(HandRecord.__slots__), "a HandRecord attribute per hand field"
+assert {attribute_of(k) for k in GAME_KEYS} - {"format"} <= set(GameRecord.__slots__), \
+    "a GameRecord attribute per game field"

@@ -7,33 +7,47 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import orjson
 
 from ...cards import Card, card_name
 from ...rules import Rules
-from ..model import FORMAT, GAME_KEYS, HAND_KEYS, GameRecord, HandRecord
+from ..model import FORMAT, GAME_FIELDS, HAND_KEYS, GameRecord, HandRecord, attribute_of
 
 
 def _names(cards: Iterable[Card]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
+_HAND_JSON: dict[str, Callable[[Any], Any]] = {
+    "deal": lambda deal: [_names(cards) for cards in deal],
+    "passes": lambda passes: [None if cards is None else _names(cards) for cards in passes],
+    "plays": lambda plays: [[seat, card_name(card)] for seat, card in plays],
+    "points": list,
+    "totals": list,
+}
+"""The JSON value of each hand field that is not already one (the others are written as they are)."""
+_GAME_JSON: dict[str, Callable[[Any], Any]] = {
+    "players": list,
+    "hands": lambda hands: [hand_to_dict(hand) for hand in hands],
+}
+_GAME_VALUES = tuple((f.key, attribute_of(f.key), f.required or f.key == "hands")
+                     for f in GAME_FIELDS if f.key != "format")
+"""``(key, attribute, always written)`` of each game field after ``format``."""
+
+
 def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
+    """The hand as a ``hearts-game/1`` object: every field of :data:`~..model.HAND_FIELDS` that is set
+    (or was written as an explicit null), then the fields the format does not know."""
     out: dict[str, Any] = {}
-    values = {
-        "dealer": hand.dealer, "pass_direction": hand.pass_direction,
-        "deal": [_names(d) for d in hand.deal],
-        "passes": None if hand.passes is None else [None if p is None else _names(p) for p in hand.passes],
-        "plays": [[seat, card_name(card)] for seat, card in hand.plays],
-        "moon": hand.moon,
-        "points": None if hand.points is None else list(hand.points),
-        "totals": None if hand.totals is None else list(hand.totals),
-    }
     for key in HAND_KEYS:
-        if values[key] is not None or key in hand.nulls:
-            out[key] = values[key]
+        value = getattr(hand, key)
+        if value is not None:
+            write = _HAND_JSON.get(key)
+            out[key] = value if write is None else write(value)
+        elif key in hand.nulls:
+            out[key] = None
     out.update(hand.extra)
     return out
 
@@ -41,15 +55,15 @@ def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
 def game_to_dict(game: GameRecord) -> dict[str, Any]:
     """The record as a ``hearts-game/1`` object with canonical card names."""
     out: dict[str, Any] = {"format": FORMAT}
-    rules = game.rules_spec
-    if rules is None and "rules" not in game.nulls and game.rules != Rules():
-        rules = game.rules.to_spec()  # a record built in code: keep its rule set
-    values = {"game_id": game.game_id, "played_at": game.played_at, "rules": rules,
-              "players": list(game.players), "hands": [hand_to_dict(h) for h in game.hands],
-              "complete": game.complete}
-    for key in GAME_KEYS[1:]:
-        if values[key] is not None or key in game.nulls or key in ("players", "hands"):
-            out[key] = values[key]
+    for key, attribute, always in _GAME_VALUES:
+        value = getattr(game, attribute)
+        if key == "rules" and value is None and "rules" not in game.nulls and game.rules != Rules():
+            value = game.rules.to_spec()  # a record built in code: keep its rule set
+        if value is not None or always:
+            write = _GAME_JSON.get(key)
+            out[key] = value if write is None else write(value)
+        elif key in game.nulls:
+            out[key] = None
     out.update(game.extra)
     return out
 

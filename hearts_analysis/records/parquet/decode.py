@@ -24,13 +24,14 @@ from ...rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 from ...text import shown
 from ..errors import Item, RecordError
 from ..json import game_from_dict
-from ..model import FORMAT, HAND_KEYS, GameRecord, HandRecord
+from ..model import COLUMN, DIRECTION_CODES, FORMAT, GAME_FIELDS, HAND_KEYS, META, MOON_CODES, GameRecord, HandRecord
 from .layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
                             HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 
 _HAND_KEY_SET = frozenset(HAND_KEYS)
-_GAME_COLUMN_KEYS = ("format", "game_id", "rules", "players", "hands")
-"""Game fields that have a column (or none at all); a ``game_meta`` may only name the first three as nulls."""
+_GAME_COLUMN_KEYS = tuple(f.key for f in GAME_FIELDS if f.parquet != META)
+"""Game fields kept elsewhere than in ``game_meta``; it may only name those in a column as nulls."""
+_GAME_COLUMN_NULLABLE = tuple(f.key for f in GAME_FIELDS if f.parquet == COLUMN and not f.required)
 _MISSING = object()
 _NO_EXTRA: dict = {}
 _PLAY_PAIRS = tuple((seat, card) for seat in range(7) for card in range(52))
@@ -518,7 +519,7 @@ def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules |
             meta = _json_object(meta_text, "game_meta")
             if meta:
                 for key in _GAME_COLUMN_KEYS:
-                    if key in meta and (key in obj or key not in ("game_id", "rules") or meta[key] is not None):
+                    if key in meta and (key in obj or key not in _GAME_COLUMN_NULLABLE or meta[key] is not None):
                         raise RecordError(f"{shown(key)} belongs in its own column", "game_meta")
                 obj.update(meta)
             headers.append(game_from_dict(obj, rules))
@@ -624,13 +625,9 @@ def _per_hand_lists(column: pa.Array, real: np.ndarray) -> pa.Array:
     return pyarrow.compute.if_else(pa.array(real), column, pa.nulls(len(column), column.type))
 
 
-_DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-_MOON_CODES = {name: code for code, name in enumerate(MOON_CHOICES)}
-
-
 def _direction_code(name: str) -> int:
-    return _DIRECTION_CODES.get(name, -2)
+    return DIRECTION_CODES.get(name, -2)
 
 
 def _moon_code(name: str) -> int:
-    return _MOON_CODES.get(name, -2)
+    return MOON_CODES.get(name, -2)

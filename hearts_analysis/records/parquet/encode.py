@@ -23,11 +23,11 @@ import pyarrow as pa
 from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
 from ..errors import RecordError
 from ..json import game_from_dict, game_to_dict
-from ..model import FORMAT, GameRecord
+from ..model import DIRECTION_CODES, FORMAT, MOON_CODES, GameRecord
 from .layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
                             META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from . import arrays as arrow
-from .shred import DIRECTION_CODE, MOON_CODE, Declined, any_hands, card_codes, decline, game_meta, plain_hands
+from .shred import Declined, any_hands, card_codes, decline, game_meta, plain_hands
 
 _STR = {str}
 _TEXT = (str, type(None))
@@ -316,8 +316,8 @@ class EventBatch:
         players = np.array(self.h_players, np.int32)
         dealers, known = arrow.small_ints(self.h_dealer, np.int8)
         return {"dealer": arrow.numbers(dealers, pa.int8(), known),
-                "pass_direction": arrow.codes(_coded(DIRECTION_CODE, self.h_direction), _DIRECTION_VALUES_ARRAY),
-                "moon": arrow.codes(_coded(MOON_CODE, self.h_moon), _MOON_VALUES_ARRAY),
+                "pass_direction": arrow.codes(_coded(DIRECTION_CODES, self.h_direction), _DIRECTION_VALUES_ARRAY),
+                "moon": arrow.codes(_coded(MOON_CODES, self.h_moon), _MOON_VALUES_ARRAY),
                 "points": arrow.int_lists(self.h_points, players),
                 "totals": arrow.int_lists(self.h_totals, players),
                 "hand_meta": arrow.strings(self.h_meta)}
@@ -365,7 +365,7 @@ _DICTIONARIES = {"card": _CARD_VALUES, "pass_direction": _DIRECTION_VALUES_ARRAY
 
 def _coded(codes: dict, names: list) -> np.ndarray:
     """int8 codes of ``names`` (-1 for ``None``)."""
-    return np.array(list(map(codes.__getitem__, names)), np.int8)
+    return np.array(list(map(codes.get, names, repeat(-1))), np.int8)
 
 
 def _nulls(name: str, rows: int) -> pa.Array:

@@ -20,13 +20,21 @@ import numpy as np
 import orjson
 
 from ...rules import MOON_CHOICES, PASS_DIRECTIONS
-from ..model import GAME_KEYS, HAND_KEYS
+from ..model import CARD_ROWS, COLUMN, GAME_FIELDS, GAME_KEYS, HAND_FIELDS, LAYOUT, META
 from .layout import INT32_MAX, INT32_MIN
 
-_HAND_KEY_SET = frozenset(HAND_KEYS)
+_CARRIED = tuple(f.key for f in HAND_FIELDS if f.parquet in (COLUMN, CARD_ROWS))
+"""The hand fields with a column or card rows of their own, in record order; any other key of a hand
+(a field kept in ``hand_meta``, an unknown field) goes into the hand's meta."""
+assert _CARRIED == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"), \
+    "any_hands reads these hand fields, in this order: teach it a field added to or moved in the model"
+_CARRIED_SET = frozenset(_CARRIED)
 _GAME_KEY_SET = frozenset(GAME_KEYS)
-_HAND_META_KEYS = tuple(k for k in HAND_KEYS if k not in ("deal", "plays"))
+_HAND_META_KEYS = tuple(f.key for f in HAND_FIELDS if not f.required)
 """Hand fields a ``hand_meta`` object may name (as explicit nulls), in record order."""
+_GAME_NULLABLE = tuple(f.key for f in GAME_FIELDS if not f.required and f.parquet != LAYOUT)
+"""Game fields a record may write as explicit nulls (kept as such in ``game_meta``)."""
+_GAME_META = frozenset(f.key for f in GAME_FIELDS if f.parquet == META)
 
 _RANKS, _SUITS = "23456789TJQKA", "CDHS"
 _RANK_BYTES = (_RANKS + _RANKS.lower()).encode()
@@ -39,8 +47,6 @@ for _i, _c in enumerate(_SUITS):
     _SUIT_VALUE[ord(_c)] = _SUIT_VALUE[ord(_c.lower())] = 13 * _i
 _SEAT_DIGITS = {n: bytes(range(ord("0"), ord("0") + n)) for n in range(3, 8)}
 _ZEROS = {n: (0,) * n for n in range(3, 8)}
-DIRECTION_CODE = {None: -1} | {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-MOON_CODE = {None: -1} | {name: code for code, name in enumerate(MOON_CHOICES)}
 _INT = {int}
 _LIST = {list}
 _DICT = {dict}
@@ -66,10 +72,10 @@ def card_codes(ranks: bytes, suits: bytes) -> np.ndarray:
 def game_meta(obj: dict) -> str | None:
     """What of a game has no column: played_at, complete, unknown fields, explicit nulls (JSON, record order)."""
     meta: dict[str, Any] = {}
-    for key in ("game_id", "played_at", "rules", "complete"):
+    for key in _GAME_NULLABLE:
         if key in obj and obj[key] is None:
             meta[key] = None
-        elif key in ("played_at", "complete") and obj.get(key) is not None:
+        elif key in _GAME_META and obj.get(key) is not None:
             meta[key] = obj[key]
     meta.update((key, value) for key, value in obj.items() if key not in _GAME_KEY_SET)
     return orjson.dumps(meta).decode() if meta else None
@@ -83,7 +89,7 @@ def _hand_meta(hand: dict, pass_shape: list | None) -> dict:
             meta[key] = pass_shape
         elif key in hand and hand[key] is None:
             meta[key] = None
-    meta.update((k, v) for k, v in hand.items() if k not in _HAND_KEY_SET)
+    meta.update((k, v) for k, v in hand.items() if k not in _CARRIED_SET)
     return meta
 
 
@@ -125,7 +131,7 @@ def plain_hands(hands: list, n: int) -> tuple | None:
     by character class, with the text that shape must have: one check, in C, of every type,
     length and card name, instead of loops over the hands in Python.
     """
-    if not hands or set(map(type, hands)) != _DICT or not _HAND_KEY_SET.issuperset(chain.from_iterable(hands)):
+    if not hands or set(map(type, hands)) != _DICT or not _CARRIED_SET.issuperset(chain.from_iterable(hands)):
         return None
     if None in chain.from_iterable(map(dict.values, hands)):
         return None
@@ -225,7 +231,7 @@ def any_hands(hands: list, n: int) -> tuple:
         for hand in hands:
             if type(hand) is not dict:
                 decline("hand")
-            values = list(map(hand.get, HAND_KEYS))
+            values = list(map(hand.get, _CARRIED))
             dealer, direction, deal, passes, plays, moon, points, totals = values
             if type(deal) is not list or len(deal) != n or type(plays) is not list:
                 decline("deal or plays")
@@ -244,7 +250,7 @@ def any_hands(hands: list, n: int) -> tuple:
                 pass_lists.extend(passes)
             # every key known and not null: len(hand) is the count of values that are not None
             meta = None
-            if pass_shape is not None or len(hand) + values.count(None) != len(HAND_KEYS):
+            if pass_shape is not None or len(hand) + values.count(None) != len(_CARRIED):
                 meta = _hand_meta(hand, pass_shape)
             per_hand.append((len(plays), dealer, direction, moon, points, totals, meta))
         if not hands:  # a placeholder row keeps a game without hands
