@@ -23,8 +23,9 @@ file's metadata, ``hands`` as the hand rows)."""
 
 
 class Field(NamedTuple):
-    """One field of ``hearts-game/1``: its JSON key (also the record's attribute, but ``rules``, whose
-    text is kept in ``rules_spec``), whether a record must have it, and where Parquet keeps it."""
+    """One field of ``hearts-game/1``: its JSON key (also the record's attribute, see :func:`attribute_of`),
+    whether the format requires it (the writer always writes those; the reader takes a missing ``hands``
+    as none), and where Parquet keeps it."""
 
     key: str
     required: bool
@@ -38,7 +39,7 @@ GAME_FIELDS = (
     Field("played_at", False, META, "when the game was played (ISO 8601)"),
     Field("rules", False, COLUMN, "a preset name or an object of rule fields"),
     Field("players", True, COLUMN, "the player at each seat"),
-    Field("hands", False, LAYOUT, "the hands in order"),
+    Field("hands", True, LAYOUT, "the hands in order"),
     Field("complete", False, META, "whether the game was played to its end"),
 )
 """The game fields, in the order they are written; the JSON schema and the Parquet layout document

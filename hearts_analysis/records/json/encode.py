@@ -32,7 +32,7 @@ _GAME_JSON: dict[str, Callable[[Any], Any]] = {
     "players": list,
     "hands": lambda hands: [hand_to_dict(hand) for hand in hands],
 }
-_GAME_VALUES = tuple((f.key, attribute_of(f.key), f.required or f.key == "hands")
+_GAME_VALUES = tuple((f.key, attribute_of(f.key), f.required)
                      for f in GAME_FIELDS if f.key != "format")
 """``(key, attribute, always written)`` of each game field after ``format``."""
 
