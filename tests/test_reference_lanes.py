@@ -385,7 +385,8 @@ def test_checked_builds_the_record_the_constructor_builds(values):
 
 @pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(HandRecord)])
 def test_a_checked_record_stays_frozen(name):
-    hand = HandRecord.checked((), (), None, None, None, None, None, None, {}, frozenset())
+    hand = HandRecord.checked(deal=(), plays=(), passes=None, dealer=None, pass_direction=None, moon=None, points=None,
+                              totals=None, extra={}, nulls=frozenset())
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(hand, name, None)
     with pytest.raises(dataclasses.FrozenInstanceError):

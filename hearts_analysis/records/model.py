@@ -92,7 +92,7 @@ class HandRecord:
     nulls: frozenset[str] = frozenset()
 
     @classmethod
-    def checked(cls, deal: tuple[tuple[Card, ...], ...], plays: tuple[Play, ...],
+    def checked(cls, *, deal: tuple[tuple[Card, ...], ...], plays: tuple[Play, ...],
                 passes: tuple[tuple[Card, ...] | None, ...] | None, dealer: int | None,
                 pass_direction: str | None, moon: str | None, points: tuple[int, ...] | None,
                 totals: tuple[int, ...] | None, extra: Mapping[str, Any], nulls: frozenset[str]) -> "HandRecord":

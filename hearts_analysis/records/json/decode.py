@@ -198,7 +198,8 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
     totals = get("totals")
     if totals is not None and (totals := _seat_ints(totals, n)) is None:
         return None
-    return HandRecord.checked(deal, plays, passes, dealer, direction, moon, points, totals, {}, _NO_NULLS)
+    return HandRecord.checked(deal=deal, plays=plays, passes=passes, dealer=dealer, pass_direction=direction, moon=moon,
+                              points=points, totals=totals, extra={}, nulls=_NO_NULLS)
 
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:

@@ -253,8 +253,9 @@ class _HandBuilder:
         passes = tuple(self.segments[i + n:i + 2 * n]) if self.has_passes[k] else None
         plays = tuple(self.plays[self.first_play[k]:self.first_play[k + 1]])
         if k not in self.meta:
-            return HandRecord.checked(deal, plays, passes, self.dealer[k], self.direction[k], self.moon[k],
-                                      self.points[k], self.totals[k], _NO_EXTRA, _NO_NULLS)
+            return HandRecord.checked(deal=deal, plays=plays, passes=passes, dealer=self.dealer[k],
+                                      pass_direction=self.direction[k], moon=self.moon[k], points=self.points[k],
+                                      totals=self.totals[k], extra=_NO_EXTRA, nulls=_NO_NULLS)
         meta = self.meta[k]
         shape = meta.get("passes", _MISSING)
         if shape is None:
@@ -266,7 +267,8 @@ class _HandBuilder:
             points = tuple(meta["points"])
         if meta.get("totals") is not None:
             totals = tuple(meta["totals"])
-        return HandRecord(deal, plays, passes, self.dealer[k], self.direction[k], self.moon[k], points, totals,
+        return HandRecord(deal=deal, plays=plays, passes=passes, dealer=self.dealer[k],
+                          pass_direction=self.direction[k], moon=self.moon[k], points=points, totals=totals,
                           extra={key: v for key, v in meta.items() if key not in _HAND_KEY_SET},
                           nulls=frozenset(key for key, v in meta.items() if v is None and key in _HAND_KEY_SET))
 

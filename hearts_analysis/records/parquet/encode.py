@@ -27,7 +27,7 @@ from ..model import DIRECTION_CODES, FORMAT, MOON_CODES, GameRecord
 from .layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
                             META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from . import arrays as arrow
-from .shred import Declined, any_hands, card_codes, decline, game_meta, plain_hands
+from .shred import Declined, Shredded, any_hands, card_codes, decline, game_meta, plain_hands
 
 _STR = {str}
 _TEXT = (str, type(None))
@@ -110,7 +110,7 @@ class EventEncoder:
             meta = game_meta(obj)
         except orjson.JSONEncodeError:  # nested too deep: the reader names the field
             decline("a value orjson cannot write")
-        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, *encoded)
+        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, encoded)
         return len(hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:
@@ -132,7 +132,7 @@ class EventEncoder:
         if not known:
             decline("rules")
 
-    def _hands(self, hands: list, n: int) -> tuple:
+    def _hands(self, hands: list, n: int) -> Shredded:
         """The rows of a game's hands: per-hand values, segment lengths, and the checked card text."""
         try:
             encoded = plain_hands(hands, n)
@@ -140,11 +140,10 @@ class EventEncoder:
             encoded = None
         return encoded if encoded is not None else any_hands(hands, n)
 
-    def _commit(self, players, game_id, rules_json, meta, n, hand_count, numbers, plays_counts, dealers,
-                directions, moons, points_l, totals_l, metas, deal_lens, passed, pass_lens, dealt, passed_text,
-                played) -> None:
+    def _commit(self, players: list[str], game_id: str | None, rules_json: str | None, meta: str | None, n: int,
+                hands: Shredded) -> None:
         b = self._batch
-        rows = len(numbers)
+        rows = len(hands.numbers)
         batch_game = len(b.g_index)
         b.g_index.append(self.next_game)
         b.g_id.append(game_id)
@@ -153,28 +152,28 @@ class EventEncoder:
         b.g_meta.append(meta)
         b.g_first_hand.append(len(b.h_number))
         b.h_game.extend(repeat(batch_game, rows))
-        b.h_number.extend(numbers)
+        b.h_number.extend(hands.numbers)
         b.h_players.extend(repeat(n, rows))
-        b.h_plays.extend(plays_counts)
-        b.h_dealer.extend(dealers)
-        b.h_direction.extend(directions)
-        b.h_moon.extend(moons)
-        b.h_points.extend(points_l)
-        b.h_totals.extend(totals_l)
-        b.h_meta.extend(metas)
-        b.h_passed.extend(passed)
-        b.deal_lens.extend(deal_lens)
-        b.pass_lens.extend(pass_lens)
-        b.deal_ranks.append(dealt[0])
-        b.deal_suits.append(dealt[1])
-        b.pass_ranks.append(passed_text[0])
-        b.pass_suits.append(passed_text[1])
-        b.play_seats.append(played[0])
-        b.play_ranks.append(played[1])
-        b.play_suits.append(played[2])
+        b.h_plays.extend(hands.plays)
+        b.h_dealer.extend(hands.dealer)
+        b.h_direction.extend(hands.pass_direction)
+        b.h_moon.extend(hands.moon)
+        b.h_points.extend(hands.points)
+        b.h_totals.extend(hands.totals)
+        b.h_meta.extend(hands.hand_meta)
+        b.h_passed.extend(hands.passed)
+        b.deal_lens.extend(hands.deal_lens)
+        b.pass_lens.extend(hands.pass_lens)
+        b.deal_ranks.append(hands.dealt[0])
+        b.deal_suits.append(hands.dealt[1])
+        b.pass_ranks.append(hands.passed_text[0])
+        b.pass_suits.append(hands.passed_text[1])
+        b.play_seats.append(hands.played[0])
+        b.play_ranks.append(hands.played[1])
+        b.play_suits.append(hands.played[2])
         self.next_game += 1
         b.games += 1
-        b.hands += hand_count
+        b.hands += hands.hands
 
     # -- batches -----------------------------------------------------------
     def take_batch(self) -> "EventBatch | None":

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 from itertools import chain, compress, repeat
 from operator import is_not, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import orjson
@@ -55,6 +55,35 @@ _IS_GIVEN = partial(is_not, None)
 _NO_PASSES = {n: [[]] * n for n in range(3, 8)}
 _DIRECTION_VALUES = frozenset(PASS_DIRECTIONS) | {None}
 _MOON_VALUES = frozenset(MOON_CHOICES) | {None}
+
+
+class Shredded(NamedTuple):
+    """A game's hands taken apart for the encoder: per-hand values (a placeholder hand for a game without
+    hands), the lengths of the card segments, and the checked card text of the whole game."""
+
+    hands: int
+    numbers: list[int]
+    """The ``hand`` of each hand (1, 2, ...; 0 for the placeholder)."""
+    plays: list[int]
+    """Plays per hand."""
+    dealer: list[int | None]
+    pass_direction: list[str | None]
+    moon: list[str | None]
+    points: list[list[int] | None]
+    totals: list[list[int] | None]
+    hand_meta: list[str | None]
+    """The JSON of what of each hand has no column."""
+    deal_lens: list[int]
+    """Cards dealt to each seat of each hand."""
+    passed: list[bool]
+    """Per hand: whether it has a ``passes`` list."""
+    pass_lens: list[int]
+    """Cards passed by each seat of each hand that has one."""
+    dealt: tuple[bytes, bytes]
+    """Ranks and suits of every card dealt, in order."""
+    passed_text: tuple[bytes, bytes]
+    played: tuple[bytes, bytes, bytes]
+    """Seats, ranks and suits of every play."""
 
 
 class Declined(Exception):
@@ -121,7 +150,7 @@ def _check_numbers(points: list, totals: list, metas: list, players: int) -> Non
                 column[k] = None
 
 
-def plain_hands(hands: list, n: int) -> tuple | None:
+def plain_hands(hands: list, n: int) -> Shredded | None:
     """The common shape, read a game at a time (``None`` otherwise, for :func:`any_hands`).
 
     Every hand a dict of known fields without explicit nulls; every seat dealt the same number
@@ -168,9 +197,9 @@ def plain_hands(hands: list, n: int) -> tuple | None:
         _check_dealers(dealers, n)
     except Declined:
         return None
-    return (count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points, totals,
-            [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n), dealt,
-            passed_text, played)
+    return Shredded(count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points,
+                    totals, [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n),
+                    dealt, passed_text, played)
 
 
 _CARD_CLASS = bytes(ord("r") if chr(b) in "0123456789TJQKAtjqka" else ord("s") if chr(b) in "CDHScdhs"
@@ -220,7 +249,7 @@ def _play_text(text: bytes, shape: bytes, players: int) -> tuple[bytes, bytes, b
     return seats, ranks, plays[2::3]
 
 
-def any_hands(hands: list, n: int) -> tuple:
+def any_hands(hands: list, n: int) -> Shredded:
     """The rows of a game's hands of any shape :func:`game_from_dict` accepts, or decline.
 
     Per hand only what cannot wait is done; the checks run once per game over all its hands.
@@ -279,5 +308,5 @@ def any_hands(hands: list, n: int) -> tuple:
         meta_texts = [None if m is None else orjson.dumps(m).decode() for m in metas]
     except orjson.JSONEncodeError:  # nested too deep: the reader names the field
         decline("a hand field orjson cannot write")
-    return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l, meta_texts,
-            deal_lens, passed, pass_lens, dealt, passed_text, played)
+    return Shredded(len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l, meta_texts,
+                    deal_lens, passed, pass_lens, dealt, passed_text, played)
