@@ -17,6 +17,7 @@ import orjson
 from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
+from hearts_analysis.corpus import read_corpus
 from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
 from hearts_analysis.records.json import game_from_dict, game_to_dict, write_games
 from hearts_analysis.records.model import (CARD_ROWS, COLUMN, DIRECTION_CODES, GAME_FIELDS, GAME_KEYS, HAND_FIELDS,
@@ -116,6 +117,21 @@ def test_the_fast_path_decoder_reads_every_field_it_has_a_column_for(tmp_path):
         for kind, lists in ((DEAL, hand.deal), (PASS, hand.passes)):
             assert [card[(event == kind) & (seat == s)].tolist() for s in range(4)] == [list(c) for c in lists]
         assert list(zip(seat[event == PLAY].tolist(), card[event == PLAY].tolist())) == list(hand.plays)
+
+
+def test_the_corpus_tables_hold_every_field_with_a_column(tmp_path):
+    game = full_games()[0]
+    write_parquet([game], tmp_path / "corpus.parquet")
+    corpus = read_corpus(tmp_path / "corpus.parquet")
+    games, hands = corpus.games.iloc[0], corpus.hands
+    assert (games["game_id"], games["played_at"], games["complete"]) == (game.game_id, game.played_at, game.complete)
+    assert (list(games["players"]), orjson.loads(games["rules"])) == (list(game.players), game.rules_spec)
+    for key in ("dealer", "pass_direction", "moon"):
+        assert hands[key].tolist() == [getattr(hand, key) for hand in game.hands]
+    for key in ("points", "totals"):
+        assert [list(values) for values in hands[key]] == [list(getattr(hand, key)) for hand in game.hands]
+    kept = {f.key for f in GAME_FIELDS + HAND_FIELDS if f.parquet in (COLUMN, META)}
+    assert kept <= set(corpus.games.columns) | set(hands.columns)
 
 
 # -- the field list and the documents of schemas/ ------------------------------------------------

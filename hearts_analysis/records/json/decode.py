@@ -147,6 +147,10 @@ def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ..
     return tuple(plays)
 
 
+assert HAND_KEYS == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"), \
+    "_quick_hand and _hand_from_dict read these hand fields: teach them a field added to the model"
+assert GAME_KEYS == ("format", "game_id", "played_at", "rules", "players", "hands", "complete"), \
+    "game_from_dict reads these game fields: teach it a field added to the model"
 _HAND_FIELDS = frozenset(HAND_KEYS)
 _GAME_FIELDS = frozenset(GAME_KEYS)
 _INT = frozenset((int,))

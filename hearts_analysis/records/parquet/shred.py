@@ -1,4 +1,5 @@
-"""A ``hearts-game/1`` game's JSON taken apart for the encoder, at speed, exactly as the JSON reader reads it.
+"""The Parquet encoder's fast lane: a ``hearts-game/1`` game's JSON object shredded into the columns of
+the layout, at speed, exactly as the JSON reader reads it.
 
 The card lists of a whole game are re-serialised with orjson (about a
 microsecond a hand) and the compact text is checked, by character class,
