@@ -74,7 +74,7 @@ def test_the_leak_finder_by_hand():
     assert (bob["value"], bob["reference"], bob["impact"], bob["opportunities_per_hand"]) == (50, 20, 12, 1)
     assert bob["cost_per_hand"] == pytest.approx(3.6)                  # (50% - 20%) x 12 points x every hand
     assert bob["sample_size"] == 100 and bob["unit"] == "percent"
-    exact = stats.binomtest(50, 100).proportion_ci(0.95, method="exact")
+    exact = stats.binomtest(50, 100).proportion_ci(0.95, method="wilson")
     assert (bob["ci_low"], bob["ci_high"]) == pytest.approx((100 * exact.low, 100 * exact.high))
     fisher = stats.fisher_exact([[50, 50], [40, 160]], alternative="greater").pvalue
     assert bob["p_value"] == pytest.approx(3 * fisher)                # Holm: the smallest of 3 p-values x 3

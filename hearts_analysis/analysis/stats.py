@@ -320,6 +320,13 @@ class Tally:
                 out[leak["player"]].append(leak_sentence(leak, _definition(leak["statistic"])))
         return out
 
+    def document(self, review: ReviewCosts | None = None) -> dict[str, Any]:
+        """``hearts stats --format json``: the counts, the players, leaks, ratings and pass summary tables, and
+        the unreadable records."""
+        return {"games": self.games, "hands": self.hands, "players": self.player_rows(review),
+                "leaks": self.leak_rows(review), "ratings": self.rating_rows(),
+                "pass_summary": self.pass_summary_rows(), "errors": self.errors, "unreadable": self.error_count}
+
     def players_frame(self) -> "pd.DataFrame":
         """The ``players`` table: one row per player."""
         return frame("players", self.player_rows())

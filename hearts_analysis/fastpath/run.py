@@ -16,7 +16,7 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..audit import GameReport, game_report
+from ..audit import GameReport, audit_report, game_report, hand_audit
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.parquet import read as parquet_read
@@ -72,12 +72,11 @@ class CleanRun:
             hands = []
             for k in range(at, at + count):
                 moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_CHOICES[moon_choice[k]]}
-                hands.append({"points": points[k][:n], "moon": moon})
+                hands.append(hand_audit(points[k][:n], moon))
             at += count
             i = g - self.start
-            yield {"source": block.source(g), "game_id": game_ids[g], "players": players[g],
-                   "valid": True, "violations": [], "hands": hands, "totals": totals[i][:n],
-                   "winners": [s for s in range(n) if winners[i][s]], "complete": complete[i]}
+            yield audit_report(block.source(g), game_ids[g], players[g], [], hands, totals[i][:n],
+                               [s for s in range(n) if winners[i][s]], complete[i])
 
     def render(self) -> list[bytes]:
         """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it)."""
