@@ -27,7 +27,8 @@ from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.errors import Item
 from ..records.model import DIRECTION_CODES, MOON_CODES
 from ..records.parquet import arrays, decode as parquet_decode, read as parquet_read
-from ..records.parquet.layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
+from ..records.parquet.layout import (CARD_CODES, CARD_NAMES, COLUMNS, EVENT_CODES, EVENTS, GAME_COLUMNS, HAND_COLUMNS,
+                                      HEADER_COLUMNS, SCHEMA)
 from ..rules import Rules
 from .block import NULL, UNKNOWN, Block
 
@@ -35,10 +36,8 @@ TEXT_COLUMNS = ("rules", "game_meta", "hand_meta")
 """Sparse text columns read as dictionaries: cheaper to read, and each distinct text is judged once."""
 _ABSENT = -1000
 """Stands for a null while integer columns are read; outside every int8 value."""
-_EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
 SCREENED_COLUMNS = ("game", "hand", "event", "seat", "card", "index")
 """The card columns the screen reads."""
-_CARD_CODES = {name: code for code, name in enumerate(CARD_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -326,7 +325,7 @@ def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
     if (not _fits(headers.schema, HEADER_COLUMNS) or headers["game"].null_count or headers["hand"].null_count
             or not headers.num_rows):
         return None
-    kind = _coded(_chunk(headers, "event"), EVENTS, _EVENT_CODES)
+    kind = _coded(_chunk(headers, "event"), EVENTS, EVENT_CODES)
     found = parquet_decode.header_positions(kind, _numpy(_chunk(headers, "game")), _numpy(_chunk(headers, "hand")),
                                            games, hands, hand_game)
     if isinstance(found, str) or found[2].any():
@@ -402,8 +401,8 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     rows = table.num_rows
     game = _numpy(_chunk(table, "game"))
     hand = _numpy(_chunk(table, "hand"))
-    event = _coded(_chunk(table, "event"), EVENTS, _EVENT_CODES).astype(np.int8, copy=False)
-    card = _coded(_chunk(table, "card"), CARD_NAMES, _CARD_CODES).astype(np.int8, copy=False)
+    event = _coded(_chunk(table, "event"), EVENTS, EVENT_CODES).astype(np.int8, copy=False)
+    card = _coded(_chunk(table, "card"), CARD_NAMES, CARD_CODES).astype(np.int8, copy=False)
     seat = _numpy(_chunk(table, "seat")).astype(np.int8, copy=False)
     index = _numpy(_chunk(table, "index")).astype(np.int16, copy=False)
 

@@ -4,6 +4,14 @@ Cards are ints (see :mod:`hearts_analysis.cards`) in the order the source gave
 them; fields the format does not know are kept in ``extra`` so that nothing is
 lost in a round trip. ``nulls`` names optional fields the source wrote as an
 explicit ``null`` (rather than leaving them out), for the same reason.
+
+:data:`GAME_FIELDS` and :data:`HAND_FIELDS` declare the fields once, for every codec: the JSON keys
+and their order, which the format requires, and where a Parquet file keeps each.
+
+>>> [f.key for f in HAND_FIELDS if f.required]
+['deal', 'plays']
+>>> [f.key for f in GAME_FIELDS if f.parquet == META]
+['played_at', 'complete']
 """
 
 from __future__ import annotations

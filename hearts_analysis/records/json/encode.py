@@ -7,13 +7,14 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable, Iterable
 
 import orjson
 
 from ...cards import Card, card_name
 from ...rules import Rules
-from ..model import FORMAT, GAME_FIELDS, HAND_KEYS, GameRecord, HandRecord, attribute_of
+from ..model import FORMAT, GAME_FIELDS, HAND_FIELDS, GameRecord, HandRecord, attribute_of
 
 
 def _names(cards: Iterable[Card]) -> list[str]:
@@ -32,40 +33,48 @@ _GAME_JSON: dict[str, Callable[[Any], Any]] = {
     "players": list,
     "hands": lambda hands: [hand_to_dict(hand) for hand in hands],
 }
-_GAME_VALUES = tuple((f.key, attribute_of(f.key), f.required)
-                     for f in GAME_FIELDS if f.key != "format")
-"""``(key, attribute, always written)`` of each game field after ``format``."""
+
+
+def _rules_written(game: GameRecord) -> Any:
+    """The ``rules`` value as the record wrote it; for a record built in code, its rule set's spec."""
+    if game.rules_spec is None and "rules" not in game.nulls and game.rules != Rules():
+        return game.rules.to_spec()
+    return game.rules_spec
+
+
+_Reader = Callable[[Any], Any]
+_HAND_VALUES: tuple[tuple[str, _Reader, bool], ...] = tuple(
+    (f.key, attrgetter(f.key), f.required) for f in HAND_FIELDS)
+"""``(key, value of the record, always written)`` of each hand field."""
+_GAME_VALUES: tuple[tuple[str, _Reader, bool], ...] = tuple(
+    (f.key, _rules_written if f.key == "rules" else attrgetter(attribute_of(f.key)), f.required)
+    for f in GAME_FIELDS if f.key != "format")
+"""The same of each game field after ``format``."""
+
+
+def _fields(record: GameRecord | HandRecord, values: tuple[tuple[str, _Reader, bool], ...],
+            convert: dict[str, _Reader], out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with every field of ``values`` that is set (or was written as an explicit null), then the
+    fields the format does not know."""
+    for key, read, always in values:
+        value = read(record)
+        if value is not None or always:
+            write = convert.get(key)
+            out[key] = value if write is None else write(value)
+        elif key in record.nulls:
+            out[key] = None
+    out.update(record.extra)
+    return out
 
 
 def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
-    """The hand as a ``hearts-game/1`` object: every field of :data:`~..model.HAND_FIELDS` that is set
-    (or was written as an explicit null), then the fields the format does not know."""
-    out: dict[str, Any] = {}
-    for key in HAND_KEYS:
-        value = getattr(hand, key)
-        if value is not None:
-            write = _HAND_JSON.get(key)
-            out[key] = value if write is None else write(value)
-        elif key in hand.nulls:
-            out[key] = None
-    out.update(hand.extra)
-    return out
+    """The hand as a ``hearts-game/1`` object, its fields in the order of :data:`~..model.HAND_FIELDS`."""
+    return _fields(hand, _HAND_VALUES, _HAND_JSON, {})
 
 
 def game_to_dict(game: GameRecord) -> dict[str, Any]:
     """The record as a ``hearts-game/1`` object with canonical card names."""
-    out: dict[str, Any] = {"format": FORMAT}
-    for key, attribute, always in _GAME_VALUES:
-        value = getattr(game, attribute)
-        if key == "rules" and value is None and "rules" not in game.nulls and game.rules != Rules():
-            value = game.rules.to_spec()  # a record built in code: keep its rule set
-        if value is not None or always:
-            write = _GAME_JSON.get(key)
-            out[key] = value if write is None else write(value)
-        elif key in game.nulls:
-            out[key] = None
-    out.update(game.extra)
-    return out
+    return _fields(game, _GAME_VALUES, _GAME_JSON, {"format": FORMAT})
 
 
 def dumps_game(game: GameRecord) -> bytes:

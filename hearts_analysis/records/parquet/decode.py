@@ -25,8 +25,8 @@ from ...text import shown
 from ..errors import Item, RecordError
 from ..json import game_from_dict
 from ..model import COLUMN, DIRECTION_CODES, FORMAT, GAME_FIELDS, HAND_KEYS, META, MOON_CODES, GameRecord, HandRecord
-from .layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
-                            HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
+from .layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENT_CODES, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
+                     HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 
 _HAND_KEY_SET = frozenset(HAND_KEYS)
 _GAME_COLUMN_KEYS = tuple(f.key for f in GAME_FIELDS if f.parquet != META)
@@ -126,17 +126,14 @@ def _card_code(name: str) -> int:
         return -2
 
 
-_EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
-
-
 def _event_code(name: str) -> int:
     """The code of a card row's event; -2 for any other (header rows have no place among card rows)."""
-    code = _EVENT_CODES.get(name, -2)
+    code = EVENT_CODES.get(name, -2)
     return code if code <= NONE else -2
 
 
 def _header_code(name: str) -> int:
-    return _EVENT_CODES.get(name, -2)
+    return EVENT_CODES.get(name, -2)
 
 
 # -- the decoded row group ---------------------------------------------------

@@ -25,7 +25,7 @@ from ..errors import RecordError
 from ..json import game_from_dict, game_to_dict
 from ..model import DIRECTION_CODES, FORMAT, MOON_CODES, GameRecord
 from .layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
-                            META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
+                     META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from . import arrays as arrow
 from .shred import Declined, Shredded, any_hands, card_codes, decline, game_meta, plain_hands
 

@@ -28,11 +28,14 @@ LAYOUT_V1 = "events/1"
 EVENTS = ("deal", "pass", "play", "none", "game", "hand")
 """Values of the ``event`` column; a row's event code is its index here."""
 DEAL, PASS, PLAY, NONE, GAME_ROW, HAND_ROW = range(len(EVENTS))
+EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
 CARD_EVENTS = EVENTS[:NONE + 1]
 """The events of card rows (``none``: the placeholder of a hand or game without cards)."""
 
 CARD_NAMES = tuple(card_name(card) for card in range(52))
 """The ``card`` dictionary as written: dictionary index == card code (0-51)."""
+CARD_CODES = {name: code for code, name in enumerate(CARD_NAMES)}
+"""The code of each canonical card name (other spellings: :func:`hearts_analysis.cards.parse_card`)."""
 
 META_LAYOUT, META_FORMAT, META_GAMES, META_HANDS = "hearts.layout", "hearts.format", "hearts.games", "hearts.hands"
 
