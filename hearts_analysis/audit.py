@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .engine.replay import GameResult, replay_game
-from .records.jsonio import Item
+from .records.errors import Item
 from .records.sources import iter_sources
 from .rules import Rules
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from hearts_analysis.audit import SCORE_CSV_COLUMNS, score_rows, score_sheets
 from hearts_analysis.cli import app
 from hearts_analysis.fastpath.document import CorpusAudit, EngineMisuse, audit_document
-from hearts_analysis.records.parquetio import write_parquet
+from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.records.sources import iter_sources
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

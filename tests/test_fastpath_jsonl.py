@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from faults import clean_games, every_violation
 from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl
-from hearts_analysis.records.jsonio import dumps_game, game_to_dict
+from hearts_analysis.records.json import dumps_game, game_to_dict
 
 runner = CliRunner()
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
 from hearts_analysis.engine import replay_game
-from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.records.json import game_from_dict
 from hearts_analysis.reports.audit import AuditDigest, Limits, digest_paths, render_audit_report
 from hearts_analysis.reports.extras import GameExtras
 from hearts_analysis.reports.game import render_game_report, replay_data

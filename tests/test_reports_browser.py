@@ -20,7 +20,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from hearts_analysis.engine import replay_game  # noqa: E402
-from hearts_analysis.records.jsonio import game_from_dict  # noqa: E402
+from hearts_analysis.records.json import game_from_dict  # noqa: E402
 from hearts_analysis.reports.audit import digest_paths, write_audit_report  # noqa: E402
 from hearts_analysis.reports.game import write_game_report  # noqa: E402
 from hearts_analysis.reports.players import digest_players, write_players_report  # noqa: E402

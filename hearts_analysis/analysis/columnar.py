@@ -26,7 +26,7 @@ from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
 from ..fastpath.screen import Verdict, windows
-from ..records.events_layout import PLAY
+from ..records.parquet.layout import PLAY
 from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS

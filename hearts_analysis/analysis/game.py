@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator
 
 from ..cards import JD, QS, card_name
 from ..engine.replay import GameResult, HandResult, replay_game
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from ..records.sources import iter_sources
 from ..rules import Rules, Table

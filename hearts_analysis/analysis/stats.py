@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..audit import error_report
 from ..cpus import worker_count
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from ..rules import Rules
 from .catalogue import frame, stat

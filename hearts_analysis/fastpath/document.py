@@ -7,7 +7,7 @@ a time, so that a corpus of millions of games is never held whole. :func:`audit_
 the same document as a dict, for a corpus that fits in memory.
 
 >>> import tempfile, pathlib
->>> from hearts_analysis.records.jsonio import write_games
+>>> from hearts_analysis.records.json import write_games
 >>> from hearts_analysis.simulate import simulate_games
 >>> from hearts_analysis.rules import Rules
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"

@@ -19,8 +19,8 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..records.events_encode import EventEncoder
-from ..records.jsonio import jsonl_item
+from ..records.json import jsonl_item
+from ..records.parquet.encode import EventEncoder
 from ..rules import Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit

@@ -11,15 +11,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import Mask
+from ..records.model import DIRECTION_CODES, MOON_CODES
 from ..rules import ANY_DIRECTION, PASS_DIRECTIONS, Rules, Table
 
-DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-"""``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a hand's pass direction."""
 HOLD = DIRECTION_CODES["hold"]
 STATED = len(PASS_DIRECTIONS)
 """The cycle code of ``any``: the record states the hand's direction."""
-MOON_CODES = {"add_to_others": 0, "subtract_from_shooter": 1}
-"""The codes of a moon choice; -1 stands for none recorded."""
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,12 @@ import pyarrow as pa
 
 from ..audit import GameReport, audit_report, game_report, hand_audit
 from ..engine.replay import replay_game
-from ..records import parquetio
-from ..records.jsonio import Item, RecordError
-from ..rules import Rules
+from ..records.errors import Item, RecordError
+from ..records.parquet import read as parquet_read
+from ..rules import MOON_CHOICES, Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
-from .params import MOON_CODES
 from .screen import Verdict, screen_block
-
-MOON_NAMES = {code: name for name, code in MOON_CODES.items()}
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ class CleanRun:
             count = int(first[g - self.start + 1] - first[g - self.start])
             hands = []
             for k in range(at, at + count):
-                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_NAMES[moon_choice[k]]}
+                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_CHOICES[moon_choice[k]]}
                 hands.append(hand_audit(points[k][:n], moon))
             at += count
             i = g - self.start
@@ -216,7 +213,7 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     items: list[Item] = []
     if headers is not None:
         headers = _as_text(headers)
-    for part in parquetio.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
+    for part in parquet_read.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
         if isinstance(part, Item):
             items.append(part)
         else:

@@ -7,7 +7,7 @@ same as :func:`~hearts_analysis.review.review_game` on the whole game. Only a
 bounded number of hands are in flight ahead of the game being returned, so
 memory stays flat on a corpus of any size.
 
->>> from hearts_analysis.records.jsonio import Item
+>>> from hearts_analysis.records.errors import Item
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_game
 >>> from hearts_analysis.review import Settings, review_game
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from .cache import ReviewCache
 from .evaluate import Settings
