@@ -43,6 +43,20 @@ Points alone are not evidence: a player left with QS holds "all the points"
 by accident in most hands, so requirements (3) and (4) are what separate an
 attempt from bad luck. The definition assumes purposeful play: at a table of
 random players, who play high by chance, it still finds false attempts.
+
+A run the table stopped: seat 2 met the definition after trick 5, and seat 0
+ended it in trick 12 by keeping QS, so the runner paid its 13 heart points:
+
+>>> from hearts_analysis.cards import card_name
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> from hearts_analysis.analysis.trace import trace_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=48)
+>>> result = replay_game(game)
+>>> run = detect_moon(game.rules.table(4), next(trace_game(result)), result.hands[0], (0, 0, 0, 0))
+>>> run.seat, run.start_trick, run.outcome, run.trick, run.stopper, card_name(run.card), run.cost
+(2, 5, 'stopped', 12, 0, 'QS', 13)
 """
 
 from __future__ import annotations
