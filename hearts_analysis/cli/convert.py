@@ -1,4 +1,27 @@
-"""``hearts convert``: JSON, JSON Lines and Parquet corpora into one another."""
+"""``hearts convert``: JSON, JSON Lines and Parquet corpora into one another.
+
+>>> import tempfile, pathlib
+>>> from typer.testing import CliRunner
+>>> from hearts_analysis.cli import app
+>>> from hearts_analysis.records.sources import iter_sources, write_any
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30), seed=7))
+>>> write_any(games, folder / "games.jsonl")
+2
+>>> done = CliRunner().invoke(app, ["convert", str(folder / "games.jsonl"), str(folder / "games.parquet")])
+>>> done.exit_code, done.stderr.split(" into ")[0]
+(0, 'converted 2 games (6 hands)')
+>>> [item.game for item in iter_sources([folder / "games.parquet"])] == games
+True
+
+An output that is also an input is refused before anything is written:
+
+>>> same = CliRunner().invoke(app, ["convert", str(folder / "games.jsonl"), str(folder / "games.jsonl")])
+>>> same.exit_code, same.stderr.endswith("choose another output\\n")
+(2, True)
+"""
 
 from __future__ import annotations
 
