@@ -48,13 +48,11 @@ A run the table stopped: seat 2 met the definition after trick 5, and seat 0
 ended it in trick 12 by keeping QS, so the runner paid its 13 heart points:
 
 >>> from hearts_analysis.cards import card_name
->>> from hearts_analysis.engine import replay_game
->>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_game
->>> from hearts_analysis.analysis.trace import trace_game
+>>> from hearts_analysis.analysis.game import analyze_game
+>>> from hearts_analysis.rules import Rules
 >>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=48)
->>> result = replay_game(game)
->>> run = detect_moon(game.rules.table(4), next(trace_game(result)), result.hands[0], (0, 0, 0, 0))
+>>> run = analyze_game(game).hands[0].moon
 >>> run.seat, run.start_trick, run.outcome, run.trick, run.stopper, card_name(run.card), run.cost
 (2, 5, 'stopped', 12, 0, 'QS', 13)
 """

@@ -3,17 +3,17 @@
 >>> import tempfile, pathlib
 >>> from typer.testing import CliRunner
 >>> from hearts_analysis.cli import app
->>> from hearts_analysis.records.sources import iter_sources, write_any
->>> from hearts_analysis.rules import Rules
->>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.records.sources import iter_sources
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> games = list(simulate_games(2, Rules.preset("standard", target=30), seed=7))
->>> write_any(games, folder / "games.jsonl")
-2
->>> done = CliRunner().invoke(app, ["convert", str(folder / "games.jsonl"), str(folder / "games.parquet")])
+>>> runner = CliRunner()
+>>> runner.invoke(app, ["simulate", "-n", "2", "--seed", "7", "--set", "target=30", "-o", str(folder / "games.jsonl")]).exit_code
+0
+>>> done = runner.invoke(app, ["convert", str(folder / "games.jsonl"), str(folder / "games.parquet")])
 >>> done.exit_code, done.stderr.split(" into ")[0]
 (0, 'converted 2 games (6 hands)')
->>> [item.game for item in iter_sources([folder / "games.parquet"])] == games
+>>> def games(name):
+...     return [item.game for item in iter_sources([folder / name])]
+>>> games("games.parquet") == games("games.jsonl")
 True
 
 An output that is also an input is refused before anything is written:

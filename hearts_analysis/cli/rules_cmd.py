@@ -11,8 +11,8 @@ A fitted rule set is printed as the options that audit by it, ready to paste:
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
->>> write_any(simulate_games(2, Rules.preset("standard", target=30), seed=7), path)
-2
+>>> write_any(simulate_games(1, Rules.preset("standard", target=30), seed=7), path)
+1
 >>> result = CliRunner().invoke(app, ["rules", "--infer", str(path)])
 >>> result.exit_code, result.stdout.splitlines()[5:8]
 (0, ['Fitted rule set: {"preset":"standard","target":30}', '  audit with: hearts validate --rules standard --set target=30 PATH...', '  every game is fully legal and correctly scored under it'])

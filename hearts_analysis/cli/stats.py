@@ -1,22 +1,21 @@
 """``hearts stats``: one row per player over a corpus, streamed.
 
->>> import tempfile, pathlib
->>> from typer.testing import CliRunner
->>> from hearts_analysis.cli import app
->>> from hearts_analysis.records.sources import write_any
+On a terminal the leaderboard fits its width: columns are dropped from the right, and a
+line says which, so a narrow window still shows who leads:
+
+>>> from hearts_analysis.analysis.stats import tally_games
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
->>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
->>> write_any(simulate_games(2, Rules.preset("standard", target=30), seed=7), path)
-2
->>> result = CliRunner().invoke(app, ["stats", str(path), "--columns", "player,games,wins"])
->>> print("\\n".join(result.stdout.splitlines()[:6]))
+>>> tally = tally_games(simulate_games(2, Rules.preset("standard", target=30), seed=7))
+>>> print(render_text(tally, ("player", "games", "wins", "win_pct"), width=20))
 player  games  wins
   bot4      2     2
   bot3      2     0
   bot1      2     0
   bot2      2     0
 2 games, 6 hands; best first by rating - 3 x rating_sigma
+left out to fit the terminal: win_pct (choose with --columns)
+leaks: significant ones only (--all-leaks shows every costly difference)
 """
 
 from __future__ import annotations
