@@ -3,6 +3,10 @@
 Each command lives in its own module of this package and registers itself on
 :data:`app` when imported. ``ORDER`` sets the order ``--help`` lists them in;
 a module not named there is still imported (and listed after them).
+
+>>> import typer
+>>> list(typer.main.get_command(app).commands)
+['validate', 'score', 'convert', 'simulate', 'analyze', 'stats', 'report', 'review', 'rules', 'explain', 'import', 'export']
 """
 
 from __future__ import annotations
