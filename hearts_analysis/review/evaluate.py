@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of
+from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
@@ -42,7 +42,7 @@ from . import context
 from .knowledge import Knowledge, before_pass
 from .lanes import HEARTS, U64, popcount
 from .reasons import explain
-from .policy import MODELS
+from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .sampling import sample_hands
 
@@ -77,6 +77,9 @@ class Settings:
     bot: BotFactory | None = None
     """Play rollouts with these simulator bots instead of the fast rollout player (much slower;
     passes always use the rollout player)."""
+    confirm: bool = True
+    """Judge a flagged decision again under the other rollout player (:data:`OTHER_MODEL`) on the same
+    fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
     model: str = "basic"
     """The fast rollout player (:data:`~.policy.MODELS`): ``basic`` ducks and dumps; ``strong`` plays
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
@@ -130,7 +133,12 @@ class Decision:
     win_chance: tuple[float, float] | None = None
     """Chance of winning the game with the played and with the best alternative, where it was at stake."""
     unclear: bool = False
-    """The budget ran out before the class of the cost was settled (never flagged)."""
+    """The budget ran out before the class of the cost was settled, or the two rollout players
+    disagree on whether it costs points (never flagged)."""
+    unclear_reason: str | None = None
+    """Why the decision is unclear, in words (which model thinks what)."""
+    other_cost: float | None = None
+    """The cost under the other rollout player on the same fresh deals, where it was judged."""
 
 
 def band(cost: float) -> str | None:
@@ -335,14 +343,14 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
                                       settings.seed, settings.exact_tricks)
     alternatives = [(c,) for c in representatives]
 
-    def fresh(count: int, pair: tuple[int, int]) -> np.ndarray:
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
         cards = [representatives[i] for i in pair]
-        deals = sample_hands(knowledge, count, rng)
         if settings.bot is None:
-            return play_out(state, deals, cards, settings.exact_tricks, MODELS[settings.model].plays).points
+            return play_out(state, deals, cards, settings.exact_tricks, MODELS[model].plays).points
         return play_out_with_bots(state.table, history, seat, deals, cards, settings.bot, settings.seed,
                                   settings.exact_tricks).points
 
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, rng), rollout, settings.model)
     return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
 
 
@@ -369,9 +377,11 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
                         dealer, settings.exact_tricks, MODELS[settings.model])
     alternatives = [tuple(iter_cards(actual if i == chosen else m)) for i, m in enumerate(finalists)]
 
-    def fresh(count: int, pair: tuple[int, int]) -> np.ndarray:
-        return pass_out(table, seat, sample_hands(knowledge, count, rng), direction,
-                        [finalists[i] for i in pair], dealer, settings.exact_tricks, MODELS[settings.model]).points
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
+        return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
+                        settings.exact_tricks, MODELS[model]).points
+
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, rng), rollout, settings.model)
 
     decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
     if decision.category is None:
@@ -387,6 +397,27 @@ Fresh = Callable[[int, tuple[int, int]], np.ndarray]
 """``fresh(count, (chosen, best))``: points ``(2, count, seats)`` of the two alternatives on new deals."""
 
 
+class FreshDeals:
+    """A :data:`Fresh` that keeps the deals it drew, so that another model can replay the same ones.
+
+    ``draw(count)`` samples deals; ``rollout(deals, pair, model)`` gives the points of the pair of
+    alternatives on them under the named rollout player."""
+
+    def __init__(self, draw: Callable[[int], np.ndarray],
+                 rollout: Callable[[np.ndarray, tuple[int, int], str], np.ndarray], model: str):
+        self.draw, self.rollout, self.model = draw, rollout, model
+        self.drawn: list[np.ndarray] = []
+
+    def __call__(self, count: int, pair: tuple[int, int]) -> np.ndarray:
+        deals = self.draw(count)
+        self.drawn.append(deals)
+        return self.rollout(deals, pair, self.model)
+
+    def again(self, pair: tuple[int, int], model: str) -> np.ndarray:
+        """The points of ``pair`` on every deal drawn so far, under ``model``."""
+        return self.rollout(np.concatenate(self.drawn), pair, model)
+
+
 def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
                          ) -> tuple[float, float, str | None, int]:
     """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
@@ -398,11 +429,45 @@ def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settin
         count = min(settings.batch, settings.budget - len(differences))
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
-        cost = float(differences.mean())
-        error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
-        margin = float(settings.confidence_z * error)
+        cost, margin = _mean_and_margin(differences, settings.confidence_z)
         verdict = settle(cost, margin, settings.tolerance)
     return max(cost, 0.0), margin, verdict, len(differences)
+
+
+def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
+    error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
+    return float(differences.mean()), float(z * error)
+
+
+def milder(one: str | None, other: str | None) -> str | None:
+    """The class both verdicts reach at least.
+
+    >>> milder("blunder", "inaccuracy"), milder("mistake", None)
+    ('inaccuracy', None)
+    """
+    ranks = [None] + [name for _, name in reversed(CLASSES)]
+    return min(one, other, key=ranks.index)
+
+
+def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Settings
+            ) -> tuple[str | None, float, float]:
+    """``(class, cost, margin)`` of ``chosen`` against ``best`` under the other rollout player, on the
+    deals that judged it: the class the whole interval clears (widened as in settling) where it does
+    not settle, so that only a loss this model also sees confirms a flag."""
+    points = fresh.again((chosen, best), OTHER_MODEL[settings.model])[:, :, seat].astype(np.float64)
+    cost, margin = _mean_and_margin(points[0] - points[1], settings.confidence_z)
+    verdict = settle(cost, margin, settings.tolerance)
+    if verdict == UNSETTLED:
+        verdict = band(cost - margin + settings.tolerance)
+    return verdict, max(cost, 0.0), margin
+
+
+def _disagreement(settings: Settings, played: str, best: str, cost: float, margin: float,
+                  other_cost: float, other_margin: float) -> str:
+    other, model = MODEL_WORDS[OTHER_MODEL[settings.model]], MODEL_WORDS[settings.model]
+    return (f"unclear: {other} finds no loss: with it, {played} costs {other_cost:.1f} \u00b1 "
+            f"{other_margin:.1f} points against {best} on the same deals, where {model} finds "
+            f"{cost:.1f} \u00b1 {margin:.1f}")
 
 
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
@@ -414,9 +479,14 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     verdict = None
     # The choosing deals favour the best (it won on them): a cost clearly under the first class
     # even so needs no judging; any other is judged on fresh deals.
+    other: tuple[str | None, float, float] | None = None
     if best != chosen and settle(cost, margin, 0.0) is not None:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
+        # Only a flag is confirmed: the second model costs time on the few decisions that need it.
+        if (settings.confirm and settings.bot is None and isinstance(fresh, FreshDeals)
+                and verdict not in (None, UNSETTLED)):
+            other = confirm(fresh, seat, chosen, best, settings)
     win = None
     if settings.game_context and context.can_end(position.table, position.totals):
         chances = context.win_chances(position.table, position.totals, outcomes.points, seat)
@@ -424,17 +494,31 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
                    for o, c in zip(options, chances)]
         win = (float(chances[chosen]), float(chances[best]))
     unclear = verdict == UNSETTLED
+    doubt = None
     # Unsettled: the class the whole interval clears (widened as in settling), and said so.
     category = band(cost - margin + settings.tolerance) if unclear else verdict
-    means = [o.expected for o in options]
-    reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
     if unclear:
         higher = band(cost + margin)
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
                  + (f"{_article(category)} {category} at least, perhaps {_article(higher)} {higher}" if category
                     else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
+    elif other is not None and other[0] is None:
+        unclear, category = True, None
+        doubt = _disagreement(settings, _choice_words(alternatives[chosen]), _choice_words(alternatives[best]),
+                              cost, margin, other[1], other[2])
+    elif other is not None:
+        # Both models find a loss: the class both agree it reaches at least.
+        category = milder(category, other[0])
+    means = [o.expected for o in options]
+    reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
+    if doubt:
         reason = doubt if reason is None else f"{reason} ({doubt})"
     ranked = tuple(sorted(options, key=lambda o: o.expected))
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
-                    category, False, max(means) - min(means), deals, ranked, reason, win, unclear)
+                    category, False, max(means) - min(means), deals, ranked, reason, win, unclear, doubt,
+                    None if other is None else other[1])
+
+
+def _choice_words(cards: tuple[Card, ...]) -> str:
+    return " ".join(names(cards))
 
