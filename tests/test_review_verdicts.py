@@ -183,8 +183,8 @@ def test_a_known_blunder_each_hand_is_flagged():
                                    hands=[blunder.hand])
                 again = next(d for d in both.decisions if d.kind == "play" and d.trick == blunder.trick)
                 if again.unclear:
-                    assert again.category is None and again.other_cost < MISTAKE
-                    assert "stronger opponent model finds no loss" in again.unclear_reason
+                    assert again.category is None
+                    assert "the stronger opponent model" in again.unclear_reason
                     unclear += 1
                 else:
                     assert again.category is not None and again.other_cost >= INACCURACY

@@ -44,6 +44,7 @@ from .lanes import HEARTS, U64, popcount
 from .reasons import explain
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
+from .inference import inferred_hands
 from .sampling import sample_hands
 
 INACCURACY, MISTAKE, BLUNDER = 1.0, 3.0, 7.0
@@ -80,6 +81,9 @@ class Settings:
     confirm: bool = True
     """Judge a flagged decision again under the other rollout player (:data:`OTHER_MODEL`) on the same
     fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
+    infer: str | None = None
+    """Weight the sampled deals of a play by how likely the others' plays so far were under this
+    rollout player (:mod:`.inference`); ``None`` draws every consistent deal alike."""
     model: str = "basic"
     """The fast rollout player (:data:`~.policy.MODELS`): ``basic`` ducks and dumps; ``strong`` plays
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
@@ -324,7 +328,8 @@ class Position:
 
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
                 index: int, settings: Settings, history: History | None = None) -> Decision:
-    """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``)."""
+    """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
+    or ``settings.infer``)."""
     legal = state.legal_cards(seat)
     groups = equivalent_groups(state, seat, legal)
     chosen = next(i for i, group in enumerate(groups) if card in group)
@@ -332,7 +337,14 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     if len(groups) == 1:
         return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
-    hands = sample_hands(knowledge, settings.samples, rng)
+
+    def draw(count: int) -> np.ndarray:
+        if settings.infer is None or history is None:
+            return sample_hands(knowledge, count, rng)
+        return inferred_hands(knowledge, count, rng, state.table, history.first_leader, history.plays,
+                              settings.infer)
+
+    hands = draw(settings.samples)
     representatives = [card if i == chosen else group[0] for i, group in enumerate(groups)]
     if settings.bot is None:
         outcomes = play_out(state, hands, representatives, settings.exact_tricks, MODELS[settings.model].plays)
@@ -350,7 +362,7 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
         return play_out_with_bots(state.table, history, seat, deals, cards, settings.bot, settings.seed,
                                   settings.exact_tricks).points
 
-    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, rng), rollout, settings.model)
+    fresh = FreshDeals(draw, rollout, settings.model)
     return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
 
 
@@ -439,35 +451,48 @@ def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
     return float(differences.mean()), float(z * error)
 
 
-def milder(one: str | None, other: str | None) -> str | None:
-    """The class both verdicts reach at least.
+LOSS, NO_LOSS = "loss", "no loss"
 
-    >>> milder("blunder", "inaccuracy"), milder("mistake", None)
-    ('inaccuracy', None)
+
+def loss_or_not(cost: float, margin: float, tolerance: float) -> str:
+    """Whether ``cost ± margin`` lies above the first threshold (:data:`LOSS`), below it
+    (:data:`NO_LOSS`), each side widened by ``tolerance``, or straddles it (:data:`UNSETTLED`).
+
+    >>> loss_or_not(0.2, 0.5, 0.5), loss_or_not(2.0, 1.2, 0.5), loss_or_not(1.0, 2.0, 0.5)
+    ('no loss', 'loss', 'unsettled')
     """
-    ranks = [None] + [name for _, name in reversed(CLASSES)]
-    return min(one, other, key=ranks.index)
+    if cost + margin <= INACCURACY + tolerance:
+        return NO_LOSS
+    if cost - margin >= INACCURACY - tolerance:
+        return LOSS
+    return UNSETTLED
 
 
 def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Settings
-            ) -> tuple[str | None, float, float]:
-    """``(class, cost, margin)`` of ``chosen`` against ``best`` under the other rollout player, on the
-    deals that judged it: the class the whole interval clears (widened as in settling) where it does
-    not settle, so that only a loss this model also sees confirms a flag."""
-    points = fresh.again((chosen, best), OTHER_MODEL[settings.model])[:, :, seat].astype(np.float64)
-    cost, margin = _mean_and_margin(points[0] - points[1], settings.confidence_z)
-    verdict = settle(cost, margin, settings.tolerance)
-    if verdict == UNSETTLED:
-        verdict = band(cost - margin + settings.tolerance)
-    return verdict, max(cost, 0.0), margin
+            ) -> tuple[str, float, float, int]:
+    """``(loss or not, cost, margin, deals)`` of ``chosen`` against ``best`` under the other rollout
+    player: first on the deals that judged it, then on more fresh deals a batch at a time while it
+    cannot tell whether the choice costs points, up to the budget."""
+    other = OTHER_MODEL[settings.model]
+    points = fresh.again((chosen, best), other)[:, :, seat].astype(np.float64)
+    differences = points[0] - points[1]
+    cost, margin = _mean_and_margin(differences, settings.confidence_z)
+    verdict = loss_or_not(cost, margin, settings.tolerance)
+    while verdict == UNSETTLED and len(differences) < settings.budget:
+        count = min(settings.batch, settings.budget - len(differences))
+        points = fresh.rollout(fresh.draw(count), (chosen, best), other)[:, :, seat].astype(np.float64)
+        differences = np.concatenate([differences, points[0] - points[1]])
+        cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = loss_or_not(cost, margin, settings.tolerance)
+    return verdict, max(cost, 0.0), margin, len(differences)
 
 
-def _disagreement(settings: Settings, played: str, best: str, cost: float, margin: float,
-                  other_cost: float, other_margin: float) -> str:
+def _disagreement(settings: Settings, verdict: str, played: str, best: str, cost: float, margin: float,
+                  other_cost: float, other_margin: float, deals: int) -> str:
     other, model = MODEL_WORDS[OTHER_MODEL[settings.model]], MODEL_WORDS[settings.model]
-    return (f"unclear: {other} finds no loss: with it, {played} costs {other_cost:.1f} \u00b1 "
-            f"{other_margin:.1f} points against {best} on the same deals, where {model} finds "
-            f"{cost:.1f} \u00b1 {margin:.1f}")
+    finds = "finds no loss" if verdict == NO_LOSS else "cannot tell whether it costs points"
+    return (f"unclear: {other} {finds}: with it, {played} costs {other_cost:.1f} \u00b1 {other_margin:.1f} "
+            f"points against {best} over {deals} deals, where {model} finds {cost:.1f} \u00b1 {margin:.1f}")
 
 
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
@@ -479,7 +504,7 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     verdict = None
     # The choosing deals favour the best (it won on them): a cost clearly under the first class
     # even so needs no judging; any other is judged on fresh deals.
-    other: tuple[str | None, float, float] | None = None
+    other: tuple[str, float, float, int] | None = None
     if best != chosen and settle(cost, margin, 0.0) is not None:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
@@ -502,13 +527,10 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
                  + (f"{_article(category)} {category} at least, perhaps {_article(higher)} {higher}" if category
                     else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
-    elif other is not None and other[0] is None:
+    elif other is not None and other[0] != LOSS:
         unclear, category = True, None
-        doubt = _disagreement(settings, _choice_words(alternatives[chosen]), _choice_words(alternatives[best]),
-                              cost, margin, other[1], other[2])
-    elif other is not None:
-        # Both models find a loss: the class both agree it reaches at least.
-        category = milder(category, other[0])
+        doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
+                              _choice_words(alternatives[best]), cost, margin, *other[1:])
     means = [o.expected for o in options]
     reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
     if doubt:
