@@ -520,12 +520,13 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         win = (float(chances[chosen]), float(chances[best]))
     unclear = verdict == UNSETTLED
     doubt = None
-    # Unsettled: the class the whole interval clears (widened as in settling), and said so.
-    category = band(cost - margin + settings.tolerance) if unclear else verdict
+    # Unsettled: never flagged (a flag must not depend on how many deals the budget allowed); the
+    # reason says which classes the interval spans.
+    category = None if unclear else verdict
     if unclear:
-        higher = band(cost + margin)
+        lower, higher = band(cost - margin + settings.tolerance), band(cost + margin)
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
-                 + (f"{_article(category)} {category} at least, perhaps {_article(higher)} {higher}" if category
+                 + (f"{_article(lower)} {lower} at least, perhaps {_article(higher)} {higher}" if lower
                     else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
     elif other is not None and other[0] != LOSS:
         unclear, category = True, None
