@@ -454,18 +454,25 @@ def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
 LOSS, NO_LOSS = "loss", "no loss"
 
 
-def loss_or_not(cost: float, margin: float, tolerance: float) -> str:
-    """Whether ``cost ± margin`` lies above the first threshold (:data:`LOSS`), below it
-    (:data:`NO_LOSS`), each side widened by ``tolerance``, or straddles it (:data:`UNSETTLED`).
+AGREE = INACCURACY / 2
+"""Points the second model must find a choice to lose for the two to agree that it costs points:
+half the first class, far from where the second model's costs gather (near 0 and from 1 up), so
+that a larger budget seldom moves a decision across it."""
 
-    >>> loss_or_not(0.2, 0.5, 0.5), loss_or_not(2.0, 1.2, 0.5), loss_or_not(1.0, 2.0, 0.5)
+
+def loss_or_not(cost: float, margin: float, tolerance: float) -> str:
+    """Whether ``cost ± margin`` lies above :data:`AGREE` (:data:`LOSS`) or below it
+    (:data:`NO_LOSS`), each side widened by ``tolerance`` (where both, the side of ``cost``), or
+    straddles both (:data:`UNSETTLED`).
+
+    >>> loss_or_not(0.1, 0.5, 0.5), loss_or_not(1.2, 1.0, 0.5), loss_or_not(0.5, 2.0, 0.5)
     ('no loss', 'loss', 'unsettled')
     """
-    if cost + margin <= INACCURACY + tolerance:
-        return NO_LOSS
-    if cost - margin >= INACCURACY - tolerance:
-        return LOSS
-    return UNSETTLED
+    low = cost - margin >= AGREE - tolerance
+    high = cost + margin <= AGREE + tolerance
+    if low and high:
+        return LOSS if cost >= AGREE else NO_LOSS
+    return LOSS if low else NO_LOSS if high else UNSETTLED
 
 
 def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Settings
