@@ -107,17 +107,9 @@ def bot_comparison(jobs, settings: Settings, limit: int) -> dict[str, str]:
             other = review_game(game, bots, seats=[seat], hands=[number])
             for d, e in zip(one.decisions, other.decisions):
                 if d.kind == "play" and not d.forced:
-                    fast[(game.game_id, d.hand, d.seat, d.trick)] = d
-                    slow[(game.game_id, d.hand, d.seat, d.trick)] = e
-    keys = list(fast)
-    either = [k for k in keys if flagged(fast[k]) or flagged(slow[k])]
-    costs = np.array([[fast[k].cost, slow[k].cost] for k in keys]) if keys else np.zeros((0, 2))
-    corr = float(np.corrcoef(costs.T)[0, 1]) if len(keys) > 2 else float("nan")
-    return {
-        "cost correlation": f"{corr:.2f} over {len(keys)} plays",
-        "best card agrees": _share(sum(fast[k].best == slow[k].best for k in keys), len(keys)),
-        "class agrees when flagged": _share(sum(fast[k].category == slow[k].category for k in either), len(either)),
-    }
+                    fast[(game.game_id, d.hand, d.seat, d.kind, d.trick)] = d
+                    slow[(game.game_id, d.hand, d.seat, d.kind, d.trick)] = e
+    return model_comparison(fast, slow, "play")
 
 
 def model_comparison(a: dict, b: dict, kind: str) -> dict[str, str]:
