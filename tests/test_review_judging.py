@@ -108,9 +108,17 @@ def test_the_other_model_replays_the_same_deals_then_more_until_it_can_tell_a_lo
     models = [model for model, _ in seen]
     first = models.index("strong")
     assert set(models[:first]) == {"basic"} and set(models[first:]) == {"strong"}
-    assert np.array_equal(seen[first][1], np.concatenate([d for m, d in seen[:first]]))
+    assert np.array_equal(seen[first][1], np.concatenate([d for _, d in seen[:first]])[:2 * Settings().batch])
     assert second == expected and abs(other_cost - other) < max(margin, 0.5)
-    assert judged == (Settings().budget if expected == UNSETTLED else deals)
+    assert judged == (Settings().budget if expected == UNSETTLED else min(deals, 2 * Settings().batch))
+
+
+def test_the_other_model_replays_at_most_two_batches_of_the_judging_deals():
+    fresh, seen = _two_models({"basic": 3.0, "strong": 3.0}, 6.0)
+    deals = judge_on_fresh_deals(fresh, 1, 0, 1, Settings())[3]
+    assert deals > 2 * Settings().batch
+    assert confirm(fresh, 1, 0, 1, Settings())[::3] == (LOSS, 2 * Settings().batch)
+    assert np.array_equal(seen[-1][1], np.concatenate([d for _, d in seen[:-1]])[:2 * Settings().batch])
 
 
 def test_a_page_has_one_judge_the_advice_stands_aside_where_the_review_judged_a_pass():

@@ -425,9 +425,9 @@ class FreshDeals:
         self.drawn.append(deals)
         return self.rollout(deals, pair, self.model)
 
-    def again(self, pair: tuple[int, int], model: str) -> np.ndarray:
-        """The points of ``pair`` on every deal drawn so far, under ``model``."""
-        return self.rollout(np.concatenate(self.drawn), pair, model)
+    def again(self, pair: tuple[int, int], model: str, limit: int) -> np.ndarray:
+        """The points of ``pair`` on the first ``limit`` deals drawn so far, under ``model``."""
+        return self.rollout(np.concatenate(self.drawn)[:limit], pair, model)
 
 
 def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
@@ -479,9 +479,10 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
             ) -> tuple[str, float, float, int]:
     """``(loss or not, cost, margin, deals)`` of ``chosen`` against ``best`` under the other rollout
     player: first on the deals that judged it, then on more fresh deals a batch at a time while it
-    cannot tell whether the choice costs points, up to the budget."""
+    cannot tell whether the choice costs points, up to the budget. Two batches of the judging deals
+    are enough to tell most (it needs no class), so no more of them are replayed."""
     other = OTHER_MODEL[settings.model]
-    points = fresh.again((chosen, best), other)[:, :, seat].astype(np.float64)
+    points = fresh.again((chosen, best), other, 2 * settings.batch)[:, :, seat].astype(np.float64)
     differences = points[0] - points[1]
     cost, margin = _mean_and_margin(differences, settings.confidence_z)
     verdict = loss_or_not(cost, margin, settings.tolerance)
