@@ -6,6 +6,7 @@ same decisions reviewed with the simulator's HeuristicBot playing the rollouts o
 time (what the numpy lanes replace). Times are CPU seconds of this process.
 
     python benchmarks/bench_review.py --hands 8 --samples 200
+    python benchmarks/bench_review.py --hands 4 --compare
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 
 from hearts_analysis.engine.replay import Running, replay_hand
 from hearts_analysis.review import Settings, review_game
@@ -41,6 +43,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bot-decisions", type=int, default=3, help="decisions for the bot-rollout baseline")
     parser.add_argument("--model", default=Settings.model, help="the rollout player: strong or basic")
+    parser.add_argument("--compare", action="store_true",
+                        help="also time the same hands without the second model and with inferred deals")
     args = parser.parse_args()
     settings = Settings(samples=args.samples, seed=args.seed, model=args.model)
     rules = Rules.preset("standard")
@@ -80,6 +84,14 @@ def main() -> None:
           f"{len({d.hand for d in decisions if d.win_chance is not None})}")
     print(f"decisions per second: {len(decisions) / total:.1f} ({len(unforced) / total:.1f} unforced)")
     print(f"rollouts per second: {lanes / total:,.0f}")
+
+    # what the trust features cost, on the same hands in the same run
+    for name, other in (("without the second model's confirmation", replace(settings, confirm=False)),
+                        ("with deals weighted by the others' plays", replace(settings, infer="strong"))):
+        if args.compare:
+            seconds = sum(cpu(lambda: review_game(game, other, hands=[number]))[0] for game, number in jobs)
+            print(f"{name}: {seconds / len(jobs):.3f} s per hand; the default takes {total / seconds:.2f}x "
+                  f"that time")
 
     # baseline 1: replaying the same hands
     print(f"ratio to the reference replay of the same hands: {total / replay_seconds:,.0f}x its time")

@@ -5,11 +5,15 @@ no test or benchmark uses), all four seats, passes and plays apart:
 
 - class agreement between two seeds: on every unforced decision, and on those flagged in either;
 - better card (or pass) agreement between seeds, where either run found a cost above its margin;
-- flags moved by a larger budget (``--budget-factor`` times the samples);
+- flags moved by a larger budget (``--budget-factor`` times the samples and the budget);
+- decisions left unclear, and of them those where the two rollout players disagree;
+- the default rollout player against the other one (each alone, on the same deals): cost
+  correlation, better choice, class when flagged, for plays and passes;
 - with ``--bots``: the review with the simulator's HeuristicBot playing the rollouts, against the
   default rollout player on the same deals (cost correlation, best card, class when flagged);
 - with ``--pass-deals``: whether each flagged pass's better pass really is better when the hand
-  is played out by the heuristic bots (another model than the review's), and the cost under them;
+  is played out by the heuristic bots and by the other rollout player (other models than the
+  review's), and the cost under the bots;
 - contradictions between the passing advice and the review: a flagged pass whose better pass
   breaks advice the played pass kept;
 - seconds per hand at the default settings (CPU time of this process).
@@ -33,6 +37,8 @@ from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.scoring import moon_points, moon_shooter, raw_points
 from hearts_analysis.review import Settings, review_game
 from hearts_analysis.review.knowledge import before_pass
+from hearts_analysis.review.policy import MODELS, OTHER_MODEL
+from hearts_analysis.review.rollout import pass_out
 from hearts_analysis.review.sampling import sample_hands
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot, simulate_games
@@ -101,16 +107,21 @@ def bot_comparison(jobs, settings: Settings, limit: int) -> dict[str, str]:
             other = review_game(game, bots, seats=[seat], hands=[number])
             for d, e in zip(one.decisions, other.decisions):
                 if d.kind == "play" and not d.forced:
-                    fast[(game.game_id, d.hand, d.seat, d.trick)] = d
-                    slow[(game.game_id, d.hand, d.seat, d.trick)] = e
-    keys = list(fast)
-    either = [k for k in keys if flagged(fast[k]) or flagged(slow[k])]
-    costs = np.array([[fast[k].cost, slow[k].cost] for k in keys]) if keys else np.zeros((0, 2))
+                    fast[(game.game_id, d.hand, d.seat, d.kind, d.trick)] = d
+                    slow[(game.game_id, d.hand, d.seat, d.kind, d.trick)] = e
+    return model_comparison(fast, slow, "play")
+
+
+def model_comparison(a: dict, b: dict, kind: str) -> dict[str, str]:
+    """Two reviews of the same decisions on the same deals with different rollout players."""
+    keys = [k for k in a if k[3] == kind and k in b]
+    either = [k for k in keys if flagged(a[k]) or flagged(b[k])]
+    costs = np.array([[a[k].cost, b[k].cost] for k in keys]) if keys else np.zeros((0, 2))
     corr = float(np.corrcoef(costs.T)[0, 1]) if len(keys) > 2 else float("nan")
     return {
-        "cost correlation": f"{corr:.2f} over {len(keys)} plays",
-        "best card agrees": _share(sum(fast[k].best == slow[k].best for k in keys), len(keys)),
-        "class agrees when flagged": _share(sum(fast[k].category == slow[k].category for k in either), len(either)),
+        "cost correlation": f"{corr:.2f} over {len(keys)}",
+        "better choice agrees": _share(sum(a[k].best == b[k].best for k in keys), len(keys)),
+        "class agrees when flagged": _share(sum(a[k].category == b[k].category for k in either), len(either)),
     }
 
 
@@ -144,22 +155,39 @@ def pass_under_bots(game, number: int, seat: int, options: list[int], deals: int
     return points
 
 
-def pass_check(jobs, decisions: dict, deals: int) -> dict[str, str]:
-    """Flagged passes: is the better pass better under the heuristic bots' play?"""
+def pass_under_model(game, number: int, seat: int, options: list[int], deals: int, seed: int,
+                     model: str) -> np.ndarray:
+    """``(options, deals)`` points of ``seat`` passing each option, the hand played out by the rollout
+    player ``model`` on fresh deals of the hidden cards."""
+    table = game.rules.table(game.seats)
+    result = replay_game(game).hands[number - 1]
+    dealt = mask_of(game.hands[number - 1].deal[seat])
+    hands = sample_hands(before_pass(table, seat, dealt), deals, np.random.default_rng([seed, number, seat]))
+    return pass_out(table, seat, hands, result.pass_direction, options, result.dealer,
+                    model=MODELS[model]).points[:, :, seat]
+
+
+def pass_check(jobs, decisions: dict, deals: int, model: str) -> dict[str, str]:
+    """Flagged passes: is the better pass better when the hand is played out by another model (the
+    heuristic bots, and the other rollout player)?"""
     games = {game.game_id: game for game, _ in jobs}
-    wins = total = 0
+    wins = model_wins = total = 0
     costs, review_costs = [], []
     for key, d in decisions.items():
         if key[3] != "pass" or not flagged(d):
             continue
-        points = pass_under_bots(games[key[0]], d.hand, d.seat, [mask_of(d.played), mask_of(d.best)], deals, 7)
+        options = [mask_of(d.played), mask_of(d.best)]
+        points = pass_under_bots(games[key[0]], d.hand, d.seat, options, deals, 7)
         cost = float((points[0] - points[1]).mean())
+        other = pass_under_model(games[key[0]], d.hand, d.seat, options, 16 * deals, 7, model)
         wins += cost > 0
+        model_wins += float((other[0] - other[1]).mean()) > 0
         total += 1
         costs.append(cost)
         review_costs.append(d.cost)
     corr = float(np.corrcoef(costs, review_costs)[0, 1]) if total > 2 else float("nan")
     return {"better pass is better under heuristic bots": _share(wins, total),
+            f"better pass is better under the {model} rollout player": _share(model_wins, total),
             "mean cost under the bots (review's mean)": f"{np.mean(costs) if costs else 0:.2f} "
                                                         f"({np.mean(review_costs) if costs else 0:.2f})",
             "cost correlation, review vs bots": f"{corr:.2f}"}
@@ -187,33 +215,50 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=UNSEEN_SEED, help="seed of the simulated games")
     parser.add_argument("--budget-factor", type=int, default=4)
     parser.add_argument("--pass-deals", type=int, default=0, metavar="N",
-                        help="play each flagged pass and its better pass out with heuristic bots on N deals")
+                        help="play each flagged pass and its better pass out with heuristic bots on N deals "
+                             "(and with the other rollout player on 16 N)")
     parser.add_argument("--bots", type=int, default=0, metavar="N",
                         help="also compare with HeuristicBot rollouts on N plays (slow: one deal at a time)")
+    parser.add_argument("--infer", default=None, metavar="MODEL",
+                        help="weight the deals by the others' plays under this rollout player")
+    parser.add_argument("--no-confirm", action="store_true", help="flag on the default model alone")
+    parser.add_argument("--no-models", action="store_true", help="skip the review with the other rollout player")
     args = parser.parse_args()
     jobs = hands_of(args.hands, args.seed)
-    default = Settings()
+    default = Settings(infer=args.infer, confirm=not args.no_confirm)
+    other_model = OTHER_MODEL[default.model]
     one, seconds = reviewed(jobs, default)
     two, _ = reviewed(jobs, replace(default, seed=default.seed + 1))
     large, _ = reviewed(jobs, replace(default, samples=default.samples * args.budget_factor,
-                                      **({"budget": default.budget * args.budget_factor}
-                                         if hasattr(default, "budget") else {})))
+                                      budget=default.budget * args.budget_factor))
     counts = {kind: sum(k[3] == kind for k in one) for kind in ("play", "pass")}
     print(f"{len(jobs)} hands (games of seed {args.seed}), all four seats: {counts['play']} unforced plays, "
-          f"{counts['pass']} passes; seconds per hand at the default settings: {seconds:.2f} CPU")
+          f"{counts['pass']} passes; seconds per 4-seat hand at the default settings: {seconds:.2f} CPU")
+    print(f"settings: confirm={default.confirm} infer={default.infer} model={default.model}")
+    alone = dict(one)
+    if not args.no_models:
+        alone, _ = reviewed(jobs, replace(default, confirm=False)) if default.confirm else (one, 0)
+        others, _ = reviewed(jobs, replace(default, model=other_model, confirm=False))
     for kind in ("play", "pass"):
-        print(f"\n{kind}s")
+        print(f"\n{kind}es" if kind == "pass" else f"\n{kind}s")
         for name, value in agreement(one, two, kind).items():
-            print(f"  {name:<48} {value}")
-        print(f"  {'flags at ' + str(args.budget_factor) + 'x the budget':<48} {flag_drift(one, large, kind)}")
-    print(f"  {'contradictions: better pass breaks kept advice':<48} {contradictions(jobs, one)}")
+            print(f"  {name:<56} {value}")
+        print(f"  {'flags at ' + str(args.budget_factor) + 'x the samples and budget':<56} "
+              f"{flag_drift(one, large, kind)}")
+        unclear = sum(d.unclear for k, d in one.items() if k[3] == kind)
+        vetoed = sum(d.unclear and d.other_cost is not None for k, d in one.items() if k[3] == kind)
+        print(f"  {'unclear (of them: the models disagree)':<56} {unclear} ({vetoed})")
+        if not args.no_models:
+            for name, value in model_comparison(alone, others, kind).items():
+                print(f"  {default.model + ' vs ' + other_model + ' rollouts: ' + name:<56} {value}")
+    print(f"  {'contradictions: better pass breaks kept advice':<56} {contradictions(jobs, one)}")
     if args.pass_deals:
-        for name, value in pass_check(jobs, one, args.pass_deals).items():
-            print(f"  {name:<48} {value}")
+        for name, value in pass_check(jobs, one, args.pass_deals, other_model).items():
+            print(f"  {name:<56} {value}")
     if args.bots:
         print("\nplays: default rollouts against HeuristicBot rollouts (same deals)")
         for name, value in bot_comparison(jobs, default, args.bots).items():
-            print(f"  {name:<48} {value}")
+            print(f"  {name:<56} {value}")
 
 
 if __name__ == "__main__":

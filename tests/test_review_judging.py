@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from hearts_analysis.cards import iter_cards, mask_of
-from hearts_analysis.review.evaluate import (BANDS, UNSETTLED, Settings, band, canonical_pass, judge_on_fresh_deals,
-                                             pass_choices, settle)
+from hearts_analysis.review.evaluate import (BANDS, LOSS, NO_LOSS, UNSETTLED, FreshDeals, Settings, band,
+                                             canonical_pass, confirm, judge_on_fresh_deals, pass_choices, settle)
 from hearts_analysis.rules import Rules
 
 TABLE = Rules.preset("standard").table(4)
@@ -83,6 +83,42 @@ def test_more_budget_does_not_change_a_settled_class(seed):
     small = judge_on_fresh_deals(_fresh(2.0, 3.0, seed), 1, 0, 1, Settings(budget=1024))
     large = judge_on_fresh_deals(_fresh(2.0, 3.0, seed), 1, 0, 1, Settings(budget=4096))
     assert small[2] == large[2] == "inaccuracy"
+
+
+def _two_models(costs: dict[str, float], noise: float = 2.0):
+    """Deals are numbers; each model's cost on a deal is its mean plus the deal's own noise (the same
+    deal gives both models the same luck)."""
+    rng = np.random.default_rng(3)
+    seen = []
+
+    def rollout(deals, pair, model):
+        seen.append((model, deals[:, 0].copy()))
+        points = np.zeros((2, len(deals), 4))
+        points[0, :, 1] = costs[model] + noise * deals[:, 0]
+        return points
+    return FreshDeals(lambda count: rng.normal(size=(count, 4)), rollout, "basic"), seen
+
+
+@pytest.mark.parametrize("other, noise, expected", [(0.0, 2.0, NO_LOSS), (2.5, 2.0, LOSS), (1.0, 20.0, UNSETTLED)])
+def test_the_other_model_replays_the_same_deals_then_more_until_it_can_tell_a_loss(other, noise, expected):
+    fresh, seen = _two_models({"basic": 4.0, "strong": other}, noise)
+    verdict, deals = judge_on_fresh_deals(fresh, 1, 0, 1, Settings())[2:]
+    assert verdict == ("mistake" if noise < 10 else UNSETTLED)
+    second, other_cost, margin, judged = confirm(fresh, 1, 0, 1, Settings())
+    models = [model for model, _ in seen]
+    first = models.index("strong")
+    assert set(models[:first]) == {"basic"} and set(models[first:]) == {"strong"}
+    assert np.array_equal(seen[first][1], np.concatenate([d for _, d in seen[:first]])[:2 * Settings().batch])
+    assert second == expected and abs(other_cost - other) < max(margin, 0.5)
+    assert judged == (Settings().budget if expected == UNSETTLED else min(deals, 2 * Settings().batch))
+
+
+def test_the_other_model_replays_at_most_two_batches_of_the_judging_deals():
+    fresh, seen = _two_models({"basic": 3.0, "strong": 3.0}, 6.0)
+    deals = judge_on_fresh_deals(fresh, 1, 0, 1, Settings())[3]
+    assert deals > 2 * Settings().batch
+    assert confirm(fresh, 1, 0, 1, Settings())[::3] == (LOSS, 2 * Settings().batch)
+    assert np.array_equal(seen[-1][1], np.concatenate([d for _, d in seen[:-1]])[:2 * Settings().batch])
 
 
 def test_a_page_has_one_judge_the_advice_stands_aside_where_the_review_judged_a_pass():

@@ -26,7 +26,7 @@ class Model(str, Enum):
 
 
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
-                    "margin", "class", "forced", "reason"]
+                    "margin", "class", "forced", "reason", "unclear", "unclear_reason"]
 
 
 def _cards_text(cards: str | list[str]) -> str:
@@ -35,7 +35,8 @@ def _cards_text(cards: str | list[str]) -> str:
 
 def decision_line(d: dict) -> str:
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
-    verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else "")
+    verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else
+                                                           ", unclear" if d.get("unclear") else "")
     verb = "passed" if d["trick"] is None else "played"
     line = f"  {where}: {terminal_safe(d['player'])} {verb} {_cards_text(d['played'])}"
     if d["cost"] > 0:
@@ -62,9 +63,11 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
         counts = {c: sum(d["class"] == c for d in mine) for c in ("inaccuracy", "mistake", "blunder")}
         unforced = sum(not d["forced"] for d in mine)
         tally = ", ".join(_count(counts[c], c) for c in ("inaccuracy", "mistake", "blunder"))
+        unclear = sum(bool(d.get("unclear")) and not d["class"] for d in mine)
+        tally += f"; {unclear} unclear" if unclear else ""
         lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over "
                      f"{_count(unforced, 'unforced decision')}: {tally}")
-        shown = mine if show_all else [d for d in mine if d["class"]]
+        shown = mine if show_all else [d for d in mine if d["class"] or d.get("unclear")]
         for d in sorted(shown, key=lambda d: -d["cost"]):
             if show_all and d["forced"]:
                 continue

@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of
+from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
@@ -42,8 +42,9 @@ from . import context
 from .knowledge import Knowledge, before_pass
 from .lanes import HEARTS, U64, popcount
 from .reasons import explain
-from .policy import MODELS
+from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
+from .inference import inferred_hands
 from .sampling import sample_hands
 
 INACCURACY, MISTAKE, BLUNDER = 1.0, 3.0, 7.0
@@ -77,6 +78,12 @@ class Settings:
     bot: BotFactory | None = None
     """Play rollouts with these simulator bots instead of the fast rollout player (much slower;
     passes always use the rollout player)."""
+    confirm: bool = True
+    """Judge a flagged decision again under the other rollout player (:data:`OTHER_MODEL`) on the same
+    fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
+    infer: str | None = None
+    """Weight the sampled deals of a play by how likely the others' plays so far were under this
+    rollout player (:mod:`.inference`); ``None`` draws every consistent deal alike."""
     model: str = "basic"
     """The fast rollout player (:data:`~.policy.MODELS`): ``basic`` ducks and dumps; ``strong`` plays
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
@@ -130,7 +137,12 @@ class Decision:
     win_chance: tuple[float, float] | None = None
     """Chance of winning the game with the played and with the best alternative, where it was at stake."""
     unclear: bool = False
-    """The budget ran out before the class of the cost was settled (never flagged)."""
+    """The budget ran out before the class of the cost was settled, or the two rollout players
+    disagree on whether it costs points (never flagged)."""
+    unclear_reason: str | None = None
+    """Why the decision is unclear, in words (which model thinks what)."""
+    other_cost: float | None = None
+    """The cost under the other rollout player on the same fresh deals, where it was judged."""
 
 
 def band(cost: float) -> str | None:
@@ -316,7 +328,8 @@ class Position:
 
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
                 index: int, settings: Settings, history: History | None = None) -> Decision:
-    """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``)."""
+    """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
+    or ``settings.infer``)."""
     legal = state.legal_cards(seat)
     groups = equivalent_groups(state, seat, legal)
     chosen = next(i for i, group in enumerate(groups) if card in group)
@@ -324,7 +337,14 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     if len(groups) == 1:
         return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
-    hands = sample_hands(knowledge, settings.samples, rng)
+
+    def draw(count: int) -> np.ndarray:
+        if settings.infer is None or history is None:
+            return sample_hands(knowledge, count, rng)
+        return inferred_hands(knowledge, count, rng, state.table, history.first_leader, history.plays,
+                              settings.infer)
+
+    hands = draw(settings.samples)
     representatives = [card if i == chosen else group[0] for i, group in enumerate(groups)]
     if settings.bot is None:
         outcomes = play_out(state, hands, representatives, settings.exact_tricks, MODELS[settings.model].plays)
@@ -335,14 +355,14 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
                                       settings.seed, settings.exact_tricks)
     alternatives = [(c,) for c in representatives]
 
-    def fresh(count: int, pair: tuple[int, int]) -> np.ndarray:
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
         cards = [representatives[i] for i in pair]
-        deals = sample_hands(knowledge, count, rng)
         if settings.bot is None:
-            return play_out(state, deals, cards, settings.exact_tricks, MODELS[settings.model].plays).points
+            return play_out(state, deals, cards, settings.exact_tricks, MODELS[model].plays).points
         return play_out_with_bots(state.table, history, seat, deals, cards, settings.bot, settings.seed,
                                   settings.exact_tricks).points
 
+    fresh = FreshDeals(draw, rollout, settings.model)
     return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
 
 
@@ -369,9 +389,11 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
                         dealer, settings.exact_tricks, MODELS[settings.model])
     alternatives = [tuple(iter_cards(actual if i == chosen else m)) for i, m in enumerate(finalists)]
 
-    def fresh(count: int, pair: tuple[int, int]) -> np.ndarray:
-        return pass_out(table, seat, sample_hands(knowledge, count, rng), direction,
-                        [finalists[i] for i in pair], dealer, settings.exact_tricks, MODELS[settings.model]).points
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
+        return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
+                        settings.exact_tricks, MODELS[model]).points
+
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, rng), rollout, settings.model)
 
     decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
     if decision.category is None:
@@ -387,6 +409,27 @@ Fresh = Callable[[int, tuple[int, int]], np.ndarray]
 """``fresh(count, (chosen, best))``: points ``(2, count, seats)`` of the two alternatives on new deals."""
 
 
+class FreshDeals:
+    """A :data:`Fresh` that keeps the deals it drew, so that another model can replay the same ones.
+
+    ``draw(count)`` samples deals; ``rollout(deals, pair, model)`` gives the points of the pair of
+    alternatives on them under the named rollout player."""
+
+    def __init__(self, draw: Callable[[int], np.ndarray],
+                 rollout: Callable[[np.ndarray, tuple[int, int], str], np.ndarray], model: str):
+        self.draw, self.rollout, self.model = draw, rollout, model
+        self.drawn: list[np.ndarray] = []
+
+    def __call__(self, count: int, pair: tuple[int, int]) -> np.ndarray:
+        deals = self.draw(count)
+        self.drawn.append(deals)
+        return self.rollout(deals, pair, self.model)
+
+    def again(self, pair: tuple[int, int], model: str, limit: int) -> np.ndarray:
+        """The points of ``pair`` on the first ``limit`` deals drawn so far, under ``model``."""
+        return self.rollout(np.concatenate(self.drawn)[:limit], pair, model)
+
+
 def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
                          ) -> tuple[float, float, str | None, int]:
     """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
@@ -398,11 +441,66 @@ def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settin
         count = min(settings.batch, settings.budget - len(differences))
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
-        cost = float(differences.mean())
-        error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
-        margin = float(settings.confidence_z * error)
+        cost, margin = _mean_and_margin(differences, settings.confidence_z)
         verdict = settle(cost, margin, settings.tolerance)
     return max(cost, 0.0), margin, verdict, len(differences)
+
+
+def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
+    error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
+    return float(differences.mean()), float(z * error)
+
+
+LOSS, NO_LOSS = "loss", "no loss"
+
+
+AGREE = INACCURACY / 2
+"""Points the second model must find a choice to lose for the two to agree that it costs points:
+half the first class, far from where the second model's costs gather (near 0 and from 1 up), so
+that a larger budget seldom moves a decision across it."""
+
+
+def loss_or_not(cost: float, margin: float, tolerance: float) -> str:
+    """Whether ``cost ± margin`` lies above :data:`AGREE` (:data:`LOSS`) or below it
+    (:data:`NO_LOSS`), each side widened by ``tolerance`` (where both, the side of ``cost``), or
+    straddles both (:data:`UNSETTLED`).
+
+    >>> loss_or_not(0.1, 0.5, 0.5), loss_or_not(1.2, 1.0, 0.5), loss_or_not(0.5, 2.0, 0.5)
+    ('no loss', 'loss', 'unsettled')
+    """
+    low = cost - margin >= AGREE - tolerance
+    high = cost + margin <= AGREE + tolerance
+    if low and high:
+        return LOSS if cost >= AGREE else NO_LOSS
+    return LOSS if low else NO_LOSS if high else UNSETTLED
+
+
+def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Settings
+            ) -> tuple[str, float, float, int]:
+    """``(loss or not, cost, margin, deals)`` of ``chosen`` against ``best`` under the other rollout
+    player: first on the deals that judged it, then on more fresh deals a batch at a time while it
+    cannot tell whether the choice costs points, up to the budget. Two batches of the judging deals
+    are enough to tell most (it needs no class), so no more of them are replayed."""
+    other = OTHER_MODEL[settings.model]
+    points = fresh.again((chosen, best), other, 2 * settings.batch)[:, :, seat].astype(np.float64)
+    differences = points[0] - points[1]
+    cost, margin = _mean_and_margin(differences, settings.confidence_z)
+    verdict = loss_or_not(cost, margin, settings.tolerance)
+    while verdict == UNSETTLED and len(differences) < settings.budget:
+        count = min(settings.batch, settings.budget - len(differences))
+        points = fresh.rollout(fresh.draw(count), (chosen, best), other)[:, :, seat].astype(np.float64)
+        differences = np.concatenate([differences, points[0] - points[1]])
+        cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = loss_or_not(cost, margin, settings.tolerance)
+    return verdict, max(cost, 0.0), margin, len(differences)
+
+
+def _disagreement(settings: Settings, verdict: str, played: str, best: str, cost: float, margin: float,
+                  other_cost: float, other_margin: float, deals: int) -> str:
+    other, model = MODEL_WORDS[OTHER_MODEL[settings.model]], MODEL_WORDS[settings.model]
+    finds = "finds no loss" if verdict == NO_LOSS else "cannot tell whether it costs points"
+    return (f"unclear: {other} {finds}: with it, {played} costs {other_cost:.1f} \u00b1 {other_margin:.1f} "
+            f"points against {best} over {deals} deals, where {model} finds {cost:.1f} \u00b1 {margin:.1f}")
 
 
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
@@ -414,9 +512,14 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     verdict = None
     # The choosing deals favour the best (it won on them): a cost clearly under the first class
     # even so needs no judging; any other is judged on fresh deals.
+    other: tuple[str, float, float, int] | None = None
     if best != chosen and settle(cost, margin, 0.0) is not None:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
+        # Only a flag is confirmed: the second model costs time on the few decisions that need it.
+        if (settings.confirm and settings.bot is None and isinstance(fresh, FreshDeals)
+                and verdict not in (None, UNSETTLED)):
+            other = confirm(fresh, seat, chosen, best, settings)
     win = None
     if settings.game_context and context.can_end(position.table, position.totals):
         chances = context.win_chances(position.table, position.totals, outcomes.points, seat)
@@ -424,17 +527,29 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
                    for o, c in zip(options, chances)]
         win = (float(chances[chosen]), float(chances[best]))
     unclear = verdict == UNSETTLED
-    # Unsettled: the class the whole interval clears (widened as in settling), and said so.
-    category = band(cost - margin + settings.tolerance) if unclear else verdict
+    doubt = None
+    # Unsettled: never flagged (a flag must not depend on how many deals the budget allowed); the
+    # reason says which classes the interval spans.
+    category = None if unclear else verdict
+    if unclear:
+        lower, higher = band(cost - margin + settings.tolerance), band(cost + margin)
+        doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
+                 + (f"{_article(lower)} {lower} at least, perhaps {_article(higher)} {higher}" if lower
+                    else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
+    elif other is not None and other[0] != LOSS:
+        unclear, category = True, None
+        doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
+                              _choice_words(alternatives[best]), cost, margin, *other[1:])
     means = [o.expected for o in options]
     reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
-    if unclear:
-        higher = band(cost + margin)
-        doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
-                 + (f"{_article(category)} {category} at least, perhaps {_article(higher)} {higher}" if category
-                    else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
+    if doubt:
         reason = doubt if reason is None else f"{reason} ({doubt})"
     ranked = tuple(sorted(options, key=lambda o: o.expected))
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
-                    category, False, max(means) - min(means), deals, ranked, reason, win, unclear)
+                    category, False, max(means) - min(means), deals, ranked, reason, win, unclear, doubt,
+                    None if other is None else other[1])
+
+
+def _choice_words(cards: tuple[Card, ...]) -> str:
+    return " ".join(names(cards))
 

@@ -115,11 +115,9 @@ def review_hand(position: Position, record: HandRecord, hand: HandResult, seats:
             break
         if seat in seats:
             knowledge = at_play(state, seat, shown, passed[seat], (seat + offset) % n if offset else None)
-            history = None
-            if settings.bot is not None:
-                own_pass = tuple(cards if s == seat else 0 for s, cards in enumerate(passed))
-                history = History(first_leader, tuple(record.plays[:index]), own_pass, hand.number,
-                                  hand.dealer, position.totals, direction)
+            own_pass = tuple(cards if s == seat else 0 for s, cards in enumerate(passed))
+            history = History(first_leader, tuple(record.plays[:index]), own_pass, hand.number,
+                              hand.dealer, position.totals, direction)
             decisions.append(review_play(position, state, seat, card, knowledge, index + 1, settings, history))
         shown = observe(shown, state, seat, card)
         state.push(seat, card)

@@ -308,3 +308,7 @@ class Model(NamedTuple):
 
 MODELS = {"strong": Model(choose_plays, choose_passes), "basic": Model(choose_plays_basic, choose_passes_basic)}
 """The rollout players a review can use (``Settings.model``)."""
+OTHER_MODEL = {"strong": "basic", "basic": "strong"}
+"""The second, independent model that confirms a flagged verdict of each (``Settings.confirm``)."""
+MODEL_WORDS = {"strong": "the stronger opponent model", "basic": "the basic opponent model"}
+"""How a verdict names each model to a player."""

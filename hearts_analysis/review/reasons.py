@@ -9,13 +9,26 @@ Where no part stands out, the reason says so and gives the parts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from ..cards import POINT_CARDS_MASK, QS, SUIT_MASKS, card_name, highest, names
+from ..cards import POINT_CARDS_MASK, QS, SUIT_MASKS, Card, card_name, highest, names
 from ..engine.state import HandState
 
-if TYPE_CHECKING:
-    from .evaluate import Option
+
+class Option(Protocol):
+    """What a reason reads of an alternative (the review's ``Option``; a protocol here, so that
+    the reasons need nothing from the module that judges)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+    @property
+    def expected(self) -> float: ...
+    @property
+    def queen(self) -> float: ...
+    @property
+    def hearts(self) -> float: ...
+    @property
+    def moon_against(self) -> float: ...
 
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
 CLEAR = 0.5

@@ -1,0 +1,93 @@
+"""Hidden deals weighted by what the other seats did with them.
+
+The rules alone (:mod:`.knowledge`) say only which deals are possible; a
+seat's plays also say which are likely. A player who ducked under the king of
+spades with the ace still in hand is rarer than one who had no higher spade.
+Following GIB and the PIMC literature on Hearts, each sampled deal is weighted
+by the likelihood of every card the other seats played so far, under the
+rollout player as a model of them with an ``epsilon`` of doubt: a card the
+model would have played (or one interchangeable with it) has chance
+``1 - epsilon + epsilon / legal``; any other legal card ``epsilon / legal``.
+Drawing more deals than needed and resampling by weight (sampling importance
+resampling) then gives deals that look like the real one more often.
+
+Only plays are read: the others' passes are hidden from the seat, except the
+cards it received, and the passer's dealt hand is unknown.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..cards import JD, QC, QS, Card
+from ..rules import Table
+from .knowledge import Knowledge
+from .lanes import BELOW, BIT, U64, ZERO, Lanes, popcount
+from .policy import MODELS
+from .sampling import sample_hands
+
+EPSILON = 0.2
+"""Chance the model gives a seat of playing a card it would not choose, spread over the legal cards."""
+OVERSAMPLE = 4
+"""Deals drawn for each one kept after resampling."""
+_SPECIAL = BIT[QS] | BIT[JD] | BIT[QC]
+"""Cards that may score alone under some rule variant: never interchangeable with a neighbour."""
+
+
+def start_hands(hands: np.ndarray, plays: Sequence[tuple[int, Card]]) -> np.ndarray:
+    """Each deal as dealt to trick 1 (after the pass): ``hands`` with every card played given back."""
+    start = hands.astype(U64, copy=True)
+    for seat, card in plays:
+        start[:, seat] |= BIT[card]
+    return start
+
+
+def play_log_likelihood(table: Table, first_leader: int, plays: Sequence[tuple[int, Card]], seat: int,
+                        hands: np.ndarray, model: str = "basic", epsilon: float = EPSILON) -> np.ndarray:
+    """Log-likelihood per deal of ``hands`` (each seat's cards now) of every card the seats other
+    than ``seat`` played in ``plays`` (the hand from trick 1), under the rollout player ``model``."""
+    lanes = Lanes(table, start_hands(hands, plays), np.full(len(hands), first_leader))
+    policy = MODELS[model].plays
+    total = np.zeros(len(hands))
+    for mover, card in plays:
+        movers = np.full(len(hands), mover)
+        if mover != seat:
+            legal = lanes.legal(movers)
+            choice = policy(lanes, movers, legal)
+            alike = _interchangeable(lanes, mover, choice, card)
+            count = popcount(legal).astype(np.float64)
+            chance = np.where(alike, 1.0 - epsilon, 0.0) + epsilon / count
+            total += np.where(count > 1, np.log(chance), 0.0)
+        lanes.play(np.full(len(hands), card), movers)
+    return total
+
+
+def _interchangeable(lanes: Lanes, mover: int, choice: np.ndarray, card: Card) -> np.ndarray:
+    """Whether ``choice`` (per lane) and ``card`` are the same choice: equal, or same suit with no card
+    of another hand or of the trick between them and neither a card that scores alone."""
+    live = lanes.trick.copy()
+    for other in range(lanes.players):
+        if other != mover:
+            live |= lanes.hands[:, other]
+    low, high = np.minimum(choice, card), np.maximum(choice, card)
+    between = BELOW[high] & ~BELOW[low] & ~BIT[low]
+    plain = ((BIT[choice] | BIT[card]) & _SPECIAL) == ZERO
+    return (choice == card) | ((choice // 13 == card // 13) & ((between & live) == ZERO) & plain)
+
+
+def inferred_hands(knowledge: Knowledge, count: int, rng: np.random.Generator, table: Table, first_leader: int,
+                   plays: Sequence[tuple[int, Card]], model: str = "basic", epsilon: float = EPSILON,
+                   oversample: int = OVERSAMPLE) -> np.ndarray:
+    """``count`` deals drawn from ``oversample * count`` uniform ones in proportion to the likelihood of
+    the others' plays (:func:`play_log_likelihood`); uniform deals where no other seat has played."""
+    if not any(mover != knowledge.seat for mover, _ in plays):
+        return sample_hands(knowledge, count, rng)
+    pool = sample_hands(knowledge, oversample * count, rng)
+    weights = np.exp(_shifted(play_log_likelihood(table, first_leader, plays, knowledge.seat, pool, model, epsilon)))
+    return pool[rng.choice(len(pool), size=count, p=weights / weights.sum())]
+
+
+def _shifted(logs: np.ndarray) -> np.ndarray:
+    return logs - logs.max()
