@@ -12,6 +12,7 @@ from hearts_analysis.cards import card_name, mask_of, parse_card
 from hearts_analysis.review import BLUNDER, INACCURACY, MISTAKE, Settings, classify, review_game
 from hearts_analysis.review.evaluate import Position, equivalent_groups, review_play
 from hearts_analysis.review.knowledge import at_play
+from hearts_analysis.review.report import decision_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import Blunder, BlunderBot, HeuristicBot, RandomBot, simulate_game
 
@@ -185,6 +186,9 @@ def test_a_known_blunder_each_hand_is_flagged():
                 if again.unclear:
                     assert again.category is None
                     assert "the stronger opponent model" in again.unclear_reason
+                    shown = decision_dict(again, game.players)     # the document and its CSV carry the why
+                    assert (shown["unclear"], shown["unclear_reason"]) == (True, again.unclear_reason)
+                    assert shown["other_cost"] == round(again.other_cost, 2)
                     unclear += 1
                 else:
                     assert again.category is not None and again.other_cost >= INACCURACY

@@ -114,6 +114,13 @@ def review(
     model: Model = typer.Option("basic", "--model",
                                 help="The rollout player that models the others: basic (duck and dump; the "
                                      "default) or strong (a careful club player; slower, and still being measured)."),
+    confirm: bool = typer.Option(True, "--confirm/--no-confirm",
+                                 help="Judge each flagged decision again under the other rollout player and "
+                                      "flag it only when both find a loss (otherwise: unclear, with why)."),
+    infer: Optional[Model] = typer.Option(None, "--infer",
+                                          help="Weight the sampled deals by how likely the others' plays so "
+                                               "far were under this rollout player (basic or strong; off by "
+                                               "default, still being measured; about 1.4x slower)."),
     hand: Optional[list[int]] = typer.Option(None, "--hand", help="Review only these hand numbers (repeatable)."),
     show_all: bool = typer.Option(False, "--all", help="Text: list every unforced decision, not only flagged "
                                                        "ones (the default with --player)."),
@@ -160,7 +167,8 @@ def review(
     found_puzzles: list[dict] = []
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
-    settings = Settings(samples=samples, seed=seed, budget=budget, model=model.value)
+    settings = Settings(samples=samples, seed=seed, budget=budget, model=model.value, confirm=confirm,
+                        infer=None if infer is None else infer.value)
     reports, errors = [], []
     tallies: dict = {}
     found_player = False

@@ -36,6 +36,8 @@ def decision_dict(decision: Decision, players: tuple[str, ...]) -> dict:
         "spread": round(decision.spread, 2),
         "forced": decision.forced,
         "unclear": decision.unclear,
+        "unclear_reason": decision.unclear_reason,
+        "other_cost": None if decision.other_cost is None else round(decision.other_cost, 2),
         "expected": None if played is None else round(played.expected, 2),
         "best_expected": None if best is None else round(best.expected, 2),
         "alternatives": len(decision.options),
@@ -60,7 +62,8 @@ def game_dict(review: GameReview, source: str | None = None) -> dict:
 def settings_dict(settings: Settings) -> dict:
     return {"samples": settings.samples, "seed": settings.seed, "exact_tricks": settings.exact_tricks,
             "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
-            "tolerance": settings.tolerance, "model": settings.model}
+            "tolerance": settings.tolerance, "model": settings.model, "confirm": settings.confirm,
+            "infer": settings.infer}
 
 
 @dataclass
