@@ -25,22 +25,16 @@ class Model(str, Enum):
     basic = "basic"
 
 
-DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
-                    "margin", "class", "forced", "reason", "unclear", "unclear_reason"]
-
-
-def _cards_text(cards: str | list[str]) -> str:
-    return cards if isinstance(cards, str) else " ".join(cards)
-
 
 def decision_line(d: dict) -> str:
+    from ..review.report import cards_text
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
     verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else
                                                            ", unclear" if d.get("unclear") else "")
     verb = "passed" if d["trick"] is None else "played"
-    line = f"  {where}: {terminal_safe(d['player'])} {verb} {_cards_text(d['played'])}"
+    line = f"  {where}: {terminal_safe(d['player'])} {verb} {cards_text(d['played'])}"
     if d["cost"] > 0:
-        line += f", better {_cards_text(d['best'])}"
+        line += f", better {cards_text(d['best'])}"
     line += f" ({verdict})"
     chance = d["win_chance"] and (f"{d['win_chance']['played']:.0%}", f"{d['win_chance']['best']:.0%}")
     if chance and chance[0] != chance[1]:   # the same chance either way (a decided hand) says nothing
@@ -83,11 +77,6 @@ def _csv_text(columns: list[str], rows: list[dict]) -> str:
     writer.writerow(columns)
     writer.writerows([row.get(column, "") for column in columns] for row in rows)
     return buffer.getvalue()
-
-
-def _decision_rows(report: dict) -> list[dict]:
-    return [{**d, "source": report["source"], "game_id": report["game_id"],
-             "played": _cards_text(d["played"]), "best": _cards_text(d["best"])} for d in report["decisions"]]
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
@@ -158,7 +147,8 @@ def review(
     from ..review import Settings, game_dict
     from ..review.batch import hands_to_review, review_items
     from ..review.cache import ReviewCache, default_folder
-    from ..review.report import SUMMARY_COLUMNS, settings_dict, tally
+    from ..review.report import (DECISION_COLUMNS, SUMMARY_COLUMNS, decision_rows, review_document,
+                                 summary_document, tally)
     forced = rules_from_options(rules, set_)
     check_output(output, paths)
     check_output(puzzles_file, paths, stdout=False)
@@ -205,17 +195,17 @@ def review(
     if summary:
         rows = [tallies[name].row() for name in sorted(tallies)]
         if format == Format.json:
-            _emit(orjson.dumps({"players": rows, "settings": settings_dict(settings), "errors": errors},
-                               option=orjson.OPT_INDENT_2).decode() + "\n", output)
+            _emit(orjson.dumps(summary_document(rows, settings, errors), option=orjson.OPT_INDENT_2).decode()
+                  + "\n", output)
         elif format == Format.csv or output is not None:
             _emit(_csv_text(SUMMARY_COLUMNS, rows), output)
         else:
             _emit(_summary_text(rows), output)
     elif format == Format.json:
-        _emit(orjson.dumps({"games": [r for r, _ in reports], "settings": settings_dict(settings),
-                            "errors": errors}, option=orjson.OPT_INDENT_2).decode() + "\n", output)
+        _emit(orjson.dumps(review_document([r for r, _ in reports], settings, errors),
+                           option=orjson.OPT_INDENT_2).decode() + "\n", output)
     elif format == Format.csv:
-        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in reports for row in _decision_rows(r)]), output)
+        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in reports for row in decision_rows(r)]), output)
     else:
         texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))),
                              show_all or player is not None) for r, seats in reports]

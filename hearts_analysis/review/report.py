@@ -59,6 +59,33 @@ def game_dict(review: GameReview, source: str | None = None) -> dict:
     }
 
 
+def review_document(games: list[dict], settings: Settings, errors: list[dict]) -> dict:
+    """``hearts review --format json``: each game's review (:func:`game_dict`), the settings, the unreadable
+    records."""
+    return {"games": games, "settings": settings_dict(settings), "errors": errors}
+
+
+def summary_document(rows: list[dict], settings: Settings, errors: list[dict]) -> dict:
+    """``hearts review --summary --format json``: one row per player (:data:`SUMMARY_COLUMNS`)."""
+    return {"players": rows, "settings": settings_dict(settings), "errors": errors}
+
+
+def cards_text(cards: str | list[str]) -> str:
+    """A decision's cards as one text (``"QS"``, a pass as ``"QS AH KH"``)."""
+    return cards if isinstance(cards, str) else " ".join(cards)
+
+
+DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
+                    "margin", "class", "forced", "reason", "unclear", "unclear_reason"]
+"""``hearts review --format csv``: one row per decision."""
+
+
+def decision_rows(game: dict) -> list[dict]:
+    """The decisions of a game's review as flat rows (cards as text), for :data:`DECISION_COLUMNS`."""
+    return [{**d, "source": game["source"], "game_id": game["game_id"], "played": cards_text(d["played"]),
+             "best": cards_text(d["best"])} for d in game["decisions"]]
+
+
 def settings_dict(settings: Settings) -> dict:
     return {"samples": settings.samples, "seed": settings.seed, "exact_tricks": settings.exact_tricks,
             "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
