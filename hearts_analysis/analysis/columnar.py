@@ -45,7 +45,7 @@ from ..fastpath.lockstep import fold
 from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
 from ..fastpath.screen import Verdict, windows
 from ..records.parquet.layout import PLAY
-from ..rules import PASS_DIRECTIONS, RuleError
+from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
@@ -97,8 +97,8 @@ def popcount(masks: np.ndarray) -> np.ndarray:
 
 
 def heart_points(masks: np.ndarray) -> np.ndarray:
-    """Hearts 1, QS 13."""
-    return popcount(masks & HEARTS_U) + 13 * ((masks & QS_U) != 0)
+    """Hearts 1, QS 13 (:data:`~hearts_analysis.rules.QUEEN_POINTS`)."""
+    return popcount(masks & HEARTS_U) + QUEEN_POINTS * ((masks & QS_U) != 0)
 
 
 @lru_cache(maxsize=1)

@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Card, Mask, iter_cards, mask_of, names
+from ..cards import HEARTS_MASK, JD, QC, QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
@@ -265,9 +265,9 @@ def canonical_pass(table: Table, dealt: Mask, passed: Mask) -> Mask:
 # -- scoring alternatives -------------------------------------------------------
 def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tuple[Card, ...]]) -> list[Option]:
     taken = outcomes.taken[:, :, seat]
-    needed = U64(table.deck & POINT_CARDS_MASK)
+    needed = U64(table.moon_cards)      # nothing when the rules have no moon
     shot = (outcomes.taken & needed) == needed
-    against = shot.any(axis=2) & ~shot[:, :, seat] & (needed != 0) & (table.rules.moon != "none")
+    against = shot.any(axis=2) & ~shot[:, :, seat] & (needed != 0)
     means = outcomes.points[:, :, seat].mean(axis=1)
     queen = ((taken >> U64(QS)) & U64(1)).mean(axis=1)
     hearts = popcount(taken & HEARTS).mean(axis=1)
