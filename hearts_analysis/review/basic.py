@@ -7,6 +7,14 @@ when void) but deterministically, so that all randomness in a review comes from
 the sampled deals and every alternative meets the same deals and the same
 replies. It sees only what its seat could know: its hand, the trick, the cards
 played.
+
+Passing shows the difference from :mod:`.policy`: with four spades to guard it
+this player keeps QS but still gives away the spades above it.
+
+>>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> hand = mask_of(parse_card(c) for c in "2C 3C 4C 5C 6C 2D 3D 4D 9H QS KS AS 2S".split())
+>>> names(int(choose_passes_basic([hand], 3)[0]))
+['9H', 'KS', 'AS']
 """
 
 from __future__ import annotations

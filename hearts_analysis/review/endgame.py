@@ -6,6 +6,18 @@ the mover's ``j``-th lowest card (or is marked illegal). The tree is played
 out breadth-first, scored at the leaves, and backed up with each mover taking
 its own minimum, ties to the lowest card — the rule of :mod:`.solver`, which
 the tests hold this to. Two tricks make 16 leaves per lane with four seats.
+
+Two tricks left, seat 0 to lead: whatever anyone plays, seat 3's AS wins
+the spade trick that QS falls on.
+
+>>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> from hearts_analysis.rules import Rules
+>>> table = Rules.preset("standard").table(4)
+>>> hands = [mask_of(parse_card(c) for c in text.split()) for text in ("2S 3C", "QS 4C", "KS 5C", "AS 6C")]
+>>> lanes = Lanes(table, np.array([hands], np.uint64), np.array([0]), broken=np.array([True]), trick_number=12)
+>>> points, taken = solve_lanes(lanes)
+>>> points.tolist(), names(int(taken[0, 3]))
+([[0, 0, 0, 13]], ['3C', '4C', '5C', '6C', '2S', 'QS', 'KS', 'AS'])
 """
 
 from __future__ import annotations

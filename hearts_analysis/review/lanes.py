@@ -6,6 +6,20 @@ hands, leaders, winners and taken cards differ. Legality and scoring are the
 interpreter's (:mod:`~hearts_analysis.engine.interpreter`) and
 :mod:`~hearts_analysis.engine.scoring`'s, spelled in arrays from the same facts
 of the :class:`~hearts_analysis.rules.Table` (the tests hold them to it).
+
+Two lanes of the last trick that differ only in seat 2's card: the same
+plays give QS and the hearts to a different seat.
+
+>>> from hearts_analysis.cards import parse_card
+>>> from hearts_analysis.rules import Rules
+>>> table = Rules.preset("standard").table(4)
+>>> def hands(*texts): return [[1 << parse_card(c) for c in text.split()] for text in texts]
+>>> lanes = Lanes(table, np.array(hands("KH QS AH 2C", "KH QS 2H 2C"), U64), np.array([0, 0]),
+...               broken=np.array([True, True]), trick_number=13)
+>>> for seat in range(4):
+...     lanes.play(highest(lanes.hands[:, seat]))
+>>> lanes.points().tolist()
+[[0, 0, 15, 0], [15, 0, 0, 0]]
 """
 
 from __future__ import annotations

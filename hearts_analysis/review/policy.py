@@ -25,6 +25,14 @@ that every alternative meets the same replies on the same deal:
 It sees only what its seat could know: its hand, the trick, the cards played
 and who took them. The first, simpler player is :mod:`.basic`
 (``Settings(model="basic")``).
+
+The same hand :mod:`.basic` strips of KS and AS keeps its spades here: four
+of them guard QS, and they are what flushes the queen later.
+
+>>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> hand = mask_of(parse_card(c) for c in "2C 3C 4C 5C 6C 2D 3D 4D 9H QS KS AS 2S".split())
+>>> names(int(choose_passes([hand], 3)[0]))
+['6C', '4D', '9H']
 """
 
 from __future__ import annotations
