@@ -8,6 +8,16 @@ ties share), otherwise by a quick model of the hands still to come (QS and each
 heart go to a uniformly random seat; a moon now and then): a fixed set of
 simulated futures, the same for every outcome compared, so a review stays
 deterministic and the comparison sharp.
+
+Seat 1's chance of winning after a hand that ends the game (alone lowest, then
+tied), and after one that does not:
+
+>>> from hearts_analysis.rules import Rules
+>>> table = Rules.preset("standard").table(4)
+>>> win_probability(table, [[101, 50, 60, 70], [101, 50, 50, 70], [80, 50, 60, 70]], 1).round(2).tolist()
+[1.0, 0.5, 0.67]
+>>> can_end(table, (80, 0, 0, 0)), can_end(table, (20, 0, 0, 0))
+(True, False)
 """
 
 from __future__ import annotations

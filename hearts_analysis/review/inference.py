@@ -13,6 +13,26 @@ resampling) then gives deals that look like the real one more often.
 
 Only plays are read: the others' passes are hidden from the seat, except the
 cards it received, and the passer's dealt hand is unknown.
+
+The weighted deals still fit everything the seat knows (here seat 2, after
+seat 1 showed a void in clubs):
+
+>>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> from hearts_analysis.engine.state import HandState
+>>> from hearts_analysis.review.knowledge import at_play, observe
+>>> from hearts_analysis.rules import Rules
+>>> deal = [mask_of(parse_card(c) for c in text.split()) for text in (
+...     "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D", "8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S",
+...     "9C TC JC QC KC AC 2H 3H 4H 5H 6H 7H 8H", "9H TH JH QH KH AH 8S 9S TS JS QS KS AS")]
+>>> state, shown = HandState(Rules.preset("standard").table(4), deal, 0), (0, 0, 0, 0)
+>>> plays = [(0, parse_card("2C")), (1, parse_card("8D"))]
+>>> for seat, card in plays:
+...     shown = observe(shown, state, seat, card)
+...     state.push(seat, card)
+>>> knowledge = at_play(state, 2, shown)
+>>> hands = inferred_hands(knowledge, 4, np.random.default_rng(0), state.table, 0, plays)
+>>> hands.shape, all(knowledge.admits([int(cards) for cards in row]) for row in hands)
+((4, 4), True)
 """
 
 from __future__ import annotations

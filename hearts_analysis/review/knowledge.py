@@ -10,6 +10,22 @@ playable. :func:`revealed` runs the cascade of
 :func:`~hearts_analysis.engine.interpreter.legal_cards` backwards, step by
 step, from the same facts of the :class:`~hearts_analysis.rules.Table`, so
 every rule variant is covered and nothing is inferred that the rules do not imply.
+
+Seat 1 discards 8D on the 2C lead, so seat 2 knows it has no club left:
+
+>>> from hearts_analysis.cards import CLUBS, mask_of, names, parse_card
+>>> from hearts_analysis.engine.state import HandState
+>>> from hearts_analysis.rules import Rules
+>>> deal = [mask_of(parse_card(c) for c in text.split()) for text in (
+...     "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D", "8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S",
+...     "9C TC JC QC KC AC 2H 3H 4H 5H 6H 7H 8H", "9H TH JH QH KH AH 8S 9S TS JS QS KS AS")]
+>>> state, shown = HandState(Rules.preset("standard").table(4), deal, 0), (0, 0, 0, 0)
+>>> for seat, card in ((0, parse_card("2C")), (1, parse_card("8D"))):
+...     shown = observe(shown, state, seat, card)
+...     state.push(seat, card)
+>>> knowledge = at_play(state, 2, shown)
+>>> names(knowledge.may_hold[1] & SUIT_MASKS[CLUBS]), len(names(knowledge.may_hold[3] & SUIT_MASKS[CLUBS]))
+([], 6)
 """
 
 from __future__ import annotations

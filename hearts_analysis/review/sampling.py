@@ -7,6 +7,19 @@ group's split between its seats is drawn with the probability of the deals it
 leaves, then its cards are shuffled into that split. Nothing is rejected and
 every consistent deal is equally likely. Samples are drawn together and share
 the programme; only the splits differ.
+
+Seat 0 holds 2C; 3C, 4C and 2H are hidden, one to a seat, and seat 1 has
+shown it has no heart: four deals remain, and seat 1 always gets a club.
+
+>>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> def cards(text): return mask_of(parse_card(c) for c in text.split())
+>>> knowledge = Knowledge(0, cards("2C"), (1, 1, 1, 1), (cards("2C"), 0, 0, 0),
+...                       (cards("2C"), cards("3C 4C"), cards("3C 4C 2H"), cards("3C 4C 2H")))
+>>> count_deals(knowledge)
+4
+>>> hands = sample_hands(knowledge, 5, np.random.default_rng(0))
+>>> sorted({names(int(row[1]))[0] for row in hands})
+['3C', '4C']
 """
 
 from __future__ import annotations
