@@ -5,6 +5,17 @@ illegal play has no well-defined alternatives (its skips are listed).
 Accuracy is the share of what was at stake that a seat kept:
 ``100 * (1 - sum of costs / sum of spreads)`` over its unforced decisions, where
 a decision's spread is its worst alternative minus its best.
+
+One seat's first hand: its pass and thirteen plays, some of them forced.
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=2, max_hands=1)
+>>> review = review_game(game, Settings(samples=20), seats=[0], hands=[1])
+>>> [d.kind for d in review.decisions].count("play"), sum(d.forced for d in review.decisions)
+(13, 5)
+>>> accuracy_percent(lost=2.0, stake=8.0), accuracy_percent(lost=0.0, stake=0.0)
+(75.0, 100.0)
 """
 
 from __future__ import annotations

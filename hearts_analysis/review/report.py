@@ -3,6 +3,19 @@
 Contract: ``{"games": [{"game_id", "decisions": [{"hand", "trick", "seat", "kind", "played",
 "best", "cost", "class"}], "accuracy": {seat: percent}}]}``; cards are names (``"QS"``), a pass
 is a list of them. Further keys only add detail.
+
+>>> from hearts_analysis.review import Settings, review_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=2, max_hands=1)
+>>> review = review_game(game, Settings(samples=20), seats=[0], hands=[1])
+>>> document = game_dict(review, source="games.jsonl")
+>>> {"hand", "trick", "seat", "kind", "played", "best", "cost", "class"} <= set(document["decisions"][0])
+True
+>>> document["decisions"][0]["kind"], document["decisions"][0]["player"], len(document["decisions"])
+('pass', 'ann', 14)
+>>> [(row["player"], row["decisions"]) for row in summarise([review])]
+[('ann', 14)]
 """
 
 from __future__ import annotations

@@ -10,6 +10,25 @@ decision itself: differences are sharp with a few hundred deals.
 :func:`play_out_with_bots` does the same with any simulator bots (the
 :class:`~hearts_analysis.simulate.bots.Bot` protocol), one lane at a time: a
 slower review with another model of the players, and a check on the fast path.
+
+Seat 2, second to a 2C lead, weighs ducking with 9C against winning with AC
+over the same eight deals its knowledge allows:
+
+>>> from hearts_analysis.cards import mask_of, parse_card
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.review.knowledge import at_play, observe
+>>> from hearts_analysis.review.sampling import sample_hands
+>>> deal = [mask_of(parse_card(c) for c in text.split()) for text in (
+...     "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D", "8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S",
+...     "9C TC JC QC KC AC 2H 3H 4H 5H 6H 7H 8H", "9H TH JH QH KH AH 8S 9S TS JS QS KS AS")]
+>>> state = HandState(Rules.preset("standard").table(4), deal, 0)
+>>> state.push(0, parse_card("2C"))
+>>> shown = observe((0, 0, 0, 0), state, 1, parse_card("8D"))
+>>> state.push(1, parse_card("8D"))
+>>> hands = sample_hands(at_play(state, 2, shown), 8, np.random.default_rng(0))
+>>> outcomes = play_out(state, hands, [parse_card("9C"), parse_card("AC")])
+>>> outcomes.points.shape, outcomes.points[:, :, 2].mean(axis=1).tolist()
+((2, 8, 4), [14.5, 16.5])
 """
 
 from __future__ import annotations
