@@ -8,6 +8,24 @@ reader's own checks). Of an ``events/2`` pair of row groups only the card
 columns the screen needs are read from the card rows. The file is opened,
 split into units and read exactly as the reference reader does, so that a
 damaged file or row group gives the same error items.
+
+>>> import pathlib, tempfile
+>>> from hearts_analysis.records.parquet import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> write_parquet(simulate_games(3, Rules.preset("standard", target=30)), path)
+3
+>>> [unit] = open_units(path)
+>>> block = decode_unit(unit, Judgements(None))
+>>> block.games, block.hands
+(3, 8)
+
+A hand meta with only unknown keys keeps the fast path; one that carries
+points does not (the reference reader decides what it means):
+
+>>> judge_hand_meta('{"note": "kept"}', 4).readable, judge_hand_meta('{"points": [1, 2, 3, 4]}', 4).readable
+(True, False)
 """
 
 from __future__ import annotations

@@ -3,6 +3,13 @@
 One :class:`TableParams` per ``(rules, players)`` pair, built once per corpus
 from the same :class:`~hearts_analysis.rules.Table` the reference engine uses,
 so that both read the rules in exactly one way.
+
+>>> from hearts_analysis.rules import Rules
+>>> four, three = table_params(Rules.preset("standard"), 4), table_params(Rules.preset("standard"), 3)
+>>> (four.hand_size, four.deck_size, four.point_total), (three.hand_size, three.deck_size)
+((13, 52, 26), (17, 51))
+>>> table_params(Rules.preset("omnibus"), 4).jack_of_diamonds
+-10
 """
 
 from __future__ import annotations

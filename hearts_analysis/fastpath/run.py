@@ -5,6 +5,27 @@ order: :class:`Audited` for a game the reference engine replayed or a record
 that could not be read, and :class:`CleanRun` for consecutive games the screen
 found clean, whose reports are built only when asked for. Reports are exactly
 the dicts :func:`hearts_analysis.audit.game_report` gives.
+
+Three games, the second recorded with wrong points for its first hand: the
+screen clears the other two, and the reference engine says what is wrong.
+
+>>> import dataclasses, pathlib, tempfile
+>>> from hearts_analysis.records.parquet import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(3, Rules.preset("standard", target=30)))
+>>> wrong = dataclasses.replace(games[1].hands[0], points=(26, 0, 0, 0))
+>>> games[1] = dataclasses.replace(games[1], hands=(wrong,) + games[1].hands[1:])
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> write_parquet(games, path)
+3
+>>> from hearts_analysis.fastpath.decode import Judgements, open_units
+>>> [unit] = open_units(path)
+>>> entries = audit_unit(unit, Judgements(None), None)
+>>> [type(entry).__name__ for entry in entries]
+['CleanRun', 'Audited', 'CleanRun']
+>>> [v["code"] for v in entries[1].report["violations"]], [r["valid"] for r in entries[0].reports()]
+(['points-mismatch', 'points-mismatch'], [True])
 """
 
 from __future__ import annotations

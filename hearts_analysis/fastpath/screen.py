@@ -4,6 +4,24 @@ A game is *clean* when the reference engine would report no violation at all
 and the reference reader would read it exactly as decoded; its report then
 follows from the numbers computed here. Every other game is left for the
 reference engine (see :mod:`hearts_analysis.fastpath.run`).
+
+The second of three games is recorded with wrong points, so only it is left
+for the reference engine:
+
+>>> import dataclasses, pathlib, tempfile
+>>> from hearts_analysis.records.parquet import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(3, Rules.preset("standard", target=30)))
+>>> wrong = dataclasses.replace(games[1].hands[0], points=(26, 0, 0, 0))
+>>> games[1] = dataclasses.replace(games[1], hands=(wrong,) + games[1].hands[1:])
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> write_parquet(games, path)
+3
+>>> from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
+>>> [unit] = open_units(path)
+>>> screen_block(decode_unit(unit, Judgements(None))).clean.tolist()
+[True, False, True]
 """
 
 from __future__ import annotations
