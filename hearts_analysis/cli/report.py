@@ -1,4 +1,15 @@
-"""``hearts report``: HTML reports of a game, an audit of a corpus, and its players."""
+"""``hearts report``: HTML reports of a game, an audit of a corpus, and its players.
+
+A game's page is named after its id, which comes from a log: the name keeps
+only safe characters (so the page stays inside the folder named) and is unique
+among the pages written together.
+
+>>> taken = set()
+>>> game_slug("club night #3", "a.jsonl:1", taken), game_slug("club night #3", "a.jsonl:2", taken)
+('game-club-night-3', 'game-club-night-3-2')
+>>> game_slug("../../etc", "a.jsonl:3", taken), game_slug(None, "logs/b.jsonl:7", taken)
+('game-etc', 'game-b-7')
+"""
 
 from __future__ import annotations
 

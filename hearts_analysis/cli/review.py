@@ -1,4 +1,15 @@
-"""``hearts review``: the cost of every play and pass, in expected points."""
+"""``hearts review``: the cost of every play and pass, in expected points.
+
+One flagged decision of the JSON document, as the text output shows it; a
+player's name comes from a log, so control characters in it are shown escaped:
+
+>>> decision = {"hand": 1, "trick": 3, "player": "ann\\x1b[31m", "played": "KS", "best": "2S", "cost": 4.2,
+...             "margin": 0.6, "class": "mistake", "win_chance": {"played": 0.31, "best": 0.4},
+...             "reason": "QS was still out and you held the 2S"}
+>>> print(decision_line(decision))
+  hand 1 trick 3: ann\\x1b[31m played KS, better 2S (cost 4.2 ± 0.6, mistake); chance of winning 31% against 40%
+      QS was still out and you held the 2S
+"""
 
 from __future__ import annotations
 
