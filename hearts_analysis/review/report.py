@@ -14,6 +14,9 @@ is a list of them. Further keys only add detail.
 True
 >>> document["decisions"][0]["kind"], document["decisions"][0]["player"], len(document["decisions"])
 ('pass', 'ann', 14)
+>>> row = decision_rows(document)[0]
+>>> row["source"], row["kind"], len(row["played"].split())
+('games.jsonl', 'pass', 3)
 >>> [(row["player"], row["decisions"]) for row in summarise([review])]
 [('ann', 14)]
 """
