@@ -5,23 +5,25 @@ and the reference reader would read it exactly as decoded; its report then
 follows from the numbers computed here. Every other game is left for the
 reference engine (see :mod:`hearts_analysis.fastpath.run`).
 
-The second of three games is recorded with wrong points, so only it is left
-for the reference engine:
+Under Omnibus rules (JD counts -10) the screen's totals are the reference
+engine's, and it reads them from the columns without building a record:
 
->>> import dataclasses, pathlib, tempfile
+>>> import pathlib, tempfile
+>>> from hearts_analysis.engine.replay import replay_game
+>>> from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
 >>> from hearts_analysis.records.parquet import write_parquet
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
->>> games = list(simulate_games(3, Rules.preset("standard", target=30)))
->>> wrong = dataclasses.replace(games[1].hands[0], points=(26, 0, 0, 0))
->>> games[1] = dataclasses.replace(games[1], hands=(wrong,) + games[1].hands[1:])
->>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> games = list(simulate_games(2, Rules.preset("omnibus", target=30)))
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "omnibus.parquet"
 >>> write_parquet(games, path)
-3
->>> from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
+2
 >>> [unit] = open_units(path)
->>> screen_block(decode_unit(unit, Judgements(None))).clean.tolist()
-[True, False, True]
+>>> verdict = screen_block(decode_unit(unit, Judgements(None)))
+>>> verdict.clean.tolist(), verdict.totals[:, :4].tolist()
+([True, True], [[-7, 28, 37, 26], [39, -5, 18, -4]])
+>>> verdict.totals[:, :4].tolist() == [list(replay_game(game).hands[-1].totals) for game in games]
+True
 """
 
 from __future__ import annotations
