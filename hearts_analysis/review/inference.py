@@ -17,7 +17,7 @@ cards it received, and the passer's dealt hand is unknown.
 The weighted deals still fit everything the seat knows (here seat 2, after
 seat 1 showed a void in clubs):
 
->>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> from hearts_analysis.cards import mask_of, parse_card
 >>> from hearts_analysis.engine.state import HandState
 >>> from hearts_analysis.review.knowledge import at_play, observe
 >>> from hearts_analysis.rules import Rules
