@@ -7,8 +7,8 @@ which names and explains every violation. Both ask the one cascade of
 :func:`hearts_analysis.engine.interpreter.legal_cards`; this lane asks it only
 where a shortcut cannot settle a play (trick 1, a heart led while unbroken).
 
-The first hand of a simulated game passes; the same plays with two cards of
-the first trick swapped do not, and go to the explaining replay:
+The first hand of a simulated game is settled here; with two cards of the
+first trick swapped it is not, and goes to the explaining replay:
 
 >>> from hearts_analysis.engine import replay_game
 >>> from hearts_analysis.rules import Rules

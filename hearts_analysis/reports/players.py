@@ -5,6 +5,8 @@ It counts the games with :func:`hearts_analysis.analysis.corpus_tally.tally_corp
 from its columns, other files game by game) and keeps counters per player, never the games, so
 a corpus of any size makes a small page.
 
+The rows are the analysis' ``players`` table, from the counters alone:
+
 >>> import pathlib, tempfile
 >>> from hearts_analysis.records import write_games
 >>> from hearts_analysis.rules import Rules

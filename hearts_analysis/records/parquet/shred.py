@@ -9,6 +9,8 @@ Whatever is not in a shape that check recognises (``"10h"``, a seat written as
 reads the game with :func:`game_from_dict`, which raises the error naming the
 field or gives the canonical record.
 
+A plain game is shredded; one card spelled ``10h`` is not guessed at but declined:
+
 >>> from hearts_analysis.records import game_to_dict
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
