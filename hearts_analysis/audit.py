@@ -3,6 +3,27 @@
 One game's audit is a plain dict (the ``hearts validate --format json`` shape),
 so that every engine (the reference replay, the fast columnar path, Dask)
 produces the same thing and every output format reads the same thing.
+
+>>> import dataclasses
+>>> from hearts_analysis.records.errors import Item, RecordError
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> first = dataclasses.replace(games[0].hands[0], points=(0, 2, 8, 0))
+>>> games[0] = dataclasses.replace(games[0], hands=(first, *games[0].hands[1:]))
+>>> items = [Item(f"games.jsonl:{n}", game) for n, game in enumerate(games, 1)]
+>>> items.append(Item("games.jsonl:3", error=RecordError("expected a list, got 3", "players")))
+>>> audited = list(audit_items(items))
+>>> [(item.source, report and report["valid"]) for item, report in audited]
+[('games.jsonl:1', False), ('games.jsonl:2', True), ('games.jsonl:3', None)]
+>>> summary = Summary()
+>>> for item, report in audited:
+...     if report is None:
+...         summary.errors += 1
+...     else:
+...         summary.add_game(report)
+>>> summary.to_dict(), summary.exit_code
+({'games': 2, 'hands': 6, 'invalid_games': 1, 'violations': 1, 'errors': 1, 'by_code': {'points-mismatch': 1}}, 2)
 """
 
 from __future__ import annotations

@@ -5,6 +5,19 @@ The replay engine scores and audits but keeps only the outcome; the analysis
 needs the story. The walk splits the recorded plays into the tricks the engine
 completed and takes their winners from the replay, so tricks and winners are
 exactly the engine's, even in a game with violations.
+
+>>> from hearts_analysis.cards import HEARTS_MASK, card_name, names
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> hand = next(trace_game(replay_game(next(simulate_games(1, Rules.preset("standard", target=30))))))
+>>> hand.direction, names(hand.given[3]), len(hand.tricks)
+('left', ['AC', 'QS', 'KS'], 13)
+>>> first = hand.tricks[0]
+>>> [(play.seat, card_name(play.card)) for play in first.plays], first.winner
+([(3, '2C'), (0, 'AC'), (1, 'QC'), (2, 'TC')], 0)
+>>> hand.breaker(HEARTS_MASK)  # (trick, seat) of the first heart
+(4, 3)
 """
 
 from __future__ import annotations

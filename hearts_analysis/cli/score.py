@@ -1,4 +1,24 @@
-"""``hearts score``: the score sheet of each game, recomputed from the plays."""
+"""``hearts score``: the score sheet of each game, recomputed from the plays.
+
+The library builds the sheet (:func:`~hearts_analysis.audit.score_sheet`); this
+module only lays it out, the moon named on the hand it was shot:
+
+>>> from hearts_analysis.audit import score_sheet
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
+>>> print(render_text(score_sheet(replay_game(game), "games.jsonl:1")))
+sim-0-1  [games.jsonl:1]
+hand       bot1       bot2       bot3       bot4  moon
+      pts total  pts total  pts total  pts total
+------------------------------------------------------
+   1   16    16    2     2    8     8    0     0
+   2    0    16   26    28   26    34   26    26  bot1 shot the moon (add to others)
+------------------------------------------------------
+total         16         28         34         26
+winner: bot1
+"""
 
 from __future__ import annotations
 

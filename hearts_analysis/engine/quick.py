@@ -6,6 +6,22 @@ the caller replays the hand with :class:`~hearts_analysis.engine.state.HandState
 which names and explains every violation. Both ask the one cascade of
 :func:`hearts_analysis.engine.interpreter.legal_cards`; this lane asks it only
 where a shortcut cannot settle a play (trick 1, a heart led while unbroken).
+
+The first hand of a simulated game is settled here; with two cards of the
+first trick swapped it is not, and goes to the explaining replay:
+
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
+>>> held, plays = replay_game(game).hands[0].held, list(game.hands[0].plays)
+>>> table = game.rules.table(4)
+>>> taken, won, winners = replay_clean(table, held, plays[0][0], plays)
+>>> won, winners[:5]
+([6, 3, 3, 1], [0, 3, 2, 1, 1])
+>>> plays[1], plays[2] = plays[2], plays[1]
+>>> replay_clean(table, held, plays[0][0], plays) is None
+True
 """
 
 from __future__ import annotations

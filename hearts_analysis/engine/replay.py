@@ -1,7 +1,23 @@
 """The reference replay: re-deal, pass, play and score every hand, flagging every violation.
 
 After a violation the card is taken as played, so that later, independent
-violations are found too.
+violations are found too: two plays swapped in the first trick are two
+plays out of turn, and the replay goes on to the end of the game.
+
+>>> import dataclasses
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
+>>> plays = list(game.hands[0].plays)
+>>> plays[1], plays[2] = plays[2], plays[1]
+>>> first = dataclasses.replace(game.hands[0], plays=tuple(plays))
+>>> result = replay_game(dataclasses.replace(game, hands=(first, *game.hands[1:])))
+>>> [(v.code, v.hand, v.trick, v.seat) for v in result.violations]
+[('out-of-turn', 1, 1, 1), ('out-of-turn', 1, 1, 0)]
+>>> result.violations[0].message
+"seat 1 (bot2) played QC out of turn: play goes clockwise, and it was seat 0's turn"
+>>> result.complete, len(result.hands)
+(True, 2)
 """
 
 from __future__ import annotations

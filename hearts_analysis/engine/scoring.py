@@ -4,6 +4,19 @@ The replay, the simulator and the analysis score hands here; the numpy lanes
 (the review's rollouts, the columnar screen) spell the same sums in arrays,
 from the same facts of the :class:`~hearts_analysis.rules.Table`
 (``moon_cards``, ``point_total``, :data:`~hearts_analysis.rules.QUEEN_POINTS`).
+
+Where the shooter may choose, a record without the choice is scored by the
+option its recorded points fit:
+
+>>> from hearts_analysis.cards import HEARTS_MASK, QS
+>>> from hearts_analysis.rules import Rules
+>>> table = Rules.preset("standard", moon="shooter_choice").table(4)
+>>> score_hand(table, [HEARTS_MASK, 1 << QS, 0, 0], [10, 1, 1, 1])
+([13, 13, 0, 0], [13, 13, 0, 0], None)
+>>> score_hand(table, [HEARTS_MASK | 1 << QS, 0, 0, 0], [13, 0, 0, 0])
+([26, 0, 0, 0], [0, 26, 26, 26], Moon(seat=0, choice='add_to_others'))
+>>> score_hand(table, [HEARTS_MASK | 1 << QS, 0, 0, 0], [13, 0, 0, 0], recorded_points=(-26, 0, 0, 0))[1:]
+([-26, 0, 0, 0], Moon(seat=0, choice='subtract_from_shooter'))
 """
 
 from __future__ import annotations

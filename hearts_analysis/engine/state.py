@@ -5,6 +5,22 @@ lead -> follow suit -> no points on the first trick -> hearts broken), run with
 a probe that names the step, and so the rule, that excluded a card; the
 legal-move generator and the validator share that one source of truth. The
 charge rule of imported logs is a last step that only this engine applies.
+
+With the deck dealt round the table, seat 0 holds 2C and must lead it; then
+seat 1 must follow in clubs, and the exclusion says so in words:
+
+>>> from hearts_analysis.cards import mask_of, names, parse_card
+>>> from hearts_analysis.rules import Rules
+>>> table = Rules.preset("standard").table(4)
+>>> hands = [mask_of(range(seat, 52, 4)) for seat in range(4)]
+>>> state = HandState(table, hands, HandState.first_leader_for(table, hands, dealer=3))
+>>> state.exclusion(0, parse_card("6C")).code
+'wrong-first-lead'
+>>> state.push(0, parse_card("2C"))
+>>> state.to_play, names(state.legal_cards())
+(1, ['3C', '7C', 'JC'])
+>>> state.exclusion(1, parse_card("2D"))
+Exclusion(code='revoke', message='a club was led and a seat holding clubs must follow suit; legal instead: 3C, 7C, JC')
 """
 
 from __future__ import annotations

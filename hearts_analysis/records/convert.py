@@ -4,6 +4,24 @@ Streaming and atomic; unreadable records are handed to ``on_error`` and the rest
 is converted. JSON Lines to Parquet skips building records: each parsed line
 goes straight to the columnar encoder (:mod:`.parquet.encode`), which reads it
 exactly as :func:`~.json.decode.game_from_dict` would.
+
+A bad line is counted and handed on, and the games around it arrive unchanged:
+
+>>> import pathlib, tempfile
+>>> from hearts_analysis.records import read_games, write_games
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> _ = write_games(games, folder / "games.jsonl")
+>>> with open(folder / "games.jsonl", "ab") as out:
+...     _ = out.write(b'{"players": 3}\\n')
+>>> convert([folder / "games.jsonl"], folder / "games.parquet",
+...         on_error=lambda item: print(pathlib.Path(item.source).name, item.error.text()))
+games.jsonl:3 players: expected a list, got 3
+Converted(games=2, hands=6, errors=1)
+>>> [item.game == game for item, game in zip(read_games(folder / "games.parquet"), games)]
+[True, True]
 """
 
 from __future__ import annotations

@@ -6,6 +6,18 @@ its content (a log format), and the codec of that kind reads it.
 Files of other programs' log formats are recognised from their content, not their
 name: a log format registers a recogniser here (:func:`register_recogniser`), so that
 this layer reads every format without depending on the modules that know them.
+
+A folder mixing formats reads as one corpus, each game named by its file:
+
+>>> import pathlib, tempfile
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> write_any(games[:1], folder / "a.jsonl"), write_any(games[1:], folder / "b.parquet")
+(1, 1)
+>>> [(pathlib.Path(item.source).name, item.game.game_id) for item in read_games(folder)]
+[('a.jsonl:1', 'sim-0-1'), ('b.parquet:#1', 'sim-0-2')]
 """
 
 from __future__ import annotations

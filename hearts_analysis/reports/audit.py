@@ -3,6 +3,26 @@ mismatches and the unreadable records.
 
 It streams over :func:`hearts_analysis.audit.audit_paths` and keeps only aggregates and
 bounded samples, so a report over millions of hands stays small and fast to open.
+
+Two games, one with a recorded point the tricks do not give, and two unreadable lines
+of which the digest keeps one:
+
+>>> import dataclasses, pathlib, tempfile
+>>> from hearts_analysis.records import write_games
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> first = dataclasses.replace(games[0].hands[0], points=(0, 2, 8, 0))
+>>> games[0] = dataclasses.replace(games[0], hands=(first, *games[0].hands[1:]))
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> _ = write_games(games, path)
+>>> with open(path, "ab") as out:
+...     _ = out.write(b'{"players": 3}\\n{"players": 4}\\n')
+>>> digest = digest_paths([path], limits=Limits(errors=1))
+>>> digest.summary.to_dict()
+{'games': 2, 'hands': 6, 'invalid_games': 1, 'violations': 1, 'errors': 2, 'by_code': {'points-mismatch': 1}}
+>>> len(digest.errors), digest.mismatch_count, digest.worst[0]["game_id"]
+(1, 1, 'sim-0-1')
 """
 
 from __future__ import annotations

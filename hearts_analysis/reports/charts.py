@@ -2,6 +2,11 @@
 
 Plotly reads a little HTML in text (``<b>``, ``<a href>``), so every label that
 comes from a record goes through :func:`label` first.
+
+>>> fig = figure("Totals")
+>>> _ = fig.add_scatter(y=[0, 13], name=label("<b>ann</b>"), line=dict(color=colour(0)))
+>>> fig.data[0].name, fig.layout.title.text
+('&lt;b&gt;ann&lt;/b&gt;', 'Totals')
 """
 
 from __future__ import annotations

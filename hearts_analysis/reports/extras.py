@@ -4,6 +4,16 @@ review (the cost of each decision).
 Both come in the JSON shapes their commands print (``hearts analyze --format json`` and
 ``hearts review --format json``, one entry of ``"games"`` each), so the report reads exactly
 what users can read, and either layer may be absent: the report then leaves its section out.
+
+Without review settings there is no review, and the report leaves that section out:
+
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
+>>> extras = game_extras(replay_game(game), "games.jsonl:1")
+>>> extras.review is None, extras.analysis["winners"], [moon["hand"] for moon in extras.analysis["moons"]]
+(True, [0], [2])
 """
 
 from __future__ import annotations

@@ -1,4 +1,19 @@
-"""The game report: the table, the score charts, the hand table and the trick-by-trick replay."""
+"""The game report: the table, the score charts, the hand table and the trick-by-trick replay.
+
+The replay viewer and the charts read plain data built here from the replay, so
+a page shows exactly what the engine found: here seat 0 shoots the moon in hand 2,
+and the score chart marks it with a star at its total.
+
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> result = replay_game(next(simulate_games(1, Rules.preset("standard", target=30))))
+>>> hand = replay_data(result)["hands"][1]
+>>> hand["moon"], hand["points"], hand["plays"][0]
+({'seat': 0, 'choice': 'add_to_others'}, [0, 26, 26, 26], [0, '2C'])
+>>> [(trace.name, list(trace.y)) for trace in score_figure(result).data]
+[('bot1', [0, 16, 16]), ('bot2', [0, 2, 28]), ('bot3', [0, 8, 34]), ('bot4', [0, 0, 26]), ('moon shot', [16])]
+"""
 
 from __future__ import annotations
 

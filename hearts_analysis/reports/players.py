@@ -4,6 +4,21 @@ QS and moon rates, pass tendencies, and each player's leaks.
 It counts the games with :func:`hearts_analysis.analysis.corpus_tally.tally_corpus` (Parquet
 from its columns, other files game by game) and keeps counters per player, never the games, so
 a corpus of any size makes a small page.
+
+The rows are the analysis' ``players`` table, from the counters alone:
+
+>>> import pathlib, tempfile
+>>> from hearts_analysis.records import write_games
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> _ = write_games(games, path)
+>>> digest = digest_players([path])
+>>> digest.games, digest.hands
+(2, 6)
+>>> [(row["player"], row["wins"], row["moons_shot"], round(row["qs_taken_pct"])) for row in player_rows(digest)]
+[('bot1', 1, 1, 50), ('bot2', 0, 0, 17), ('bot3', 0, 0, 17), ('bot4', 1, 0, 17)]
 """
 
 from __future__ import annotations

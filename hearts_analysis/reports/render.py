@@ -5,6 +5,11 @@ jinja2 autoescaping for the HTML, :func:`json_for_script` for data embedded in
 ``<script type="application/json">`` blocks, and a Content-Security-Policy that
 allows only the page's own scripts (by their SHA-256 hashes) and no network
 request at all. Pages are deterministic: the same input gives the same bytes.
+
+A player named to close the data block stays inside it:
+
+>>> print(json_script({"player": "</script><b>"}, "game-data"))
+<script type="application/json" id="game-data">{"player":"\\u003c/script\\u003e\\u003cb\\u003e"}</script>
 """
 
 from __future__ import annotations

@@ -5,6 +5,21 @@ The stylesheet, the scripts and plotly.js are written once into ``assets/``; pag
 them, so a 200-game site is a few megabytes rather than a gigabyte. Games stream through
 one replay and one analysis each; a game's page is written as soon as it is read, the other
 pages at the end from the digest (:class:`~hearts_analysis.reports.sitedata.SiteDigest`).
+
+With ``max_games=1`` the second game is counted and listed but gets no page of its own:
+
+>>> import pathlib, tempfile
+>>> from hearts_analysis.records import write_games
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = write_games(simulate_games(2, Rules.preset("standard", target=30)), folder / "games.jsonl")
+>>> result = build_site([folder / "games.jsonl"], folder / "site", max_games=1)
+>>> result.games, result.game_pages, result.players, result.violations
+(2, 1, 4, 0)
+>>> sorted(page.name for page in result.folder.glob("*.html"))  # doctest: +NORMALIZE_WHITESPACE
+['audit.html', 'game-sim-0-1.html', 'index.html', 'player-bot1.html', 'player-bot2.html',
+ 'player-bot3.html', 'player-bot4.html', 'players.html']
 """
 
 from __future__ import annotations

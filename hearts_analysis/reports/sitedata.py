@@ -9,6 +9,18 @@ replay position (hand, 1-based play) where the event shows.
 
 The leak list and the rating history come from the statistics (:func:`find_leaks`,
 :func:`rating_history`), or from functions a caller gives in their place.
+
+A filter compares ``played_at`` on the prefix given, so a day keeps all its games:
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
+>>> game.played_at
+'2026-01-05T19:00:00Z'
+>>> SiteFilter(until="2026-01-05").keeps(game), SiteFilter(since="2026-01-06").keeps(game)
+(True, False)
+>>> SiteFilter(players=frozenset({"ann"}), until="2026-01-05").words()
+['games of ann', 'played until 2026-01-05']
 """
 
 from __future__ import annotations

@@ -1,4 +1,16 @@
-"""Rules, cards and places in plain words, for people reading a report."""
+"""Rules, cards and places in plain words, for people reading a report.
+
+A report tells its reader the rules of the table it shows, so the sentences
+follow the rule set and the number of players:
+
+>>> from hearts_analysis.rules import Rules
+>>> rules_in_words(Rules.preset("standard"), 3)[0]
+'3 players, 17 cards each; 2D removed from the deck.'
+>>> rules_in_words(Rules.preset("omnibus"), 4)[6]
+'Each heart scores 1 point, QS 13, JD −10 points.'
+>>> card_parts("QS")["label"], joined(["ann", "bob", "cy"]), ordinal(22)
+('queen of spades', 'ann, bob and cy', '22nd')
+"""
 
 from __future__ import annotations
 

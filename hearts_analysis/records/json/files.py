@@ -3,6 +3,13 @@
 Each game read becomes an :class:`~hearts_analysis.records.errors.Item`: the record, or
 the error naming its file and line (``games.jsonl:9``) and field; the other games are
 still read. Writing is atomic.
+
+A line cut off in the middle is one unreadable game, named by its line:
+
+>>> jsonl_item(b'{"players": ["ann",\\n', "games.jsonl:9").error.text()
+'bad JSON: the text ends early, inside a value (cut off?) at column 1'
+>>> jsonl_item(b'{"players": 3}\\n', "games.jsonl:10").error.text()
+'players: expected a list, got 3'
 """
 
 from __future__ import annotations

@@ -3,6 +3,15 @@
 ``pa.array`` on numpy or Python values loads pandas (a fifth of a second and
 tens of megabytes at every start-up), and Arrow's ``take`` its compute module;
 the readers and writers of the layout build their arrays here instead.
+
+A null is a cleared bit of the validity bitmap, in numbers and dictionary codes alike:
+
+>>> import numpy as np
+>>> values, valid = small_ints([1, None, 3], np.int8)
+>>> numbers(values, pa.int8(), valid).to_pylist()
+[1, None, 3]
+>>> codes(np.array([0, -1, 1], np.int8), strings(["left", "right"])).to_pylist()
+['left', None, 'right']
 """
 
 from __future__ import annotations

@@ -7,6 +7,24 @@ the record field (``hands[2].plays[17][0]``) and the file row, and the other
 games are unaffected. :class:`RowGroup` is the shared product: records for the
 reference engine (:meth:`RowGroup.items`), plain arrays for vectorised readers
 (the fast validator, :mod:`hearts_analysis.corpus`).
+
+A seat out of range in the first game's first play is that game's error, with
+its field and file row; the second game still reads:
+
+>>> import pyarrow as pa
+>>> from hearts_analysis.records.parquet.encode import EventEncoder
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> encoder = EventEncoder()
+>>> for game in simulate_games(2, Rules.preset("standard", target=30)):
+...     _ = encoder.add_record(game)
+>>> headers, cards = encoder.take_batch().tables()
+>>> seats = cards.column("seat").to_pylist()
+>>> seats[cards.column("event").to_pylist().index("play")] = 7
+>>> cards = cards.set_column(cards.schema.get_field_index("seat"), "seat", pa.array(seats, pa.int8()))
+>>> [(item.source, item.error and item.error.text()) for item in decode_table(cards, "corpus.parquet",
+...                                                                          headers=headers).items()]
+[('corpus.parquet:#1', 'hands[0].plays[0][0]: seat 7 is out of range 0..3 (file row 65)'), ('corpus.parquet:#2', None)]
 """
 
 from __future__ import annotations

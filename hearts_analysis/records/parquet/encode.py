@@ -9,6 +9,29 @@ through :func:`game_from_dict`, which either raises the :class:`RecordError`
 naming the field or gives the canonical record, encoded the fast way. Games
 are collected as per-game and per-hand lists; the tables are built a batch at
 a time with numpy, from buffers (:mod:`.arrays`).
+
+A card spelled ``6c`` is declined by the fast lane and read the usual way,
+so it is stored as the canonical ``6C`` and the record reads back unchanged:
+
+>>> from hearts_analysis.records import game_to_dict
+>>> from hearts_analysis.records.parquet.decode import decode_table
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> encoder = EventEncoder()
+>>> first = game_to_dict(games[0])
+>>> first["hands"][0]["deal"][0][0]
+'6C'
+>>> first["hands"][0]["deal"][0][0] = "6c"
+>>> encoder.add_json(first), encoder.add_record(games[1])
+(2, 4)
+>>> headers, cards = encoder.take_batch().tables()
+>>> headers.column("event").to_pylist()
+['game', 'hand', 'hand', 'game', 'hand', 'hand', 'hand', 'hand']
+>>> cards.column("card")[0].as_py()
+'6C'
+>>> [item.game for item in decode_table(cards, "corpus.parquet", headers=headers).items()] == games
+True
 """
 
 from __future__ import annotations

@@ -11,6 +11,25 @@ and keeps those values on the first card row of each game or hand. JSON
 columns keep whatever has no column (unknown fields, explicit nulls), so that
 nothing of a record is lost. ``schemas/parquet-layout.md`` documents it for
 users; the fast validator reads the same columns.
+
+So a reader of the plays filters the card rows and never decodes a record:
+
+>>> import pathlib, tempfile
+>>> import pyarrow.parquet as pq
+>>> from hearts_analysis.records.parquet import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30)))
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> write_parquet(games, path)
+2
+>>> pq.read_metadata(path).metadata[META_LAYOUT.encode()].decode()
+'events/2'
+>>> plays = pq.read_table(path, columns=list(CARD_COLUMNS), filters=[("event", "==", "play")])
+>>> plays.num_rows == sum(len(hand.plays) for game in games for hand in game.hands)
+True
+>>> plays.slice(0, 1).to_pylist()
+[{'game': 0, 'hand': 1, 'event': 'play', 'seat': 3, 'card': '2C', 'index': 0, 'trick': 1}]
 """
 
 from __future__ import annotations

@@ -3,6 +3,22 @@
 Reading goes a pair of row groups at a time (or, in an ``events/1`` file, a row
 group at a time); a damaged file, row group or game becomes an
 :class:`~hearts_analysis.records.errors.Item` with its error and the rest is still read.
+
+A folder with a good file and a truncated copy of it:
+
+>>> import pathlib, tempfile
+>>> from hearts_analysis.records.parquet import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_parquet(simulate_games(2, Rules.preset("standard", target=30)), folder / "a.parquet")
+2
+>>> data = (folder / "a.parquet").read_bytes()
+>>> _ = (folder / "b.parquet").write_bytes(data[:len(data) // 2])
+>>> [(pathlib.Path(item.source).name, item.game is not None) for item in read_parquet_items(folder)]
+[('a.parquet:#1', True), ('a.parquet:#2', True), ('b.parquet', False)]
+>>> list(read_parquet_items(folder / "b.parquet"))[0].error.text()[:40]
+'cannot read as Parquet (damaged or trunc'
 """
 
 from __future__ import annotations

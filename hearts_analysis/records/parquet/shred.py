@@ -8,6 +8,23 @@ Whatever is not in a shape that check recognises (``"10h"``, a seat written as
 ``"1"``, a wrong field) is declined (:class:`Declined`): the encoder then
 reads the game with :func:`game_from_dict`, which raises the error naming the
 field or gives the canonical record.
+
+A plain game is shredded; one card spelled ``10h`` is not guessed at but declined:
+
+>>> from hearts_analysis.records import game_to_dict
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> obj = game_to_dict(next(simulate_games(1, Rules.preset("standard", target=30))))
+>>> shredded = plain_hands(obj["hands"], 4)
+>>> shredded.hands, shredded.plays, shredded.deal_lens[:4]
+(2, [52, 52], [13, 13, 13, 13])
+>>> obj["hands"][0]["deal"][0][0] = "10h"
+>>> plain_hands(obj["hands"], 4) is None
+True
+>>> any_hands(obj["hands"], 4)
+Traceback (most recent call last):
+...
+hearts_analysis.records.parquet.shred.Declined: cards not all two-character names, or plays not all [seat, card]
 """
 
 from __future__ import annotations
