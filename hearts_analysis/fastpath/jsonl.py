@@ -19,12 +19,12 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..records.events_encode import EventEncoder
 from ..records.jsonio import jsonl_item
 from ..rules import Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
-from .run import Entry, _clean, replayed
+from .jsonl_text import LineEncoder
+from .run import Entry, clean_run, replayed
 from .screen import screen_block
 
 CHUNK_BYTES = 2 << 20
@@ -76,7 +76,7 @@ def _as_dictionaries(table: pa.Table) -> pa.Table:
 
 def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
     """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
-    encoder = EventEncoder()
+    encoder = LineEncoder()
     lines: list[tuple[int, bytes, int]] = []  # (line number, text, game in the block or -1)
     for number, line in enumerate(io.BytesIO(task.data), task.first_line):
         if not line.strip():
@@ -84,7 +84,7 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
         games = encoder.games
         try:
             encoder.next_game = number - 1
-            encoder.add_json(orjson.loads(line))
+            encoder.add_line(line)
         except Exception:  # whatever the encoder cannot take, the JSON reader reads and reports
             pass
         lines.append((number, line, games if encoder.games > games else -1))
@@ -108,9 +108,9 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
             run = (game if run is None else run[0], game + 1)
             continue
         if run is not None:
-            entries.append(_clean(block, verdict, *run))
+            entries.append(clean_run(block, verdict, *run))
             run = None
         entries.extend(replayed([jsonl_item(line, f"{task.path}:{number}", rules)]))
     if run is not None:
-        entries.append(_clean(block, verdict, *run))
+        entries.append(clean_run(block, verdict, *run))
     return entries
