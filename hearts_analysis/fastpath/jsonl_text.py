@@ -52,7 +52,8 @@ _LAYOUTS = {tuple(name.encode() for name in names): tuple(names.index(field) + 1
 :data:`HAND_FIELDS` is in the values of :func:`_fields` (0: absent)."""
 _HANDS_KEY = b'"hands":[{'
 _NUMBER = rb'-?(?:0|[1-9][0-9]{0,8})'  # at most nine digits: within int32, as the columns hold them
-_NUMBERS = re.compile(rb'\[' + _NUMBER + rb'(?:,' + _NUMBER + rb')*\]')
+_NUMBER_LIST = rb'\[' + _NUMBER + rb'(?:,' + _NUMBER + rb')*\]'
+_NUMBER_LISTS = re.compile(rb'(?:' + _NUMBER_LIST + rb'(?:,' + _NUMBER_LIST + rb')*)?')
 _BAD = object()
 _DIGITS = {str(d).encode(): d for d in range(10)} | {None: None}
 _DIRECTIONS = {f'"{name}"'.encode(): name for name in PASS_DIRECTIONS} | {None: None}
@@ -226,11 +227,15 @@ def _plays(texts: tuple, n: int) -> tuple[list[int], bytes, bytes, bytes]:
 
 
 def _numbers(texts: tuple, n: int) -> list[list[int] | None]:
-    """Points or totals of each hand (``None`` where absent), one whole number per seat, or decline."""
+    """Points or totals of each hand (``None`` where absent), one whole number per seat, or decline.
+
+    The texts are checked together, joined by commas: each holds one ``[`` (counted), so each is one list.
+    """
     given = [text for text in texts if text is not None]
-    if not all(map(_NUMBERS.fullmatch, given)):
-        decline("points or totals not whole numbers")
-    values = orjson.loads(b"[" + b",".join(given) + b"]")
+    joined = b",".join(given)
+    if _NUMBER_LISTS.fullmatch(joined) is None or joined.count(b"[") != len(given):
+        decline("points or totals not lists of whole numbers")
+    values = orjson.loads(b"[" + joined + b"]")
     if set(map(len, values)) - {n}:
         decline("points or totals not one number per seat")
     if len(given) < len(texts):
