@@ -61,13 +61,18 @@ _MOONS = {f'"{name}"'.encode(): name for name in MOON_CHOICES} | {None: None}
 _RANKS = b"23456789TJQKA"
 _SEAT_DIGITS = {n: bytes(range(ord("0"), ord("0") + n)) for n in range(3, 8)}
 _PUNCTUATION = b'[],"'
-_CLASS = bytes(ord("r") if chr(b) in "0123456789TJQKA" else ord("s") if chr(b) in "CDHS"
-               else b if chr(b) in '[],"' else ord("?") for b in range(256))
-"""Character classes of card text: ``r`` a rank or a seat, ``s`` a suit, the punctuation of lists of strings
-as itself, ``?`` anything else."""
+_CARD_CLASS, _PLAY_CLASS = (bytes(ord("r") if chr(b) in ranks else ord("s") if chr(b) in "CDHS"
+                                    else b if chr(b) in '[],"' else ord("?") for b in range(256))
+                              for ranks in ("23456789TJQKA", "0123456789TJQKA"))
+"""Character classes of card text: ``r`` a rank (of plays: or a seat), ``s`` a suit, the punctuation of lists
+of strings as itself, ``?`` anything else."""
 _CARD_SHAPE, _PLAY_SHAPE = b'"rs"', b'[r,"rs"]'
 _SHAPES: dict[tuple, bytes] = {}
 _SHAPES_MAX = 1024
+_MOST_CARDS = 52
+"""Cards a seat may hold here (a deck's); the shapes of longer lists are not made, nor kept."""
+_HAND_PATTERNS: dict[tuple[int, int, int], Any] = {}
+_REPEATED: dict[tuple[bytes, int], bytes] = {}
 
 
 class LineEncoder(EventEncoder):
@@ -89,12 +94,10 @@ class LineEncoder(EventEncoder):
         """Add the game if its hands are compact text and the rest of it passes the encoder's checks; else add
         nothing.
 
-        The hands' text is checked to be valid JSON, so the line is valid JSON exactly when the line with
-        ``[]`` in its place is; with backslashes excluded, the only ``"hands"`` of that line is its top-level
-        key, and the object orjson gives is the record's, hands aside.
+        The hands' text is checked to be valid JSON (it holds no backslash), so the line is valid JSON exactly
+        when the line with ``[]`` in its place is; with backslashes excluded there too, the only ``"hands"`` of
+        that line is its top-level key, and the object orjson gives is the record's, hands aside.
         """
-        if b"\\" in line:
-            return False
         at = line.find(_HANDS_KEY)
         if at < 0:
             return False
@@ -103,7 +106,7 @@ class LineEncoder(EventEncoder):
         if end < 2:
             return False
         rest = line[:at] + b"[]" + line[end:]
-        if rest.count(b'"hands"') != 1:
+        if b"\\" in rest or rest.count(b'"hands"') != 1:
             return False
         try:
             obj = orjson.loads(rest)
@@ -122,8 +125,55 @@ class LineEncoder(EventEncoder):
 
     def _hands(self, hands: list, n: int) -> tuple:
         if hands is self._text_hands:
-            return _encoded(list(map(_fields, hands)), n)
+            return _encoded(*_rows(hands, n), n)
         return super()._hands(hands, n)
+
+
+def _rows(hands: list[bytes], n: int) -> tuple[list, bool]:
+    """The text of each field of each hand, as :func:`_fields` gives it, and whether the pattern read them all
+    (and so checked their points and totals).
+
+    The card lists of a game are most often all of one length: the deal of its first hand, the passes of the
+    first hand that has them, all of its cards played. A pattern that steps over text of exactly those lengths
+    at once (:func:`_hand_pattern`) reads such a hand; any other is read by :func:`_fields`.
+    """
+    first = hands[0]
+    deal = first.find(b"]", first.find(b'"deal":[[')) - first.find(b'"deal":[[') - 8
+    at = hands[0].find(b'"passes":[[')
+    if at < 0:
+        at = next((h.find(b'"passes":[[') for h in hands if b'"passes":[[' in h), -1)
+        passing = hands[[b'"passes":[[' in h for h in hands].index(True)] if at >= 0 else first
+    else:
+        passing = first
+    passed = passing.find(b"]", at) - at - 10 if at >= 0 else 0
+    each = (deal + 1) // 5
+    if not 0 < each <= _MOST_CARDS or not 0 <= passed <= 5 * _MOST_CARDS:
+        return list(map(_fields, hands)), False
+    pattern = _hand_pattern(n, each, (passed + 1) // 5)
+    rows = [found.groups() if (found := pattern(hand)) else _fields(hand) for hand in hands]
+    return rows, all(type(row) is tuple for row in rows)
+
+
+def _hand_pattern(n: int, each: int, passed: int):
+    """``fullmatch`` of a hand whose seats are dealt ``each`` cards, pass ``passed`` (if they pass) and play
+    them all; the card lists are checked afterwards, by shape (:func:`_card_lists`, :func:`_plays`)."""
+    key = (n, each, passed)
+    found = _HAND_PATTERNS.get(key)
+    if found is None:
+        if len(_HAND_PATTERNS) >= _SHAPES_MAX:
+            _HAND_PATTERNS.clear()
+        deal, passes = len(_shape(_CARD_SHAPE, each, n)), len(_shape(_CARD_SHAPE, passed, n))
+        plays = len(_shape(_PLAY_SHAPE, n * each))
+        found = _HAND_PATTERNS[key] = re.compile(
+            rb'(?s)(?:"dealer":([0-9]),)?(?:"pass_direction":(' + _quoted(PASS_DIRECTIONS) + rb'),)?'
+            rb'"deal":(.{%d})(?:,"passes":(.{%d}))?,"plays":(.{%d})' % (deal, passes, plays) +
+            rb'(?:,"moon":(' + _quoted(MOON_CHOICES) + rb'))?'
+            rb'(?:,"points":(' + _NUMBER_LIST + rb'))?(?:,"totals":(' + _NUMBER_LIST + rb'))?').fullmatch
+    return found
+
+
+def _quoted(names: tuple[str, ...]) -> bytes:
+    return b"|".join(re.escape(f'"{name}"'.encode()) for name in names)
 
 
 def _fields(hand: bytes) -> list:
@@ -144,7 +194,7 @@ def _fields(hand: bytes) -> list:
     return list(map(values.__getitem__, layout))
 
 
-def _encoded(rows: list[list], n: int) -> tuple:
+def _encoded(rows: list, checked: bool, n: int) -> tuple:
     """The encoder's rows of a game's hands (as :func:`events_json.plain_hands` gives them), or decline."""
     columns = list(zip(*rows))
     count = len(rows)
@@ -159,9 +209,9 @@ def _encoded(rows: list[list], n: int) -> tuple:
     deal_lens, *dealt = _card_lists(columns[_DEAL], n)
     pass_lens, *passed = _card_lists(given, n)
     plays_counts, *played = _plays(columns[_PLAYS], n)
-    return (count, list(range(1, count + 1)), plays_counts, dealers, directions, moons, _numbers(columns[_POINTS], n),
-            _numbers(columns[_TOTALS], n), [None] * count, deal_lens, [text is not None for text in passes],
-            pass_lens, dealt, passed, played)
+    points, totals = _numbers(columns[_POINTS], n, checked), _numbers(columns[_TOTALS], n, checked)
+    return (count, list(range(1, count + 1)), plays_counts, dealers, directions, moons, points, totals,
+            [None] * count, deal_lens, [text is not None for text in passes], pass_lens, dealt, passed, played)
 
 
 def _shape(item: bytes, count: int, seats: int = 0) -> bytes:
@@ -180,7 +230,8 @@ def _shape(item: bytes, count: int, seats: int = 0) -> bytes:
 
 def _card_lists(texts: Any, n: int) -> tuple[list[int], bytes, bytes]:
     """Cards of each seat of ``[[cards],...]`` texts, and their ranks and suits; decline unless each is a list
-    of ``n`` lists of two-character card names, none empty.
+    of ``n`` lists of card names, none empty (an empty list of passes goes to the hand's meta: the encoder's
+    own path keeps that).
 
     Where every text is as long as the first and every seat holds as many cards as its first seat, the text of
     them all is compared with the text that shape must have at once; else text by text.
@@ -188,36 +239,41 @@ def _card_lists(texts: Any, n: int) -> tuple[list[int], bytes, bytes]:
     if not texts:
         return [], b"", b""
     text = b"".join(texts)
-    if b"[]" in text:  # an empty list of passes goes to the hand's meta: the encoder's own path keeps that
-        decline("a seat without cards")
     each = (text.find(b"]") - 1) // 5  # a card is '"XY",': five characters
+    if not 0 < each <= _MOST_CARDS:
+        decline("not a list of card names per seat")
     shape = _shape(_CARD_SHAPE, each, n)
-    if set(map(len, texts)) == {len(shape)} and text.translate(_CLASS) == shape * len(texts):
+    if set(map(len, texts)) == {len(shape)} and text.translate(_CARD_CLASS) == _repeated(
+            shape, len(texts)):
         lengths = [each] * (n * len(texts))
     else:
         lengths = []
         for hand in texts:
             seats = [(len(seat) + 1) // 5 for seat in hand[2:-2].split(b"],[")]
-            if len(seats) != n or hand.translate(_CLASS) != b"[" + b",".join(
-                    _shape(_CARD_SHAPE, k) for k in seats) + b"]":
+            if (len(seats) != n or not 0 < min(seats) <= max(seats) <= _MOST_CARDS
+                    or hand.translate(_CARD_CLASS) != b"[" + b",".join(_shape(_CARD_SHAPE, k) for k in seats) + b"]"):
                 decline("not a list of card names per seat")
             lengths.extend(seats)
     names = text.translate(None, _PUNCTUATION)
-    ranks = names[0::2]
-    if ranks.translate(None, _RANKS):
-        decline("card name")
-    return lengths, ranks, names[1::2]
+    return lengths, names[0::2], names[1::2]
 
 
 def _plays(texts: tuple, n: int) -> tuple[list[int], bytes, bytes, bytes]:
     """Plays of each ``[[seat, card],...]`` text, and their seats, ranks and suits; or decline.
 
-    Each text's length gives its count of plays; the shape of that many, compared with the text, holds only if
-    the length was exactly that of so many plays, so each text is checked on its own place in the whole.
+    Each text's length gives its count of plays; the shape of that many is no longer than the text, and as
+    long only if the length was exactly that of so many plays: the whole compared with the shapes end to end
+    checks each text in its place.
     """
     counts = [(len(text) - 1) // 9 for text in texts]  # a play is '[0,"XY"],': nine characters
+    if max(counts) > 7 * _MOST_CARDS:
+        decline("more plays than cards")
     text = b"".join(texts)
-    if text.translate(_CLASS) != b"".join([_shape(_PLAY_SHAPE, k) for k in counts]) or 0 in counts:
+    if counts.count(counts[0]) == len(counts):
+        shapes = _repeated(_shape(_PLAY_SHAPE, counts[0]), len(counts))
+    else:
+        shapes = b"".join([_shape(_PLAY_SHAPE, k) for k in counts])
+    if 0 in counts or text.translate(_PLAY_CLASS) != shapes:
         decline("plays not all [seat, card]")
     plays = text.translate(None, _PUNCTUATION)
     seats, ranks = plays[0::3], plays[1::3]
@@ -226,14 +282,26 @@ def _plays(texts: tuple, n: int) -> tuple[list[int], bytes, bytes, bytes]:
     return counts, seats, ranks, plays[2::3]
 
 
-def _numbers(texts: tuple, n: int) -> list[list[int] | None]:
+def _repeated(shape: bytes, count: int) -> bytes:
+    """``shape * count``, kept: a game's card lists are compared with it at once."""
+    key = (shape, count)
+    text = _REPEATED.get(key)
+    if text is None:
+        if len(_REPEATED) >= _SHAPES_MAX:
+            _REPEATED.clear()
+        text = _REPEATED[key] = shape * count
+    return text
+
+
+def _numbers(texts: tuple, n: int, checked: bool) -> list[list[int] | None]:
     """Points or totals of each hand (``None`` where absent), one whole number per seat, or decline.
 
-    The texts are checked together, joined by commas: each holds one ``[`` (counted), so each is one list.
+    Unless ``checked`` (by the hand's pattern), the texts are checked together, joined by commas: each holds
+    one ``[`` (counted), so each is one list.
     """
     given = [text for text in texts if text is not None]
     joined = b",".join(given)
-    if _NUMBER_LISTS.fullmatch(joined) is None or joined.count(b"[") != len(given):
+    if not checked and (_NUMBER_LISTS.fullmatch(joined) is None or joined.count(b"[") != len(given)):
         decline("points or totals not lists of whole numbers")
     values = orjson.loads(b"[" + joined + b"]")
     if set(map(len, values)) - {n}:
