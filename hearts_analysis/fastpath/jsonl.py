@@ -1,8 +1,9 @@
 """JSON Lines through the screen: chunks of lines encoded as in-memory ``events/2`` tables.
 
-Each line is parsed once and encoded by :class:`EventEncoder` (the ``game``
-column holds the line number, so reports name ``file:line``); the table goes to
-the same decoder and screen as a Parquet row group. A line the encoder does not
+Each line is encoded by :class:`~.jsonl_text.LineEncoder`: a compact line
+from its text, any other parsed once with orjson (the ``game`` column holds
+the line number, so reports name ``file:line``); the table goes to the same
+decoder and screen as a Parquet row group. A line the encoder does not
 take (bad JSON, a record it declines or refuses) and a game the screen doubts
 are read by the JSON reader itself (:func:`jsonl_item`) and replayed by the
 reference engine, so errors and violations come from one place.
@@ -79,7 +80,7 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
     encoder = LineEncoder()
     lines: list[tuple[int, bytes, int]] = []  # (line number, text, game in the block or -1)
     for number, line in enumerate(io.BytesIO(task.data), task.first_line):
-        if not line.strip():
+        if not line or line.isspace():  # blank (isspace: no copy of a long line, as strip makes)
             continue
         games = encoder.games
         try:

@@ -6,12 +6,13 @@ lists back to text to check them: together four fifths of the time of
 ``hearts validate x.jsonl``. Most lines are written compactly, as
 ``hearts convert`` and the simulator write them, and for those the text of
 the ``hands`` array already is the card text the encoder wants. Here the
-array is cut at its hands and fields with byte searches (a regular
-expression, stepping a character at a time, costs more than orjson), and
-every piece is checked strictly: the known fields in record order, each once;
-card lists compared with the text their shape must have, character class by
-character class; seats and dealers one digit; whole numbers that fit in
-int32; no whitespace, no escapes, no nulls. The rest of the line, with ``[]``
+array is cut at its hands, and each hand at its fields by a pattern that
+steps over card lists of the game's usual lengths at once (a pattern that
+looked at every character would cost more than orjson), or else by byte
+searches; every piece is checked strictly: the known fields in record order,
+each once; card lists compared with the text their shape must have,
+character class by character class; seats and dealers one digit; whole
+numbers that fit in int32; no whitespace, no escapes, no nulls. The rest of the line, with ``[]``
 in place of the hands, is parsed by orjson and checked by the encoder itself.
 A line that does not fit, anywhere, is parsed and encoded whole as before
 (:meth:`EventEncoder.add_json`), so what this reads gives the rows the usual
@@ -50,7 +51,7 @@ _LAYOUTS = {tuple(name.encode() for name in names): tuple(names.index(field) + 1
             if "deal" in names and "plays" in names}
 """The names of a hand's fields, in record order (the deal and the plays among them) -> where each field of
 :data:`HAND_FIELDS` is in the values of :func:`_fields` (0: absent)."""
-_HANDS_KEY = b'"hands":[{'
+_HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"passes":[['
 _NUMBER = rb'-?(?:0|[1-9][0-9]{0,8})'  # at most nine digits: within int32, as the columns hold them
 _NUMBER_LIST = rb'\[' + _NUMBER + rb'(?:,' + _NUMBER + rb')*\]'
 _NUMBER_LISTS = re.compile(rb'(?:' + _NUMBER_LIST + rb'(?:,' + _NUMBER_LIST + rb')*)?')
@@ -138,14 +139,13 @@ def _rows(hands: list[bytes], n: int) -> tuple[list, bool]:
     at once (:func:`_hand_pattern`) reads such a hand; any other is read by :func:`_fields`.
     """
     first = hands[0]
-    deal = first.find(b"]", first.find(b'"deal":[[')) - first.find(b'"deal":[[') - 8
-    at = hands[0].find(b'"passes":[[')
-    if at < 0:
-        at = next((h.find(b'"passes":[[') for h in hands if b'"passes":[[' in h), -1)
-        passing = hands[[b'"passes":[[' in h for h in hands].index(True)] if at >= 0 else first
-    else:
-        passing = first
-    passed = passing.find(b"]", at) - at - 10 if at >= 0 else 0
+    at = first.find(b'"deal":[[')
+    deal = first.find(b"]", at) - at - 8  # '"deal":[[' and five characters a card, less a comma
+    passing = next((hand for hand in hands if _PASSES_KEY in hand), None)
+    passed = 0
+    if passing is not None:
+        at = passing.find(_PASSES_KEY)
+        passed = passing.find(b"]", at) - at - 10
     each = (deal + 1) // 5
     if not 0 < each <= _MOST_CARDS or not 0 <= passed <= 5 * _MOST_CARDS:
         return list(map(_fields, hands)), False
