@@ -56,9 +56,9 @@ def stages(jsonl: Path, parquet: Path) -> dict[str, float]:
     """Seconds spent in each stage of one JSON Lines -> Parquet conversion, timed apart."""
     import orjson
     import pyarrow.parquet as pq
-    from hearts_analysis.records.events_encode import EventEncoder
-    from hearts_analysis.records.events_layout import ROW_GROUP_HANDS, SCHEMA
-    from hearts_analysis.records.parquetio import WRITE_OPTIONS
+    from hearts_analysis.records.parquet.encode import EventEncoder
+    from hearts_analysis.records.parquet.layout import ROW_GROUP_HANDS, SCHEMA
+    from hearts_analysis.records.parquet.write import WRITE_OPTIONS
 
     clock, loads = time.perf_counter, orjson.loads
     spent = dict.fromkeys(("read lines", "orjson.loads", "encode", "free parsed object", "Arrow tables",

@@ -42,7 +42,7 @@ STAGES = """
 import gc, sys, time, orjson
 from hearts_analysis.audit import game_report
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.records.json import game_from_dict
 clock = time.perf_counter
 spent = [0.0, 0.0, 0.0, 0.0]
 hands = 0

@@ -36,7 +36,7 @@ GOALS = {"fast, 1 worker": 400_000, "reference (JSONL)": 50_000, "reference (Par
 
 # -- the corpus --------------------------------------------------------------------------------------
 def _simulate_chunk(args: tuple[str, int, int, int]) -> list[bytes]:
-    from hearts_analysis.records.jsonio import dumps_game
+    from hearts_analysis.records.json import dumps_game
     from hearts_analysis.rules import Rules
     from hearts_analysis.simulate import simulate_games
     preset, players, seed, games = args

@@ -20,7 +20,7 @@ import orjson
 
 from hearts_analysis.cards import POINT_CARDS_MASK
 from hearts_analysis.engine import replay_game
-from hearts_analysis.records.jsonio import game_from_dict, game_to_dict
+from hearts_analysis.records.json import game_from_dict, game_to_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .engine.replay import GameResult, replay_game
-from .records.jsonio import Item
+from .records.errors import Item
 from .records.sources import iter_sources
 from .rules import Rules
 
@@ -20,20 +20,61 @@ GameReport = dict[str, Any]
 """``{"source", "game_id", "players", "valid", "violations", "hands", "totals", "winners", "complete"}``."""
 
 
+def audit_report(source: str, game_id: str | None, players: list[str], violations: list[dict[str, Any]],
+                 hands: list[dict[str, Any]], totals: list[int], winners: list[int], complete: bool) -> GameReport:
+    """The one shape of a game's audit, whichever engine judged it; ``hands`` from :func:`hand_audit`."""
+    return {"source": source, "game_id": game_id, "players": players, "valid": not violations,
+            "violations": violations, "hands": hands, "totals": totals, "winners": winners, "complete": complete}
+
+
+def hand_audit(points: list[int], moon: dict[str, Any] | None) -> dict[str, Any]:
+    """A hand in a game's audit: its points after any moon, and the moon (``{"seat", "choice"}``) if shot."""
+    return {"points": points, "moon": moon}
+
+
 def game_report(result: GameResult, source: str) -> GameReport:
-    """The JSON-ready audit of one replayed game."""
+    """The audit of one game the reference engine replayed."""
+    return audit_report(source, result.record.game_id, list(result.record.players),
+                        [v.to_dict() for v in result.violations],
+                        [hand_audit(list(h.points), None if h.moon is None else h.moon.to_dict()) for h in result.hands],
+                        list(result.totals), list(result.winners), result.complete)
+
+
+def score_sheet(result: GameResult, source: str) -> dict:
+    """The score sheet of one game (``hearts score --format json``): points per hand, running totals, moons."""
     return {
         "source": source,
         "game_id": result.record.game_id,
         "players": list(result.record.players),
-        "valid": result.valid,
-        "violations": [v.to_dict() for v in result.violations],
-        "hands": [{"points": list(h.points), "moon": None if h.moon is None else h.moon.to_dict()}
-                  for h in result.hands],
+        "hands": [{"hand": h.number, "pass_direction": h.pass_direction,
+                   "points_before_moon": list(h.raw_points), "points": list(h.points),
+                   "totals": list(h.totals), "moon": None if h.moon is None else h.moon.to_dict(),
+                   "violations": len(h.violations)} for h in result.hands],
         "totals": list(result.totals),
         "winners": list(result.winners),
         "complete": result.complete,
+        "violations": len(result.violations),
     }
+
+
+SCORE_CSV_COLUMNS = ("source", "game_id", "hand", "seat", "player", "points_before_moon", "points",
+                     "total", "moon_seat", "moon_choice")
+"""``hearts score --format csv``: one row per hand and seat."""
+
+
+def score_rows(sheet: dict[str, Any]) -> Iterator[list[Any]]:
+    """The rows of a score sheet, in :data:`SCORE_CSV_COLUMNS`."""
+    for hand in sheet["hands"]:
+        moon = hand["moon"] or {}
+        for seat, player in enumerate(sheet["players"]):
+            yield [sheet["source"], sheet["game_id"], hand["hand"], seat, player, hand["points_before_moon"][seat],
+                   hand["points"][seat], hand["totals"][seat], moon.get("seat", ""), moon.get("choice", "")]
+
+
+def score_sheets(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[tuple[Item, dict | None]]:
+    """Each game's score sheet, recomputed from the plays; an unreadable record comes with ``None``."""
+    for item in iter_sources(paths, rules):
+        yield item, None if item.game is None else score_sheet(replay_game(item.game), item.source)
 
 
 def error_report(item: Item) -> dict[str, Any]:
@@ -63,6 +104,11 @@ class Summary:
             self.violations += len(report["violations"])
             for violation in report["violations"]:
                 self.by_code[violation["code"]] = self.by_code.get(violation["code"], 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``summary`` of the audit document."""
+        return {"games": self.games, "hands": self.hands, "invalid_games": self.invalid_games,
+                "violations": self.violations, "errors": self.errors, "by_code": self.by_code}
 
     @property
     def exit_code(self) -> int:

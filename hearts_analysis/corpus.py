@@ -22,13 +22,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .records.events_decode import RowGroup, decode_table
-from .records.events_encode import EventEncoder
-from .records.events_layout import CARD_NAMES, DEAL, PASS, PLAY, ROW_GROUP_HANDS
-from .records.jsonio import Item, RecordError
-from .records.parquetio import PARQUET_SUFFIXES, iter_row_groups, parquet_files
+from .records.errors import Item, RecordError
+from .records.model import DIRECTION_CODES, MOON_CODES
+from .records.parquet import iter_row_groups, parquet_files
+from .records.parquet.decode import RowGroup, decode_table
+from .records.parquet.encode import EventEncoder
+from .records.parquet.layout import CARD_NAMES, DEAL, PASS, PLAY, ROW_GROUP_HANDS
+from .records.paths import PARQUET_SUFFIXES
 from .records.sources import iter_sources
-from .rules import MOON_CHOICES, PASS_DIRECTIONS
 
 SUITS = ("C", "D", "H", "S")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
@@ -36,8 +37,9 @@ CARD_DTYPE = pd.CategoricalDtype(list(CARD_NAMES))
 """Cards in deck order (clubs 2..A, diamonds, hearts, spades): the category code is the card code."""
 SUIT_DTYPE = pd.CategoricalDtype(list(SUITS))
 RANK_DTYPE = pd.CategoricalDtype(list(RANKS), ordered=True)
-DIRECTION_DTYPE = pd.CategoricalDtype(list(PASS_DIRECTIONS))
-MOON_DTYPE = pd.CategoricalDtype(list(MOON_CHOICES))
+DIRECTION_DTYPE = pd.CategoricalDtype(list(DIRECTION_CODES))
+"""Pass directions; the category code is the direction's code (``records.model.DIRECTION_CODES``)."""
+MOON_DTYPE = pd.CategoricalDtype(list(MOON_CODES))
 SEAT_DTYPE = pd.CategoricalDtype(list(range(7)))
 """Seats 0-6 whatever the table size; ``groupby(..., observed=True)`` skips the empty ones."""
 _INT_LISTS = pd.ArrowDtype(pa.list_(pa.int64()))
@@ -57,7 +59,7 @@ class Corpus(Mapping[str, pd.DataFrame]):
 
     >>> import pathlib, tempfile
     >>> import hearts_analysis as ha
-    >>> from hearts_analysis.records.jsonio import write_games
+    >>> from hearts_analysis.records.json import write_games
     >>> from hearts_analysis.simulate import simulate_game
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
     >>> write_games([simulate_game(ha.Rules(), ["ann", "bob", "cy", "dee"], seed=1, max_hands=2)], path)

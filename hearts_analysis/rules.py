@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
-from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, QS_MASK, Card, CardError, Mask, card_name,
-                    lowest, mask_of, parse_card, popcount)
+from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Card, CardError, Mask,
+                    card_name, lowest, mask_of, parse_card, popcount)
 from .text import shown
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
+QUEEN_POINTS = 13
+"""What QS scores for its taker (charged: twice as much)."""
 
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 ANY_DIRECTION = "any"
@@ -249,7 +251,44 @@ class Table:
     @cached_property
     def point_total(self) -> int:
         """Hearts and QS points in this deck: 26 unless point cards were removed."""
-        return popcount(self.deck & HEARTS_MASK) + (13 if self.deck & QS_MASK else 0)
+        return popcount(self.deck & HEARTS_MASK) + (QUEEN_POINTS if self.deck & QS_MASK else 0)
+
+    # -- the facts every lane reads (the play interpreter, the numpy lanes, the columnar screen) ----------
+    @cached_property
+    def first_lead_cards(self) -> Mask:
+        """The cards that may lead trick 1 when held: the lowest club, any club, or 0 for no restriction."""
+        first = self.rules.first_lead
+        if first == "lowest_club":
+            return 1 << self.lowest_club
+        return CLUBS_MASK if first == "any_club" else 0
+
+    @cached_property
+    def first_trick_barred(self) -> Mask:
+        """The cards kept off trick 1 while a seat may play something else: hearts and QS, or 0."""
+        return 0 if self.rules.points_on_first_trick else POINT_CARDS_MASK
+
+    @cached_property
+    def heart_lead_hand(self) -> Mask:
+        """While hearts are unbroken, a heart may be led only from a hand inside this mask: hearts and QS
+        (``only_hearts_lead allowed``) or hearts alone; the whole deck when hearts need not be broken."""
+        if not self.rules.hearts_must_be_broken:
+            return DECK
+        return POINT_CARDS_MASK if self.rules.only_hearts_lead == "allowed" else HEARTS_MASK
+
+    @cached_property
+    def breakers(self) -> Mask:
+        """The cards that break hearts when they fall on a trick: hearts, and QS under ``heart_or_queen``."""
+        return HEARTS_MASK | (QS_MASK if self.rules.hearts_broken_by == "heart_or_queen" else 0)
+
+    @cached_property
+    def ends_hand(self) -> bool:
+        """A leader holding only hearts while they are unbroken takes every card left (``ends_hand``)."""
+        return self.rules.only_hearts_lead == "ends_hand" and self.rules.hearts_must_be_broken
+
+    @cached_property
+    def moon_cards(self) -> Mask:
+        """The hearts and QS of this deck: a seat taking them all shot the moon (0 where moons are off)."""
+        return 0 if self.rules.moon == "none" else self.deck & POINT_CARDS_MASK
 
 
 # -- field coercion: the record format's values to the frozen type's ------------
@@ -313,6 +352,27 @@ _FIELD_TYPES = {
     "deals_per_game": _typed(int), "claims": _typed(bool),
 }
 RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
+FIELD_VALUES: dict[str, str] = {
+    "removed_cards": "a list of cards, e.g. 2D 3D",
+    "pass_count": "a whole number; 0 means no passing",
+    "pass_cycle": f"a list of {', '.join(PASS_DIRECTIONS)}, or {ANY_DIRECTION} (each hand states its direction)",
+    "first_lead": ", ".join(FIRST_LEADS),
+    "points_on_first_trick": "true, false",
+    "hearts_must_be_broken": "true, false",
+    "hearts_broken_by": ", ".join(HEARTS_BROKEN_BY),
+    "only_hearts_lead": ", ".join(ONLY_HEARTS_LEADS),
+    "jack_of_diamonds": "a whole number of points",
+    "queen_of_clubs_cancels_queen": "true, false",
+    "no_tricks_bonus": "a whole number of points",
+    "moon": ", ".join(MOON_RULES),
+    "target": "a positive whole number",
+    "end_at": ", ".join(END_AT),
+    "charges": f"a list of {', '.join(CHARGEABLE)}; empty: no charging",
+    "ten_of_clubs": "a whole number, 1 or more",
+    "deals_per_game": "a whole number; 0 plays to the target",
+    "claims": "true, false",
+}
+"""What each field accepts, in words (``hearts rules`` shows it)."""
 
 
 def _coerce(key: str, value: Any) -> Any:

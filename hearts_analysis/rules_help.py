@@ -18,30 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import rules as rules_module
-from .rules import (CHARGEABLE, DEFAULT_REMOVED, END_AT, FIRST_LEADS, HEARTS_BROKEN_BY, MOON_RULES, ONLY_HEARTS_LEADS,
-                    PASS_DIRECTIONS, PRESETS, RULE_FIELDS, ANY_DIRECTION, Rules)
-
-_ALLOWED = {
-    "removed_cards": "a list of cards, e.g. 2D 3D",
-    "pass_count": "a whole number; 0 means no passing",
-    "pass_cycle": f"a list of {', '.join(PASS_DIRECTIONS)}, or {ANY_DIRECTION} (each hand states its direction)",
-    "first_lead": ", ".join(FIRST_LEADS),
-    "points_on_first_trick": "true, false",
-    "hearts_must_be_broken": "true, false",
-    "hearts_broken_by": ", ".join(HEARTS_BROKEN_BY),
-    "only_hearts_lead": ", ".join(ONLY_HEARTS_LEADS),
-    "jack_of_diamonds": "a whole number of points",
-    "queen_of_clubs_cancels_queen": "true, false",
-    "no_tricks_bonus": "a whole number of points",
-    "moon": ", ".join(MOON_RULES),
-    "target": "a positive whole number",
-    "end_at": ", ".join(END_AT),
-    "charges": f"a list of {', '.join(CHARGEABLE)}; empty: no charging",
-    "ten_of_clubs": "a whole number, 1 or more",
-    "deals_per_game": "a whole number; 0 plays to the target",
-    "claims": "true, false",
-}
-
+from .rules import DEFAULT_REMOVED, FIELD_VALUES, PRESETS, RULE_FIELDS, Rules
 
 @dataclass(frozen=True)
 class FieldHelp:
@@ -96,7 +73,7 @@ def value_text(name: str, value: Any) -> str:
 
 def field_help(name: str) -> FieldHelp:
     standard = Rules.from_spec("standard")
-    return FieldHelp(name, plain(field_docs()[name]), _ALLOWED[name], value_text(name, getattr(standard, name)))
+    return FieldHelp(name, plain(field_docs()[name]), FIELD_VALUES[name], value_text(name, getattr(standard, name)))
 
 
 def all_field_help() -> list[FieldHelp]:

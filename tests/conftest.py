@@ -92,7 +92,7 @@ def located(result) -> list[tuple]:
 @pytest.fixture
 def games_file(tmp_path) -> Path:
     """Two short simulated games as a JSON Lines file, for the command-line tests of inputs and outputs."""
-    from hearts_analysis.records.jsonio import dumps_game
+    from hearts_analysis.records.json import dumps_game
     from hearts_analysis.simulate import simulate_games
     path = tmp_path / "games.jsonl"
     path.write_bytes(b"".join(dumps_game(g) + b"\n"

@@ -19,10 +19,10 @@ import pyarrow.parquet as pq
 
 from hearts_analysis.cards import HEARTS, QS
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.records.events_encode import SCHEMA_V1, EventEncoder
-from hearts_analysis.records.events_layout import COLUMNS, GAME_COLUMNS, HAND_COLUMNS, SCHEMA
 from hearts_analysis.records.model import GameRecord, HandRecord
-from hearts_analysis.records.parquetio import GameWriter
+from hearts_analysis.records.parquet import GameWriter
+from hearts_analysis.records.parquet.encode import EventEncoder, SCHEMA_V1
+from hearts_analysis.records.parquet.layout import COLUMNS, GAME_COLUMNS, HAND_COLUMNS, SCHEMA
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
 from hearts_analysis.violations import CATALOGUE

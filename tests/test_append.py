@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 from hearts_analysis.analysis.stats import tally_games, tally_paths
 from hearts_analysis.cli import app
 from hearts_analysis.records.append import append_games, corpus_game_ids
-from hearts_analysis.records.jsonio import write_games
-from hearts_analysis.records.parquetio import write_parquet
+from hearts_analysis.records.json import write_games
+from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.records.sources import iter_sources
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import make_pool, simulate_pool

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from analysis_games import SHOT_PLAY, STOPPED_PLAY, pass_game, run_game, with_players
 from hearts_analysis.analysis import catalogue
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import write_games
+from hearts_analysis.records.json import write_games
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from hearts_analysis.cli import app
 from hearts_analysis.cli.app import rules_from_options
 from hearts_analysis.cli.rules_cmd import suggestion_command
-from hearts_analysis.records.jsonio import write_games
+from hearts_analysis.records.json import write_games
 from hearts_analysis.rules import PRESETS, RULE_FIELDS, Rules
 from hearts_analysis.rules_help import field_docs, field_help, plain
 from hearts_analysis.simulate.game import simulate_games

@@ -16,7 +16,7 @@ from hearts_analysis.audit import error_report  # noqa: E402
 from hearts_analysis.cli import app  # noqa: E402
 from hearts_analysis.fastpath import CleanRun  # noqa: E402
 from hearts_analysis.fastpath.cluster import dask_entries  # noqa: E402
-from hearts_analysis.records.parquetio import write_parquet  # noqa: E402
+from hearts_analysis.records.parquet import write_parquet  # noqa: E402
 
 runner = CliRunner()
 
@@ -68,7 +68,7 @@ def test_a_single_file_works_too(cluster, tmp_path):
 
 
 def test_hearts_review_on_a_scheduler_gives_the_review_of_one_process(cluster, tmp_path):
-    from hearts_analysis.records.jsonio import write_games
+    from hearts_analysis.records.json import write_games
     from hearts_analysis.rules import Rules
     from hearts_analysis.simulate import simulate_game
     games = [simulate_game(Rules.preset("standard"), ["a", "b", "c", "d"], seed, game_id=f"g{seed}", max_hands=1)

@@ -66,7 +66,8 @@ def test_schema_names_every_preset():
     ({"players": ["a", "b", "c"], "hands": [{"deal": [[], [], []], "plays": [], "moon": "sideways"}]}, "hands[0].moon"),
 ])
 def test_schema_and_reader_reject_the_same_records(bad, field):
-    from hearts_analysis.records.jsonio import RecordError, game_from_dict
+    from hearts_analysis.records.errors import RecordError
+    from hearts_analysis.records.json import game_from_dict
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, SCHEMA)
     with pytest.raises(RecordError) as error:

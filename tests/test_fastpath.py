@@ -20,8 +20,8 @@ from faults import (clean_games, damaged, every_violation, set_cell, truncated, 
 from hearts_analysis.audit import error_report, game_report
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.fastpath import Audited, CleanRun, audit_entries, audit_reports
-from hearts_analysis.records.events_encode import EventEncoder
-from hearts_analysis.records.parquetio import read_parquet_items
+from hearts_analysis.records.parquet import read_parquet_items
+from hearts_analysis.records.parquet.encode import EventEncoder
 from hearts_analysis.rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 from hearts_analysis.simulate import simulate_games
 from test_properties import simulated_games
@@ -251,7 +251,7 @@ def test_the_screen_reads_cards_through_any_dictionary(tmp_path):
 
 
 def test_a_folder_of_parts_is_read_in_the_reference_order(tmp_path):
-    from hearts_analysis.records.parquetio import write_parquet
+    from hearts_analysis.records.parquet import write_parquet
     folder = tmp_path / "corpus"
     write_parquet(every_violation()[:50], folder, partition_size=40)
     assert len(list(Path(folder).glob("part-*.parquet"))) > 2

@@ -10,9 +10,10 @@ from typer.testing import CliRunner
 
 from faults import clean_games, every_violation
 from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl
-from hearts_analysis.fastpath.jsonl_text import HAND_FIELDS, LineEncoder
-from hearts_analysis.records.events_encode import EventEncoder
-from hearts_analysis.records.jsonio import dumps_game, game_to_dict
+from hearts_analysis.fastpath.jsonl_text import LineEncoder
+from hearts_analysis.records.json import dumps_game, game_to_dict
+from hearts_analysis.records.model import HAND_KEYS
+from hearts_analysis.records.parquet.encode import EventEncoder
 
 runner = CliRunner()
 
@@ -118,7 +119,7 @@ def _hand_change(game: dict, change, hand: int = 0, in_order: bool = True) -> di
     hands = [dict(h) for h in game["hands"]]
     change(hands[hand])
     if in_order:
-        hands[hand] = {key: hands[hand][key] for key in HAND_FIELDS if key in hands[hand]} | hands[hand]
+        hands[hand] = {key: hands[hand][key] for key in HAND_KEYS if key in hands[hand]} | hands[hand]
     return {**game, "hands": hands}
 
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import game_to_dict
+from hearts_analysis.records.json import game_to_dict
 from hearts_analysis.records.sources import iter_sources
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import game_to_dict, read_json_path
+from hearts_analysis.records.json import game_to_dict, read_json_path
 from killer_logs import GAMES, killer_games, killer_log
 
 EXAMPLES = Path(__file__).parent.parent / "examples"

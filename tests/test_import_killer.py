@@ -11,7 +11,7 @@ import pytest
 from hearts_analysis.cards import parse_card
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.interop import formats, killer, killer_json
-from hearts_analysis.records.jsonio import game_to_dict
+from hearts_analysis.records.json import game_to_dict
 from hearts_analysis.records.sources import iter_sources
 from hearts_analysis.rules import Rules
 from killer_logs import ABANDONED, GAMES, ROTATED, UNMARKED, killer_games, killer_log

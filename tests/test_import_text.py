@@ -13,7 +13,7 @@ from hearts_analysis.cards import parse_card
 from hearts_analysis.cli import app
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.interop import formats, killer, text_notation as tn
-from hearts_analysis.records.jsonio import game_from_dict, game_to_dict
+from hearts_analysis.records.json import game_from_dict, game_to_dict
 from hearts_analysis.records.sources import iter_sources
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.game import simulate_games

@@ -15,8 +15,9 @@ from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.interop import formats
 from hearts_analysis.interop import turbo as tu
 from hearts_analysis.interop.rebuild import ExportError
-from hearts_analysis.records.jsonio import read_games, write_games
-from hearts_analysis.records.parquetio import read_parquet_items
+from hearts_analysis.records.json import write_games
+from hearts_analysis.records.parquet import read_parquet_items
+from hearts_analysis.records.sources import read_games
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.game import simulate_games
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from hearts_analysis.analysis.leaks import LEAK_RATES, REVIEW_STAT, ReviewCosts, read_review_costs
 from hearts_analysis.analysis.stats import RATES, tally_games
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import dumps_game, write_games
+from hearts_analysis.records.json import dumps_game, write_games
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import make_pool, pool_bots, simulate_pool
 

@@ -16,7 +16,8 @@ from hearts_analysis.cards import QS, card_name, iter_cards, parse_card
 from hearts_analysis.cli import app
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.interop import openspiel as osp
-from hearts_analysis.records.jsonio import RecordError, dumps_game, read_json_path
+from hearts_analysis.records.errors import RecordError
+from hearts_analysis.records.json import dumps_game, read_json_path
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.bots import RandomBot
 from hearts_analysis.simulate.game import simulate_game, simulate_games

@@ -18,16 +18,17 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hearts_analysis as ha
 from faults import UNREADABLE_EDITS, clean_games, write_with_unreadable_games
-from hearts_analysis.records import parquetio
 from hearts_analysis.cards import QS
+from hearts_analysis.records.parquet import read as parquet_read
 from hearts_analysis.records.convert import convert
-from hearts_analysis.records.events_decode import decode_table
-from hearts_analysis.records.events_encode import EventEncoder
-from hearts_analysis.records.events_layout import CARD_NAMES, COLUMNS, LAYOUT, PLAY, SCHEMA
-from hearts_analysis.records.jsonio import _GAME_KEYS, _HAND_KEYS, RecordError, game_from_dict, game_to_dict
+from hearts_analysis.records.errors import RecordError
+from hearts_analysis.records.json import game_from_dict, game_to_dict
+from hearts_analysis.records.model import GAME_KEYS, HAND_KEYS
 from hearts_analysis.records.model import FORMAT
-from hearts_analysis.records.parquetio import (GameWriter, iter_row_groups, read_parquet_items,
-                                               write_parquet)
+from hearts_analysis.records.parquet import GameWriter, iter_row_groups, read_parquet_items, write_parquet
+from hearts_analysis.records.parquet.decode import decode_table
+from hearts_analysis.records.parquet.encode import EventEncoder
+from hearts_analysis.records.parquet.layout import CARD_NAMES, COLUMNS, LAYOUT, PLAY, SCHEMA
 from hearts_analysis.records.sources import iter_sources
 from hearts_analysis.rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 from hearts_analysis.simulate import simulate_games
@@ -53,8 +54,8 @@ JSON_LEAVES = (st.none() | st.booleans() | st.integers(-2 ** 63, 2 ** 63 - 1)
                | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6))
 JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=3)
                            | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
-GAME_FIELD = st.text(min_size=1, max_size=8).filter(lambda k: k not in _GAME_KEYS)
-HAND_FIELD = st.text(min_size=1, max_size=8).filter(lambda k: k not in _HAND_KEYS)
+GAME_FIELD = st.text(min_size=1, max_size=8).filter(lambda k: k not in GAME_KEYS)
+HAND_FIELD = st.text(min_size=1, max_size=8).filter(lambda k: k not in HAND_KEYS)
 
 
 def odd_name(name: str, style: int) -> str:
@@ -572,7 +573,7 @@ def test_a_large_pair_is_read_in_slices_of_whole_games_with_the_same_items(tmp_p
     path = write_with_unreadable_games(clean_games(), tmp_path / "edited.parquet", row_group_games=40, paired=True)
     whole = _item_view(read_parquet_items(path))
     for size in (1, 5, 23):
-        monkeypatch.setattr(parquetio, "DECODE_HANDS", size)
+        monkeypatch.setattr(parquet_read, "DECODE_HANDS", size)
         assert _item_view(read_parquet_items(path)) == whole
     assert sum(error is not None for _, _, error in whole) == len(UNREADABLE_EDITS) - 1
     assert any("file row" in error for _, _, error in whole if error)
@@ -590,7 +591,7 @@ def test_header_rows_that_do_not_match_the_card_rows_lose_only_their_game(tmp_pa
     with pq.ParquetWriter(path, SCHEMA) as writer:
         writer.write_table(dropped, row_group_size=dropped.num_rows)
         writer.write_table(cards, row_group_size=cards.num_rows)
-    monkeypatch.setattr(parquetio, "DECODE_HANDS", 1)
+    monkeypatch.setattr(parquet_read, "DECODE_HANDS", 1)
     items = list(read_parquet_items(path))
     assert [i.game for i in items[:-1]] == games[:-1]
     assert items[-1].game is None and "header rows" in items[-1].error.text()

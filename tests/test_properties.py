@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from hearts_analysis.cards import JD, QC, QS, card_name, iter_cards, mask_of, names, parse_card
 from hearts_analysis.engine import HandState, replay_game
-from hearts_analysis.records.jsonio import game_to_dict
+from hearts_analysis.records.json import game_to_dict
 from hearts_analysis.records.model import GameRecord, HandRecord
 from hearts_analysis.rules import PRESETS, Rules
 from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_game

@@ -81,3 +81,20 @@ def test_the_ratings_table_follows_each_player_game_by_game():
     players = tally.players_frame().set_index("player")
     assert (last["rating"] == players.loc[last.index, "rating"]).all()
     assert (last["rated_games"] == players.loc[last.index, "games"]).all()
+
+
+def test_a_run_of_games_is_openskills_own_sequence_of_updates():
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    rng = random.Random(5)
+    names = ["ann", "bob", "cy", "dee", "eve", "fay"]
+    games = [GameOutcome(f"g{i}", f"2026-04-01T{i:02d}:00:00Z", tuple(rng.sample(names, 4)),
+                         tuple(rng.randrange(0, 100, 5) for _ in range(4)), True) for i in range(20)]
+    state = {}
+    for game in games:                                 # the plain loop, letting openskill copy as it likes
+        rated = model.rate([[state.get(name) or model.rating()] for name in game.players],
+                           ranks=[sorted(game.totals).index(total) + 1 for total in game.totals])
+        state.update((name, player) for name, (player,) in zip(game.players, rated))
+    ratings = rate_games(games)
+    for name, player in state.items():
+        assert (ratings.current[name].mu, ratings.current[name].sigma) == pytest.approx((player.mu, player.sigma))

@@ -30,17 +30,16 @@ from hearts_analysis.audit import game_report
 from hearts_analysis.cards import CARD_CODES, card_name
 from hearts_analysis.engine import replay as replay_module
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.records import jsonio
-from hearts_analysis.records.jsonio import RecordError, game_from_dict, game_to_dict, jsonl_item
-from hearts_analysis.records.model import GameRecord, HandRecord
+from hearts_analysis.records.errors import RecordError
+from hearts_analysis.records.json import decode as json_decode, files as json_files
+from hearts_analysis.records.json import dumps_game, game_from_dict, game_to_dict, jsonl_item
+from hearts_analysis.records.model import GAME_KEYS, HAND_KEYS, GameRecord, HandRecord
 from hearts_analysis.rules import PASS_DIRECTIONS, PRESETS, RuleError, Rules
 from hearts_analysis.simulate import RandomBot, simulate_games
 from test_properties import simulated_games
 
 LANES = settings(max_examples=60, deadline=None, derandomize=True)
 MANY = settings(LANES, max_examples=250)
-HAND_KEYS = jsonio._HAND_KEYS
-GAME_KEYS = jsonio._GAME_KEYS
 
 
 # -- the careful paths, forced ------------------------------------------------------------------
@@ -52,7 +51,7 @@ def careful_reader() -> Iterator[None]:
                                ("_fast_cards", lambda value: None), ("_rules_of", Rules.from_spec),
                                ("_check_playable", lambda rules, n: rules.table(n)),
                                ("_GAME_FIELDS", frozenset())]:
-            stack.enter_context(mock.patch.object(jsonio, name, stand_in))
+            stack.enter_context(mock.patch.object(json_decode, name, stand_in))
         yield
 
 
@@ -112,7 +111,7 @@ def canonical_games(draw) -> tuple[GameRecord, dict]:
     presets = [name for name in sorted(PRESETS) if _playable(Rules.preset(name), players)]
     rules = Rules.preset(draw(st.sampled_from(presets)), target=draw(st.integers(15, 60)))
     game = next(simulate_games(1, rules, players, seed=draw(st.integers(0, 2**16)), bot=RandomBot))
-    return game, orjson.loads(jsonio.dumps_game(game))
+    return game, orjson.loads(dumps_game(game))
 
 
 def _playable(rules: Rules, players: int) -> bool:
@@ -128,7 +127,7 @@ def _playable(rules: Rules, players: int) -> bool:
 def test_canonical_games_take_the_quick_lane_and_read_as_the_careful_reader_reads_them(drawn, override):
     game, obj = drawn
     n = game.seats
-    assert all(jsonio._quick_hand(hand, n) is not None for hand in obj["hands"])  # the lane is taken
+    assert all(json_decode._quick_hand(hand, n) is not None for hand in obj["hands"])  # the lane is taken
     rules = None if override is None else Rules.preset(override, target=50)
     outcome = assert_reader_agrees(obj, rules if rules is None or _playable(rules, n) else None)
     assert outcome[0] == "game" and outcome[1].hands == game.hands
@@ -225,7 +224,7 @@ def test_mutated_games_read_as_the_careful_reader_reads_them(obj, rules):
 def _hand_object(n: int = 4) -> tuple[dict, int]:
     game = clean_games()[0]
     assert game.seats == n
-    return orjson.loads(jsonio.dumps_game(game))["hands"][0], n
+    return orjson.loads(dumps_game(game))["hands"][0], n
 
 
 def _edit(hand: dict, *path_and_value) -> dict:
@@ -268,10 +267,10 @@ EDITS = {
 @pytest.mark.parametrize("edit", list(EDITS), ids=list(EDITS))
 def test_every_unusual_hand_reads_as_the_careful_reader_reads_it(edit):
     hand, n = _hand_object()
-    game = orjson.loads(jsonio.dumps_game(clean_games()[0]))
+    game = orjson.loads(dumps_game(clean_games()[0]))
     game["hands"] = [hand, [hand] if edit == "hand as list" else _edit(hand, *EDITS[edit])]
     outcome = assert_reader_agrees(game)
-    assert jsonio._quick_hand(game["hands"][0], n) is not None  # the first hand takes the lane, the second may not
+    assert json_decode._quick_hand(game["hands"][0], n) is not None  # the first hand takes the lane, the second may not
     if outcome[0] == "error":
         assert outcome[1].startswith("hands[1]"), outcome
 
@@ -289,14 +288,14 @@ GAME_EDITS = {
 
 @pytest.mark.parametrize("edit", list(GAME_EDITS), ids=list(GAME_EDITS))
 def test_unusual_games_read_as_the_careful_reader_reads_them(edit):
-    game = orjson.loads(jsonio.dumps_game(clean_games()[0]))
+    game = orjson.loads(dumps_game(clean_games()[0]))
     assert_reader_agrees(_edit(game, *GAME_EDITS[edit]))
     assert_reader_agrees(_edit(game, *GAME_EDITS[edit]), Rules.preset("omnibus"))
 
 
 def test_a_cached_rule_set_is_the_one_the_spec_names():
     """Specs equal as Python values but different as JSON (1 and true, 100 and 100.0) are not taken for each other."""
-    game = orjson.loads(jsonio.dumps_game(clean_games()[0]))
+    game = orjson.loads(dumps_game(clean_games()[0]))
     seen = []
     for spec in ["standard", {"preset": "omnibus"}, {"preset": "standard", "points_on_first_trick": True},
                  {"preset": "standard", "points_on_first_trick": 1}, {"preset": "standard", "target": 100},
@@ -309,7 +308,7 @@ def test_a_cached_rule_set_is_the_one_the_spec_names():
 
 @pytest.mark.parametrize("key", ["deal", "passes"])
 def test_a_tuple_where_the_format_wants_a_list_is_refused_by_both_paths(key):
-    game = orjson.loads(jsonio.dumps_game(clean_games()[0]))
+    game = orjson.loads(dumps_game(clean_games()[0]))
     hand = game["hands"][0]
     hand[key] = tuple(hand[key])
     outcome = assert_reader_agrees_on_python_objects(game)
@@ -318,7 +317,7 @@ def test_a_tuple_where_the_format_wants_a_list_is_refused_by_both_paths(key):
 
 @pytest.mark.parametrize("preset", [[], {}], ids=["list", "object"])
 def test_an_unhashable_preset_is_a_record_error(preset):
-    game = orjson.loads(jsonio.dumps_game(clean_games()[0]))
+    game = orjson.loads(dumps_game(clean_games()[0]))
     item = jsonl_item(orjson.dumps(dict(game, rules={"preset": preset})) + b"\n", "games.jsonl:3")
     assert item.error is not None and item.error.field == "rules.preset"
 
@@ -386,7 +385,8 @@ def test_checked_builds_the_record_the_constructor_builds(values):
 
 @pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(HandRecord)])
 def test_a_checked_record_stays_frozen(name):
-    hand = HandRecord.checked((), (), None, None, None, None, None, None, {}, frozenset())
+    hand = HandRecord.checked(deal=(), plays=(), passes=None, dealer=None, pass_direction=None, moon=None, points=None,
+                              totals=None, extra={}, nulls=frozenset())
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(hand, name, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -541,7 +541,7 @@ def test_random_games_replay_the_same_with_and_without_the_lane(game, mutation, 
 
 # -- 4. the cycle collector around jsonl_item ---------------------------------------------------
 LINES = {
-    "a game": jsonio.dumps_game(clean_games()[0]) + b"\n",
+    "a game": dumps_game(clean_games()[0]) + b"\n",
     "bad JSON": b'{"format": "hearts-game/1", "players": [\n',
     "not an object": b"[1, 2]\n",
     "a bad record": orjson.dumps({"players": ["a", "b"]}) + b"\n",
@@ -573,7 +573,7 @@ def test_jsonl_item_restores_the_collector_when_reading_fails_unexpectedly(enabl
     def broken(obj, source, rules):
         raise MemoryError("no room")
 
-    with collector(enabled), mock.patch.object(jsonio, "_item", broken):
+    with collector(enabled), mock.patch.object(json_files, "_item", broken):
         with pytest.raises(MemoryError):
             jsonl_item(LINES["a game"], "games.jsonl:1")
         assert gc.isenabled() is enabled
@@ -581,13 +581,13 @@ def test_jsonl_item_restores_the_collector_when_reading_fails_unexpectedly(enabl
 
 def test_jsonl_item_pauses_the_collector_while_it_reads():
     seen = []
-    real = jsonio._item
+    real = json_files._item
 
     def watching(obj, source, rules):
         seen.append(gc.isenabled())
         return real(obj, source, rules)
 
-    with collector(True), mock.patch.object(jsonio, "_item", watching):
+    with collector(True), mock.patch.object(json_files, "_item", watching):
         jsonl_item(LINES["a game"], "games.jsonl:1")
         assert gc.isenabled()
     assert seen == [False]

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
 from hearts_analysis.engine import replay_game
-from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.records.json import game_from_dict
 from hearts_analysis.reports.audit import AuditDigest, Limits, digest_paths, render_audit_report
 from hearts_analysis.reports.extras import GameExtras
 from hearts_analysis.reports.game import render_game_report, replay_data
@@ -241,7 +241,9 @@ def test_analysis_and_review_sections_render_from_their_json_shapes(flawed):
     page = Page(page_html)
     shown = "".join(page.text)
     assert "passed a spade below the queen" in shown and "stopped" in shown and "mistake" in shown
-    assert "92% accuracy" not in shown and "alice accuracy" in shown
+    counts = {row["data-seat"] for row in page.named("tr") if "data-seat" in row and "data-class" not in row}
+    assert counts == {"0", "1"} and "91.5%" in shown and "80.0%" in shown
+    assert [a["href"] for a in page.named("a") if a.get("class") == "replay-link"] == ["#hand=1&play=5"]
     hand = page.data("replay-data")["hands"][0]
     assert hand["review"]["4"]["class"] == "mistake" and "3S" in hand["review"]["4"]["text"]
     assert hand["notes"][str(9 * 4)] == [f"{XSS_BREAKOUT} stopped {XSS_SCRIPT}'s moon run (5H)."]
@@ -324,7 +326,7 @@ def test_cli_folder_gives_a_site_of_linked_pages(corpus, tmp_path):
                                                                  "players.html"]
     assert len([n for n in names if n.startswith("player-")]) == len(set(PLAYERS) | {"bob", "carol", "dave"})
     assert sorted(p.name for p in (out / "assets").iterdir()) == [PLOTLY_FILE, "replay.js", "report.css",
-                                                                  "report.js", "site.js"]
+                                                                  "report.js", "review.js", "site.js"]
     links = [a["href"] for a in Page((out / "audit.html").read_text(encoding="utf-8")).named("a")
              if a.get("href", "").startswith("game-")]
     # every game page is listed; the worst game is also linked from its details
@@ -373,7 +375,8 @@ def test_a_real_review_shows_at_its_plays_and_in_the_review_section():
     assert first.startswith(f"Review: {PLAYERS[hand['plays'][0][0]]} played {hand['plays'][0][1]}")
     assert all(entry["review"] is not None for entry in hand["passes"])
     shown = "".join(page.text)
-    assert all(f"{name} accuracy" in shown for name in PLAYERS)
+    counts = [row["data-seat"] for row in page.named("tr") if "data-seat" in row and "data-class" not in row]
+    assert counts == ["0", "1", "2", "3"] and all(name in shown for name in PLAYERS)
 
 
 def test_cli_a_folder_of_one_game_still_gives_the_audit(tmp_path, monkeypatch):

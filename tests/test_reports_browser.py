@@ -20,7 +20,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from hearts_analysis.engine import replay_game  # noqa: E402
-from hearts_analysis.records.jsonio import game_from_dict  # noqa: E402
+from hearts_analysis.records.json import game_from_dict  # noqa: E402
 from hearts_analysis.reports.audit import digest_paths, write_audit_report  # noqa: E402
 from hearts_analysis.reports.game import write_game_report  # noqa: E402
 from hearts_analysis.reports.players import digest_players, write_players_report  # noqa: E402
@@ -313,4 +313,92 @@ def test_site_tables_filter_and_sort(watched, site):
     games.locator("thead th button", has_text="Hands").click()
     hands = [int(t) for t in page.eval_on_selector_all("table.games tbody tr", "rows => rows.map(r => r.cells[4].textContent)")]
     assert hands == sorted(hands, reverse=True)
+    assert w.problems == []
+
+
+# -- the review page ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory) -> Path:
+    """A game page with a real review of its first two hands (tiny budgets), two careless seats so that
+    decisions are flagged, and hostile names."""
+    from reviewpage import reviewed_game_page
+    return reviewed_game_page(tmp_path_factory.mktemp("reviewed") / "game.html")
+
+
+def _position(page) -> tuple[str, str]:
+    viewer = page.locator("#replay")
+    return viewer.get_attribute("data-hand"), viewer.get_attribute("data-step")
+
+
+def test_review_page_opens_at_the_address_of_a_position(watched, reviewed):
+    w = watched()
+    page = w.context.new_page()
+    page.on("pageerror", lambda e: w.problems.append(f"page error: {e}"))
+    page.goto(reviewed.as_uri() + "#hand=2&play=5")
+    page.wait_for_load_state("load")
+    assert _position(page) == ("2", "5")
+    assert page.locator(".trick-cards .played").count() == 1   # the fifth card opens trick 2
+    assert page.inner_text(".position") == "Play 5 of 52"
+    page.evaluate("window.location.hash = '#hand=1&play=13'")
+    page.wait_for_function("document.getElementById('replay').getAttribute('data-step') === '13'")
+    assert _position(page) == ("1", "13")
+    assert w.problems == []
+
+
+def test_a_flagged_decision_and_a_point_of_the_graph_move_the_replay(watched, reviewed):
+    w = watched()
+    page = w.open(reviewed)
+    links = page.locator("#review-flagged a.replay-link")
+    assert links.count() >= 2
+    for index in (1, 0):
+        link = links.nth(index)
+        hand, play = (x for x in link.get_attribute("href")[len("#hand="):].split("&play="))
+        link.click()
+        page.wait_for_function("h => document.getElementById('replay').getAttribute('data-step') === h", arg=play)
+        assert _position(page) == (hand, play)
+        row = link.locator("xpath=ancestor::tr")
+        if play != "0":   # the flagged card is the latest card of the trick shown, and marked
+            assert page.locator(".played.latest.costly").count() == 1
+            assert row.locator("td").nth(3).inner_text().strip() in page.inner_text(".played.latest")
+    # the same link again, after the viewer moved: it shows its position again (no hashchange)
+    page.locator("#replay").focus()
+    page.keyboard.press("Home")
+    links.nth(0).click()
+    page.wait_for_function("document.getElementById('replay').getAttribute('data-step') !== '0'")
+    # a click on the graph: plotly's click event on the first point of the first player's trace
+    _charts_drawn(page)
+    target = page.evaluate("""() => {
+        const g = document.querySelector('[data-figure="fig-review"]');
+        const trace = g.data.findIndex(t => t.customdata.length);
+        const point = g.data[trace].customdata.length - 1;
+        g.emit('plotly_click', {points: [{curveNumber: trace, pointNumber: point, customdata: g.data[trace].customdata[point]}]});
+        return g.data[trace].customdata[point];
+    }""")
+    page.wait_for_function("h => document.getElementById('replay').getAttribute('data-step') === h", arg=str(target[1]))
+    assert _position(page) == (str(target[0]), str(target[1]))
+    assert w.problems == []
+
+
+def test_review_filter_shows_one_player_and_the_names_stay_text(watched, reviewed):
+    w = watched()
+    page = w.open(reviewed)
+    _charts_drawn(page)
+    rows = page.locator("#review-flagged tbody tr")
+    total = rows.count()
+    seats = sorted({rows.nth(i).get_attribute("data-seat") for i in range(total)})
+    seat = seats[0]
+    page.get_by_label("This player only").select_option(seat)
+    shown = page.locator("#review-flagged tbody tr:not([hidden])")
+    assert shown.count() == sum(rows.nth(i).get_attribute("data-seat") == seat for i in range(total))
+    assert all(shown.nth(i).get_attribute("data-seat") == seat for i in range(shown.count()))
+    assert page.locator("#review-counts tbody tr:not([hidden])").count() == 1
+    visible = page.evaluate("document.querySelector('[data-figure=\"fig-review\"]').data.map(t => t.visible)")
+    assert visible.count(True) == 1
+    page.get_by_label("This player only").select_option("")
+    assert page.locator("#review-flagged tbody tr:not([hidden])").count() == total
+    _inert(page)
+    _shoot(page, "game-review")
+    page.set_viewport_size(PHONE)
+    page.wait_for_function(RESIZED)
+    _fits(page)
     assert w.problems == []

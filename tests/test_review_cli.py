@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import write_games
+from hearts_analysis.records.json import write_games
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
 

@@ -12,7 +12,7 @@ from hearts_analysis.cards import HEARTS_MASK, QS_MASK
 from hearts_analysis.cli import app
 from hearts_analysis.cli import simulate as simulate_cli
 from hearts_analysis.engine import replay_game
-from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.records.json import game_from_dict
 from hearts_analysis.records.sources import iter_sources
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import choose_moon, simulate_games
@@ -138,7 +138,7 @@ def test_a_failure_part_way_leaves_no_output(tmp_path, monkeypatch):
     assert result.exit_code != 0 and not out.exists() and not list(tmp_path.iterdir())
 
 
-@pytest.mark.skipif(importlib.util.find_spec("hearts_analysis.records.parquetio") is None,
+@pytest.mark.skipif(importlib.util.find_spec("hearts_analysis.records.parquet") is None,
                     reason="Parquet output is not built yet")
 def test_parquet_output_reads_back_the_same_games(tmp_path):
     out = tmp_path / "corpus.parquet"

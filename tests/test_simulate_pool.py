@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from hearts_analysis.cli import app
 from hearts_analysis.engine import replay_game
-from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.records.json import game_from_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import make_pool, parse_mix, pool_bots, simulate_pool
 

@@ -13,7 +13,7 @@ from hearts_analysis.analysis import analyze_game
 from hearts_analysis.analysis.stats import seat_events
 from hearts_analysis.cards import HEARTS_MASK, QS
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import game_from_dict
+from hearts_analysis.records.json import game_from_dict
 from hearts_analysis.reports.names import page_name, slug
 from hearts_analysis.reports.site import build_site
 from hearts_analysis.reports.sitedata import SiteFilter, event_play
@@ -265,7 +265,7 @@ class _Summary:
 
 def test_review_accuracy_shows_over_time_where_games_were_reviewed():
     from hearts_analysis.audit import game_report
-    from hearts_analysis.records.jsonio import Item
+    from hearts_analysis.records.errors import Item
     from hearts_analysis.reports.extras import GameExtras
     from hearts_analysis.reports.site import Site
     from hearts_analysis.reports.sitedata import SiteDigest

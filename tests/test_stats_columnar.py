@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from faults import clean_games, every_violation, truncated, write_parquet_file, write_with_unreadable_games
 from hearts_analysis.analysis import corpus_tally
 from hearts_analysis.analysis.stats import Tally, tally_paths
-from hearts_analysis.records.parquetio import write_parquet
+from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_games
 from test_properties import simulated_games
@@ -116,7 +116,7 @@ def test_several_workers_and_a_folder_of_parts_give_the_same_tally(tmp_path):
 
 
 def test_json_lines_and_progress_are_counted_game_by_game(tmp_path):
-    from hearts_analysis.records.jsonio import write_games
+    from hearts_analysis.records.json import write_games
     games = list(clean_games())[:6]
     jsonl = tmp_path / "games.jsonl"
     write_games(games, jsonl)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from faults import clean_games, write_with_unreadable_games
 from hearts_analysis.cli import app
-from hearts_analysis.records.jsonio import game_to_dict
+from hearts_analysis.records.json import game_to_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
 from hearts_analysis.text import csv_safe, shown, terminal_safe

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from faults import clean_games, damaged, every_violation, truncated, write_parquet_file, write_with_unreadable_games
 from hearts_analysis.fastpath import Audited, CleanRun, audit_entries
-from hearts_analysis.records.jsonio import write_games
-from hearts_analysis.records.parquetio import write_parquet
+from hearts_analysis.records.json import write_games
+from hearts_analysis.records.parquet import write_parquet
 
 runner = CliRunner()
 

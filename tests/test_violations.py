@@ -264,8 +264,9 @@ import io  # noqa: E402
 
 import orjson  # noqa: E402
 
-from hearts_analysis.records.jsonio import (RecordError, game_from_dict, game_to_dict, iter_json_text,  # noqa: E402
-                                            iter_jsonl, read_json_path)
+from hearts_analysis.records.errors import RecordError  # noqa: E402
+from hearts_analysis.records.json import (game_from_dict, game_to_dict, iter_json_text, iter_jsonl,  # noqa: E402
+                                          read_json_path)
 
 GOOD = game_to_dict(game(hands=[hand(DEAL, PASS_PLAY, passes=PASSES, points=POINTS), hand(DEAL, PLAY)],
                          rules=PASS_RULES))

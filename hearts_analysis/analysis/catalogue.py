@@ -242,7 +242,7 @@ _LEAKS = (
     _s("unit", "The unit of value, reference and the interval: percent, or points/decision.", "text", "string"),
     _s("sample_size", "The player's opportunities (hands, passes or runs) or reviewed decisions behind value.",
        "count", "int64"),
-    _s("ci_low", "Lower end of the 95% confidence interval of the player's value (Clopper-Pearson for a rate, "
+    _s("ci_low", "Lower end of the 95% confidence interval of the player's value (Wilson's score interval for a rate, "
        "Student's t for a mean).", "see unit", "float64"),
     _s("ci_high", "Upper end of that interval.", "see unit", "float64"),
     _s("cost_per_hand", "Points per hand the difference costs: (value - reference) x impact x "

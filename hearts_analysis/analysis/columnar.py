@@ -26,7 +26,7 @@ from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
 from ..fastpath.screen import Verdict, windows
-from ..records.events_layout import PLAY
+from ..records.parquet.layout import PLAY
 from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
@@ -454,9 +454,8 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     moons = detect_moons(p, h)
     runs = moons.seat[:, None] == seats
     attempt = (moons.seat >= 0)[:, None]
-    breakers = HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0)
     flat = h.cards.reshape(count, k * n)
-    breaks = ((U64(breakers) >> flat.astype(U64)) & ONE) != 0
+    breaks = ((U64(p.breakers) >> flat.astype(U64)) & ONE) != 0
     first = np.argmax(breaks, axis=1)
     breaker = np.where(breaks.any(axis=1), h.seats.reshape(count, k * n)[np.arange(count), first], -1)
     rate = counts.rate

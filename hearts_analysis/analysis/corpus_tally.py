@@ -10,7 +10,7 @@ Lines are counted game by game. The result is the same :class:`Tally` either
 way; ``workers`` counts Parquet parts on that many processes.
 
 >>> import tempfile, pathlib
->>> from hearts_analysis.records.parquetio import write_parquet
+>>> from hearts_analysis.records.parquet import write_parquet
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
 >>> from hearts_analysis.analysis.stats import tally_games
@@ -37,7 +37,7 @@ from ..fastpath.parallel import process_pool
 from ..fastpath.run import reference_items, whole_unit_items
 from ..fastpath.screen import screen_block
 from ..fastpath.tasks import ParquetTask, inline_items, plan
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..rules import Rules
 from .columnar import full_games, tally_block
 from .game import analyze_game

@@ -14,14 +14,14 @@ from typing import Any, Iterable, Iterator
 
 from ..cards import JD, QS, card_name
 from ..engine.replay import GameResult, HandResult, replay_game
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from ..records.sources import iter_sources
 from ..rules import Rules, Table
 from .moons import MoonAttempt, detect_moon, near_miss_seat, sun_seat
 from .passes import PassReview, review_passes
 from .points import PointCard, SeatPoints, point_cards, positions, seat_points
-from .trace import HandTrace, hearts_breakers, trace_game
+from .trace import HandTrace, trace_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def analyze_hand(table: Table, trace: HandTrace, result: HandResult,
         result=result, trace=trace, seats=seat_points(table, trace, result, cards), point_cards=cards,
         moon=moon, passes=review_passes(table, trace, result, None if moon is None else moon.seat),
         sun=sun_seat(table, result), near_miss=near_miss_seat(table, result),
-        hearts_broken=trace.breaker(hearts_breakers(table)), totals_before=totals_before)
+        hearts_broken=trace.breaker(table.breakers), totals_before=totals_before)
 
 
 def analyze_game(game: GameRecord | GameResult, source: str = "") -> GameAnalysis:

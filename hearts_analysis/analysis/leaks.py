@@ -20,7 +20,7 @@ when all of them are the same program. So:
   cost in the direction of more of them.
 * **Significant only beyond luck.** Each (player, statistic) is tested one-sided in the
   costly direction: Fisher's exact test for a rate (the player's events against the
-  reference player's, from ``scipy.stats.hypergeom``), Welch's t-test for a mean. The
+  reference player's, a hypergeometric law), Welch's t-test for a mean. The
   p-values are corrected for the number of players times statistics tested (Holm), and a
   leak is ``significant`` only when the corrected p-value is below 0.05 and the cost is
   positive.
@@ -30,7 +30,7 @@ when all of them are the same program. So:
   being in points already.
 
 The interval ``ci_low``-``ci_high`` is a 95 % confidence interval of the player's own value
-(Clopper-Pearson for a rate, Student's t for a mean): where it excludes the reference by
+(Wilson's for a rate, Student's t for a mean): where it excludes the reference by
 far, the leak is no accident of the sample.
 """
 
@@ -40,12 +40,22 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol
 
 import orjson
 
-if TYPE_CHECKING:
-    from .stats import Tally
+from .significance import fisher_tail, wilson_interval
+
+
+class Counts(Protocol):
+    """What the leak finder reads of a corpus's counts (a :class:`~hearts_analysis.analysis.stats.Tally`)."""
+
+    players: Mapping[str, Mapping[str, float]]
+
+    def impacts(self) -> Mapping[str, float]: ...
+
+    def winning_players(self) -> set[str]: ...
+
 
 LEAK_RATES: tuple[str, ...] = (
     "moon_attempt_pct", "missed_stop_pct", "qs_pass_pct", "as_pass_pct", "ks_pass_pct", "high_heart_pass_pct",
@@ -141,9 +151,7 @@ def _typical_others(values: Mapping[str, float]) -> dict[str, list[str]]:
             for k, name in enumerate(order)}
 
 
-def _rate_rows(tally: "Tally") -> list[dict[str, Any]]:
-    import numpy as np
-    from scipy import stats
+def _rate_rows(tally: Counts) -> list[dict[str, Any]]:
     impacts = tally.impacts()
     winners = tally.winning_players()
     rows = []
@@ -162,27 +170,17 @@ def _rate_rows(tally: "Tally") -> list[dict[str, Any]]:
             pool = [tally.players[w] for w in winners if w != name]
             pool_opp = sum(p.get(rate + ".opp", 0) for p in pool)
             per_hand = opp / tally.players[name]["hands"]
+            low, high = wilson_interval(hits, opp, CONFIDENCE)
+            more_costs = impact > 0 or rate in ERROR_RATES
+            # Fisher's exact test: given all the events of the two, the player's share follows a hypergeometric law
             rows.append({"player": name, "statistic": rate, "value": value, "reference": reference,
                          "unit": "percent", "sample_size": int(opp),
                          "cost_per_hand": (value - reference) / 100 * impact * per_hand,
                          "impact": impact, "opportunities_per_hand": per_hand,
                          "winners_value": 100 * sum(p.get(rate + ".hit", 0) for p in pool) / pool_opp
                          if pool_opp else math.nan,
-                         "_counts": (hits, opp, ref_hits, ref_opp),
-                         "_more_costs": impact > 0 or rate in ERROR_RATES})
-    if not rows:
-        return rows
-    hits, opp, ref_hits, ref_opp = (np.array(column) for column in zip(*(row.pop("_counts") for row in rows)))
-    more = np.array([row.pop("_more_costs") for row in rows])
-    # Fisher's exact test: given all the events of the two, the player's share follows a hypergeometric law
-    everyone, events = opp + ref_opp, hits + ref_hits
-    p_more = stats.hypergeom.sf(hits - 1, everyone, events, opp)
-    p_fewer = stats.hypergeom.cdf(hits, everyone, events, opp)
-    tail = (1 - CONFIDENCE) / 2
-    low = np.where(hits > 0, stats.beta.ppf(tail, np.maximum(hits, 1), opp - hits + 1), 0.0)
-    high = np.where(hits < opp, stats.beta.ppf(1 - tail, hits + 1, np.maximum(opp - hits, 1)), 1.0)
-    for row, p, lo, hi in zip(rows, np.where(more, p_more, p_fewer), low, high):
-        row.update(p_raw=float(min(1.0, p)), ci_low=100 * float(lo), ci_high=100 * float(hi))
+                         "p_raw": fisher_tail(hits, opp, hits + ref_hits, opp + ref_opp, more_costs),
+                         "ci_low": 100 * low, "ci_high": 100 * high})
     return rows
 
 
@@ -221,7 +219,7 @@ def _review_rows(review: ReviewCosts) -> list[dict[str, Any]]:
     return rows
 
 
-def find_leaks(tally: "Tally", review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
+def find_leaks(tally: Counts, review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
     """One row per player and statistic tested (the ``leaks`` table), by player then largest cost."""
     rows = _rate_rows(tally) + (_review_rows(review) if review is not None else [])
     for row, adjusted in zip(rows, _holm([row.pop("p_raw") for row in rows])):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..audit import error_report
 from ..cpus import worker_count
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from ..rules import Rules
 from .catalogue import frame, stat
@@ -319,6 +319,13 @@ class Tally:
             if len(out[leak["player"]]) < TOP_LEAKS:
                 out[leak["player"]].append(leak_sentence(leak, _definition(leak["statistic"])))
         return out
+
+    def document(self, review: ReviewCosts | None = None) -> dict[str, Any]:
+        """``hearts stats --format json``: the counts, the players, leaks, ratings and pass summary tables, and
+        the unreadable records."""
+        return {"games": self.games, "hands": self.hands, "players": self.player_rows(review),
+                "leaks": self.leak_rows(review), "ratings": self.rating_rows(),
+                "pass_summary": self.pass_summary_rows(), "errors": self.errors, "unreadable": self.error_count}
 
     def players_frame(self) -> "pd.DataFrame":
         """The ``players`` table: one row per player."""

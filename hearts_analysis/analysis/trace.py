@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from ..cards import HEARTS_MASK, QS_MASK, Card, Mask, mask_of
+from ..cards import Card, Mask, mask_of
 from ..engine.replay import GameResult, HandResult
 from ..engine.state import HandState
 from ..records.model import HandRecord
@@ -76,11 +76,6 @@ class HandTrace:
                     if breaks >> play.card & 1:
                         return trick.number, play.seat
         return None
-
-
-def hearts_breakers(table: Table) -> Mask:
-    """The cards that break hearts under these rules."""
-    return HEARTS_MASK | (QS_MASK if table.rules.hearts_broken_by == "heart_or_queen" else 0)
 
 
 def trace_hand(table: Table, record: HandRecord, result: HandResult, players: tuple[str, ...]) -> HandTrace:

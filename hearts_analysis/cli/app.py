@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..atomic import OutputError
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..rules import RuleError, Rules, parse_override
 from ..text import os_error_text, terminal_safe
 

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from ..records.convert import convert as convert_games
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..text import os_error_text
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, error_line, fail
 from .progress import progress

@@ -21,7 +21,8 @@ from typer.core import TyperGroup
 
 from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
-from ..records.jsonio import Item, RecordError, dumps_game
+from ..records.errors import Item, RecordError
+from ..records.json import dumps_game
 from ..records.sources import folder_files, foreign_reader, input_problem, iter_sources, recognise_text, write_any
 from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail

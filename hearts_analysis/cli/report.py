@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sys
+from dataclasses import replace
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import typer
 
 from ..atomic import check_output
 from ..audit import game_report
+from ..cpus import worker_count
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources
 from ..text import shown, terminal_safe
 from .app import SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
+from .review import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
 from .validate import summary_line
 
 DEFAULT_FOLDER = Path("reports")
@@ -76,9 +82,14 @@ def report(
                                        "give them no page."),
     review: bool = typer.Option(False, "--review",
                                 help="Add the review (the cost of every play and pass) to game reports; "
-                                     "about a second per hand."),
+                                     "about a second per hand. --workers, --scheduler, --cache and --no-cache "
+                                     "work as for hearts review."),
     review_samples: int = typer.Option(200, "--review-samples", metavar="N",
                                        help="With --review: sampled deals per decision."),
+    workers: int = WORKERS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
     """Write HTML reports that open offline in any browser.
@@ -100,6 +111,7 @@ def report(
       hearts report examples/ -o site/
       hearts report corpus.parquet -o site/ --since 2026-11-01 --min-games 5
       hearts report corpus.parquet -o site/ --rules omnibus --player alice
+      hearts report examples/ -o site/ --review --workers 2
     """
     forced = rules_from_options(None, set_)
     if preset and (audit or players or games):
@@ -111,20 +123,18 @@ def report(
         raise fail("--review-samples: must be 1 or more")
     check_output(output or DEFAULT_FOLDER, paths, stdout=False,
                  folder=output is None or output.suffix.lower() not in (".html", ".htm"))
-    settings = None
-    if review:
-        from ..review import Settings
-        settings = Settings(samples=review_samples)
+    if not review and (workers != 1 or scheduler is not None or cache is not None or no_cache):
+        raise fail("--workers, --scheduler, --cache and --no-cache are options of --review")
     site_filter = _site_filter(player, since, until, preset, min_games)
-    with domain_errors():
+    with domain_errors(), _review_plan(review, review_samples, workers, scheduler, cache, no_cache) as reviewing:
         if not (audit or players or games):
-            return _default(paths, output, forced, plotly, max_games, settings, site_filter)
+            return _default(paths, output, forced, plotly, max_games, reviewing, site_filter)
         chosen = [name for name, on in (("audit", audit), ("players", players), ("games", games)) if on]
         folder, single = _targets(output, chosen)
         errors = 0
         if games:
             errors = _games_and_audit(paths, folder, forced, plotly, max_games, single if audit else None, audit,
-                                      settings)
+                                      reviewing)
         elif audit:
             digest = _reports().digest_paths(paths, forced)
             errors = digest.summary.errors
@@ -138,6 +148,40 @@ def report(
                 _report_errors(digest.errors, digest.error_count)
             _say(_reports().write_players_report(digest, _sources(paths), single or folder / "players.html", plotly))
     raise typer.Exit(2 if errors else 0)
+
+
+class _Reviewing:
+    """What ``--review`` asked for: the library's plan once the executor is open, and the requested workers
+    (bounded by the hands to review once they are counted)."""
+
+    def __init__(self, plan, workers: int, scheduler: str | None, stack: contextlib.ExitStack):
+        self.plan, self.workers, self.scheduler, self.stack = plan, workers, scheduler, stack
+
+    def start(self, bar, hands: int | None):
+        """The plan with its executor (at most one process per hand) and progress on ``bar``."""
+        executor = self.stack.enter_context(review_executor(worker_count(self.workers, hands), self.scheduler))
+        return replace(self.plan, executor=executor, progress=lambda k: bar.advance(games=0, hands=k))
+
+
+@contextlib.contextmanager
+def _review_plan(review: bool, samples: int, workers: int, scheduler: str | None, cache: Path | None,
+                 no_cache: bool) -> Iterator["_Reviewing | None"]:
+    if not review:
+        yield None
+        return
+    from ..review import Settings
+    from ..review.batch import ReviewPlan
+    from ..review.cache import ReviewCache, default_folder
+    store = None if no_cache else ReviewCache(cache or default_folder())
+    with contextlib.ExitStack() as stack:
+        yield _Reviewing(ReviewPlan(Settings(samples=samples), cache=store), workers, scheduler, stack)
+
+
+def _bar_total(reviewing: "_Reviewing | None", paths: list[str], count) -> int | None:
+    """The hands to review, counted (a second read of the inputs) only for a bar on a terminal to show."""
+    if reviewing is None or "-" in paths or not sys.stderr.isatty():
+        return None
+    return count()
 
 
 def _report_errors(listed: list[dict], count: int) -> None:
@@ -182,7 +226,7 @@ def _site_filter(players: list[str] | None, since: str | None, until: str | None
                       min_games=min_games)
 
 
-def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int, settings,
+def _default(paths: list[str], output: Path | None, forced, plotly, max_games: int, reviewing,
              site_filter=None) -> None:
     """A file holding one game: its report. A folder, or several games: the site."""
     if len(paths) == 1 and not Path(paths[0]).is_dir() and site_filter is None:
@@ -195,22 +239,31 @@ def _default(paths: list[str], output: Path | None, forced, plotly, max_games: i
                 name = (game_slug(first.game.game_id, first.source, set()) if paths[0] == "-"
                         else Path(first.source.split(":")[0]).stem)
                 output = (output or DEFAULT_FOLDER) / f"{name}.html"
-            _say(_reports().write_game_report(replay_game(first.game), first.source, output, plotly, review=settings))
+            hands = len(first.game.hands)
+            with progress("reviewing", enabled=reviewing is not None and paths[0] != "-", total_hands=hands) as bar:
+                plan = reviewing.start(bar, hands) if reviewing is not None else None
+                written = _reports().write_game_report(replay_game(first.game), first.source, output, plotly,
+                                                       review=plan)
+            _say(written)
             _open_hint(output)
             raise typer.Exit(0)
     folder, _ = _targets(output, ["audit", "games"])
-    raise typer.Exit(_site(paths, folder, forced, max_games, settings, site_filter))
+    raise typer.Exit(_site(paths, folder, forced, max_games, reviewing, site_filter))
 
 
-def _site(paths: list[str], folder: Path, forced, max_games: int, settings, site_filter) -> int:
-    from ..reports.site import build_site
+def _site(paths: list[str], folder: Path, forced, max_games: int, reviewing, site_filter) -> int:
+    from ..reports.site import build_site, site_review_hands
 
     def unreadable(item) -> None:
         typer.echo(error_line(item), err=True)
-    with progress("building the site", enabled="-" not in paths) as bar:
-        built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games,
-                           review=settings, progress=lambda hands: bar.advance(hands=hands), on_error=unreadable,
-                           sources=_sources(paths))
+    total = _bar_total(reviewing, paths, lambda: site_review_hands(paths, forced, site_filter))
+    with progress("building the site", enabled="-" not in paths, total_hands=total) as bar:
+        plan = reviewing.start(bar, total) if reviewing is not None else None
+        # with a review the bar counts reviewed hands; the site's own callback then counts games
+        built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games, review=plan,
+                           progress=(lambda hands: bar.advance(hands=hands)) if plan is None
+                           else (lambda hands: bar.advance(games=1)),
+                           on_error=unreadable, sources=_sources(paths))
     typer.echo(site_line(built))
     _open_hint(built.index)
     return 2 if built.errors else 0
@@ -236,14 +289,16 @@ def _open_hint(page: Path) -> None:
 
 
 def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: int,
-                     audit_file: Path | None, with_audit: bool, settings=None) -> int:
+                     audit_file: Path | None, with_audit: bool, reviewing=None) -> int:
     """Replay each game once: its game report (up to ``max_games``) and its share of the audit."""
     digest = _reports().AuditDigest()
     written: dict[tuple[str, str | None], str] = {}
     pages: list[dict] = []
     taken: set[str] = set()
     skipped = 0
-    with progress("reporting", enabled="-" not in paths) as bar:
+    total = _bar_total(reviewing, paths, lambda: _first_games_hands(paths, forced, max_games))
+    with progress("reporting", enabled="-" not in paths, total_hands=total) as bar:
+        plan = reviewing.start(bar, total) if reviewing is not None else None
         for item in iter_sources(paths, forced):
             if item.game is None:
                 digest.add(item, None)
@@ -252,10 +307,10 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
             result = replay_game(item.game)
             audit = game_report(result, item.source)
             digest.add(item, audit)
-            bar.advance(hands=len(result.hands))
+            bar.advance(hands=0 if plan else len(result.hands))
             if len(written) < max_games:
                 name = game_slug(result.record.game_id, item.source, taken) + ".html"
-                _say(_reports().write_game_report(result, item.source, folder / name, plotly, review=settings))
+                _say(_reports().write_game_report(result, item.source, folder / name, plotly, review=plan))
                 written[(item.source, result.record.game_id)] = name
                 pages.append({"name": name, "source": item.source, "game_id": result.record.game_id,
                               "players": audit["players"], "hands": len(result.hands),
@@ -275,6 +330,12 @@ def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: 
         _say(_reports().write_audit_report(digest, _sources(paths), target, plotly, link, pages))
     typer.echo(summary_line(digest.summary), err=True)
     return digest.summary.errors
+
+
+def _first_games_hands(paths: list[str], forced, count: int) -> int:
+    """The hands of the first ``count`` readable games: those ``--games`` reviews."""
+    from ..review.batch import hands_to_review
+    return hands_to_review(islice((item for item in iter_sources(paths, forced) if item.game is not None), count))
 
 
 def _relative_links(written: dict[tuple[str, str | None], str], folder: Path, page_folder: Path):

@@ -25,6 +25,19 @@ class Model(str, Enum):
     basic = "basic"
 
 
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", min=1,
+                              help="Processes reviewing hands at once, at most one per CPU and per hand "
+                                   "(results are the same, in input order).")
+SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
+                                     "'hearts-analysis[dask]'; the workers must see the input files).")
+CACHE_OPTION = typer.Option(None, "--cache", metavar="DIR",
+                            help="Where reviewed hands are kept, so that a hand reviewed once with "
+                                 "the same settings is not reviewed again (default: "
+                                 "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...).")
+NO_CACHE_OPTION = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing.")
+"""The review's speed options, shared by ``hearts review`` and ``hearts report --review``."""
+
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
                     "margin", "class", "forced", "reason"]
 
@@ -116,17 +129,13 @@ def review(
                                                        "ones (the default with --player)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
-    workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="Processes reviewing hands at once, at most one per CPU and per hand "
-                                     "(results are the same, in input order)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
-                                                 "'hearts-analysis[dask]'; the workers must see the input files)."),
-    cache: Optional[Path] = typer.Option(None, "--cache", metavar="DIR",
-                                         help="Where reviewed hands are kept, so that a hand reviewed once with "
-                                              "the same settings is not reviewed again (default: "
-                                              "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...)."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing."),
+    workers: int = WORKERS_OPTION,
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
+    puzzles_file: Optional[Path] = typer.Option(None, "--puzzles", metavar="FILE",
+                                                help="Also write every flagged decision as a practice puzzle "
+                                                     "(JSON: the position, the card played, the better ones)."),
 ) -> None:
     """Review every play and pass: expected points lost against the best card, judged only on what the
     seat could know (its cards, the pass, the cards played, the voids shown).
@@ -145,6 +154,8 @@ def review(
     Example: hearts review corpus.parquet --summary --workers 2
 
     Example: hearts review game.json --model basic
+
+    Example: hearts review game.json --player alice --puzzles alice-puzzles.json
     """
     # the review's numpy lanes load only when a review runs
     from ..review import Settings, game_dict
@@ -153,6 +164,10 @@ def review(
     from ..review.report import SUMMARY_COLUMNS, settings_dict, tally
     forced = rules_from_options(rules, set_)
     check_output(output, paths)
+    check_output(puzzles_file, paths, stdout=False)
+    if output is not None and puzzles_file is not None and output.resolve() == puzzles_file.resolve():
+        raise fail(f"{puzzles_file}: --puzzles and --output name the same file")
+    found_puzzles: list[dict] = []
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
     settings = Settings(samples=samples, seed=seed, budget=budget, model=model.value)
@@ -163,7 +178,7 @@ def review(
     with_bar = "-" not in paths and sys.stderr.isatty()
     total = hands_to_review(iter_sources(paths, forced), player, hand) if with_bar else None
     store = None if no_cache else ReviewCache(cache or default_folder())
-    with _executor(worker_count(workers, total), scheduler) as executor, \
+    with review_executor(worker_count(workers, total), scheduler) as executor, \
             progress("reviewing", enabled=with_bar, total_hands=total) as bar:
         reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
                                 progress=lambda k: bar.advance(games=0, hands=k))
@@ -175,6 +190,9 @@ def review(
                 continue
             found_player = True
             bar.advance(games=1)
+            if puzzles_file is not None:
+                from ..review.puzzles import puzzles
+                found_puzzles.extend(puzzles(item.game, done.review, item.source))
             if summary:
                 tally(tallies, number, done.review)
             else:
@@ -182,6 +200,10 @@ def review(
                                 None if done.seats is None else list(done.seats)))
     if player is not None and not found_player and not errors:
         raise fail(f"no game has a player named {shown(player)}")
+    if puzzles_file is not None:
+        from ..review.puzzles import puzzles_document
+        with atomic_open(puzzles_file) as handle:
+            handle.write(orjson.dumps(puzzles_document(found_puzzles), option=orjson.OPT_INDENT_2).decode() + "\n")
     if summary:
         rows = [tallies[name].row() for name in sorted(tallies)]
         if format == Format.json:
@@ -204,21 +226,20 @@ def review(
 
 
 @contextmanager
-def _executor(workers: int, scheduler: Optional[str]) -> Iterator:
-    """Where hands are reviewed: here, a pool of processes, or a Dask cluster."""
-    if scheduler is not None:
-        from ..fastpath.cluster import ClientExecutor, DaskMissing, connect
-        try:
-            with connect(scheduler) as client:
-                yield ClientExecutor(client)
-        except DaskMissing as missing:
-            raise fail(str(missing))
-    elif workers > 1:
-        from ..fastpath.parallel import process_pool
-        with process_pool(workers) as pool:
-            yield pool
-    else:
-        yield None
+def review_executor(workers: int, scheduler: Optional[str]) -> Iterator:
+    """The library's executor (:func:`~hearts_analysis.review.batch.open_executor`), with a missing Dask
+    extra as a usage error."""
+    from ..review.batch import open_executor
+    if scheduler is None:
+        with open_executor(workers) as executor:
+            yield executor
+        return
+    from ..fastpath.cluster import DaskMissing
+    try:
+        with open_executor(workers, scheduler) as executor:
+            yield executor
+    except DaskMissing as missing:
+        raise fail(str(missing))
 
 
 def _summary_text(rows: list[dict]) -> str:

@@ -8,29 +8,10 @@ from typing import Optional
 import orjson
 import typer
 
-from ..audit import error_report
-from ..engine.replay import GameResult, replay_game
-from ..records.sources import iter_sources
+from ..audit import SCORE_CSV_COLUMNS, error_report, score_rows, score_sheets
 from ..text import csv_writer, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, rules_from_options
 from .colour import Painter, painter, plain
-
-
-def score_sheet(result: GameResult, source: str) -> dict:
-    """The JSON-ready score sheet of one game."""
-    return {
-        "source": source,
-        "game_id": result.record.game_id,
-        "players": list(result.record.players),
-        "hands": [{"hand": h.number, "pass_direction": h.pass_direction,
-                   "points_before_moon": list(h.raw_points), "points": list(h.points),
-                   "totals": list(h.totals), "moon": None if h.moon is None else h.moon.to_dict(),
-                   "violations": len(h.violations)} for h in result.hands],
-        "totals": list(result.totals),
-        "winners": list(result.winners),
-        "complete": result.complete,
-        "violations": len(result.violations),
-    }
 
 
 def render_text(sheet: dict, paint: Painter = plain) -> str:
@@ -58,10 +39,6 @@ def render_text(sheet: dict, paint: Painter = plain) -> str:
     return "\n".join(lines)
 
 
-CSV_COLUMNS = ["source", "game_id", "hand", "seat", "player", "points_before_moon", "points",
-               "total", "moon_seat", "moon_choice"]
-
-
 @app.command()
 def score(
     paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
@@ -80,22 +57,15 @@ def score(
     sheets, errors = [], []
     writer = csv_writer(sys.stdout) if format == Format.csv else None
     if writer:
-        writer.writerow(CSV_COLUMNS)
-    for item in iter_sources(paths, forced):
-        if item.game is None:
+        writer.writerow(SCORE_CSV_COLUMNS)
+    for item, sheet in score_sheets(paths, forced):
+        if sheet is None:
             errors.append(error_report(item))
             typer.echo(error_line(item), err=True)
-            continue
-        sheet = score_sheet(replay_game(item.game), item.source)
-        if format == Format.json:
+        elif format == Format.json:
             sheets.append(sheet)
         elif writer:
-            for hand in sheet["hands"]:
-                moon = hand["moon"] or {}
-                for seat, player in enumerate(sheet["players"]):
-                    writer.writerow([sheet["source"], sheet["game_id"], hand["hand"], seat, player,
-                                     hand["points_before_moon"][seat], hand["points"][seat],
-                                     hand["totals"][seat], moon.get("seat", ""), moon.get("choice", "")])
+            writer.writerows(score_rows(sheet))
         else:
             typer.echo(render_text(sheet, painter()) + "\n")
     if format == Format.json:

@@ -12,7 +12,7 @@ from typing import Iterable, Iterator, Optional
 import typer
 
 from ..atomic import check_output
-from ..records.jsonio import dumps_game
+from ..records.json import dumps_game
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
@@ -86,7 +86,7 @@ def simulate(
     suffix = Path(output).suffix.lower()
     if output != "-" and suffix not in JSON_SUFFIXES + PARQUET_SUFFIXES:
         raise fail(f"{output}: unknown output format {shown(suffix)} (use .jsonl, .json or .parquet)")
-    if suffix in PARQUET_SUFFIXES and importlib.util.find_spec("hearts_analysis.records.parquetio") is None:
+    if suffix in PARQUET_SUFFIXES and importlib.util.find_spec("hearts_analysis.records.parquet") is None:
         raise fail(f"{output}: Parquet output is not available in this installation; write .jsonl")
     if suffix == ".json" and games != 1:
         raise fail(f"{output}: a .json file holds one game; use .jsonl for {games}")

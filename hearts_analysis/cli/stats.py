@@ -166,11 +166,7 @@ def stats(
             writer.write(ROWS[table](tally, costs) if table in REVIEWED else ROWS[table](tally))
     else:
         if format == StatsFormat.json:
-            data = orjson.dumps({"games": tally.games, "hands": tally.hands, "players": tally.player_rows(costs),
-                                 "leaks": tally.leak_rows(costs), "ratings": tally.rating_rows(),
-                                 "pass_summary": tally.pass_summary_rows(),
-                                 "errors": tally.errors, "unreadable": tally.error_count},
-                                option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
+            data = orjson.dumps(tally.document(costs), option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
         else:
             fit = shutil.get_terminal_size().columns if output is None and columns is None and sys.stdout.isatty() else None
             data = render_text(tally, chosen, fit, all_leaks, costs).encode() + b"\n"

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import Iterator, Optional
+from typing import Optional
 
-import orjson
 import typer
 
-from ..audit import Summary, error_report
+from ..audit import Summary
 from ..text import terminal_safe
 from .app import RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
@@ -42,22 +41,6 @@ class Engine(str, Enum):
     reference = "reference"
     fast = "fast"
     dask = "dask"
-
-
-def _entries(paths: list[str], rules, engine: Engine | None, workers: int, scheduler: Optional[str],
-             render: bool) -> Iterator:
-    """The audit as :mod:`hearts_analysis.fastpath` entries (imported here: it loads pyarrow)."""
-    if engine == Engine.dask:
-        from ..fastpath.cluster import DaskMissing, dask_entries
-        try:
-            yield from dask_entries(paths, rules, scheduler, workers, render)
-        except DaskMissing as missing:
-            raise fail(str(missing))
-        return
-    if scheduler is not None:
-        raise fail("--scheduler goes with --engine dask")
-    from ..fastpath import audit_entries
-    yield from audit_entries(paths, rules, (engine or Engine.fast).value, workers, render)
 
 
 class AuditFormat(str, Enum):
@@ -105,49 +88,40 @@ def validate(
 
       hearts validate corpus/ --engine dask --scheduler tcp://host:8786
     """
-    from ..fastpath import CleanRun
-    forced = rules_from_options(rules, set_)
-    summary = Summary()
-    errors: list[dict] = []
-    first = True
+    from ..fastpath.cluster import DaskMissing
+    from ..fastpath.document import CorpusAudit, EngineMisuse
+    from ..fastpath.run import CleanRun
     as_json = format == AuditFormat.json
+    try:
+        audit = CorpusAudit(paths, rules_from_options(rules, set_), (engine or Engine.fast).value, workers,
+                            scheduler, render=as_json)
+    except EngineMisuse as misuse:
+        raise fail(str(misuse))
     paint = painter()
-    with progress("validating", enabled="-" not in paths) as bar:
-        out = sys.stdout.buffer   # taken inside: on a terminal, progress clears its line before each write
-        if as_json:
-            out.write(b'{"games": [')
-        for entry in _entries(paths, forced, engine, workers, scheduler, as_json):
-            if isinstance(entry, CleanRun):
-                summary.games += entry.games
-                summary.hands += entry.hands
-                bar.advance(games=entry.games, hands=entry.hands)
-                if as_json:
-                    for text in entry.render():
-                        out.write((b"" if first else b",\n ") + text)
-                        first = False
-                continue
-            item, report = entry.item, entry.report
-            if report is None:
-                summary.errors += 1
-                errors.append(error_report(item))
-                if format == AuditFormat.text:
-                    typer.echo(error_line(item))
-                continue
-            summary.add_game(report)
-            bar.advance(hands=len(report["hands"]))
-            if as_json:
-                out.write((b"" if first else b",\n ") + orjson.dumps(report))
-                first = False
-            elif not quiet:
-                for violation in report["violations"]:
-                    typer.echo(violation_line(item.source, violation, paint))
-    if as_json:
-        out.write(b'],\n "errors": ' + orjson.dumps(errors) + b',\n "summary": '
-                  + orjson.dumps({"games": summary.games, "hands": summary.hands,
-                                  "invalid_games": summary.invalid_games,
-                                  "violations": summary.violations, "errors": summary.errors,
-                                  "by_code": summary.by_code}) + b"}\n")
-        out.flush()
-    else:
-        typer.echo(summary_line(summary, paint))
-    raise typer.Exit(summary.exit_code)
+
+    def advance(entry) -> None:
+        if isinstance(entry, CleanRun):
+            bar.advance(games=entry.games, hands=entry.hands)
+        elif entry.report is not None:
+            bar.advance(hands=len(entry.report["hands"]))
+
+    try:
+        with progress("validating", enabled="-" not in paths) as bar:
+            if as_json:   # stdout taken inside: on a terminal, progress clears its line before each write
+                audit.write_json(sys.stdout.buffer, advance)
+                sys.stdout.buffer.flush()
+            else:
+                for entry in audit:
+                    advance(entry)
+                    if isinstance(entry, CleanRun):
+                        continue
+                    if entry.report is None:
+                        typer.echo(error_line(entry.item))
+                    elif not quiet:
+                        for violation in entry.report["violations"]:
+                            typer.echo(violation_line(entry.item.source, violation, paint))
+    except DaskMissing as missing:
+        raise fail(str(missing))
+    if not as_json:
+        typer.echo(summary_line(audit.summary, paint))
+    raise typer.Exit(audit.summary.exit_code)

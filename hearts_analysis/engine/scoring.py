@@ -1,12 +1,18 @@
-"""Hand points from the cards each seat took, and the moon adjustment."""
+"""Hand points from the cards each seat took, and the moon adjustment: the one scoring routine.
+
+The replay, the simulator and the analysis score hands here; the numpy lanes
+(the review's rollouts, the columnar screen) spell the same sums in arrays,
+from the same facts of the :class:`~hearts_analysis.rules.Table`
+(``moon_cards``, ``point_total``, :data:`~hearts_analysis.rules.QUEEN_POINTS`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, Mask, parse_card
-from ..rules import Rules, Table
+from ..cards import HEARTS_MASK, JD, QC, QS, Mask, parse_card
+from ..rules import QUEEN_POINTS, Rules, Table
 
 
 AH, TC = parse_card("AH"), parse_card("TC")
@@ -37,7 +43,7 @@ def _raw_points(rules: Rules, taken: Sequence[Mask], tricks_won: Sequence[int], 
     for cards, won in zip(taken, tricks_won):
         value = (cards & HEARTS_MASK).bit_count()
         if cards >> QS & 1 and not (clubs_cancel and cards >> QC & 1):
-            value += 13
+            value += QUEEN_POINTS
         if cards >> JD & 1:
             value += jack
         if not won:
@@ -54,7 +60,7 @@ def _charged_points(rules: Rules, cards: Mask, won: int, charged: Mask) -> int:
     """One seat's points where charged cards double their penalty and TC multiplies its taker's points."""
     value = (cards & HEARTS_MASK).bit_count() * _double(charged, AH)
     if cards >> QS & 1 and not (rules.queen_of_clubs_cancels_queen and cards >> QC & 1):
-        value += 13 * _double(charged, QS)
+        value += QUEEN_POINTS * _double(charged, QS)
     if cards >> JD & 1:
         value += rules.jack_of_diamonds * _double(charged, JD)
     if not won:
@@ -74,14 +80,12 @@ def moon_value(table: Table, charged: Mask = 0) -> int:
     if not charged:
         return table.point_total
     hearts = (table.deck & HEARTS_MASK).bit_count() * _double(charged, AH)
-    return hearts + (13 * _double(charged, QS) if table.deck >> QS & 1 else 0)
+    return hearts + (QUEEN_POINTS * _double(charged, QS) if table.deck >> QS & 1 else 0)
 
 
 def moon_shooter(table: Table, taken: list[Mask]) -> int | None:
     """The seat that took every heart and QS in the deck, if one did and the rules know moons."""
-    if table.rules.moon == "none":
-        return None
-    needed = table.deck & POINT_CARDS_MASK
+    needed = table.moon_cards
     for seat, cards in enumerate(taken):
         if needed and cards & needed == needed:
             return seat

@@ -1,19 +1,23 @@
-"""The one mutable type: a hand in play, with the legality cascade.
+"""The one mutable type of the reference engine: a hand in play, every play explainable.
 
-Legality is an ordered cascade, as in OpenSpiel: first lead -> follow suit ->
-no points on the first trick -> hearts broken -> anything. Each step keeps a
-subset of the cards still allowed, or falls through when it would leave none.
-Every step carries the violation code of the rule it enforces, so the
-legal-move generator and the validator share one source of truth.
+Legality is the cascade of :mod:`hearts_analysis.engine.interpreter` (first
+lead -> follow suit -> no points on the first trick -> hearts broken), run with
+a probe that names the step, and so the rule, that excluded a card; the
+legal-move generator and the validator share that one source of truth. The
+charge rule of imported logs is a last step that only this engine applies.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import (CLUBS_MASK, HEARTS, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card,
-                     Mask, card_name, describe, highest)
+from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
+from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
+                          legal_cards, sweeps, winning_card)
+
+CHARGE = "charge-invalid"
+"""The code of the charge step, which follows the interpreter's cascade in this engine only."""
 
 _SUIT_NAMES = ("club", "diamond", "heart", "spade")
 
@@ -31,7 +35,7 @@ class HandState:
 
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
-                 "trick_winners", "_breakers", "charged", "led_suits")
+                 "trick_winners", "charged", "led_suits")
 
     def __init__(self, table: Table, hands: list[Mask], first_leader: int, charged: Mask = 0):
         self.table = table
@@ -52,13 +56,12 @@ class HandState:
         """Cards charged (exposed) this hand: none may go to the first trick of its suit while others may."""
         self.led_suits: Mask = 0
         """The suits led in finished tricks, as a mask of their cards."""
-        self._breakers = HEARTS_MASK | (QS_MASK if table.rules.hearts_broken_by == "heart_or_queen" else 0)
         self._check_only_hearts_end()
 
     @classmethod
     def first_leader_for(cls, table: Table, hands: list[Mask], dealer: int) -> int:
         """The seat that must lead trick 1 under the rules (the lowest club's holder, or dealer+1)."""
-        if table.rules.first_lead != "left_of_dealer":
+        if table.first_lead_cards:
             bit = 1 << table.lowest_club
             for seat, hand in enumerate(hands):
                 if hand & bit:
@@ -88,12 +91,19 @@ class HandState:
 
     def exclusion(self, seat: int, card: Card) -> Exclusion | None:
         """Why ``seat`` may not play ``card`` (which it holds) now; ``None`` if it may."""
-        hand = self.hands[seat]
-        found: list[Exclusion] = []
-        legal = self._cascade(hand, (card, found))
+        found: list[tuple[str, Mask]] = []
+
+        def probe(code: str, before: Mask, kept: Mask) -> None:
+            if not found and before >> card & 1 and not kept >> card & 1:
+                found.append((code, kept))
+
+        legal = self._cascade(self.hands[seat], probe)
         if legal >> card & 1:
             return None
-        return found[0] if found else Exclusion("card-not-held", f"{card_name(card)} is not in the hand")
+        if not found:
+            return Exclusion("card-not-held", f"{card_name(card)} is not in the hand")
+        code, kept = found[0]
+        return Exclusion(code, f"{self._why(code)}; legal instead: {describe(kept)}")
 
     def clearly_legal(self, seat: int, card: Card) -> bool:
         """A shortcut for the common case, after trick 1: ``True`` only where the cascade allows ``card``.
@@ -108,55 +118,45 @@ class HandState:
         if self.trick:
             led = self.trick[0][1] // 13
             return card // 13 == led or not self.hands[seat] & SUIT_MASKS[led]
-        return card // 13 != HEARTS or self.broken or not self.table.rules.hearts_must_be_broken
+        return card // 13 != HEARTS or self.broken or self.table.heart_lead_hand == DECK
 
-    def _cascade(self, hand: Mask, probe: tuple[Card, list[Exclusion]] | None) -> Mask:
+    def _cascade(self, hand: Mask, probe: Probe | None) -> Mask:
+        """The interpreter's cascade, then the charge rule of imported logs (only this engine applies it)."""
+        led = SUIT_MASKS[self.trick[0][1] // 13] if self.trick else 0
+        legal = legal_cards(self.table, hand, led, self.trick_number == 1, self.broken, probe)
+        if not self.charged:
+            return legal
+        if not led:
+            keep = legal & ~(self.charged & ~self.led_suits)
+        elif hand & led and not self.led_suits & led:
+            keep = legal & ~self.charged
+        else:
+            return legal
+        if not keep or keep == legal:
+            return legal
+        if probe is not None:
+            probe(CHARGE, legal, keep)
+        return keep
+
+    def _why(self, code: str) -> str:
+        """The sentence for a cascade step's code, in this position."""
         rules = self.table.rules
-        legal = hand
-        first_trick = self.trick_number == 1
-        leading = not self.trick
-
-        def step(keep: Mask, code: str, why: str) -> Mask:
-            if not keep or keep == legal:
-                return legal
-            if probe is not None and not keep >> probe[0] & 1 and legal >> probe[0] & 1:
-                probe[1].append(Exclusion(code, f"{why}; legal instead: {describe(keep)}"))
-            return keep
-
-        if leading and first_trick and rules.first_lead != "left_of_dealer":
+        led = self.trick[0][1] // 13 if self.trick else None
+        if code == FIRST_LEAD:
             if rules.first_lead == "lowest_club":
-                low = self.table.lowest_club
-                legal = step(legal & (1 << low), "wrong-first-lead",
-                             f"the holder of {card_name(low)} must lead it to the first trick")
-            else:
-                legal = step(legal & CLUBS_MASK, "wrong-first-lead",
-                             "the first trick must be led with a club")
-        if not leading:
-            led = self.trick[0][1] // 13
-            legal = step(legal & SUIT_MASKS[led], "revoke",
-                         f"a {_SUIT_NAMES[led]} was led and a seat holding {_SUIT_NAMES[led]}s must follow suit")
-        if first_trick and not rules.points_on_first_trick:
-            legal = step(legal & ~POINT_CARDS_MASK, "points-on-first-trick",
-                         "no heart or QS may be played to the first trick by a seat holding anything else")
-        if leading and rules.hearts_must_be_broken and not self.broken:
-            others = POINT_CARDS_MASK if rules.only_hearts_lead == "allowed" else HEARTS_MASK
-            if legal & ~others:
-                legal = step(legal & ~HEARTS_MASK, "hearts-not-broken",
-                             "hearts are not broken, and a heart may be led only by a seat holding "
-                             + ("nothing but hearts and QS" if others == POINT_CARDS_MASK else "nothing but hearts"))
-            elif rules.only_hearts_lead != "allowed" and legal & QS_MASK:
-                legal = step(legal & QS_MASK, "hearts-not-broken",
-                             "hearts are not broken: a seat holding only hearts and QS must lead QS")
-        if self.charged:
-            if leading:
-                unled = self.charged & ~self.led_suits
-                legal = step(legal & ~unled, "charge-invalid",
-                             "a charged card may not lead the first trick of its suit while other cards may be led")
-            elif hand & SUIT_MASKS[led] and not self.led_suits & SUIT_MASKS[led]:
-                legal = step(legal & ~self.charged, "charge-invalid",
-                             "a charged card may not be played to the first trick of its suit while another "
-                             f"{_SUIT_NAMES[led]} may be")
-        return legal
+                return f"the holder of {card_name(self.table.lowest_club)} must lead it to the first trick"
+            return "the first trick must be led with a club"
+        if code == REVOKE:
+            return f"a {_SUIT_NAMES[led]} was led and a seat holding {_SUIT_NAMES[led]}s must follow suit"
+        if code == FIRST_TRICK_POINTS:
+            return "no heart or QS may be played to the first trick by a seat holding anything else"
+        if code == HEARTS_UNBROKEN:
+            return ("hearts are not broken, and a heart may be led only by a seat holding "
+                    + ("nothing but hearts and QS" if rules.only_hearts_lead == "allowed" else "nothing but hearts"))
+        if led is None:
+            return "a charged card may not lead the first trick of its suit while other cards may be led"
+        return ("a charged card may not be played to the first trick of its suit while another "
+                f"{_SUIT_NAMES[led]} may be")
 
     def claim(self, seat: int) -> None:
         """``seat`` claimed the rest, the others accepting: it takes every card not yet played."""
@@ -186,14 +186,14 @@ class HandState:
 
     def _finish_trick(self) -> None:
         trick = self.trick
-        led_cards = self.trick_cards & SUIT_MASKS[trick[0][1] // 13]
-        top = highest(led_cards)
+        led = SUIT_MASKS[trick[0][1] // 13]
+        top = winning_card(self.trick_cards, led)
         winner = next(seat for seat, card in trick if card == top)
         self.taken[winner] |= self.trick_cards
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
-        self.led_suits |= SUIT_MASKS[trick[0][1] // 13]
-        if self.trick_cards & self._breakers:
+        self.led_suits |= led
+        if breaks_hearts(self.table, self.trick_cards):
             self.broken = True
         self.trick = []
         self.trick_cards = 0
@@ -203,10 +203,7 @@ class HandState:
 
     def _check_only_hearts_end(self) -> None:
         """Under only_hearts_lead ``ends_hand`` a leader left with only hearts while unbroken takes the rest."""
-        rules = self.table.rules
-        hand = self.hands[self.leader]
-        if (rules.only_hearts_lead == "ends_hand" and rules.hearts_must_be_broken and not self.broken
-                and hand and not hand & ~HEARTS_MASK):
+        if sweeps(self.table, self.hands[self.leader], self.broken):
             rest = 0
             for seat in range(self.players):
                 rest |= self.hands[seat]

@@ -10,7 +10,7 @@ place. Results are identical to ``--engine reference`` by construction, and
 the tests compare them on corpora with every violation and damaged files.
 
 >>> import tempfile, pathlib
->>> from hearts_analysis.records.parquetio import write_parquet
+>>> from hearts_analysis.records.parquet import write_parquet
 >>> from hearts_analysis.simulate import simulate_games
 >>> from hearts_analysis.rules import Rules
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 
 from ..audit import GameReport
 from ..cpus import worker_count
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..rules import Rules
 from .parallel import ordered, process_pool, sequential
 from .run import Audited, CleanRun, Entry

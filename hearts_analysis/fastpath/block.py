@@ -27,7 +27,7 @@ class Block:
     """The games of one row group, ready for the screen."""
 
     event: np.ndarray
-    """(rows,) int8: ``events_layout`` event codes, :data:`UNKNOWN` for anything else."""
+    """(rows,) int8: ``records.parquet.layout`` event codes, :data:`UNKNOWN` for anything else."""
     seat: np.ndarray
     """(rows,) int8 seat, :data:`NULL` where null."""
     card: np.ndarray

@@ -1,6 +1,6 @@
 """Parquet row groups of the ``events/2`` (or ``events/1``) layout to :class:`~hearts_analysis.fastpath.block.Block`.
 
-The reference reader (:mod:`hearts_analysis.records.parquetio`) turns every row
+The reference reader (:mod:`hearts_analysis.records.parquet`) turns every row
 into Python records; here the columns stay numpy arrays and the game and hand
 values are looked at one by one only where they are not the usual ones (a
 distinct rules text, game meta or hand meta is judged once, by the reference
@@ -24,21 +24,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..engine.replay import CHARGED, CLAIM, UNMODELLED
-from ..records import arrow_arrays, events_decode, parquetio
-from ..records.events_layout import CARD_NAMES, COLUMNS, EVENTS, GAME_COLUMNS, HAND_COLUMNS, HEADER_COLUMNS, SCHEMA
-from ..records.jsonio import Item
+from ..records.errors import Item
+from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.parquet import arrays, decode as parquet_decode, read as parquet_read
+from ..records.parquet.layout import (CARD_CODES, CARD_NAMES, COLUMNS, EVENT_CODES, EVENTS, GAME_COLUMNS, HAND_COLUMNS,
+                                      HEADER_COLUMNS, SCHEMA)
 from ..rules import Rules
 from .block import NULL, UNKNOWN, Block
-from .params import DIRECTION_CODES, MOON_CODES
 
 TEXT_COLUMNS = ("rules", "game_meta", "hand_meta")
 """Sparse text columns read as dictionaries: cheaper to read, and each distinct text is judged once."""
 _ABSENT = -1000
 """Stands for a null while integer columns are read; outside every int8 value."""
-_EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
 SCREENED_COLUMNS = ("game", "hand", "event", "seat", "card", "index")
 """The card columns the screen reads."""
-_CARD_CODES = {name: code for code, name in enumerate(CARD_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class Unit:
 def open_units(path: Path, rules: Rules | None = None, groups: range | None = None,
                first_row: int = 0, threads: bool = False) -> Iterator[Item | Unit]:
     """Row groups of one file (``groups``: some of them, starting at row ``first_row``), joined and
-    split as :func:`parquetio.iter_row_groups` does, with the same error :class:`Item` for a file or
+    split as :func:`parquet_read.iter_row_groups` does, with the same error :class:`Item` for a file or
     row group that cannot be read. A file the fast path cannot open is read by the reference reader.
     ``threads``: decode the columns of a row group on several threads.
     """
@@ -70,16 +69,16 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
         problems = ["unreadable"]
     if problems:
         if groups is None or groups.start == 0:
-            yield from parquetio.read_parquet_items(path, rules)
+            yield from parquet_read.read_parquet_items(path, rules)
         return
-    if parquetio.is_paired(parquet):
-        for number, header_row, card_row in parquetio.pairs(parquet):
+    if parquet_read.is_paired(parquet):
+        for number, header_row, card_row in parquet_read.pairs(parquet):
             if groups is not None and number not in groups:
                 continue
             try:
-                headers, cards = parquetio.read_pair(parquet, number, list(SCREENED_COLUMNS), threads)
+                headers, cards = parquet_read.read_pair(parquet, number, list(SCREENED_COLUMNS), threads)
             except (OSError, pa.ArrowException, ValueError) as error:
-                yield parquetio.group_error(parquet, name, number, error, paired=True)
+                yield parquet_read.group_error(parquet, name, number, error, paired=True)
                 continue
             if not headers.num_rows and not cards.num_rows:
                 continue  # an empty pair holds no game (as in the reference reader)
@@ -98,15 +97,15 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             if carry is not None:
                 yield carry
                 carry = None
-            yield parquetio.group_error(parquet, name, number, error, paired=False)
+            yield parquet_read.group_error(parquet, name, number, error, paired=False)
             row += size
             continue
         unit = Unit(table, name, number, row)
         if carry is not None:
             unit = Unit(pa.concat_tables([carry.table, table]), name, carry.number, carry.first_row)
             carry = None
-        if number + 1 < total and unit.table.num_rows and parquetio.may_continue(parquet, number):
-            cut = parquetio.last_game_start(unit.table["game"])
+        if number + 1 < total and unit.table.num_rows and parquet_read.may_continue(parquet, number):
+            cut = parquet_read.last_game_start(unit.table["game"])
             carry = Unit(unit.table.slice(cut), name, unit.number, unit.first_row + cut)
             unit = Unit(unit.table.slice(0, cut), name, unit.number, unit.first_row)
         row += size
@@ -128,7 +127,7 @@ def _opened(name: str, size: int, modified: int, process: int) -> tuple[pq.Parqu
     """A file opened for the fast path, and why it cannot be read as the layout (empty if it can); kept
     open while its parts are read one after another (keyed by its size and time, and by process)."""
     plain = pq.ParquetFile(name, page_checksum_verification=True)
-    problems = events_decode.schema_problems(plain.schema_arrow, plain.metadata.metadata)
+    problems = parquet_decode.schema_problems(plain.schema_arrow, plain.metadata.metadata)
     parquet = pq.ParquetFile(name, metadata=plain.metadata, page_checksum_verification=True,
                              read_dictionary=[c for c in TEXT_COLUMNS if c in plain.schema_arrow.names])
     return parquet, problems
@@ -143,15 +142,15 @@ def file_segments(path: Path) -> list[tuple[range, int]]:
     try:
         parquet = _open(path)[0]
         total = parquet.num_row_groups
-        if parquetio.is_paired(parquet):
-            return [(range(number, number + 2), header_row) for number, header_row, _ in parquetio.pairs(parquet)]
+        if parquet_read.is_paired(parquet):
+            return [(range(number, number + 2), header_row) for number, header_row, _ in parquet_read.pairs(parquet)]
     except (OSError, pa.ArrowException, ValueError):
         return [(range(0, 1), 0)]
     parts: list[tuple[range, int]] = []
     start = row = first_row = 0
     for number in range(total):
         row += parquet.metadata.row_group(number).num_rows
-        if number + 1 == total or not parquetio.may_continue(parquet, number):
+        if number + 1 == total or not parquet_read.may_continue(parquet, number):
             parts.append((range(start, number + 1), first_row))
             start, first_row = number + 1, row
     return parts or [(range(0, 0), 0)]
@@ -229,7 +228,7 @@ class At:
         return present, start, np.where(present, bounds[1:][self.rows] - start, 0)
 
     def to_pylist(self) -> list:
-        return self.array.take(arrow_arrays.indices(self.rows)).to_pylist()
+        return self.array.take(arrays.indices(self.rows)).to_pylist()
 
 
 def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -267,7 +266,7 @@ def _fits(schema: pa.Schema, names: tuple[str, ...]) -> bool:
 # -- game and hand values ------------------------------------------------------
 class Judgements:
     """Game headers judged once per distinct rules text, game meta and table size, by the reference
-    reader's own checks (``events_decode.game_headers``)."""
+    reader's own checks (``parquet_decode.game_headers``)."""
 
     def __init__(self, rules: Rules | None):
         self.rules = rules
@@ -299,10 +298,10 @@ class Judgements:
 
     def _judge(self, seats: int, id_is_null: bool, rules_text: str | None, meta_text: str | None):
         names = [f"p{i}" for i in range(seats)]
-        strings = arrow_arrays.strings
+        strings = arrays.strings
         sample = {"game_id": strings([None if id_is_null else "g"]), "rules": strings([rules_text]),
                   "game_meta": strings([meta_text])}
-        header = events_decode.game_headers(sample, [names], self.rules, {})[0]
+        header = parquet_decode.game_headers(sample, [names], self.rules, {})[0]
         if header is None or _lists_unmodelled(meta_text) or header.rules.table(seats).needs_reference:
             return None
         return header.rules, header.complete is True
@@ -326,8 +325,8 @@ def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
     if (not _fits(headers.schema, HEADER_COLUMNS) or headers["game"].null_count or headers["hand"].null_count
             or not headers.num_rows):
         return None
-    kind = _coded(_chunk(headers, "event"), EVENTS, _EVENT_CODES)
-    found = events_decode.header_positions(kind, _numpy(_chunk(headers, "game")), _numpy(_chunk(headers, "hand")),
+    kind = _coded(_chunk(headers, "event"), EVENTS, EVENT_CODES)
+    found = parquet_decode.header_positions(kind, _numpy(_chunk(headers, "game")), _numpy(_chunk(headers, "hand")),
                                            games, hands, hand_game)
     if isinstance(found, str) or found[2].any():
         return None
@@ -357,7 +356,7 @@ def _dictionary_keys(column: At) -> tuple[np.ndarray, list]:
 
 @dataclass(frozen=True)
 class MetaVerdict:
-    """What a hand meta means for the fast path (see ``events_decode._HandColumns._check``)."""
+    """What a hand meta means for the fast path (see ``parquet_decode._HandColumns._check``)."""
 
     readable: bool
     """The reference reader accepts it and reads the hand as the columns say (no points or totals in it)."""
@@ -402,8 +401,8 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     rows = table.num_rows
     game = _numpy(_chunk(table, "game"))
     hand = _numpy(_chunk(table, "hand"))
-    event = _coded(_chunk(table, "event"), EVENTS, _EVENT_CODES).astype(np.int8, copy=False)
-    card = _coded(_chunk(table, "card"), CARD_NAMES, _CARD_CODES).astype(np.int8, copy=False)
+    event = _coded(_chunk(table, "event"), EVENTS, EVENT_CODES).astype(np.int8, copy=False)
+    card = _coded(_chunk(table, "card"), CARD_NAMES, CARD_CODES).astype(np.int8, copy=False)
     seat = _numpy(_chunk(table, "seat")).astype(np.int8, copy=False)
     index = _numpy(_chunk(table, "index")).astype(np.int16, copy=False)
 

@@ -20,8 +20,8 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..records import arrow_arrays
-from ..records.jsonio import jsonl_item
+from ..records.json import jsonl_item
+from ..records.parquet import arrays as arrow_arrays
 from ..rules import Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit

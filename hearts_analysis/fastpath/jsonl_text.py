@@ -36,21 +36,21 @@ from typing import Any
 
 import orjson
 
-from ..records.events_encode import EventEncoder
-from ..records.events_json import decline
+from ..records.model import HAND_KEYS
+from ..records.parquet.encode import EventEncoder
+from ..records.parquet.shred import Shredded, decline
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS
 
-HAND_FIELDS = ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals")
-"""A hand's fields in record order, the order in which they must come here."""
-_DEALER, _DIRECTION, _DEAL, _PASSES, _PLAYS, _MOON, _POINTS, _TOTALS = range(len(HAND_FIELDS))
+_DEALER, _DIRECTION, _DEAL, _PASSES, _PLAYS, _MOON, _POINTS, _TOTALS = map(HAND_KEYS.index, (
+    "dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"))
 _NAME, _VALUE = itemgetter(2), itemgetter(0)
 _LAYOUTS = {tuple(name.encode() for name in names): tuple(names.index(field) + 1 if field in names else 0
-                                                          for field in HAND_FIELDS)
-            for names in (tuple(field for field, given in zip(HAND_FIELDS, flags) if given)
-                          for flags in product((False, True), repeat=len(HAND_FIELDS)))
+                                                          for field in HAND_KEYS)
+            for names in (tuple(field for field, given in zip(HAND_KEYS, flags) if given)
+                          for flags in product((False, True), repeat=len(HAND_KEYS)))
             if "deal" in names and "plays" in names}
 """The names of a hand's fields, in record order (the deal and the plays among them) -> where each field of
-:data:`HAND_FIELDS` is in the values of :func:`_fields` (0: absent)."""
+:data:`HAND_KEYS` is in the values of :func:`_fields` (0: absent)."""
 _HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"passes":[['
 _NUMBER = rb'-?(?:0|[1-9][0-9]{0,8})'  # at most nine digits: within int32, as the columns hold them
 _NUMBER_LIST = rb'\[' + _NUMBER + rb'(?:,' + _NUMBER + rb')*\]'
@@ -124,7 +124,7 @@ class LineEncoder(EventEncoder):
             self._text_hands = None
         return True
 
-    def _hands(self, hands: list, n: int) -> tuple:
+    def _hands(self, hands: list, n: int) -> Shredded:
         if hands is self._text_hands:
             return _encoded(*_rows(hands, n), n)
         return super()._hands(hands, n)
@@ -177,7 +177,7 @@ def _quoted(names: tuple[str, ...]) -> bytes:
 
 
 def _fields(hand: bytes) -> list:
-    """The text of each field of a hand (``None`` where absent), in :data:`HAND_FIELDS` order; or decline.
+    """The text of each field of a hand (``None`` where absent), in :data:`HAND_KEYS` order; or decline.
 
     The text is ``"name":value`` pairs; ``":`` is in no value of compact text, and a value ends at the last
     ``,"`` before the next ``":``. The names, in their order, must be one of :data:`_LAYOUTS`; the values are
@@ -194,8 +194,9 @@ def _fields(hand: bytes) -> list:
     return list(map(values.__getitem__, layout))
 
 
-def _encoded(rows: list, checked: bool, n: int) -> tuple:
-    """The encoder's rows of a game's hands (as :func:`events_json.plain_hands` gives them), or decline."""
+def _encoded(rows: list, checked: bool, n: int) -> Shredded:
+    """The encoder's rows of a game's hands (as :func:`~hearts_analysis.records.parquet.shred.plain_hands` gives
+    them), or decline."""
     columns = list(zip(*rows))
     count = len(rows)
     dealers, directions, moons = (list(map(codes.get, columns[at], [_BAD] * count))
@@ -210,8 +211,9 @@ def _encoded(rows: list, checked: bool, n: int) -> tuple:
     pass_lens, *passed = _card_lists(given, n)
     plays_counts, *played = _plays(columns[_PLAYS], n)
     points, totals = _numbers(columns[_POINTS], n, checked), _numbers(columns[_TOTALS], n, checked)
-    return (count, list(range(1, count + 1)), plays_counts, dealers, directions, moons, points, totals,
-            [None] * count, deal_lens, [text is not None for text in passes], pass_lens, dealt, passed, played)
+    return Shredded(count, list(range(1, count + 1)), plays_counts, dealers, directions, moons, points, totals,
+                    [None] * count, deal_lens, [text is not None for text in passes], pass_lens, tuple(dealt),
+                    tuple(passed), tuple(played))
 
 
 def _shape(item: bytes, count: int, seats: int = 0) -> bytes:

@@ -12,7 +12,7 @@ a hand ended early, what it still holds), hearts are broken before ``t`` when a
 breaking card fell earlier. Cards are ints 0-51 (:mod:`hearts_analysis.cards`),
 hands are 64-bit masks, and what a seat holds is a set of five *classes*
 (clubs, diamonds, hearts, spades but QS, QS): all the legality cascade of
-:class:`~hearts_analysis.engine.state.HandState` looks at beyond the first lead.
+:func:`~hearts_analysis.engine.interpreter.legal_cards` looks at beyond the first lead.
 
 Arrays put the hands on the *last* axis (``(tricks, seats, H)``), so that every
 operation runs over long contiguous rows; selections are arithmetic
@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import CLUBS, HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
-from .params import FIRST_LEAD_ANY_CLUB, FIRST_LEAD_LOWEST_CLUB, MOON_CODES, TableParams
+from ..cards import HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
+from ..rules import QUEEN_POINTS
+from .params import MOON_CODES, TableParams
 
 U64 = np.uint64
 ONE = U64(1)
@@ -80,6 +81,11 @@ def class_set(masks: np.ndarray) -> np.ndarray:
     return out
 
 
+def class_bits(mask: int) -> np.uint8:
+    """The classes a mask of cards touches, as a 5-bit set: a table fact (a Python int) in class form."""
+    return np.uint8(class_set(np.array([mask], U64))[0])
+
+
 def suit_bits(suits: np.ndarray) -> np.ndarray:
     """The class set of a whole suit (spades: both spade classes)."""
     suits = suits.astype(np.uint8)
@@ -107,7 +113,7 @@ def first_seat(flags: np.ndarray, default):
 def first_leaders(p: TableParams, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
     """The seat that leads trick 1 (``HandState.first_leader_for``); ``hands`` is (n, H)."""
     left_of_dealer = (dealers + 1) % p.players
-    if p.first_lead not in (FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB):
+    if not p.first_lead_cards:
         return left_of_dealer
     holds = ((hands >> U64(p.table.lowest_club)) & ONE).astype(bool)
     return first_seat(holds, left_of_dealer)
@@ -186,14 +192,14 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
     bad |= (can_follow & (seat_suits != led[:, None, :])).any(axis=(0, 1))
 
     trick_classes = fold(np.bitwise_or, card_bits.transpose(1, 0, 2))
-    breaker_bits = HEARTS_BIT | (QUEEN_BIT if p.breakers >> QS & 1 else 0)
+    breaker_bits = class_bits(p.breakers)
     breaks = (trick_classes & breaker_bits) != 0
     unbroken = np.ones((k, count), bool)
     for t in range(1, k):
         unbroken[t] = unbroken[t - 1] & ~breaks[t - 1]
 
     is_leader = np.arange(n, dtype=np.int8)[None, :, None] == leaders[:, None, :]
-    if not p.points_on_first_trick:
+    if p.first_trick_barred:  # hearts and QS: the classes CLASS_HEARTS and CLASS_QUEEN
         first = held[0]
         card_class = seat_classes[0]
         is_points = (card_class == CLASS_HEARTS) | (card_class == CLASS_QUEEN)
@@ -203,25 +209,20 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
         could_dodge = (can_follow[0] & dodge_following) | (~can_follow[0] & dodge_void)
         bad |= (~is_leader[0] & is_points & could_dodge).any(axis=0)
 
-    # leads: the cascade of HandState._cascade, on classes
+    # leads: the cascade of interpreter.legal_cards, on classes
     lead_held = fold(np.bitwise_or, (held * is_leader).transpose(1, 0, 2))
     lead_class = classes_of(cards[:, 0, :]).view(np.uint8)
     legal = lead_held.copy()
-    if p.first_lead == FIRST_LEAD_LOWEST_CLUB:
-        bad |= cards[0, 0] != p.table.lowest_club
-    elif p.first_lead == FIRST_LEAD_ANY_CLUB:
-        bad |= led[0] != CLUBS
-    elif not p.points_on_first_trick:
-        dodge = legal[0] & NON_POINT_BITS
+    if p.first_lead_cards:  # the first leader holds the lowest club (first_leaders), so has a card to lead
+        bad |= ((U64(p.first_lead_cards) >> cards[0, 0].astype(U64)) & ONE) == 0
+    elif p.first_trick_barred:
+        dodge = legal[0] & ~class_bits(p.first_trick_barred)
         legal[0] = pick(dodge != 0, dodge, legal[0])
-    if p.must_break:
-        others = NON_POINT_BITS if p.only_hearts_allowed else NON_HEART_BITS
-        has_other = unbroken & ((legal & others) != 0)
-        legal = pick(has_other, legal & NON_HEART_BITS, legal)
-        if not p.only_hearts_allowed:
-            legal = pick(unbroken & ~has_other & ((legal & QUEEN_BIT) != 0), QUEEN_BIT, legal)
+    others = class_bits(p.deck & ~p.heart_lead_hand)
+    if others:  # a card outside heart_lead_hand is not a heart, so the step always keeps something
+        legal = pick(unbroken & ((legal & others) != 0), legal & NON_HEART_BITS, legal)
     judged = ((legal >> lead_class) & 1) != 0
-    if p.first_lead in (FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB):
+    if p.first_lead_cards:
         judged[0] = True
     bad |= ~judged.all(axis=0)
 
@@ -307,7 +308,7 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
     if p.queen_of_clubs_cancels:
         queen &= seats != play.queen_of_clubs[None, :]
     jack = (seats == play.jack[None, :]) * p.jack_of_diamonds if p.jack_of_diamonds else 0
-    points = play.hearts + 13 * queen + jack
+    points = play.hearts + QUEEN_POINTS * queen + jack
     if p.no_tricks_bonus:
         points += p.no_tricks_bonus * (play.tricks_won == 0)
 

@@ -10,22 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Mask
+from ..cards import Mask
+from ..records.model import DIRECTION_CODES, MOON_CODES
 from ..rules import ANY_DIRECTION, PASS_DIRECTIONS, Rules, Table
 
-FIRST_LEAD_LOWEST_CLUB, FIRST_LEAD_ANY_CLUB, FIRST_LEAD_LEFT_OF_DEALER = 0, 1, 2
-DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-"""``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a hand's pass direction."""
 HOLD = DIRECTION_CODES["hold"]
 STATED = len(PASS_DIRECTIONS)
 """The cycle code of ``any``: the record states the hand's direction."""
-MOON_CODES = {"add_to_others": 0, "subtract_from_shooter": 1}
-"""The codes of a moon choice; -1 stands for none recorded."""
 
 
 @dataclass(frozen=True)
 class TableParams:
-    """Everything the screen needs to know about one rule set at one table size."""
+    """Everything the screen needs to know about one rule set at one table size.
+
+    The legality and scoring facts (``first_lead_cards`` to ``moon_cards``, ``point_total``) are the
+    :class:`~hearts_analysis.rules.Table`'s own, copied, so the screen and the interpreter of
+    :mod:`hearts_analysis.engine.interpreter` read the rules in one way.
+    """
 
     table: Table
     players: int
@@ -37,14 +38,12 @@ class TableParams:
     """Direction codes of the pass cycle (:data:`STATED` where the record states the direction)."""
     offsets: tuple[int, ...]
     """Seats from passer to receiver, by direction code."""
-    first_lead: int
+    first_lead_cards: Mask
     points_on_first_trick: bool
-    must_break: bool
+    first_trick_barred: Mask
+    heart_lead_hand: Mask
     breakers: Mask
-    only_hearts_allowed: bool
-    """A leader holding only hearts and QS may lead a heart (``only_hearts_lead allowed``)."""
     ends_hand: bool
-    """A leader holding only hearts while they are unbroken takes the rest (``ends_hand``)."""
     jack_of_diamonds: int
     queen_of_clubs_cancels: bool
     no_tricks_bonus: int
@@ -56,28 +55,22 @@ class TableParams:
     exceed: bool
 
 
-
 @lru_cache(maxsize=1024)
 def table_params(rules: Rules, players: int) -> TableParams:
     """Resolve ``rules`` for ``players`` seats; raises :class:`~hearts_analysis.rules.RuleError`."""
     table = rules.table(players)
-    first = {"lowest_club": FIRST_LEAD_LOWEST_CLUB, "any_club": FIRST_LEAD_ANY_CLUB,
-             "left_of_dealer": FIRST_LEAD_LEFT_OF_DEALER}[rules.first_lead]
     if rules.pass_count == 0:
         cycle: tuple[int, ...] = (HOLD,)
     else:
         cycle = tuple(STATED if d == ANY_DIRECTION else DIRECTION_CODES[d] for d in table.pass_cycle)
-    moon_cards = 0 if rules.moon == "none" else table.deck & POINT_CARDS_MASK
     return TableParams(
         table=table, players=players, hand_size=table.hand_size, deck=table.deck,
         deck_size=table.deck.bit_count(), pass_count=rules.pass_count, cycle=cycle,
         offsets=tuple(table.pass_offset(d) for d in PASS_DIRECTIONS),
-        first_lead=first,
-        points_on_first_trick=rules.points_on_first_trick, must_break=rules.hearts_must_be_broken,
-        breakers=HEARTS_MASK | (QS_MASK if rules.hearts_broken_by == "heart_or_queen" else 0),
-        only_hearts_allowed=rules.only_hearts_lead == "allowed",
-        ends_hand=rules.only_hearts_lead == "ends_hand" and rules.hearts_must_be_broken,
+        first_lead_cards=table.first_lead_cards, points_on_first_trick=rules.points_on_first_trick,
+        first_trick_barred=table.first_trick_barred, heart_lead_hand=table.heart_lead_hand,
+        breakers=table.breakers, ends_hand=table.ends_hand,
         jack_of_diamonds=rules.jack_of_diamonds,
         queen_of_clubs_cancels=rules.queen_of_clubs_cancels_queen,
-        no_tricks_bonus=rules.no_tricks_bonus, moon_rule=rules.moon, moon_cards=moon_cards,
+        no_tricks_bonus=rules.no_tricks_bonus, moon_rule=rules.moon, moon_cards=table.moon_cards,
         point_total=table.point_total, target=rules.target, exceed=rules.end_at == "exceed")

@@ -16,17 +16,14 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..audit import GameReport, game_report
+from ..audit import GameReport, audit_report, game_report, hand_audit
 from ..engine.replay import replay_game
-from ..records import parquetio
-from ..records.jsonio import Item, RecordError
-from ..rules import Rules
+from ..records.errors import Item, RecordError
+from ..records.parquet import read as parquet_read
+from ..rules import MOON_CHOICES, Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
-from .params import MOON_CODES
 from .screen import Verdict, screen_block
-
-MOON_NAMES = {code: name for name, code in MOON_CODES.items()}
 
 
 @dataclass(frozen=True)
@@ -74,13 +71,12 @@ class CleanRun:
             count = int(first[g - self.start + 1] - first[g - self.start])
             hands = []
             for k in range(at, at + count):
-                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_NAMES[moon_choice[k]]}
-                hands.append({"points": points[k][:n], "moon": moon})
+                moon = None if moon_seat[k] < 0 else {"seat": moon_seat[k], "choice": MOON_CHOICES[moon_choice[k]]}
+                hands.append(hand_audit(points[k][:n], moon))
             at += count
             i = g - self.start
-            yield {"source": block.source(g), "game_id": game_ids[g], "players": players[g],
-                   "valid": True, "violations": [], "hands": hands, "totals": totals[i][:n],
-                   "winners": [s for s in range(n) if winners[i][s]], "complete": complete[i]}
+            yield audit_report(block.source(g), game_ids[g], players[g], [], hands, totals[i][:n],
+                               [s for s in range(n) if winners[i][s]], complete[i])
 
     def render(self) -> list[bytes]:
         """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it)."""
@@ -217,7 +213,7 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     items: list[Item] = []
     if headers is not None:
         headers = _as_text(headers)
-    for part in parquetio.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
+    for part in parquet_read.decoded(_as_text(table), unit.path, unit.number, first_row, rules, headers, header_row):
         if isinstance(part, Item):
             items.append(part)
         else:

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..records.events_layout import DEAL, PASS, PLAY
+from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import RuleError
 from .block import Block
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play

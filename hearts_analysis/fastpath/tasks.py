@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..records.jsonio import JSONL_SUFFIXES, Item, RecordError
+from ..records.errors import Item, RecordError
+from ..records.paths import JSONL_SUFFIXES
 from ..records.sources import (NOTHING_FOUND, PARQUET_SUFFIXES, folder_files, foreign_reader, input_problem, read_file,
                                read_stdin_items)
 from ..rules import Rules

@@ -44,7 +44,7 @@ from typing import Iterable, Iterator, Sequence, TextIO
 
 from ..cards import HEARTS, QS, RANK_LETTERS, SUIT_LETTERS, Card, card_name, make_card, rank_of, suit_of
 from ..engine.replay import replay_game
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import RULE_FIELDS, Rules
 

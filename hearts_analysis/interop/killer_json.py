@@ -26,7 +26,7 @@ import orjson
 
 from ..cards import CardError, card_name, parse_card, rank_of, suit_of
 from ..engine.replay import replay_game
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
 from .killer import SEATS, Deal, build_game, unfit
 

@@ -40,7 +40,7 @@ from typing import Iterable, Iterator, TextIO
 from ..atomic import atomic_open
 from ..cards import HEARTS_MASK, QS, Card, card_name, iter_cards, mask_of, parse_card  # card_name, parse_card: doctest
 from ..engine.replay import replay_game
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
 from .rebuild import ExportError, deal_before_pass, rebuild_direction, replay_for_export

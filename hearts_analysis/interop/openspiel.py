@@ -51,7 +51,8 @@ from typing import IO, Any, Iterable, Iterator, Mapping
 from ..cards import TWO_CLUBS, Card, mask_of, parse_card  # parse_card: doctest
 from ..engine.replay import replay_game
 from ..engine.state import HandState
-from ..records.jsonio import Item, RecordError, game_from_dict, game_to_dict, hand_to_dict
+from ..records.errors import Item, RecordError
+from ..records.json import game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
 from ..text import shown

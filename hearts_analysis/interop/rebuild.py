@@ -20,7 +20,7 @@ import orjson
 
 from ..cards import Card, CardError, Mask, mask_of, parse_card
 from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
 from ..rules import Rules
 

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import JD, Card, card_name, iter_cards, mask_of, parse_card  # card_name, parse_card: doctest
 from ..engine.replay import replay_game
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
 from .rebuild import UNMODELLED, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats

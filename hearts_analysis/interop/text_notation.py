@@ -40,7 +40,8 @@ from typing import Any, Iterable, Iterator, TextIO
 import orjson
 
 from ..cards import CardError, card_name, parse_card
-from ..records.jsonio import Item, RecordError, game_from_dict, game_to_dict
+from ..records.errors import Item, RecordError
+from ..records.json import game_from_dict, game_to_dict
 
 NAME = "text"
 TITLE = "hand-entry text notation"

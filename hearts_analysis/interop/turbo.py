@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import card_name, iter_cards, mask_of, names, parse_card
 from ..engine.replay import CHARGED, CLAIM, UNMODELLED
-from ..records.jsonio import Item, RecordError
+from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
 from .rebuild import card_list, ExportError, event_games, replay_for_export, write_events

@@ -38,10 +38,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .jsonio import Item
+from .errors import Item
 from .model import GameRecord
-from .parquetio import PART_NAME, PARQUET_SUFFIXES, GameWriter, is_paired, pairs
-from .sources import JSON_SUFFIXES, iter_sources
+from .parquet.read import is_paired, pairs
+from .parquet.write import PART_NAME, GameWriter
+from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES
+from .sources import iter_sources
 
 PART_NUMBER = re.compile(r"part-(\d+)\.parquet$")
 

@@ -2,8 +2,8 @@
 
 Streaming and atomic; unreadable records are handed to ``on_error`` and the rest
 is converted. JSON Lines to Parquet skips building records: each parsed line
-goes straight to the columnar encoder (:mod:`.events_encode`), which reads it
-exactly as :func:`~.jsonio.game_from_dict` would.
+goes straight to the columnar encoder (:mod:`.parquet.encode`), which reads it
+exactly as :func:`~.json.decode.game_from_dict` would.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ import orjson
 
 from ..atomic import STDOUT, check_output
 from ..text import shown
-from .jsonio import JSONL_SUFFIXES, Item, RecordError, bad_json, write_games
-from .sources import JSON_SUFFIXES, PARQUET_SUFFIXES, iter_sources
+from .errors import Item, RecordError
+from .json import bad_json, write_games
 from .model import GameRecord
+from .paths import JSON_SUFFIXES, JSONL_SUFFIXES, PARQUET_SUFFIXES
+from .sources import iter_sources
 
 ErrorHandler = Callable[[Item], None]
 ProgressHandler = Callable[[int, int], None]
@@ -46,7 +48,7 @@ class Converted:
 
 def is_parquet_target(path: str | Path, partition_size: int | None = None) -> bool:
     """Parquet for ``.parquet`` / ``.pq``, for a folder (existing, or a path without suffix), or when partitioned."""
-    from .parquetio import is_folder_target
+    from .parquet import is_folder_target
     return Path(path).suffix.lower() in PARQUET_SUFFIXES or is_folder_target(path, partition_size)
 
 
@@ -68,7 +70,7 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
     check_output(target, sources, folder=None if parquet and target.suffix else parquet)
     counter = _Counter(on_error, on_progress)
     if parquet:
-        from .parquetio import GameWriter
+        from .parquet import GameWriter
         with GameWriter(target, partition_size) as writer, _no_cycle_collection():
             for source in _files(sources):
                 if _is_jsonl(source):

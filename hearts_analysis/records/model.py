@@ -4,17 +4,73 @@ Cards are ints (see :mod:`hearts_analysis.cards`) in the order the source gave
 them; fields the format does not know are kept in ``extra`` so that nothing is
 lost in a round trip. ``nulls`` names optional fields the source wrote as an
 explicit ``null`` (rather than leaving them out), for the same reason.
+
+:data:`GAME_FIELDS` and :data:`HAND_FIELDS` declare the fields once, for every codec: the JSON keys
+and their order, which the format requires, and where a Parquet file keeps each.
+
+>>> [f.key for f in HAND_FIELDS if f.required]
+['deal', 'plays']
+>>> [f.key for f in GAME_FIELDS if f.parquet == META]
+['played_at', 'complete']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ..cards import Card
-from ..rules import Rules
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 
 FORMAT = "hearts-game/1"
+
+COLUMN, CARD_ROWS, META, LAYOUT = "column", "card rows", "meta", "layout"
+"""Where a Parquet file of the ``events/2`` layout keeps a field: a column of its own on the game or hand
+row, the card rows, the game's or hand's JSON ``meta`` column, or the layout itself (``format`` in the
+file's metadata, ``hands`` as the hand rows)."""
+
+
+class Field(NamedTuple):
+    """One field of ``hearts-game/1``: its JSON key (also the record's attribute, see :func:`attribute_of`),
+    whether the format requires it (the writer always writes those; the reader takes a missing ``hands``
+    as none), and where Parquet keeps it."""
+
+    key: str
+    required: bool
+    parquet: str
+    doc: str
+
+
+GAME_FIELDS = (
+    Field("format", False, LAYOUT, "always hearts-game/1"),
+    Field("game_id", False, COLUMN, "the record's identifier"),
+    Field("played_at", False, META, "when the game was played (ISO 8601)"),
+    Field("rules", False, COLUMN, "a preset name or an object of rule fields"),
+    Field("players", True, COLUMN, "the player at each seat"),
+    Field("hands", True, LAYOUT, "the hands in order"),
+    Field("complete", False, META, "whether the game was played to its end"),
+)
+"""The game fields, in the order they are written; the JSON schema and the Parquet layout document
+(``schemas/``) list the same."""
+HAND_FIELDS = (
+    Field("dealer", False, COLUMN, "the dealing seat"),
+    Field("pass_direction", False, COLUMN, "the direction of the pass"),
+    Field("deal", True, CARD_ROWS, "the cards dealt to each seat"),
+    Field("passes", False, CARD_ROWS, "the cards each seat gave"),
+    Field("plays", True, CARD_ROWS, "every card played, as [seat, card]"),
+    Field("moon", False, COLUMN, "the shooter's choice"),
+    Field("points", False, COLUMN, "points per seat after the moon adjustment"),
+    Field("totals", False, COLUMN, "running totals per seat after the hand"),
+)
+"""The hand fields, in the order they are written."""
+GAME_KEYS = tuple(f.key for f in GAME_FIELDS)
+HAND_KEYS = tuple(f.key for f in HAND_FIELDS)
+
+DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
+"""``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a pass direction in every columnar
+form (the Parquet dictionary, the fast path, the analysis columns); -1 stands for none recorded."""
+MOON_CODES = {name: code for code, name in enumerate(MOON_CHOICES)}
+"""``add_to_others`` 0, ``subtract_from_shooter`` 1: the codes of a moon choice; -1 stands for none."""
 
 Play = tuple[int, Card]
 """``(seat, card)``."""
@@ -44,7 +100,7 @@ class HandRecord:
     nulls: frozenset[str] = frozenset()
 
     @classmethod
-    def checked(cls, deal: tuple[tuple[Card, ...], ...], plays: tuple[Play, ...],
+    def checked(cls, *, deal: tuple[tuple[Card, ...], ...], plays: tuple[Play, ...],
                 passes: tuple[tuple[Card, ...] | None, ...] | None, dealer: int | None,
                 pass_direction: str | None, moon: str | None, points: tuple[int, ...] | None,
                 totals: tuple[int, ...] | None, extra: Mapping[str, Any], nulls: frozenset[str]) -> "HandRecord":
@@ -92,3 +148,18 @@ class GameRecord:
     @property
     def seats(self) -> int:
         return len(self.players)
+
+
+def attribute_of(key: str) -> str:
+    """The record attribute holding a field: its key, but ``rules`` (the parsed rule set is ``rules``,
+    the value as written ``rules_spec``).
+
+    >>> attribute_of("rules"), attribute_of("dealer")
+    ('rules_spec', 'dealer')
+    """
+    return "rules_spec" if key == "rules" else key
+
+
+assert {attribute_of(k) for k in HAND_KEYS} <= set(HandRecord.__slots__), "a HandRecord attribute per hand field"
+assert {attribute_of(k) for k in GAME_KEYS} - {"format"} <= set(GameRecord.__slots__), \
+    "a GameRecord attribute per game field"

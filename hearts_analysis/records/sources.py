@@ -1,4 +1,7 @@
-"""Where games come from: files by format, folders, standard input.
+"""Where games come from: files by format, folders, standard input; :func:`read_games` reads them all.
+
+The dispatcher over the codecs: a file's kind is told by its suffix (JSON, Parquet) or
+its content (a log format), and the codec of that kind reads it.
 
 Files of other programs' log formats are recognised from their content, not their
 name: a log format registers a recogniser here (:func:`register_recogniser`), so that
@@ -9,17 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import stat
 import sys
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TextIO
 
 from ..rules import Rules
 from ..text import shown
-from .jsonio import JSONL_SUFFIXES, Item, RecordError, iter_json_text, read_json_path
+from .errors import Item, RecordError
+from .json import iter_json_text, read_json_path, write_games
+from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES, input_problem
 
-JSON_SUFFIXES = (".json",) + JSONL_SUFFIXES
-PARQUET_SUFFIXES = (".parquet", ".pq")
 SNIFF_BYTES = 1 << 16
 """How much of a file a recogniser sees."""
 
@@ -30,27 +32,6 @@ Recogniser = Callable[[str], "ForeignReader | None"]
 
 _RECOGNISERS: list[Recogniser] = []
 NOTHING_FOUND = "no game files in this folder (.json, .jsonl, .parquet, or a log `hearts import` reads)"
-
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def input_problem(path: Path) -> str | None:
-    """Why ``path`` cannot be read as games, or None for a regular file or a folder.
-
-    Only those are read: a FIFO would wait forever for a writer and a device such as
-    ``/dev/zero`` never ends; ``-`` is how to read standard input.
-    """
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        return "no such file or folder"
-    except OSError as error:
-        return f"cannot read: {error.strerror or error}"
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-    return f"{kind}, not a file or folder; only files and folders are read (- reads standard input)"
 
 
 def register_recogniser(recogniser: Recogniser) -> None:
@@ -104,7 +85,7 @@ def read_foreign(reader: ForeignReader, path: Path, rules: Rules | None = None) 
 def read_file(path: Path, rules: Rules | None = None) -> Iterator[Item]:
     """Every game of one file: Parquet by its suffix, a recognised log by its content, else JSON."""
     if path.suffix.lower() in PARQUET_SUFFIXES:
-        from .parquetio import read_parquet_items
+        from .parquet import read_parquet_items   # pyarrow: only for a Parquet file
         yield from read_parquet_items(path, rules)
         return
     try:
@@ -173,9 +154,15 @@ def write_any(games: Iterable, path: str | Path) -> int:
     holds Parquet part files); atomic."""
     path = Path(path)
     if path.suffix.lower() in PARQUET_SUFFIXES or not path.suffix or path.is_dir():
-        from .parquetio import write_parquet
+        from .parquet import write_parquet
         return write_parquet(games, path)
     if path.suffix.lower() not in JSON_SUFFIXES:
         raise ValueError(f"{path}: unknown output format {shown(path.suffix)} (use .json, .jsonl or .parquet)")
-    from .jsonio import write_games
     return write_games(games, path)
+
+
+def read_games(paths: Iterable[str | Path] | str | Path, rules: Rules | None = None) -> Iterator[Item]:
+    """Every game in files, folders (recursively) and ``-`` (stdin), in order."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    yield from iter_sources(paths, rules)

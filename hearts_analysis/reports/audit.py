@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..audit import GameReport, Summary, audit_paths, error_report
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..rules import Rules
 from ..violations import CATALOGUE
 from . import charts

@@ -16,6 +16,7 @@ from ..engine.replay import GameResult
 
 if TYPE_CHECKING:
     from ..review import Settings
+    from ..review.batch import ReviewPlan
 
 GameJSON = dict[str, Any]
 
@@ -57,11 +58,6 @@ class GameExtras:
     def accuracy(self) -> list[tuple[int, float]]:
         raw = (self.review or {}).get("accuracy") or {}
         return sorted((int(seat), float(value)) for seat, value in raw.items())
-
-    def costly(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The flagged decisions, costliest first (ties in game order)."""
-        flagged = [d for d in (self.review or {}).get("decisions") or [] if d.get("class")]
-        return sorted(flagged, key=lambda d: (-d["cost"], d["hand"], d["trick"] or 0, d["seat"]))[:limit]
 
     @cached_property
     def _by_hand(self) -> dict[str, dict[int, list[dict[str, Any]]]]:
@@ -143,9 +139,11 @@ def decision_text(decision: dict[str, Any], players: list[str]) -> str:
     return f"{text}: no clear loss ({decision['cost']:.1f} points)."
 
 
-def game_extras(result: GameResult, source: str = "", review: "Settings | None" = None) -> GameExtras | None:
-    """The analysis of a game and, when ``review`` settings are given, its review (which takes
-    about a second per hand, so it is asked for, never implied). Either layer may be absent."""
+def game_extras(result: GameResult, source: str = "", review: "Settings | ReviewPlan | None" = None
+                ) -> GameExtras | None:
+    """The analysis of a game and, when ``review`` settings (or a plan: workers, cache, progress) are given,
+    its review (which takes about a second per hand, so it is asked for, never implied). Either layer may be
+    absent."""
     analysis = None
     try:
         from ..analysis import analyze_game, game_to_dict
@@ -155,7 +153,8 @@ def game_extras(result: GameResult, source: str = "", review: "Settings | None" 
         analysis = game_to_dict(analyze_game(result, source))
     reviewed = None
     if review is not None:
-        from ..review import game_dict, review_game
-        reviewed = game_dict(review_game(result.record, review, result=result), source)
+        from ..review import game_dict
+        from ..review.batch import ReviewPlan
+        reviewed = game_dict(ReviewPlan.of(review).review_game(source, result.record), source)
     extras = GameExtras(analysis, reviewed)
     return extras if extras.analysis is not None or extras.review is not None else None

@@ -21,11 +21,15 @@ from .words import display_order, joined, ordinal, preset_note, rules_in_words
 
 if TYPE_CHECKING:
     from ..review import Settings
+    from ..review.batch import ReviewPlan
+    from ..review.page import ReviewPage
 
 REPORT_HANDS = 200
 """Hands a game report shows in its hand table and its replay: a game of thousands of hands (a log that
 never reached its target) would otherwise take minutes to render and make a page no browser opens; the
 charts and the rule violations still cover every hand."""
+GAME_SCRIPTS = ("report.js", "replay.js", "review.js")
+"""The scripts of a game page: shared helpers and charts, the replay viewer, the review's filter and graph."""
 REPORT_VIOLATIONS = 500
 """Rule violations a game report lists; `hearts validate` lists them all."""
 
@@ -183,6 +187,47 @@ def points_figure(result: GameResult) -> go.Figure:
     return fig
 
 
+REVIEW_BANDS = ((1.0, "inaccuracy"), (3.0, "mistake"), (7.0, "blunder"))
+"""The cost thresholds of the review's classes, drawn as lines on the cost graph."""
+
+
+def review_figure(page: "ReviewPage", players: list[str]) -> go.Figure:
+    """The cost of every unforced decision over the game, one trace per reviewed player (``meta``: the seat,
+    ``customdata``: hand and play, which a click on a point opens in the replay). A hand spans one unit of x:
+    its pass at the left, its plays in order across."""
+    hands = [d["hand"] for d in page.decisions] or [1]
+    fig = charts.figure(None, xaxis=dict(title="hand", tick0=1, dtick=1 if max(hands) - min(hands) < 30 else None,
+                                         range=[min(hands) - 0.5, max(hands) + 0.5], showgrid=False,
+                                         minor=dict(tick0=0.5, dtick=1, showgrid=True, gridcolor=charts.GRID)),
+                        yaxis=dict(title="expected points lost", rangemode="tozero"), hovermode="closest")
+    for row in page.players:
+        seat = row["seat"]
+        mine = [d for d in page.decisions if d["seat"] == seat]
+        sizes = {None: 6, "inaccuracy": 9, "mistake": 12, "blunder": 15}
+        fig.add_scatter(
+            x=[d["hand"] - 0.5 + d["play"] / 60 for d in mine], y=[d["cost"] for d in mine],
+            mode="markers", name=charts.label(players[seat]), meta=seat,
+            marker=dict(color=charts.colour(seat), symbol=charts.MARKERS[seat % 7],
+                        size=[sizes.get(d.get("class"), 6) for d in mine], line=dict(color="#1d2330", width=0.5)),
+            customdata=[[d["hand"], d["play"]] for d in mine],
+            text=[charts.label(_decision_hover(d, players)) for d in mine],
+            hovertemplate="%{text}<extra>" + charts.label(players[seat]) + "</extra>")
+    for threshold, name in REVIEW_BANDS:
+        fig.add_hline(y=threshold, line=dict(color=charts.MUTED, dash="dot", width=1),
+                      annotation=dict(text=name, font=dict(color=charts.MUTED, size=11), xanchor="left"),
+                      annotation_position="top left")
+    return fig
+
+
+def _decision_hover(d: dict[str, Any], players: list[str]) -> str:
+    where = f"hand {d['hand']}, " + ("pass" if d.get("kind") == "pass" else f"trick {d['trick']}")
+    played = " ".join(d["played"]) if isinstance(d["played"], list) else d["played"]
+    best = " ".join(d["best"]) if isinstance(d["best"], list) else d["best"]
+    verb = "passed" if d.get("kind") == "pass" else "played"
+    text = f"{where}: {players[d['seat']]} {verb} {played}, cost {d['cost']:.1f}"
+    return text + (f" ({d['class']}; better {best})" if d.get("class") else "")
+
+
 def _violation_rows(result: GameResult, hands: int, limit: int) -> list[dict[str, Any]]:
     """The first ``limit`` violations with where to show them in the replay (hand index, step; none beyond the
     first ``hands`` hands, which are all the replay holds)."""
@@ -242,7 +287,19 @@ def game_context(result: GameResult, source: str, extras: GameExtras | None = No
         "points_figure": charts_or_none(points_figure, result),
         "replay": replay_data(result, extras, REPORT_HANDS),
         "extras": extras,
+        **review_context(result, extras),
     }
+
+
+def review_context(result: GameResult, extras: GameExtras | None) -> dict[str, Any]:
+    """The review section's data: the page (counts, accuracy intervals, every flagged decision) and its graph."""
+    if extras is None or extras.review is None:
+        return {"review": None, "review_figure": None}
+    from ..review.page import review_page
+    page = review_page(extras.review, result.record)
+    players = list(result.record.players)
+    figure = figure_data(review_figure(page, players)) if page.decisions else None
+    return {"review": page, "review_figure": figure}
 
 
 def charts_or_none(build, result: GameResult) -> dict[str, Any] | None:
@@ -250,18 +307,21 @@ def charts_or_none(build, result: GameResult) -> dict[str, Any] | None:
 
 
 def render_game_report(result: GameResult, source: str, plotly: PlotlyMode = INLINE,
-                       extras: GameExtras | None | bool = True, review: "Settings | None" = None) -> str:
+                       extras: GameExtras | None | bool = True,
+                       review: "Settings | ReviewPlan | None" = None) -> str:
     """The HTML page for one replayed game. ``extras=True`` adds the analysis (and the review, with
-    ``review`` settings); pass a :class:`GameExtras` to supply them, ``False`` to leave them out."""
+    ``review`` settings or a :class:`~hearts_analysis.review.batch.ReviewPlan`); pass a :class:`GameExtras` to
+    supply them, ``False`` to leave them out."""
     if extras is True:
         extras = game_extras(result, source, review)
     elif extras is False:
         extras = None
     context = game_context(result, source, extras)
     return render_page("game.html", context, plotly if result.hands else PlotlyMode("none"),
-                       scripts=("report.js", "replay.js"))
+                       scripts=GAME_SCRIPTS)
 
 
 def write_game_report(result: GameResult, source: str, target: str | Path, plotly: PlotlyMode = INLINE,
-                      extras: GameExtras | None | bool = True, review: "Settings | None" = None) -> Path:
+                      extras: GameExtras | None | bool = True,
+                      review: "Settings | ReviewPlan | None" = None) -> Path:
     return write_page(render_game_report(result, source, plotly, extras, review), target, plotly)

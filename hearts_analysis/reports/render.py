@@ -180,7 +180,7 @@ _INDENT = re.compile(r"\n[ \t]+")
 """Template indentation: meaningless in HTML outside ``<pre>`` (no template has one; data
 scripts are one line of JSON), and about a tenth of a page."""
 
-SITE_STATIC = ("report.css", "report.js", "replay.js", "site.js")
+SITE_STATIC = ("report.css", "report.js", "replay.js", "review.js", "site.js")
 
 
 def write_assets(folder: str | Path, plotly: PlotlyMode = SITE) -> list[Path]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -20,12 +20,13 @@ from ..analysis import analyze_game, game_to_dict
 from ..analysis.catalogue import stat
 from ..audit import game_report
 from ..engine.replay import replay_game
+from ..records.jsonio import Item
 from ..records.sources import iter_sources
 from ..rules import Rules
 from . import charts
 from .audit import audit_context
 from .extras import GameExtras
-from .game import game_context
+from .game import GAME_SCRIPTS, game_context
 from .names import page_name
 from .players import STAT_COLUMNS, player_rows, players_context
 from .render import SITE, figure_data, render_page, write_assets, write_page
@@ -33,6 +34,7 @@ from .sitedata import LeakFinder, RatingHistory, SiteDigest, SiteFilter, find_le
 
 if TYPE_CHECKING:
     from ..review import Settings
+    from ..review.batch import ReviewPlan
 
 INDEX, AUDIT, PLAYERS = "index.html", "audit.html", "players.html"
 NAV = ((INDEX, "Home"), (PLAYERS, "Players"), (AUDIT, "Audit"))
@@ -71,33 +73,32 @@ def _finite(value: Any) -> Any:
 
 
 def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules | None = None,
-               site_filter: SiteFilter | None = None, max_games: int = 200, review: "Settings | None" = None,
+               site_filter: SiteFilter | None = None, max_games: int = 200,
+               review: "Settings | ReviewPlan | None" = None,
                leaks: LeakFinder | None = None, ratings: RatingHistory | None = None,
                progress: Callable[[int], None] | None = None, on_error: Callable[[Any], None] | None = None,
                sources: str | None = None) -> SiteResult:
     """Write the site of every game under ``paths`` into ``folder`` and return what was written.
 
     ``progress`` is called with each kept game's hand count; ``on_error`` with each unreadable item.
+    ``review``: settings, or a :class:`~hearts_analysis.review.batch.ReviewPlan` (workers, a cache, progress
+    per reviewed hand) to review every kept game, hands in parallel and several games ahead.
     """
     folder = Path(folder)
     paths = list(paths)
     sources = sources if sources is not None else ", ".join(str(p) for p in paths)
     digest = SiteDigest(filter=site_filter or SiteFilter(), max_pages=max_games)
     written = 0
-    for item in iter_sources(paths, rules):
-        if not digest.skip(item):
-            if item.game is None and on_error is not None:
-                on_error(item)
-            continue
+    for item, document in _reviewed(_kept(paths, rules, digest, on_error), review):
         result = replay_game(item.game)
         analysis = analyze_game(result, item.source)
-        extras = GameExtras(game_to_dict(analysis), _review(result, item.source, review))
+        extras = GameExtras(game_to_dict(analysis), document)
         row = digest.add(item, game_report(result, item.source), analysis, extras)
         if row["page"] is not None:
             context = game_context(result, item.source, extras)
             context["site_nav"] = nav(None)
             page = render_page("game.html", context, SITE if result.hands else SITE.without_charts(),
-                               scripts=("report.js", "replay.js"))
+                               scripts=GAME_SCRIPTS)
             write_page(page, folder / row["page"], SITE)
             written += 1
         if progress is not None:
@@ -113,11 +114,35 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
                       bytes=_size(folder, site.player_pages.values(), digest.games))
 
 
-def _review(result, source: str, settings: "Settings | None") -> dict[str, Any] | None:
-    if settings is None:
-        return None
-    from ..review import game_dict, review_game
-    return game_dict(review_game(result.record, settings, result=result), source)
+def _kept(paths: list[str | Path], rules: Rules | None, digest: SiteDigest,
+          on_error: Callable[[Any], None] | None) -> Iterator[Item]:
+    """The games the site covers; unreadable and filtered-out items are counted (and reported) on the way."""
+    for item in iter_sources(paths, rules):
+        if digest.skip(item):
+            yield item
+        elif item.game is None and on_error is not None:
+            on_error(item)
+
+
+def _reviewed(items: Iterable[Item], review: "Settings | ReviewPlan | None"
+              ) -> Iterator[tuple[Item, dict[str, Any] | None]]:
+    """Each game with its review document (``None`` without a review), in input order."""
+    if review is None:
+        yield from ((item, None) for item in items)
+        return
+    from ..review import game_dict   # the review's numpy lanes load only when a review runs
+    from ..review.batch import ReviewPlan
+    for done in ReviewPlan.of(review).review(items):
+        yield done.item, game_dict(done.review, done.item.source)
+
+
+def site_review_hands(paths: Iterable[str | Path], rules: Rules | None = None,
+                      site_filter: SiteFilter | None = None) -> int:
+    """How many hands a reviewed site reviews (a progress total; a second read of the inputs)."""
+    from ..review.batch import hands_to_review
+    keep = site_filter or SiteFilter()
+    return hands_to_review(item for item in iter_sources(list(paths), rules)
+                           if item.game is not None and keep.keeps(item.game))
 
 
 def _size(folder: Path, player_pages: Iterable[str], games: list[dict[str, Any]]) -> int:
@@ -332,4 +357,4 @@ def accuracy_figure(accuracy: list[dict[str, Any]]) -> dict[str, Any]:
     return figure_data(fig)
 
 
-__all__ = ["Site", "SiteResult", "build_site"]
+__all__ = ["Site", "SiteResult", "build_site", "site_review_hands"]

@@ -20,7 +20,7 @@ from ..analysis import GameAnalysis, HandAnalysis
 from ..analysis.stats import PASS_RATES, Tally, seat_events
 from ..cards import QS
 from ..engine.replay import GameResult
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from .audit import AuditDigest
 from .extras import GameExtras

@@ -7,7 +7,7 @@ same as :func:`~hearts_analysis.review.review_game` on the whole game. Only a
 bounded number of hands are in flight ahead of the game being returned, so
 memory stays flat on a corpus of any size.
 
->>> from hearts_analysis.records.jsonio import Item
+>>> from hearts_analysis.records.errors import Item
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_game
 >>> from hearts_analysis.review import Settings, review_game
@@ -21,10 +21,11 @@ True
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.model import GameRecord
 from .cache import ReviewCache
 from .evaluate import Settings
@@ -138,3 +139,46 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
             yield finish()
     while pending:
         yield finish()
+
+
+@contextmanager
+def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
+    """Where hands are reviewed: here (``None``), a pool of ``workers`` processes, or the Dask cluster at
+    ``scheduler`` (raises :class:`~hearts_analysis.fastpath.cluster.DaskMissing` without the dask extra)."""
+    if scheduler is not None:
+        from ..fastpath.cluster import ClientExecutor, connect
+        with connect(scheduler) as client:
+            yield ClientExecutor(client)
+    elif workers > 1:
+        from ..fastpath.parallel import process_pool
+        with process_pool(workers) as pool:
+            yield pool
+    else:
+        yield None
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """How a caller that reviews games as it goes (a report) gets its reviews: the settings, where the hands
+    run (an executor from :func:`open_executor`), the cache, and a progress callback per hand reviewed."""
+
+    settings: Settings = Settings()
+    executor: Any = None
+    cache: ReviewCache | None = None
+    progress: Callable[[int], None] | None = None
+
+    @classmethod
+    def of(cls, review: "Settings | ReviewPlan | None") -> "ReviewPlan | None":
+        """A plan from settings alone (reviewed here, uncached), a plan, or ``None`` for no review."""
+        return cls(review) if isinstance(review, Settings) else review
+
+    def review(self, items: Iterable[Item], player: str | None = None,
+               hands: Iterable[int] | None = None) -> Iterator[ReviewedGame]:
+        """:func:`review_items` under this plan."""
+        return review_items(items, self.settings, player, hands, self.executor, self.cache, self.progress)
+
+    def review_game(self, source: str, game: GameRecord) -> GameReview:
+        """One game, its hands reviewed in parallel where the plan has workers."""
+        [done] = self.review([Item(source, game)])
+        assert done.review is not None
+        return done.review

@@ -34,7 +34,7 @@ from typing import Iterable
 import orjson
 
 from ..atomic import atomic_open
-from ..records.jsonio import dumps_game
+from ..records.json import dumps_game
 from ..records.model import GameRecord
 from .evaluate import Decision, Option, Settings
 from .game import GameReview

@@ -6,16 +6,17 @@ played) and what others' plays revealed. A play reveals what the rules would
 have forbidden: a seat that did not follow suit holds none of that suit; a
 seat that led a heart before hearts were broken holds nothing else it could
 have led; a point card dropped on the first trick means nothing else was
-playable. :func:`revealed` reads these off the legality cascade of
-:class:`~hearts_analysis.engine.state.HandState`, step by step, so every rule
-variant is covered and nothing is inferred that the rules do not imply.
+playable. :func:`revealed` runs the cascade of
+:func:`~hearts_analysis.engine.interpreter.legal_cards` backwards, step by
+step, from the same facts of the :class:`~hearts_analysis.rules.Table`, so
+every rule variant is covered and nothing is inferred that the rules do not imply.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CLUBS_MASK, HEARTS_MASK, POINT_CARDS_MASK, SUIT_MASKS, Card, Mask
+from ..cards import HEARTS_MASK, SUIT_MASKS, Card, Mask
 from ..engine.state import HandState
 from ..rules import Table
 
@@ -85,10 +86,10 @@ def revealed(state: HandState, seat: int, card: Card) -> Mask:
     among the cards still in play at that step; if it is inside, the step kept
     ``F`` and later steps work within it.
     """
-    rules = state.table.rules
-    leading = not state.trick
+    table = state.table
+    led = SUIT_MASKS[state.trick[0][1] // 13] if state.trick else 0
     first_trick = state.trick_number == 1
-    region = state.table.deck
+    region = table.deck
     excluded = 0
     bit = 1 << card
 
@@ -99,15 +100,15 @@ def revealed(state: HandState, seat: int, card: Card) -> Mask:
         else:
             excluded |= region & keep
 
-    if leading and first_trick and rules.first_lead != "left_of_dealer":
-        step(1 << state.table.lowest_club if rules.first_lead == "lowest_club" else CLUBS_MASK)
-    if not leading:
-        step(SUIT_MASKS[state.trick[0][1] // 13])
-    if first_trick and not rules.points_on_first_trick:
-        step(~POINT_CARDS_MASK)
-    if leading and rules.hearts_must_be_broken and not state.broken and bit & HEARTS_MASK:
-        others = POINT_CARDS_MASK if rules.only_hearts_lead == "allowed" else HEARTS_MASK
-        excluded |= region & ~others
+    if led:
+        step(led)
+    elif first_trick and table.first_lead_cards:
+        step(table.first_lead_cards)
+    if first_trick and table.first_trick_barred:
+        step(~table.first_trick_barred)
+    if not led and not state.broken and bit & HEARTS_MASK:
+        # a heart led while unbroken: the leader held nothing outside heart_lead_hand
+        excluded |= region & ~table.heart_lead_hand
     return excluded & state.table.deck & ~bit
 
 

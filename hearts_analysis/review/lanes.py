@@ -2,18 +2,19 @@
 
 Every lane starts from the same decision point and every play is one card, so
 the trick number and the position in the trick are shared by all lanes; only
-hands, leaders, winners and taken cards differ. Legality and scoring follow
-:class:`~hearts_analysis.engine.state.HandState` and
-:mod:`~hearts_analysis.engine.scoring` exactly (the tests hold them to it).
+hands, leaders, winners and taken cards differ. Legality and scoring are the
+interpreter's (:mod:`~hearts_analysis.engine.interpreter`) and
+:mod:`~hearts_analysis.engine.scoring`'s, spelled in arrays from the same facts
+of the :class:`~hearts_analysis.rules.Table` (the tests hold them to it).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, QS_MASK, SUIT_MASKS, CLUBS_MASK
+from ..cards import DECK, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, QS_MASK, SUIT_MASKS
 from ..engine.state import HandState
-from ..rules import Table
+from ..rules import QUEEN_POINTS, Table
 
 U64 = np.uint64
 BIT = np.left_shift(U64(1), np.arange(52, dtype=U64))
@@ -52,8 +53,7 @@ class Lanes:
     """A batch of positions of one hand, in lockstep. Mutable, like the :class:`HandState` it copies."""
 
     __slots__ = ("table", "rules", "players", "hands", "taken", "won", "leader", "trick", "led", "top",
-                 "winner", "broken", "ended", "trick_number", "position", "base", "_breakers",
-                 "_ends_hand")
+                 "winner", "broken", "ended", "trick_number", "position", "base", "_breakers")
 
     def __init__(self, table: Table, hands: np.ndarray, leader: np.ndarray, *, taken: np.ndarray | None = None,
                  won: np.ndarray | None = None, broken: np.ndarray | None = None, trick_number: int = 1):
@@ -75,8 +75,7 @@ class Lanes:
         self.position = 0
         self.base = np.arange(count) * self.players
         """Each lane's offset in the flattened ``(lanes * seats)`` arrays."""
-        self._breakers = HEARTS | (QS_BIT if self.rules.hearts_broken_by == "heart_or_queen" else ZERO)
-        self._ends_hand = self.rules.only_hearts_lead == "ends_hand" and self.rules.hearts_must_be_broken
+        self._breakers = U64(table.breakers)
         self._check_only_hearts_end()
 
     @classmethod
@@ -135,26 +134,21 @@ class Lanes:
         return out
 
     def legal(self, seat: np.ndarray) -> np.ndarray:
-        """The cascade of :meth:`HandState._cascade`, for every lane at once."""
-        rules = self.rules
+        """The cascade of :func:`~hearts_analysis.engine.interpreter.legal_cards`, for every lane at once."""
+        table = self.table
         legal = self.hand_of(seat)
         leading = self.position == 0
         first_trick = self.trick_number == 1
-        if leading and first_trick and rules.first_lead != "left_of_dealer":
-            allowed = BIT[self.table.lowest_club] if rules.first_lead == "lowest_club" else U64(CLUBS_MASK)
-            legal = keep_or(legal & allowed, legal)
         if not leading:
             legal = keep_or(legal & SUIT[self.led], legal)
-        if first_trick and not rules.points_on_first_trick:
-            legal = keep_or(legal & NOT_POINTS, legal)
-        if leading and rules.hearts_must_be_broken:
-            others = POINTS if rules.only_hearts_lead == "allowed" else HEARTS
-            has_other = (legal & ~others) != ZERO
-            chosen = np.where(has_other, legal & NOT_HEARTS, legal)
-            if rules.only_hearts_lead != "allowed":
-                queen = legal & QS_BIT
-                chosen = np.where(~has_other & (queen != ZERO), queen, chosen)
-            legal = np.where(self.broken, legal, chosen)
+        elif first_trick and table.first_lead_cards:
+            legal = keep_or(legal & U64(table.first_lead_cards), legal)
+        if first_trick and table.first_trick_barred:
+            legal = keep_or(legal & ~U64(table.first_trick_barred), legal)
+        if leading and table.heart_lead_hand != DECK:
+            # a card outside heart_lead_hand is not a heart, so the step always keeps something
+            fires = ~self.broken & ((legal & ~U64(table.heart_lead_hand)) != ZERO)
+            legal = np.where(fires, legal & NOT_HEARTS, legal)
         return legal
 
     # -- moves ------------------------------------------------------------
@@ -205,10 +199,10 @@ class Lanes:
 
     def _check_only_hearts_end(self) -> None:
         """``only_hearts_lead ends_hand``: a leader left with only hearts while unbroken takes the rest."""
-        if not self._ends_hand or self.trick_number > self.table.hand_size:
+        if not self.table.ends_hand or self.trick_number > self.table.hand_size:
             return
         hand = self.hand_of(self.leader)
-        ends = ~self.broken & ~self.ended & (hand != ZERO) & ((hand & NOT_HEARTS) == ZERO)
+        ends = ~self.broken & ~self.ended & (hand != ZERO) & ((hand & NOT_HEARTS) == ZERO)  # interpreter.sweeps
         if not ends.any():
             return
         rest = np.bitwise_or.reduce(self.hands, axis=1)[ends]
@@ -226,19 +220,20 @@ class Lanes:
 
 
 def hand_points(table: Table, taken: np.ndarray, won: np.ndarray, moon_choice: str = "add_to_others") -> np.ndarray:
+    """:func:`~hearts_analysis.engine.scoring.score_hand`'s points in arrays (the tests hold them equal)."""
     rules = table.rules
     points = popcount(taken & HEARTS)
     queen = ((taken >> U64(QS)) & U64(1)).astype(np.int64)
     if rules.queen_of_clubs_cancels_queen:
         queen &= 1 - ((taken >> U64(QC)) & U64(1)).astype(np.int64)
-    points += 13 * queen
+    points += QUEEN_POINTS * queen
     jack = rules.jack_of_diamonds * ((taken >> U64(JD)) & U64(1)).astype(np.int64)
     points += jack
     if rules.no_tricks_bonus:
         points += rules.no_tricks_bonus * (won == 0)
-    needed = U64(table.deck & POINT_CARDS_MASK)
-    if rules.moon == "none" or needed == ZERO:
+    if not table.moon_cards:
         return points
+    needed = U64(table.moon_cards)
     shot = (taken & needed) == needed
     moon = shot.any(axis=1)
     if not moon.any():

@@ -33,6 +33,7 @@ def decision_dict(decision: Decision, players: tuple[str, ...]) -> dict:
         "cost": round(decision.cost, 2),
         "class": decision.category,
         "margin": round(decision.margin, 2),
+        "spread": round(decision.spread, 2),
         "forced": decision.forced,
         "unclear": decision.unclear,
         "expected": None if played is None else round(played.expected, 2),

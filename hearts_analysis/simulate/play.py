@@ -1,19 +1,18 @@
 """A hand played at speed: the deal as masks, the legality cascade as a few bit operations.
 
-The reference rules live in :class:`hearts_analysis.engine.state.HandState`;
-:class:`HandPlay` keeps every seat's view and the public record and asks
-:func:`hearts_analysis.engine.quick.legal_mask` (the same cascade without
-explanations), because the simulator and the review's rollouts call it
-hundreds of thousands of times. Tests check that both agree on every
-decision of simulated games.
+:class:`HandPlay` keeps every seat's view and the public record; the rules
+themselves are the interpreter's (:mod:`hearts_analysis.engine.interpreter`),
+which the reference engine asks too, so the simulator and the review's
+rollouts, which call it hundreds of thousands of times, play by the same
+cascade. Tests check that both agree on every decision of simulated games.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..cards import HEARTS_MASK, POINT_CARDS_MASK, Card, Mask, card_name, describe
-from ..engine.quick import legal_mask, switches
+from ..cards import POINT_CARDS_MASK, Card, Mask, card_name, describe
+from ..engine.interpreter import legal_cards, sweeps
 from ..engine.state import HandState
 from ..rules import Table
 from .bits import SUIT_OF
@@ -42,15 +41,14 @@ class HandPlay:
     (52, True)
     """
 
-    __slots__ = ("table", "public", "views", "_rules", "_breakers", "_ends_hand", "_next")
+    __slots__ = ("table", "public", "views", "_breakers", "_ends_hand", "_next")
 
     def __init__(self, table: Table, hands: Sequence[Mask], hand_number: int = 1, dealer: int = 0,
                  totals: tuple[int, ...] | None = None, pass_direction: str = "hold"):
         self.table = table
         self.public = PublicInfo(table, hand_number, dealer, totals, pass_direction)
         self.views = [SeatView(seat, hand, self.public) for seat, hand in enumerate(hands)]
-        self._rules = switches(table)
-        self._breakers, self._ends_hand = self._rules.breakers, self._rules.ends_hand
+        self._breakers, self._ends_hand = table.breakers, table.ends_hand
         n = table.players
         self._next = tuple((seat + 1) % n for seat in range(n))
 
@@ -105,7 +103,7 @@ class HandPlay:
     def legal(self, seat: int) -> Mask:
         """The cards ``seat`` may play now: the same cascade as ``HandState.legal_cards``."""
         p = self.public
-        return legal_mask(self._rules, self.views[seat].hand, p.led, p.trick_number == 1, p.broken)
+        return legal_cards(self.table, self.views[seat].hand, p.led, p.trick_number == 1, p.broken)
 
     def push(self, seat: int, card: Card) -> None:
         """Apply a play without checks (``play_out`` checks the bots' choices)."""
@@ -120,7 +118,7 @@ class HandPlay:
             p.led = SUIT_OF[card]
             p.top = card
             p.winner = seat
-        elif bit & led:
+        elif bit & led:  # winning_card, kept as the trick goes: the bots read the card winning so far
             if card > p.top:
                 p.top = card
                 p.winner = seat
@@ -170,8 +168,7 @@ class HandPlay:
     def _check_only_hearts_end(self) -> None:
         """``only_hearts_lead ends_hand``: a leader with only hearts while unbroken takes the rest."""
         p = self.public
-        hand = self.views[p.leader].hand
-        if not (self._ends_hand and not p.broken and hand and not hand & ~HEARTS_MASK):
+        if not sweeps(self.table, self.views[p.leader].hand, p.broken):
             return
         rest = 0
         for view in self.views:

@@ -303,10 +303,11 @@
     });
   });
 
-  /* A link from elsewhere (a player's leak) opens the viewer at #hand=H&play=P: hand H's
-     number, P plays shown (1-based; 0 is before the first lead, where the passes are). */
-  function fromFragment() {
-    var m = /^#hand=(\d{1,6})(?:&play=(\d{1,6}))?$/.exec(window.location.hash);
+  /* An address opens the viewer at #hand=H&play=P: hand H's number, P plays shown (1-based; 0 is before
+     the first lead, where the passes are). From elsewhere (a player's leak), or from this page: a flagged
+     decision of the review, or a point of its graph. */
+  function show(hash) {
+    var m = /^#hand=(\d{1,6})(?:&play=(\d{1,6}))?$/.exec(hash);
     if (!m) { return false; }
     var number = parseInt(m[1], 10), index = -1;
     for (var i = 0; i < data.hands.length; i++) {
@@ -318,7 +319,16 @@
     root.focus({ preventScroll: true });
     return true;
   }
+  function fromFragment() { return show(window.location.hash); }
   window.addEventListener('hashchange', fromFragment);
+  /* Going to the address already in the bar fires no hashchange: show it anyway (the viewer may have moved). */
+  window.HeartsReport.showPosition = function (hash) {
+    if (window.location.hash === hash) { show(hash); } else { window.location.hash = hash; }
+  };
+  document.addEventListener('click', function (e) {
+    var a = e.target.closest && e.target.closest('a[href^="#hand="]');
+    if (a && window.location.hash === a.getAttribute('href')) { show(a.getAttribute('href')); }
+  });
 
   root.hidden = false;
   var fallback = document.getElementById('replay-fallback');

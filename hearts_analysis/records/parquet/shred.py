@@ -1,4 +1,5 @@
-"""A ``hearts-game/1`` game's JSON taken apart for the encoder, at speed, exactly as the JSON reader reads it.
+"""The Parquet encoder's fast lane: a ``hearts-game/1`` game's JSON object shredded into the columns of
+the layout, at speed, exactly as the JSON reader reads it.
 
 The card lists of a whole game are re-serialised with orjson (about a
 microsecond a hand) and the compact text is checked, by character class,
@@ -14,19 +15,27 @@ from __future__ import annotations
 from functools import partial
 from itertools import chain, compress, repeat
 from operator import is_not, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import orjson
 
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS
-from .events_layout import INT32_MAX, INT32_MIN
-from .jsonio import _GAME_KEYS, _HAND_KEYS
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS
+from ..model import CARD_ROWS, COLUMN, GAME_FIELDS, GAME_KEYS, HAND_FIELDS, LAYOUT, META
+from .layout import INT32_MAX, INT32_MIN
 
-_HAND_KEY_SET = frozenset(_HAND_KEYS)
-_GAME_KEY_SET = frozenset(_GAME_KEYS)
-_HAND_META_KEYS = tuple(k for k in _HAND_KEYS if k not in ("deal", "plays"))
+_CARRIED = tuple(f.key for f in HAND_FIELDS if f.parquet in (COLUMN, CARD_ROWS))
+"""The hand fields with a column or card rows of their own, in record order; any other key of a hand
+(a field kept in ``hand_meta``, an unknown field) goes into the hand's meta."""
+assert _CARRIED == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"), \
+    "any_hands reads these hand fields, in this order: teach it a field added to or moved in the model"
+_CARRIED_SET = frozenset(_CARRIED)
+_GAME_KEY_SET = frozenset(GAME_KEYS)
+_HAND_META_KEYS = tuple(f.key for f in HAND_FIELDS if not f.required)
 """Hand fields a ``hand_meta`` object may name (as explicit nulls), in record order."""
+_GAME_NULLABLE = tuple(f.key for f in GAME_FIELDS if not f.required and f.parquet != LAYOUT)
+"""Game fields a record may write as explicit nulls (kept as such in ``game_meta``)."""
+_GAME_META = frozenset(f.key for f in GAME_FIELDS if f.parquet == META)
 
 _RANKS, _SUITS = "23456789TJQKA", "CDHS"
 _RANK_BYTES = (_RANKS + _RANKS.lower()).encode()
@@ -39,8 +48,6 @@ for _i, _c in enumerate(_SUITS):
     _SUIT_VALUE[ord(_c)] = _SUIT_VALUE[ord(_c.lower())] = 13 * _i
 _SEAT_DIGITS = {n: bytes(range(ord("0"), ord("0") + n)) for n in range(3, 8)}
 _ZEROS = {n: (0,) * n for n in range(3, 8)}
-DIRECTION_CODE = {None: -1} | {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-MOON_CODE = {None: -1} | {name: code for code, name in enumerate(MOON_CHOICES)}
 _INT = {int}
 _LIST = {list}
 _DICT = {dict}
@@ -49,6 +56,35 @@ _IS_GIVEN = partial(is_not, None)
 _NO_PASSES = {n: [[]] * n for n in range(3, 8)}
 _DIRECTION_VALUES = frozenset(PASS_DIRECTIONS) | {None}
 _MOON_VALUES = frozenset(MOON_CHOICES) | {None}
+
+
+class Shredded(NamedTuple):
+    """A game's hands taken apart for the encoder: per-hand values (a placeholder hand for a game without
+    hands), the lengths of the card segments, and the checked card text of the whole game."""
+
+    hands: int
+    numbers: list[int]
+    """The ``hand`` of each hand (1, 2, ...; 0 for the placeholder)."""
+    plays: list[int]
+    """Plays per hand."""
+    dealer: list[int | None]
+    pass_direction: list[str | None]
+    moon: list[str | None]
+    points: list[list[int] | None]
+    totals: list[list[int] | None]
+    hand_meta: list[str | None]
+    """The JSON of what of each hand has no column."""
+    deal_lens: list[int]
+    """Cards dealt to each seat of each hand."""
+    passed: list[bool]
+    """Per hand: whether it has a ``passes`` list."""
+    pass_lens: list[int]
+    """Cards passed by each seat of each hand that has one."""
+    dealt: tuple[bytes, bytes]
+    """Ranks and suits of every card dealt, in order."""
+    passed_text: tuple[bytes, bytes]
+    played: tuple[bytes, bytes, bytes]
+    """Seats, ranks and suits of every play."""
 
 
 class Declined(Exception):
@@ -66,10 +102,10 @@ def card_codes(ranks: bytes, suits: bytes) -> np.ndarray:
 def game_meta(obj: dict) -> str | None:
     """What of a game has no column: played_at, complete, unknown fields, explicit nulls (JSON, record order)."""
     meta: dict[str, Any] = {}
-    for key in ("game_id", "played_at", "rules", "complete"):
+    for key in _GAME_NULLABLE:
         if key in obj and obj[key] is None:
             meta[key] = None
-        elif key in ("played_at", "complete") and obj.get(key) is not None:
+        elif key in _GAME_META and obj.get(key) is not None:
             meta[key] = obj[key]
     meta.update((key, value) for key, value in obj.items() if key not in _GAME_KEY_SET)
     return orjson.dumps(meta).decode() if meta else None
@@ -83,7 +119,7 @@ def _hand_meta(hand: dict, pass_shape: list | None) -> dict:
             meta[key] = pass_shape
         elif key in hand and hand[key] is None:
             meta[key] = None
-    meta.update((k, v) for k, v in hand.items() if k not in _HAND_KEY_SET)
+    meta.update((k, v) for k, v in hand.items() if k not in _CARRIED_SET)
     return meta
 
 
@@ -115,7 +151,7 @@ def _check_numbers(points: list, totals: list, metas: list, players: int) -> Non
                 column[k] = None
 
 
-def plain_hands(hands: list, n: int) -> tuple | None:
+def plain_hands(hands: list, n: int) -> Shredded | None:
     """The common shape, read a game at a time (``None`` otherwise, for :func:`any_hands`).
 
     Every hand a dict of known fields without explicit nulls; every seat dealt the same number
@@ -125,7 +161,7 @@ def plain_hands(hands: list, n: int) -> tuple | None:
     by character class, with the text that shape must have: one check, in C, of every type,
     length and card name, instead of loops over the hands in Python.
     """
-    if not hands or set(map(type, hands)) != _DICT or not _HAND_KEY_SET.issuperset(chain.from_iterable(hands)):
+    if not hands or set(map(type, hands)) != _DICT or not _CARRIED_SET.issuperset(chain.from_iterable(hands)):
         return None
     if None in chain.from_iterable(map(dict.values, hands)):
         return None
@@ -162,9 +198,9 @@ def plain_hands(hands: list, n: int) -> tuple | None:
         _check_dealers(dealers, n)
     except Declined:
         return None
-    return (count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points, totals,
-            [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n), dealt,
-            passed_text, played)
+    return Shredded(count, list(range(1, count + 1)), [plays_each] * count, dealers, directions, moons, points,
+                    totals, [None] * count, [dealt_each] * (count * n), passed, [passed_each] * (len(given) * n),
+                    dealt, passed_text, played)
 
 
 _CARD_CLASS = bytes(ord("r") if chr(b) in "0123456789TJQKAtjqka" else ord("s") if chr(b) in "CDHScdhs"
@@ -214,7 +250,7 @@ def _play_text(text: bytes, shape: bytes, players: int) -> tuple[bytes, bytes, b
     return seats, ranks, plays[2::3]
 
 
-def any_hands(hands: list, n: int) -> tuple:
+def any_hands(hands: list, n: int) -> Shredded:
     """The rows of a game's hands of any shape :func:`game_from_dict` accepts, or decline.
 
     Per hand only what cannot wait is done; the checks run once per game over all its hands.
@@ -225,7 +261,7 @@ def any_hands(hands: list, n: int) -> tuple:
         for hand in hands:
             if type(hand) is not dict:
                 decline("hand")
-            values = list(map(hand.get, _HAND_KEYS))
+            values = list(map(hand.get, _CARRIED))
             dealer, direction, deal, passes, plays, moon, points, totals = values
             if type(deal) is not list or len(deal) != n or type(plays) is not list:
                 decline("deal or plays")
@@ -244,7 +280,7 @@ def any_hands(hands: list, n: int) -> tuple:
                 pass_lists.extend(passes)
             # every key known and not null: len(hand) is the count of values that are not None
             meta = None
-            if pass_shape is not None or len(hand) + values.count(None) != len(_HAND_KEYS):
+            if pass_shape is not None or len(hand) + values.count(None) != len(_CARRIED):
                 meta = _hand_meta(hand, pass_shape)
             per_hand.append((len(plays), dealer, direction, moon, points, totals, meta))
         if not hands:  # a placeholder row keeps a game without hands
@@ -273,5 +309,5 @@ def any_hands(hands: list, n: int) -> tuple:
         meta_texts = [None if m is None else orjson.dumps(m).decode() for m in metas]
     except orjson.JSONEncodeError:  # nested too deep: the reader names the field
         decline("a hand field orjson cannot write")
-    return (len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l, meta_texts,
-            deal_lens, passed, pass_lens, dealt, passed_text, played)
+    return Shredded(len(hands), numbers, plays_counts, dealers, directions, moons, points_l, totals_l, meta_texts,
+                    deal_lens, passed, pass_lens, dealt, passed_text, played)

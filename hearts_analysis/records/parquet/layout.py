@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..cards import card_name
-from ..rules import MOON_CHOICES
-from .model import FORMAT
+from ...cards import card_name
+from ..model import COLUMN, FORMAT, GAME_FIELDS, HAND_FIELDS
 
 LAYOUT = "events/2"
 """The layout this toolkit writes."""
@@ -29,11 +28,14 @@ LAYOUT_V1 = "events/1"
 EVENTS = ("deal", "pass", "play", "none", "game", "hand")
 """Values of the ``event`` column; a row's event code is its index here."""
 DEAL, PASS, PLAY, NONE, GAME_ROW, HAND_ROW = range(len(EVENTS))
+EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
 CARD_EVENTS = EVENTS[:NONE + 1]
 """The events of card rows (``none``: the placeholder of a hand or game without cards)."""
 
 CARD_NAMES = tuple(card_name(card) for card in range(52))
 """The ``card`` dictionary as written: dictionary index == card code (0-51)."""
+CARD_CODES = {name: code for code, name in enumerate(CARD_NAMES)}
+"""The code of each canonical card name (other spellings: :func:`hearts_analysis.cards.parse_card`)."""
 
 META_LAYOUT, META_FORMAT, META_GAMES, META_HANDS = "hearts.layout", "hearts.format", "hearts.games", "hearts.hands"
 
@@ -81,14 +83,19 @@ SCHEMA = pa.schema([
 COLUMNS = tuple(SCHEMA.names)
 CARD_COLUMNS = ("game", "hand", "event", "seat", "card", "index", "trick")
 """The columns of card rows; the others are null there (in ``events/2``)."""
-GAME_COLUMNS = ("game_id", "players", "rules", "game_meta")
-"""The columns of game rows (besides ``game``, ``hand`` 0 and ``event``)."""
-HAND_COLUMNS = ("dealer", "pass_direction", "moon", "points", "totals", "hand_meta")
-"""The columns of hand rows (besides ``game``, ``hand`` and ``event``)."""
+GAME_COLUMNS = tuple(name for name in COLUMNS if name in {f.key for f in GAME_FIELDS if f.parquet == COLUMN}) + (
+    "game_meta",)
+"""The columns of game rows (besides ``game``, ``hand`` 0 and ``event``): the game fields kept in a
+column (:data:`~hearts_analysis.records.model.GAME_FIELDS`), then the JSON of the others."""
+HAND_COLUMNS = tuple(name for name in COLUMNS if name in {f.key for f in HAND_FIELDS if f.parquet == COLUMN}) + (
+    "hand_meta",)
+"""The columns of hand rows (besides ``game``, ``hand`` and ``event``), as for :data:`GAME_COLUMNS`."""
+_FIELD_COLUMNS = [f.key for f in GAME_FIELDS + HAND_FIELDS if f.parquet == COLUMN]
+assert len(GAME_COLUMNS) + len(HAND_COLUMNS) - 2 == len(_FIELD_COLUMNS), \
+    f"every field kept in a column has one in SCHEMA: {sorted(set(_FIELD_COLUMNS) - set(COLUMNS))} have none"
+assert set(CARD_COLUMNS + GAME_COLUMNS + HAND_COLUMNS) == set(COLUMNS), "every column is a card, game or hand column"
 HEADER_COLUMNS = ("game", "hand", "event") + GAME_COLUMNS + HAND_COLUMNS
 REQUIRED = ("game", "hand", "event", "seat", "card", "index", "players")
 """Columns a file must have to be read; the others are taken as all-null when absent."""
-
-MOON_NAMES = MOON_CHOICES
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1

@@ -3,12 +3,12 @@
 Every game is encoded from its ``hearts-game/1`` JSON object, so records
 (through :func:`game_to_dict`) and JSON read straight from a file take one
 path. Reading a JSON object the usual way (:func:`game_from_dict`) costs tens
-of microseconds a hand in Python; :mod:`.events_json` takes a game apart at
+of microseconds a hand in Python; :mod:`.shred` takes a game apart at
 speed instead, and declines whatever it does not recognise: that game goes
 through :func:`game_from_dict`, which either raises the :class:`RecordError`
 naming the field or gives the canonical record, encoded the fast way. Games
 are collected as per-game and per-hand lists; the tables are built a batch at
-a time with numpy, from buffers (:mod:`.arrow_arrays`).
+a time with numpy, from buffers (:mod:`.arrays`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
-from .events_layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
-                            META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
-from . import arrow_arrays as arrow
-from .events_json import DIRECTION_CODE, MOON_CODE, Declined, any_hands, card_codes, decline, game_meta, plain_hands
-from .jsonio import RecordError, game_from_dict, game_to_dict
-from .model import FORMAT, GameRecord
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
+from ..errors import RecordError
+from ..json import game_from_dict, game_to_dict
+from ..model import DIRECTION_CODES, FORMAT, MOON_CODES, GameRecord
+from .layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
+                     META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
+from . import arrays as arrow
+from .shred import Declined, Shredded, any_hands, card_codes, decline, game_meta, plain_hands
 
 _STR = {str}
 _TEXT = (str, type(None))
@@ -109,7 +110,7 @@ class EventEncoder:
             meta = game_meta(obj)
         except orjson.JSONEncodeError:  # nested too deep: the reader names the field
             decline("a value orjson cannot write")
-        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, *encoded)
+        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, encoded)
         return len(hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:
@@ -131,7 +132,7 @@ class EventEncoder:
         if not known:
             decline("rules")
 
-    def _hands(self, hands: list, n: int) -> tuple:
+    def _hands(self, hands: list, n: int) -> Shredded:
         """The rows of a game's hands: per-hand values, segment lengths, and the checked card text."""
         try:
             encoded = plain_hands(hands, n)
@@ -139,11 +140,10 @@ class EventEncoder:
             encoded = None
         return encoded if encoded is not None else any_hands(hands, n)
 
-    def _commit(self, players, game_id, rules_json, meta, n, hand_count, numbers, plays_counts, dealers,
-                directions, moons, points_l, totals_l, metas, deal_lens, passed, pass_lens, dealt, passed_text,
-                played) -> None:
+    def _commit(self, players: list[str], game_id: str | None, rules_json: str | None, meta: str | None, n: int,
+                hands: Shredded) -> None:
         b = self._batch
-        rows = len(numbers)
+        rows = len(hands.numbers)
         batch_game = len(b.g_index)
         b.g_index.append(self.next_game)
         b.g_id.append(game_id)
@@ -152,28 +152,28 @@ class EventEncoder:
         b.g_meta.append(meta)
         b.g_first_hand.append(len(b.h_number))
         b.h_game.extend(repeat(batch_game, rows))
-        b.h_number.extend(numbers)
+        b.h_number.extend(hands.numbers)
         b.h_players.extend(repeat(n, rows))
-        b.h_plays.extend(plays_counts)
-        b.h_dealer.extend(dealers)
-        b.h_direction.extend(directions)
-        b.h_moon.extend(moons)
-        b.h_points.extend(points_l)
-        b.h_totals.extend(totals_l)
-        b.h_meta.extend(metas)
-        b.h_passed.extend(passed)
-        b.deal_lens.extend(deal_lens)
-        b.pass_lens.extend(pass_lens)
-        b.deal_ranks.append(dealt[0])
-        b.deal_suits.append(dealt[1])
-        b.pass_ranks.append(passed_text[0])
-        b.pass_suits.append(passed_text[1])
-        b.play_seats.append(played[0])
-        b.play_ranks.append(played[1])
-        b.play_suits.append(played[2])
+        b.h_plays.extend(hands.plays)
+        b.h_dealer.extend(hands.dealer)
+        b.h_direction.extend(hands.pass_direction)
+        b.h_moon.extend(hands.moon)
+        b.h_points.extend(hands.points)
+        b.h_totals.extend(hands.totals)
+        b.h_meta.extend(hands.hand_meta)
+        b.h_passed.extend(hands.passed)
+        b.deal_lens.extend(hands.deal_lens)
+        b.pass_lens.extend(hands.pass_lens)
+        b.deal_ranks.append(hands.dealt[0])
+        b.deal_suits.append(hands.dealt[1])
+        b.pass_ranks.append(hands.passed_text[0])
+        b.pass_suits.append(hands.passed_text[1])
+        b.play_seats.append(hands.played[0])
+        b.play_ranks.append(hands.played[1])
+        b.play_suits.append(hands.played[2])
         self.next_game += 1
         b.games += 1
-        b.hands += hand_count
+        b.hands += hands.hands
 
     # -- batches -----------------------------------------------------------
     def take_batch(self) -> "EventBatch | None":
@@ -315,8 +315,8 @@ class EventBatch:
         players = np.array(self.h_players, np.int32)
         dealers, known = arrow.small_ints(self.h_dealer, np.int8)
         return {"dealer": arrow.numbers(dealers, pa.int8(), known),
-                "pass_direction": arrow.codes(_coded(DIRECTION_CODE, self.h_direction), _DIRECTION_VALUES_ARRAY),
-                "moon": arrow.codes(_coded(MOON_CODE, self.h_moon), _MOON_VALUES_ARRAY),
+                "pass_direction": arrow.codes(_coded(DIRECTION_CODES, self.h_direction), _DIRECTION_VALUES_ARRAY),
+                "moon": arrow.codes(_coded(MOON_CODES, self.h_moon), _MOON_VALUES_ARRAY),
                 "points": arrow.int_lists(self.h_points, players),
                 "totals": arrow.int_lists(self.h_totals, players),
                 "hand_meta": arrow.strings(self.h_meta)}
@@ -364,7 +364,7 @@ _DICTIONARIES = {"card": _CARD_VALUES, "pass_direction": _DIRECTION_VALUES_ARRAY
 
 def _coded(codes: dict, names: list) -> np.ndarray:
     """int8 codes of ``names`` (-1 for ``None``)."""
-    return np.array(list(map(codes.__getitem__, names)), np.int8)
+    return np.array(list(map(codes.get, names, repeat(-1))), np.int8)
 
 
 def _nulls(name: str, rows: int) -> pa.Array:

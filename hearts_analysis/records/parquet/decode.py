@@ -19,17 +19,19 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..cards import CardError, parse_card
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
-from ..text import shown
-from .events_layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
-                            HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
-from .jsonio import _HAND_KEYS, Item, RecordError, game_from_dict
-from .model import FORMAT, GameRecord, HandRecord
+from ...cards import CardError, parse_card
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
+from ...text import shown
+from ..errors import Item, RecordError
+from ..json import game_from_dict
+from ..model import COLUMN, DIRECTION_CODES, FORMAT, GAME_FIELDS, HAND_KEYS, META, MOON_CODES, GameRecord, HandRecord
+from .layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENT_CODES, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
+                     HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 
-_HAND_KEY_SET = frozenset(_HAND_KEYS)
-_GAME_COLUMN_KEYS = ("format", "game_id", "rules", "players", "hands")
-"""Game fields that have a column (or none at all); a ``game_meta`` may only name the first three as nulls."""
+_HAND_KEY_SET = frozenset(HAND_KEYS)
+_GAME_COLUMN_KEYS = tuple(f.key for f in GAME_FIELDS if f.parquet != META)
+"""Game fields kept elsewhere than in ``game_meta``; it may only name those in a column as nulls."""
+_GAME_COLUMN_NULLABLE = tuple(f.key for f in GAME_FIELDS if f.parquet == COLUMN and not f.required)
 _MISSING = object()
 _NO_EXTRA: dict = {}
 _PLAY_PAIRS = tuple((seat, card) for seat in range(7) for card in range(52))
@@ -124,17 +126,14 @@ def _card_code(name: str) -> int:
         return -2
 
 
-_EVENT_CODES = {name: code for code, name in enumerate(EVENTS)}
-
-
 def _event_code(name: str) -> int:
     """The code of a card row's event; -2 for any other (header rows have no place among card rows)."""
-    code = _EVENT_CODES.get(name, -2)
+    code = EVENT_CODES.get(name, -2)
     return code if code <= NONE else -2
 
 
 def _header_code(name: str) -> int:
-    return _EVENT_CODES.get(name, -2)
+    return EVENT_CODES.get(name, -2)
 
 
 # -- the decoded row group ---------------------------------------------------
@@ -163,7 +162,7 @@ class RowGroup:
     hand: np.ndarray
     """``hand`` per row (int16 as written)."""
     event: np.ndarray
-    """Event code per row (int8): ``DEAL``, ``PASS``, ``PLAY``, ``NONE`` of :mod:`.events_layout`."""
+    """Event code per row (int8): ``DEAL``, ``PASS``, ``PLAY``, ``NONE`` of :mod:`.layout`."""
     seat: np.ndarray
     """Seat per row (int8); -1 on placeholder rows (and on the faulty rows of unreadable games)."""
     card: np.ndarray
@@ -251,8 +250,9 @@ class _HandBuilder:
         passes = tuple(self.segments[i + n:i + 2 * n]) if self.has_passes[k] else None
         plays = tuple(self.plays[self.first_play[k]:self.first_play[k + 1]])
         if k not in self.meta:
-            return HandRecord.checked(deal, plays, passes, self.dealer[k], self.direction[k], self.moon[k],
-                                      self.points[k], self.totals[k], _NO_EXTRA, _NO_NULLS)
+            return HandRecord.checked(deal=deal, plays=plays, passes=passes, dealer=self.dealer[k],
+                                      pass_direction=self.direction[k], moon=self.moon[k], points=self.points[k],
+                                      totals=self.totals[k], extra=_NO_EXTRA, nulls=_NO_NULLS)
         meta = self.meta[k]
         shape = meta.get("passes", _MISSING)
         if shape is None:
@@ -264,7 +264,8 @@ class _HandBuilder:
             points = tuple(meta["points"])
         if meta.get("totals") is not None:
             totals = tuple(meta["totals"])
-        return HandRecord(deal, plays, passes, self.dealer[k], self.direction[k], self.moon[k], points, totals,
+        return HandRecord(deal=deal, plays=plays, passes=passes, dealer=self.dealer[k],
+                          pass_direction=self.direction[k], moon=self.moon[k], points=points, totals=totals,
                           extra={key: v for key, v in meta.items() if key not in _HAND_KEY_SET},
                           nulls=frozenset(key for key, v in meta.items() if v is None and key in _HAND_KEY_SET))
 
@@ -517,7 +518,7 @@ def game_headers(game_values: dict[str, pa.Array], players: list, rules: Rules |
             meta = _json_object(meta_text, "game_meta")
             if meta:
                 for key in _GAME_COLUMN_KEYS:
-                    if key in meta and (key in obj or key not in ("game_id", "rules") or meta[key] is not None):
+                    if key in meta and (key in obj or key not in _GAME_COLUMN_NULLABLE or meta[key] is not None):
                         raise RecordError(f"{shown(key)} belongs in its own column", "game_meta")
                 obj.update(meta)
             headers.append(game_from_dict(obj, rules))
@@ -623,13 +624,9 @@ def _per_hand_lists(column: pa.Array, real: np.ndarray) -> pa.Array:
     return pyarrow.compute.if_else(pa.array(real), column, pa.nulls(len(column), column.type))
 
 
-_DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
-_MOON_CODES = {name: code for code, name in enumerate(MOON_CHOICES)}
-
-
 def _direction_code(name: str) -> int:
-    return _DIRECTION_CODES.get(name, -2)
+    return DIRECTION_CODES.get(name, -2)
 
 
 def _moon_code(name: str) -> int:
-    return _MOON_CODES.get(name, -2)
+    return MOON_CODES.get(name, -2)

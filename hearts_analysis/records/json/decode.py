@@ -1,60 +1,37 @@
-"""``hearts-game/1`` JSON: one game per ``.json`` file, one per line in ``.jsonl``.
+"""``hearts-game/1`` objects (parsed JSON) to records: strict about structure, lenient about content.
 
-Parsing is strict about structure (every error names the field, e.g.
-``hands[2].plays[17]``) and lenient about content: a duplicate card or an
-illegal play is the replay engine's business, not the reader's.
+Every error names the field (e.g. ``hands[2].plays[17]``); a duplicate card or an
+illegal play is the replay engine's business, not the reader's. A hand of the usual
+shape takes a fast lane (:func:`_quick_hand`) that builds the same record.
+
+>>> game = game_from_dict({"players": ["a", "b", "c", "d"], "hands": []})
+>>> game.players, game.rules.preset
+(('a', 'b', 'c', 'd'), 'standard')
 """
 
 from __future__ import annotations
 
-import gc
-import re
-import sys
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any
 
 import orjson
 
-from ..atomic import atomic_open
-from ..cards import CARD_CODES, Card, CardError, card_name, parse_card
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
-from ..text import shown
-from .model import FORMAT, GameRecord, HandRecord
-
-_GAME_KEYS = ("format", "game_id", "played_at", "rules", "players", "hands", "complete")
-_HAND_KEYS = ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals")
+from ...cards import CARD_CODES, Card, CardError, parse_card
+from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
+from ...text import shown
+from ..errors import RecordError
+from ..model import FORMAT, GAME_KEYS, HAND_KEYS, GameRecord, HandRecord
 
 
-class RecordError(ValueError):
-    """A record that cannot be read: bad JSON, a schema error or an unknown card."""
-
-    def __init__(self, message: str, field: str | None = None, source: str | None = None):
-        self.field = field
-        self.source = source
-        self.detail = message
-        super().__init__(self.text())
-
-    def text(self) -> str:
-        where = f"{self.field}: " if self.field else ""
-        return f"{where}{self.detail}"
-
-    def at(self, source: str) -> "RecordError":
-        self.source = source
-        return self
-
-
-# -- dict -> record ---------------------------------------------------------
 def _fail(field: str, message: str) -> RecordError:
     return RecordError(message, field)
 
 
-_TOO_BIG = "expected a whole number within 64 bits, got a larger one"
+TOO_BIG = "expected a whole number within 64 bits, got a larger one"
 
 
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, float) and value.is_integer() and abs(value) >= 2 ** 63:
-        raise _fail(field, _TOO_BIG)  # orjson reads such a number as a float: _item shows it as written
+        raise _fail(field, TOO_BIG)  # orjson reads such a number as a float: _item shows it as written
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(field, f"expected a whole number, got {shown(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
@@ -170,8 +147,12 @@ def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ..
     return tuple(plays)
 
 
-_HAND_FIELDS = frozenset(_HAND_KEYS)
-_GAME_FIELDS = frozenset(_GAME_KEYS)
+assert HAND_KEYS == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"), \
+    "_quick_hand and _hand_from_dict read these hand fields: teach them a field added to the model"
+assert GAME_KEYS == ("format", "game_id", "played_at", "rules", "players", "hands", "complete"), \
+    "game_from_dict reads these game fields: teach it a field added to the model"
+_HAND_FIELDS = frozenset(HAND_KEYS)
+_GAME_FIELDS = frozenset(GAME_KEYS)
 _INT = frozenset((int,))
 _NO_NULLS: frozenset[str] = frozenset()
 
@@ -221,13 +202,14 @@ def _quick_hand(obj: Any, n: int) -> HandRecord | None:
     totals = get("totals")
     if totals is not None and (totals := _seat_ints(totals, n)) is None:
         return None
-    return HandRecord.checked(deal, plays, passes, dealer, direction, moon, points, totals, {}, _NO_NULLS)
+    return HandRecord.checked(deal=deal, plays=plays, passes=passes, dealer=dealer, pass_direction=direction, moon=moon,
+                              points=points, totals=totals, extra={}, nulls=_NO_NULLS)
 
 
 def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     if not isinstance(obj, dict):
         raise _fail(field, f"expected a hand object, got {shown(obj)}")
-    nulls = frozenset(k for k in _HAND_KEYS if k in obj and obj[k] is None)
+    nulls = frozenset(k for k in HAND_KEYS if k in obj and obj[k] is None)
     deal = _list(obj.get("deal"), f"{field}.deal") if "deal" in obj else None
     if deal is None:
         raise _fail(f"{field}.deal", "missing: the cards dealt to each seat")
@@ -260,7 +242,7 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
         raise _fail(f"{field}.moon", f"unknown moon choice {shown(moon)} (allowed: {', '.join(MOON_CHOICES)})")
     points = _ints(obj["points"], f"{field}.points", n) if obj.get("points") is not None else None
     totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
-    extra = _shallow({k: v for k, v in obj.items() if k not in _HAND_KEYS}, field)
+    extra = _shallow({k: v for k, v in obj.items() if k not in HAND_KEYS}, field)
     return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
                       extra=extra, nulls=nulls)
@@ -299,8 +281,8 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     if _GAME_FIELDS.issuperset(obj) and None not in obj.values():
         extra, nulls = {}, _NO_NULLS
     else:
-        extra = _shallow({k: v for k, v in obj.items() if k not in _GAME_KEYS}, "")
-        nulls = frozenset(k for k in _GAME_KEYS if k in obj and obj[k] is None)
+        extra = _shallow({k: v for k, v in obj.items() if k not in GAME_KEYS}, "")
+        nulls = frozenset(k for k in GAME_KEYS if k in obj and obj[k] is None)
     return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
                       played_at=obj.get("played_at"), complete=complete, extra=extra, nulls=nulls)
@@ -336,214 +318,3 @@ def _check_playable(rules: Rules, n: int) -> None:
         if len(_PLAYABLE) >= 256:
             _PLAYABLE.clear()
         _PLAYABLE.add((rules, n))
-
-
-# -- record -> dict ---------------------------------------------------------
-def _names(cards: Iterable[Card]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
-def hand_to_dict(hand: HandRecord) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    values = {
-        "dealer": hand.dealer, "pass_direction": hand.pass_direction,
-        "deal": [_names(d) for d in hand.deal],
-        "passes": None if hand.passes is None else [None if p is None else _names(p) for p in hand.passes],
-        "plays": [[seat, card_name(card)] for seat, card in hand.plays],
-        "moon": hand.moon,
-        "points": None if hand.points is None else list(hand.points),
-        "totals": None if hand.totals is None else list(hand.totals),
-    }
-    for key in _HAND_KEYS:
-        if values[key] is not None or key in hand.nulls:
-            out[key] = values[key]
-    out.update(hand.extra)
-    return out
-
-
-def game_to_dict(game: GameRecord) -> dict[str, Any]:
-    """The record as a ``hearts-game/1`` object with canonical card names."""
-    out: dict[str, Any] = {"format": FORMAT}
-    rules = game.rules_spec
-    if rules is None and "rules" not in game.nulls and game.rules != Rules():
-        rules = game.rules.to_spec()  # a record built in code: keep its rule set
-    values = {"game_id": game.game_id, "played_at": game.played_at, "rules": rules,
-              "players": list(game.players), "hands": [hand_to_dict(h) for h in game.hands],
-              "complete": game.complete}
-    for key in _GAME_KEYS[1:]:
-        if values[key] is not None or key in game.nulls or key in ("players", "hands"):
-            out[key] = values[key]
-    out.update(game.extra)
-    return out
-
-
-def dumps_game(game: GameRecord) -> bytes:
-    return orjson.dumps(game_to_dict(game))
-
-
-# -- files ------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One entry read from an input: a game, or the error that made it unreadable."""
-
-    source: str
-    game: GameRecord | None = None
-    error: RecordError | None = None
-
-
-JSONL_SUFFIXES = (".jsonl", ".ndjson")
-_READ_BUFFER = 1 << 20
-"""Bytes read at a time from a JSON Lines file: a line longer than the buffer is read in pieces and joined."""
-
-
-_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
-
-
-def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
-    """What is wrong with JSON text that orjson refused, in the user's terms.
-
-    Text saved as UTF-16 or UTF-32 (a byte order mark, or NUL bytes between the
-    characters) is named as such; text that stops inside a value is said to end
-    early (a cut-off line or file), not to be wrong at its last column.
-    ``document``: ``data`` is a whole ``.json`` file (the line is then named too).
-    """
-    if data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]:
-        return "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
-    where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
-    if error.pos >= len(data.rstrip()):
-        return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
-    return f"bad JSON: {error.msg} ({where})"
-
-
-def _item(obj: Any, source: str, rules: Rules | None) -> Item:
-    try:
-        return Item(source, game_from_dict(obj, rules))
-    except RecordError as error:
-        return Item(source, error=error.at(source))
-
-
-def _as_written(item: Item, raw: bytes) -> Item:
-    """``item``, its error showing a number too large to read as it is written in ``raw`` (its game's JSON)."""
-    error = item.error
-    if error is None or error.detail != _TOO_BIG:
-        return item
-    written = _number_at(raw, error.field or "")
-    if written is None:
-        return item
-    return Item(item.source, error=RecordError(f"expected a whole number within 64 bits, got {shown(written, 80)}",
-                                               error.field, item.source))
-
-
-def _number_at(raw: bytes, field: str) -> int | None:
-    """The integer at ``field`` (``hands[0].points[1]``) of a game's JSON text, read exactly (Python's own
-    JSON reader keeps every digit); ``None`` if it cannot be found."""
-    import json
-    try:
-        value: Any = json.loads(raw)
-        for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
-            value = value[int(index)] if index else value[key]
-    except (ValueError, LookupError, TypeError, RecursionError):
-        return None
-    return value if isinstance(value, int) else None
-
-
-def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
-    for number, line in enumerate(stream, 1):
-        if line and not line.isspace():
-            yield jsonl_item(line, f"{name}:{number}", rules)
-
-
-def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
-    """One non-blank line of a JSON Lines file (with its newline), as :func:`iter_jsonl` reads it.
-
-    The cycle collector is paused meanwhile: a game's decoded JSON is hundreds
-    of short-lived lists, which would otherwise set it off mid-game and age
-    into the older generations, to be scanned again and again in full.
-    """
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError as error:
-            return Item(source, error=RecordError(bad_json(error, line), source=source))
-        return _as_written(_item(obj, source, rules), line)
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _looks_like_jsonl(lines: list[bytes]) -> bool:
-    """One of the first two non-empty lines is a whole JSON object on its own.
-
-    An indented game that fails to parse is one broken document (report its line), not
-    one bad record per line: none of its lines is an object by itself.
-    """
-    for line in [l for l in lines if l.strip()][:2]:
-        try:
-            if isinstance(orjson.loads(line), dict):
-                return True
-        except orjson.JSONDecodeError:
-            continue
-    return False
-
-
-def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterator[Item]:
-    """A whole ``.json`` document: one game (or a list of games); JSON Lines if it is not one document."""
-    try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as error:
-        lines = data.splitlines()
-        if len([l for l in lines if l.strip()]) > 1 and _looks_like_jsonl(lines):
-            yield from iter_jsonl(iter(lines), name, rules)
-            return
-        source = f"{name}:{error.lineno}"
-        yield Item(source, error=RecordError(bad_json(error, data, document=True), source=source))
-        return
-    if isinstance(obj, list):
-        for index, game in enumerate(obj):
-            yield _item(game, f"{name}:#{index + 1}", rules)
-    else:
-        yield _as_written(_item(obj, f"{name}:1", rules), data)
-
-
-def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
-    name = str(path)
-    try:
-        if path.suffix.lower() in JSONL_SUFFIXES:
-            with open(path, "rb", buffering=_READ_BUFFER) as stream:
-                yield from iter_jsonl(stream, name, rules)
-        else:
-            yield from iter_json_text(path.read_bytes(), name, rules)
-    except OSError as error:
-        yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
-
-
-def read_stdin(rules: Rules | None = None) -> Iterator[Item]:
-    yield from iter_json_text(sys.stdin.buffer.read(), "<stdin>", rules)
-
-
-def write_games(games: Iterable[GameRecord], path: str | Path) -> int:
-    """Write games as JSON Lines (or one ``.json`` game) atomically; returns the count."""
-    path = Path(path)
-    count = 0
-    with atomic_open(path, "wb") as out:
-        if path.suffix.lower() == ".json":
-            games = list(games)
-            if len(games) != 1:
-                raise ValueError(f"{path}: a .json file holds exactly one game; use .jsonl for {len(games)}")
-            out.write(orjson.dumps(game_to_dict(games[0]), option=orjson.OPT_INDENT_2) + b"\n")
-            return 1
-        for game in games:
-            out.write(dumps_game(game) + b"\n")
-            count += 1
-    return count
-
-
-def read_games(paths: Iterable[str | Path] | str | Path, rules: Rules | None = None) -> Iterator[Item]:
-    """Every game in files, folders (recursively) and ``-`` (stdin), in order."""
-    from .sources import iter_sources  # the registry of formats; Parquet is optional
-    if isinstance(paths, (str, Path)):
-        paths = [paths]
-    yield from iter_sources(paths, rules)

@@ -1,0 +1,99 @@
+"""The rules of play, written once: which cards are legal, which card takes a trick, when a hand ends early.
+
+Every lane asks these functions, reading the rules only through the facts of a
+:class:`~hearts_analysis.rules.Table` (``first_lead_cards``, ``breakers``, ...):
+the explaining replay (:class:`~hearts_analysis.engine.state.HandState`), the
+replay's fast lane, the simulator and the review's rollouts and knowledge. The
+numpy lanes spell the same steps in arrays, from the same facts.
+
+Legality is an ordered cascade, as in OpenSpiel: first lead -> follow suit ->
+no points on the first trick -> hearts broken. Each step keeps ``legal & F``
+unless that would leave nothing. A *probe* sees every step that narrowed the
+cards, with the violation code of its rule, so the validator explains a play
+with the very cascade the legal-move generator runs.
+
+>>> from hearts_analysis.cards import SUIT_MASKS, HEARTS, mask_of, names, parse_card
+>>> from hearts_analysis.rules import Rules
+>>> table = Rules.preset("standard").table(4)
+>>> hand = mask_of(parse_card(c) for c in ("2C", "5H", "QS"))
+>>> names(legal_cards(table, hand, 0, first_trick=True, broken=False))
+['2C']
+>>> names(legal_cards(table, hand, 0, first_trick=False, broken=False))
+['2C', 'QS']
+>>> names(legal_cards(table, hand, 0, first_trick=False, broken=True))
+['2C', '5H', 'QS']
+>>> names([winning_card(mask_of(parse_card(c) for c in ("4H", "AS", "9H")), SUIT_MASKS[HEARTS])])
+['9H']
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..cards import HEARTS_MASK, Card, Mask
+from ..rules import Table
+
+FIRST_LEAD, REVOKE, FIRST_TRICK_POINTS, HEARTS_UNBROKEN = (
+    "wrong-first-lead", "revoke", "points-on-first-trick", "hearts-not-broken")
+"""The violation codes of the cascade's steps, in cascade order."""
+
+Probe = Callable[[str, Mask, Mask], None]
+"""Called as ``probe(code, before, kept)`` by each step that narrowed the legal cards."""
+
+
+def legal_cards(table: Table, hand: Mask, led: Mask, first_trick: bool, broken: bool,
+                probe: Probe | None = None) -> Mask:
+    """The cards of ``hand`` that may be played; ``led`` is the led suit's mask (0 when leading).
+
+    Charges (a rule of imported logs) are a further step that only the
+    reference engine applies, after this cascade.
+    """
+    if led:
+        legal = hand & led or hand
+        if probe is not None and legal != hand:
+            probe(REVOKE, hand, legal)
+        if first_trick and table.first_trick_barred:
+            legal = _step(legal, legal & ~table.first_trick_barred, FIRST_TRICK_POINTS, probe)
+        return legal
+    legal = hand
+    if first_trick:
+        if table.first_lead_cards:
+            legal = _step(legal, legal & table.first_lead_cards, FIRST_LEAD, probe)
+        if table.first_trick_barred:
+            legal = _step(legal, legal & ~table.first_trick_barred, FIRST_TRICK_POINTS, probe)
+    if not broken and legal & ~table.heart_lead_hand:
+        # a card outside heart_lead_hand is not a heart, so the step always keeps something
+        keep = legal & ~HEARTS_MASK
+        if probe is not None and keep != legal:
+            probe(HEARTS_UNBROKEN, legal, keep)
+        return keep
+    return legal
+
+
+def _step(legal: Mask, keep: Mask, code: str, probe: Probe | None) -> Mask:
+    """One step of the cascade: the kept cards, unless none would be left."""
+    if not keep or keep == legal:
+        return legal
+    if probe is not None:
+        probe(code, legal, keep)
+    return keep
+
+
+def winning_card(trick: Mask, led: Mask) -> Card:
+    """The card that takes a trick: the highest card of the suit led (``trick``: the cards played to it)."""
+    return (trick & led).bit_length() - 1
+
+
+def breaks_hearts(table: Table, trick: Mask) -> bool:
+    """Whether a finished trick breaks hearts (a heart fell on it, or QS under ``heart_or_queen``)."""
+    return bool(trick & table.breakers)
+
+
+def sweeps(table: Table, leader_hand: Mask, broken: bool) -> bool:
+    """Whether the hand ends now (``only_hearts_lead ends_hand``): the leader holds only hearts while they
+    are unbroken, and takes every card still held."""
+    return table.ends_hand and not broken and bool(leader_hand) and not leader_hand & ~HEARTS_MASK
+
+
+__all__ = ["FIRST_LEAD", "FIRST_TRICK_POINTS", "HEARTS_UNBROKEN", "Probe", "REVOKE", "breaks_hearts",
+           "legal_cards", "sweeps", "winning_card"]

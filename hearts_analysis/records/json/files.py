@@ -1,0 +1,174 @@
+"""``hearts-game/1`` JSON files: one game per ``.json`` file (or a list of games), one per line in ``.jsonl``.
+
+Each game read becomes an :class:`~hearts_analysis.records.errors.Item`: the record, or
+the error naming its file and line (``games.jsonl:9``) and field; the other games are
+still read. Writing is atomic.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import sys
+from pathlib import Path
+from typing import Any, BinaryIO, Iterable, Iterator
+
+import orjson
+
+from ...atomic import atomic_open
+from ...rules import Rules
+from ...text import shown
+from ..errors import Item, RecordError
+from ..model import GameRecord
+from ..paths import JSONL_SUFFIXES
+from .decode import TOO_BIG, game_from_dict
+from .encode import dumps_game, game_to_dict
+
+
+_READ_BUFFER = 1 << 20
+"""Bytes read at a time from a JSON Lines file: a line longer than the buffer is read in pieces and joined."""
+
+
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
+    """What is wrong with JSON text that orjson refused, in the user's terms.
+
+    Text saved as UTF-16 or UTF-32 (a byte order mark, or NUL bytes between the
+    characters) is named as such; text that stops inside a value is said to end
+    early (a cut-off line or file), not to be wrong at its last column.
+    ``document``: ``data`` is a whole ``.json`` file (the line is then named too).
+    """
+    if data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]:
+        return "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+    where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
+    if error.pos >= len(data.rstrip()):
+        return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
+    return f"bad JSON: {error.msg} ({where})"
+
+
+def _item(obj: Any, source: str, rules: Rules | None) -> Item:
+    try:
+        return Item(source, game_from_dict(obj, rules))
+    except RecordError as error:
+        return Item(source, error=error.at(source))
+
+
+def _as_written(item: Item, raw: bytes) -> Item:
+    """``item``, its error showing a number too large to read as it is written in ``raw`` (its game's JSON)."""
+    error = item.error
+    if error is None or error.detail != TOO_BIG:
+        return item
+    written = _number_at(raw, error.field or "")
+    if written is None:
+        return item
+    return Item(item.source, error=RecordError(f"expected a whole number within 64 bits, got {shown(written, 80)}",
+                                               error.field, item.source))
+
+
+def _number_at(raw: bytes, field: str) -> int | None:
+    """The integer at ``field`` (``hands[0].points[1]``) of a game's JSON text, read exactly (Python's own
+    JSON reader keeps every digit); ``None`` if it cannot be found."""
+    import json
+    try:
+        value: Any = json.loads(raw)
+        for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
+            value = value[int(index)] if index else value[key]
+    except (ValueError, LookupError, TypeError, RecursionError):
+        return None
+    return value if isinstance(value, int) else None
+
+
+def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
+    for number, line in enumerate(stream, 1):
+        if line and not line.isspace():
+            yield jsonl_item(line, f"{name}:{number}", rules)
+
+
+def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
+    """One non-blank line of a JSON Lines file (with its newline), as :func:`iter_jsonl` reads it.
+
+    The cycle collector is paused meanwhile: a game's decoded JSON is hundreds
+    of short-lived lists, which would otherwise set it off mid-game and age
+    into the older generations, to be scanned again and again in full.
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            return Item(source, error=RecordError(bad_json(error, line), source=source))
+        return _as_written(_item(obj, source, rules), line)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _looks_like_jsonl(lines: list[bytes]) -> bool:
+    """One of the first two non-empty lines is a whole JSON object on its own.
+
+    An indented game that fails to parse is one broken document (report its line), not
+    one bad record per line: none of its lines is an object by itself.
+    """
+    for line in [l for l in lines if l.strip()][:2]:
+        try:
+            if isinstance(orjson.loads(line), dict):
+                return True
+        except orjson.JSONDecodeError:
+            continue
+    return False
+
+
+def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterator[Item]:
+    """A whole ``.json`` document: one game (or a list of games); JSON Lines if it is not one document."""
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        lines = data.splitlines()
+        if len([l for l in lines if l.strip()]) > 1 and _looks_like_jsonl(lines):
+            yield from iter_jsonl(iter(lines), name, rules)
+            return
+        source = f"{name}:{error.lineno}"
+        yield Item(source, error=RecordError(bad_json(error, data, document=True), source=source))
+        return
+    if isinstance(obj, list):
+        for index, game in enumerate(obj):
+            yield _item(game, f"{name}:#{index + 1}", rules)
+    else:
+        yield _as_written(_item(obj, f"{name}:1", rules), data)
+
+
+def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
+    name = str(path)
+    try:
+        if path.suffix.lower() in JSONL_SUFFIXES:
+            with open(path, "rb", buffering=_READ_BUFFER) as stream:
+                yield from iter_jsonl(stream, name, rules)
+        else:
+            yield from iter_json_text(path.read_bytes(), name, rules)
+    except OSError as error:
+        yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
+
+
+def read_stdin(rules: Rules | None = None) -> Iterator[Item]:
+    yield from iter_json_text(sys.stdin.buffer.read(), "<stdin>", rules)
+
+
+def write_games(games: Iterable[GameRecord], path: str | Path) -> int:
+    """Write games as JSON Lines (or one ``.json`` game) atomically; returns the count."""
+    path = Path(path)
+    count = 0
+    with atomic_open(path, "wb") as out:
+        if path.suffix.lower() == ".json":
+            games = list(games)
+            if len(games) != 1:
+                raise ValueError(f"{path}: a .json file holds exactly one game; use .jsonl for {len(games)}")
+            out.write(orjson.dumps(game_to_dict(games[0]), option=orjson.OPT_INDENT_2) + b"\n")
+            return 1
+        for game in games:
+            out.write(dumps_game(game) + b"\n")
+            count += 1
+    return count

@@ -1,0 +1,232 @@
+"""Parquet corpora of the ``events/2`` layout (and ``events/1``) back to games, streamed.
+
+Reading goes a pair of row groups at a time (or, in an ``events/1`` file, a row
+group at a time); a damaged file, row group or game becomes an
+:class:`~hearts_analysis.records.errors.Item` with its error and the rest is still read.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ...rules import Rules
+from ..errors import Item, RecordError
+from ..paths import PARQUET_SUFFIXES, input_problem
+from .decode import RowGroup, decode_table, schema_problems
+from .layout import CARD_COLUMNS, COLUMNS, HEADER_COLUMNS, LAYOUT, META_LAYOUT
+
+DECODE_HANDS = 4096
+"""Hands decoded into records at a time: a row group's records are not all held at once."""
+
+
+def parquet_files(path: str | Path) -> list[Path]:
+    """The Parquet files of a corpus: the file itself, or a folder's, in sorted order."""
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in PARQUET_SUFFIXES
+                  and not any(part.startswith(".") for part in p.relative_to(path).parts))
+
+
+def iter_row_groups(path: str | Path, rules: Rules | None = None) -> Iterator[RowGroup | Item]:
+    """Each row group of a Parquet corpus (a file or a folder), decoded and checked; in file order.
+
+    Yields a :class:`RowGroup` (numpy columns of whole games, each game's record
+    header or error) for every readable row group, and an :class:`Item` carrying a
+    :class:`RecordError` for a file or row group that cannot be read. A game that
+    a foreign writer split across row groups is joined back together.
+    """
+    for file in parquet_files(path):
+        yield from _file_row_groups(file, rules)
+
+
+def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Item]:
+    name = str(path)
+    problem = input_problem(Path(path)) if os.path.exists(path) else None   # a FIFO would block
+    if problem is not None:
+        yield Item(name, error=RecordError(problem, source=name))
+        return
+    try:
+        parquet = pq.ParquetFile(path, page_checksum_verification=True)
+        problems = schema_problems(parquet.schema_arrow, parquet.metadata.metadata)
+    except (OSError, pa.ArrowException, ValueError) as error:
+        reason = "no such file" if isinstance(error, FileNotFoundError) else _reason(error)
+        yield Item(name, error=RecordError(f"cannot read as Parquet (damaged or truncated?): {reason}", source=name))
+        return
+    if problems:
+        yield Item(name, error=RecordError(f"not an events/2 Parquet file: {'; '.join(problems)}", source=name))
+        return
+    if is_paired(parquet):
+        yield from _paired_row_groups(parquet, name, rules)
+        return
+    columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
+    groups = parquet.num_row_groups
+    carry: pa.Table | None = None
+    carry_row = carry_group = 0
+    row = 0
+    for number in range(groups):
+        size = parquet.metadata.row_group(number).num_rows
+        try:
+            table = parquet.read_row_group(number, columns=columns)
+        except (OSError, pa.ArrowException, ValueError) as error:
+            if carry is not None:
+                yield from decoded(carry, name, carry_group, carry_row, rules)
+                carry = None
+            yield group_error(parquet, name, number, error, paired=False)
+            row += size
+            continue
+        start, first = row, number
+        if carry is not None:
+            table, start, first = pa.concat_tables([carry, table]), carry_row, carry_group
+            carry = None
+        if number + 1 < groups and table.num_rows and may_continue(parquet, number):
+            games = table["game"]
+            cut = last_game_start(games)
+            carry, carry_row, carry_group = table.slice(cut), start + cut, first
+            table = table.slice(0, cut)
+        if table.num_rows:
+            yield from decoded(table, name, first, start, rules)
+        row += size
+    if carry is not None:
+        yield from decoded(carry, name, carry_group, carry_row, rules)
+
+
+def is_paired(parquet: pq.ParquetFile) -> bool:
+    """Whether the file is ``events/2``: row groups in pairs, header rows then the card rows of the same games."""
+    metadata = parquet.metadata.metadata or {}
+    return metadata.get(META_LAYOUT.encode()) == LAYOUT.encode()
+
+
+def pairs(parquet: pq.ParquetFile) -> list[tuple[int, int, int]]:
+    """``(header group, first row of its headers, first row of its cards)`` of each pair of an ``events/2`` file;
+    a last header group without its card group is still listed (reading it then fails)."""
+    found, row = [], 0
+    for number in range(0, parquet.num_row_groups, 2):
+        size = parquet.metadata.row_group(number).num_rows
+        found.append((number, row, row + size))
+        row += size + (parquet.metadata.row_group(number + 1).num_rows if number + 1 < parquet.num_row_groups else 0)
+    return found
+
+
+def read_pair(parquet: pq.ParquetFile, number: int, columns: list[str] | None = None,
+              threads: bool = True) -> tuple[pa.Table, pa.Table]:
+    """The header and card rows of the pair starting at row group ``number`` (with ``columns``: the card
+    columns among them; the header rows are always read whole)."""
+    names = parquet.schema_arrow.names
+    if number + 1 >= parquet.num_row_groups:
+        raise ValueError("the header row group has no card row group after it")
+    headers = parquet.read_row_group(number, columns=[c for c in HEADER_COLUMNS if c in names], use_threads=threads)
+    wanted = [c for c in (columns or CARD_COLUMNS) if c in names]
+    return headers, parquet.read_row_group(number + 1, columns=wanted, use_threads=threads)
+
+
+def group_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException, paired: bool) -> Item:
+    """The item of row group ``number`` (``paired``: of the ``events/2`` pair starting there) that cannot be read."""
+    groups = f"row groups {number + 1} and {number + 2}" if paired else f"row group {number + 1}"
+    source = f"{name}:{_groups_label(number, paired)}"
+    return Item(source, error=RecordError(
+        f"{groups} of {parquet.num_row_groups} cannot be read{_games_of(parquet, number)}: {_reason(error)}",
+        source=source))
+
+
+def _groups_label(number: int, paired: bool) -> str:
+    return f"row groups {number + 1}-{number + 2}" if paired else f"row group {number + 1}"
+
+
+def _paired_row_groups(parquet: pq.ParquetFile, name: str, rules: Rules | None) -> Iterator[RowGroup | Item]:
+    for number, header_row, card_row in pairs(parquet):
+        try:
+            headers, cards = read_pair(parquet, number)
+        except (OSError, pa.ArrowException, ValueError) as error:
+            yield group_error(parquet, name, number, error, paired=True)
+            continue
+        if not headers.num_rows and not cards.num_rows:
+            continue  # an empty pair (a writer that flushed nothing) holds no game
+        for (header_at, header_count), (card_at, card_count) in _slices(headers, cards):
+            yield from decoded(cards.slice(card_at, card_count), name, number, card_row + card_at, rules,
+                                headers.slice(header_at, header_count), header_row + header_at)
+        del headers, cards
+
+
+def _slices(headers: pa.Table, cards: pa.Table) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The pair's header and card rows cut into runs of whole games of about :data:`DECODE_HANDS` hands
+    (``(start, length)`` of each), so that the records of a large row group are not all built at once;
+    one run where the header rows do not mark out the card rows' games (decoding then says why)."""
+    import pyarrow.compute as pc  # here: the fast path, which never slices, does without it
+    whole = [((0, headers.num_rows), (0, cards.num_rows))]
+    if not cards.num_rows or cards["game"].null_count or headers["event"].null_count:
+        return whole
+    game = cards["game"].to_numpy()
+    card_starts = np.flatnonzero(np.concatenate([[True], game[1:] != game[:-1]]))
+    header_starts = np.flatnonzero(pc.equal(headers["event"].cast(pa.string()), "game").to_numpy(
+        zero_copy_only=False))
+    games = len(card_starts)
+    if len(header_starts) != games or (games and header_starts[0] != 0):
+        return whole
+    hands = headers.num_rows - games
+    step = max(1, games * DECODE_HANDS // max(hands, 1))
+    cuts = list(range(0, games, step)) + [games]
+    header_ends = np.append(header_starts, headers.num_rows)
+    card_ends = np.append(card_starts, cards.num_rows)
+    return [((int(header_ends[a]), int(header_ends[b] - header_ends[a])),
+             (int(card_ends[a]), int(card_ends[b] - card_ends[a]))) for a, b in zip(cuts, cuts[1:])]
+
+
+def decoded(table: pa.Table, name: str, number: int, first_row: int, rules: Rules | None,
+            headers: pa.Table | None = None, header_row: int = 0) -> Iterator[RowGroup | Item]:
+    """:func:`decode_table` of whole games read from row group ``number`` (with ``headers``: of the pair
+    starting there), or the error item of those row groups when none of their games can be read."""
+    try:
+        yield decode_table(table, name, number, first_row, rules, headers, header_row)
+    except (RecordError, pa.ArrowException, ValueError) as error:
+        groups = _groups_label(number, headers is not None)
+        source = f"{name}:{groups}"
+        message = error.detail if isinstance(error, RecordError) else _reason(error)
+        yield Item(source, error=RecordError(f"{groups} cannot be read: {message}", source=source))
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def _statistics(parquet: pq.ParquetFile, number: int):
+    meta = parquet.metadata.row_group(number)
+    for i in range(meta.num_columns):
+        column = meta.column(i)
+        if column.path_in_schema == "game":
+            stats = column.statistics
+            return stats if stats is not None and stats.has_min_max else None
+    return None
+
+
+def _games_of(parquet: pq.ParquetFile, number: int) -> str:
+    stats = _statistics(parquet, number)
+    return "" if stats is None else f" (games #{stats.min + 1} to #{stats.max + 1} are lost)"
+
+
+def may_continue(parquet: pq.ParquetFile, number: int) -> bool:
+    """Whether the next row group may hold more rows of this one's last game (unknown without statistics)."""
+    this, following = _statistics(parquet, number), _statistics(parquet, number + 1)
+    return this is None or following is None or following.min <= this.max
+
+
+def last_game_start(games: pa.ChunkedArray) -> int:
+    values = games.to_numpy()
+    changes = np.flatnonzero(values[1:] != values[:-1])
+    return int(changes[-1]) + 1 if len(changes) else 0
+
+
+def read_parquet_items(path: str | Path, rules: Rules | None = None) -> Iterator[Item]:
+    """Every game of a Parquet corpus as an :class:`Item` (source ``file.parquet:#k``), streamed."""
+    for part in iter_row_groups(path, rules):
+        if isinstance(part, Item):
+            yield part
+        else:
+            yield from part.items()

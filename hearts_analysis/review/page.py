@@ -1,0 +1,140 @@
+"""What a game's review page shows, from the review document (:func:`~.report.game_dict`) and the game.
+
+A player reads a review to learn, so the page must let them find each flagged
+decision at the table: every decision carries its place in the replay (the
+hand, and the 1-based play that shows it; 0 for a pass, which the replay shows
+before the first lead). Accuracy over one game rests on a few dozen decisions,
+and how hard those happened to be moves it as much as how well they were
+played, so it is given with an interval: a bootstrap over the player's unforced
+decisions (``scipy.stats.bootstrap``), resampling each decision's cost with
+what was at stake in it.
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> from hearts_analysis.review import Settings, game_dict, review_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=2, max_hands=1)
+>>> page = review_page(game_dict(review_game(game, Settings(samples=16), hands=[1])), game)
+>>> [row["player"] for row in page.players]
+['ann', 'bob', 'cy', 'dee']
+>>> all(d["fragment"] == f"#hand={d['hand']}&play={d['play']}" for d in page.decisions)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..records.model import GameRecord
+
+CLASS_NAMES = ("inaccuracy", "mistake", "blunder")
+CONFIDENCE = 0.95
+"""The confidence level of the accuracy interval."""
+RESAMPLES = 2000
+"""Bootstrap resamples: between seeds the interval's ends move by about 0.4 points (one standard deviation,
+25 decisions); the seed is fixed, so a page is the same every time."""
+
+
+def fragment(hand: int, play: int) -> str:
+    """The replay's address of a position: hand number and plays shown, both as the viewer reads them.
+
+    >>> fragment(2, 5)
+    '#hand=2&play=5'
+    """
+    return f"#hand={hand}&play={play}"
+
+
+def play_number(plays: Sequence[Sequence[int]], seats: int, trick: int | None, seat: int) -> int:
+    """The 1-based play of ``seat`` in ``trick`` (0 for the pass, ``trick is None``), where the replay shows
+    that decision made; the trick's end when the seat has no card in it (a hand cut short).
+
+    >>> play_number([(0, 1), (1, 2), (2, 3), (3, 4), (1, 5), (2, 6)], 4, 2, 2)
+    6
+    """
+    if trick is None:
+        return 0
+    first, last = (trick - 1) * seats, min(trick * seats, len(plays))
+    for index in range(first, last):
+        if plays[index][0] == seat:
+            return index + 1
+    return last
+
+
+def accuracy_interval(costs: Sequence[float], spreads: Sequence[float],
+                      confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    """A ``confidence`` interval for accuracy (``100 * (1 - sum cost / sum spread)``) over these decisions;
+    ``None`` where fewer than three decisions, or nothing at stake, leave nothing to resample.
+
+    >>> low, high = accuracy_interval([0, 0, 2, 0, 5, 0, 0, 1], [3, 2, 4, 1, 9, 2, 6, 3])
+    >>> low < 100 * (1 - 8 / 30) < high <= 100
+    True
+    """
+    cost = np.asarray(costs, dtype=float)
+    spread = np.asarray(spreads, dtype=float)
+    if len(cost) < 3 or spread.sum() <= 0:
+        return None
+    if not cost.any():
+        return (100.0, 100.0)
+    from scipy.stats import bootstrap   # loads in about a second: only when a page is built
+
+    def ratio(c: np.ndarray, s: np.ndarray, axis: int = -1) -> np.ndarray:
+        lost, stake = c.sum(axis=axis), s.sum(axis=axis)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(stake > 0, 100.0 * (1.0 - lost / stake), 100.0)
+
+    result = bootstrap((cost, spread), ratio, paired=True, vectorized=True, n_resamples=RESAMPLES,
+                       confidence_level=confidence, method="percentile", rng=np.random.default_rng(0))
+    low, high = result.confidence_interval
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class ReviewPage:
+    """A game's review as its page shows it."""
+
+    players: list[dict[str, Any]]
+    """One row per reviewed seat: ``seat, player, accuracy, low, high`` (the interval, ``None`` when too
+    few decisions), ``decisions, unforced, inaccuracy, mistake, blunder, unclear, lost``."""
+    decisions: list[dict[str, Any]]
+    """Every unforced decision in game order, each a decision of the document plus ``play`` (1-based,
+    0 for the pass) and ``fragment`` (its replay address)."""
+    confidence: float = CONFIDENCE
+
+    @property
+    def flagged(self) -> list[dict[str, Any]]:
+        """Every flagged decision, in game order: the whole list, never cut."""
+        return [d for d in self.decisions if d.get("class")]
+
+
+def review_page(document: dict[str, Any], game: GameRecord, confidence: float = CONFIDENCE) -> ReviewPage:
+    """The page data of one game's review ``document`` (one entry of ``hearts review --format json``)."""
+    players = list(document.get("players") or game.players)
+    decisions = []
+    for d in document.get("decisions") or []:
+        if d.get("forced"):
+            continue
+        hand = d["hand"]
+        plays = game.hands[hand - 1].plays if 1 <= hand <= len(game.hands) else ()
+        play = play_number(plays, game.seats, d.get("trick") if d.get("kind") == "play" else None, d["seat"])
+        decisions.append({**d, "play": play, "fragment": fragment(hand, play)})
+    decisions.sort(key=lambda d: (d["hand"], d["play"], d["seat"]))
+    accuracy = document.get("accuracy") or {}
+    rows = []
+    for key in sorted(accuracy, key=int):
+        seat = int(key)
+        mine = [d for d in decisions if d["seat"] == seat]
+        every = sum(1 for d in document.get("decisions") or [] if d["seat"] == seat)
+        costs = [d["cost"] for d in mine]
+        spreads = [d.get("spread") for d in mine]
+        interval = None if None in spreads else accuracy_interval(costs, spreads, confidence)
+        point = float(accuracy[key])
+        row = {"seat": seat, "player": players[seat] if seat < len(players) else str(seat), "accuracy": point,
+               "low": None if interval is None else round(min(interval[0], point), 1),
+               "high": None if interval is None else round(max(interval[1], point), 1),
+               "decisions": every, "unforced": len(mine), "unclear": sum(bool(d.get("unclear")) for d in mine),
+               "lost": round(sum(costs), 2)}
+        row.update({name: sum(d.get("class") == name for d in mine) for name in CLASS_NAMES})
+        rows.append(row)
+    return ReviewPage(rows, decisions, confidence)

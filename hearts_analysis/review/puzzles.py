@@ -1,0 +1,107 @@
+"""Flagged decisions as practice puzzles: the position a player faced, what they did, and what was better.
+
+A player learns most from their own mistakes, replayed as questions (as chess
+sites' "learn from your mistakes" does): each puzzle is one flagged decision of
+a review, with only what the seat could know at that moment (its cards, the
+trick so far, the cards already played, its pass) so that it can be solved
+without seeing the answer. The JSON shape is documented in ``docs/review.md``.
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> from hearts_analysis.simulate.bots import HeuristicBot, RandomBot
+>>> from hearts_analysis.review import Settings, review_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=3, max_hands=1,
+...                      bot=[RandomBot, HeuristicBot, RandomBot, HeuristicBot])
+>>> found = puzzles(game, review_game(game, Settings(samples=16), hands=[1]))
+>>> all(p["played"] not in p["answer"]["better"] for p in found)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..cards import Mask, card_name, iter_cards, mask_of, names
+from ..engine.replay import GameResult, HandResult, replay_game
+from ..engine.state import HandState
+from ..records.model import GameRecord
+from .evaluate import INACCURACY, Decision
+from .game import GameReview
+from .page import fragment, play_number
+
+PUZZLE_FORMAT = "hearts-puzzles/1"
+
+
+def _cards(mask: Mask) -> list[str]:
+    return names(sorted(iter_cards(mask)))
+
+
+def _answer(decision: Decision) -> dict[str, Any]:
+    """The better choices: every alternative that saves at least an inaccuracy's worth of points, best first."""
+    played = next((o for o in decision.options if o.cards == decision.played), None)
+    better = [o for o in decision.options
+              if played is not None and o.cards != decision.played and o.expected <= played.expected - INACCURACY]
+    as_text = (lambda cards: names(cards)) if decision.kind == "pass" else (lambda cards: card_name(cards[0]))
+    return {"best": as_text(decision.best),
+            "better": [as_text(o.cards) for o in better] or [as_text(decision.best)],
+            "expected": {"played": None if played is None else round(played.expected, 2),
+                         "best": round(decision.options[0].expected, 2) if decision.options else None}}
+
+
+def _position(game: GameRecord, hand: HandResult, totals: tuple[int, ...], decision: Decision,
+              play: int) -> dict[str, Any]:
+    """What the seat knew: its cards, the trick so far, the cards played before, its pass, the scores."""
+    seat = decision.seat
+    table = game.rules.table(game.seats)
+    record = game.hands[hand.number - 1]
+    offset = table.pass_offset(hand.pass_direction)
+    position: dict[str, Any] = {"score": list(totals), "direction": hand.pass_direction}
+    if decision.kind == "pass":
+        position.update(held=_cards(mask_of(record.deal[seat])),
+                        to=(seat + offset) % game.seats if offset else None)
+        return position
+    held = list(hand.held)
+    state = HandState(table, held, HandState.first_leader_for(table, held, hand.dealer))
+    for who, card in record.plays[:play - 1]:
+        state.push(who, card)
+    in_trick = mask_of(c for _, c in state.trick)
+    giver = (seat - offset) % game.seats if offset else None
+    position.update(
+        held=_cards(state.hands[seat]),
+        legal=_cards(state.legal_cards(seat)),
+        trick=[{"seat": who, "card": card_name(card)} for who, card in state.trick],
+        played_before=_cards(state.played & ~in_trick),
+        passed=_cards(hand.passed[seat]) if offset and hand.passed else [],
+        received=_cards(hand.passed[giver]) if giver is not None and hand.passed else [],
+    )
+    return position
+
+
+def puzzles(game: GameRecord, review: GameReview, source: str | None = None,
+            result: GameResult | None = None) -> list[dict[str, Any]]:
+    """A puzzle for each flagged decision of ``review`` (of ``game``), in the order played."""
+    result = result or replay_game(game)
+    out = []
+    for decision in review.decisions:
+        if not decision.category or decision.hand > len(result.hands):
+            continue
+        hand = result.hands[decision.hand - 1]
+        totals = result.hands[decision.hand - 2].totals if decision.hand > 1 else (0,) * game.seats
+        plays = game.hands[decision.hand - 1].plays
+        play = play_number(plays, game.seats, decision.trick if decision.kind == "play" else None, decision.seat)
+        out.append({
+            "source": source, "game_id": game.game_id, "hand": decision.hand, "play": play,
+            "replay": fragment(decision.hand, play), "trick": decision.trick, "seat": decision.seat,
+            "player": game.players[decision.seat], "players": list(game.players), "kind": decision.kind,
+            "position": _position(game, hand, totals, decision, play),
+            "played": names(decision.played) if decision.kind == "pass" else card_name(decision.played[0]),
+            "answer": _answer(decision),
+            "cost": round(decision.cost, 2), "class": decision.category, "reason": decision.reason,
+        })
+    out.sort(key=lambda p: (p["hand"], p["play"], p["seat"]))
+    return out
+
+
+def puzzles_document(found: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The file ``hearts review --puzzles`` writes."""
+    return {"format": PUZZLE_FORMAT, "puzzles": list(found)}
