@@ -1,4 +1,21 @@
-"""Audit, re-score and review recorded games of Hearts."""
+"""Audit, re-score and review recorded games of Hearts.
+
+The package root names what a caller needs to check a game: the record, the
+rules it was played under and the replay that judges it. A record that scores
+a hand differently from its tricks is caught, with the seat and hand named:
+
+>>> import dataclasses
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=1)
+>>> replay_game(game).valid
+True
+>>> first = game.hands[0]
+>>> first.points
+(0, 1, 6, 19)
+>>> wrong = dataclasses.replace(game, hands=(dataclasses.replace(first, points=(0, 1, 6, 20)),) + game.hands[1:])
+>>> [(v.code, v.location()) for v in replay_game(wrong).violations]
+[('points-mismatch', 'hand 1 seat 3')]
+"""
 
 from .cards import Card, Mask, card_name, parse_card
 from .engine import GameResult, HandResult, HandState, replay_game

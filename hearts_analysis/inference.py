@@ -28,6 +28,18 @@ Every verdict is a full replay, so a value said to fit does fit in
 combination with the fitted values of the other fields. Fields that interact
 (a wrong ``moon`` hiding a ``jack_of_diamonds`` value) are caught by the
 repeated descent, not by a search of every combination.
+
+Two Omnibus games played to 30, judged without the rules they name: the recorded
+points give the JD bonus away, and the final totals bound the target, of which
+the roundest is suggested:
+
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = simulate_games(2, Rules.preset("omnibus", target=30))
+>>> found = infer_rules((game.game_id, game) for game in games)
+>>> found.suggestion, found.unexplained_count
+({'preset': 'omnibus', 'target': 25}, 0)
+>>> found.field("jack_of_diamonds").fitting, found.field("target").span
+((-10,), (25, 37))
 """
 
 from __future__ import annotations

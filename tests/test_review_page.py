@@ -166,7 +166,7 @@ def test_decisions_beyond_the_replay_are_listed_without_a_link():
 def _one_hand_games(folder, count: int = 1):
     import orjson
 
-    from hearts_analysis.records.jsonio import game_to_dict
+    from hearts_analysis.records import game_to_dict
     from hearts_analysis.rules import Rules
     from hearts_analysis.simulate import simulate_game
     from hearts_analysis.simulate.bots import HeuristicBot, RandomBot

@@ -11,6 +11,24 @@ Chunks of hands keep the arrays small (memory stays bounded). The counts land in
 exactly what :meth:`Tally.add` gives for the same games (the tests compare
 them on simulated corpora of every preset); a game the screen doubts, or a
 hand ended early by an ``ends_hand`` sweep, goes to the per-game analysis.
+
+The bit helpers take a whole array of card masks at once, one mask per hand and
+seat, and give what the replay gives hand by hand:
+
+>>> import numpy as np
+>>> from hearts_analysis.cards import card_name, mask_of, parse_card
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=1)
+>>> hands = replay_game(game).hands
+>>> taken = np.array([hand.taken for hand in hands], dtype=np.uint64)
+>>> heart_points(taken).tolist() == [list(hand.raw_points) for hand in hands]
+True
+>>> masks = np.array([mask_of(parse_card(c) for c in cards) for cards in (["2H", "KH", "3C"], ["AS", "QS"], [])],
+...                  dtype=np.uint64)
+>>> [card_name(card) if card >= 0 else None for card in highest(masks).tolist()], popcount(masks).tolist()
+(['KH', 'AS', None], [3, 2, 0])
 """
 
 from __future__ import annotations

@@ -4,6 +4,18 @@
 command builds on; it keeps pure-Python values so that corpora stream through
 it game by game, and :func:`game_to_dict` is the ``hearts analyze --format
 json`` shape of one game.
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=1)
+>>> analysis = analyze_game(game)
+>>> analysis.result.totals, analysis.positions
+((29, 2, 12, 35), (3, 1, 2, 4))
+>>> first = analysis.hands[0]
+>>> [(seat.hearts, seat.qs) for seat in first.seats], first.hearts_broken
+([(0, False), (1, False), (6, False), (6, True)], (2, 0))
+>>> game_to_dict(analysis)["winners"]
+[1]
 """
 
 from __future__ import annotations

@@ -220,7 +220,27 @@ def _review_rows(review: ReviewCosts) -> list[dict[str, Any]]:
 
 
 def find_leaks(tally: Counts, review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
-    """One row per player and statistic tested (the ``leaks`` table), by player then largest cost."""
+    """One row per player and statistic tested (the ``leaks`` table), by player then largest cost.
+
+    A random bot among three careful ones: over six games its passes already differ from
+    the typical player's beyond luck, and the careful players show no leak:
+
+    >>> from hearts_analysis.rules import Rules
+    >>> from hearts_analysis.simulate import make_pool, parse_mix, simulate_pool
+    >>> from hearts_analysis.analysis.stats import tally_games
+    >>> pool = make_pool(4, parse_mix("heuristic=3,random=1"), seed=1)
+    >>> [player.bot for player in pool]
+    ['heuristic', 'heuristic', 'heuristic', 'random']
+    >>> games = simulate_pool(6, Rules.preset("standard", target=50), pool, players=4, seed=1)
+    >>> leaks = costly(find_leaks(tally_games(games)))
+    >>> {row["player"] for row in leaks}
+    {'p04'}
+    >>> for row in leaks:
+    ...     print(leak_summary(row))
+    flagged_pass_pct: 66.7% vs 0.0% (+4.97)
+    high_heart_pass_pct: 20.0% vs 88.2% (+2.96)
+    low_spade_pass_pct: 66.7% vs 0.0% (+2.56)
+    """
     rows = _rate_rows(tally) + (_review_rows(review) if review is not None else [])
     for row, adjusted in zip(rows, _holm([row.pop("p_raw") for row in rows])):
         cost = row["cost_per_hand"]

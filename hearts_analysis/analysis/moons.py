@@ -229,7 +229,21 @@ def judge_choice(table: Table, totals_before: tuple[int, ...], result: HandResul
 
 def detect_moon(table: Table, trace: HandTrace, result: HandResult,
                 totals_before: tuple[int, ...]) -> MoonAttempt | None:
-    """The hand's moon attempt, if any (at most one seat can hold every point card)."""
+    """The hand's moon attempt, if any (at most one seat can hold every point card).
+
+    :func:`~hearts_analysis.analysis.game.analyze_game` runs it on every hand. A run the
+    table stopped: seat 2 met the definition after trick 5, and seat 0 ended it in
+    trick 12 by keeping QS, so the runner paid its 13 heart points:
+
+    >>> from hearts_analysis.cards import card_name
+    >>> from hearts_analysis.simulate import simulate_game
+    >>> from hearts_analysis.analysis.game import analyze_game
+    >>> from hearts_analysis.rules import Rules
+    >>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=48)
+    >>> run = analyze_game(game).hands[0].moon
+    >>> run.seat, run.start_trick, run.outcome, run.trick, run.stopper, card_name(run.card), run.cost
+    (2, 5, 'stopped', 12, 0, 'QS', 13)
+    """
     targets = table.deck & POINT_CARDS_MASK
     n = table.players
     taken = [0] * n

@@ -4,6 +4,28 @@ Hearts, QS, and — when the rules give them a value — JD and QC are point
 cards; each one fell in a trick, was given by the seat that played it and taken
 by the trick's winner. (Cards an ``ends_hand`` leader swept up unplayed fall in
 the trick after the last one played and are "given" by the seat that held them.)
+
+Under Omnibus JD counts -10, so a seat that takes it with QS and eleven hearts
+scores 14, and the story of each card tells who gave it:
+
+>>> from hearts_analysis.cards import card_name
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> from hearts_analysis.analysis.trace import trace_game
+>>> game = simulate_game(Rules.preset("omnibus", target=30), ["ann", "bob", "cy", "dee"], seed=1)
+>>> result = replay_game(game)
+>>> table = game.rules.table(4)
+>>> point_mask(table).bit_count()
+15
+>>> trace = next(trace_game(result))
+>>> cards = point_cards(table, trace)
+>>> [(card_name(p.card), p.trick, p.giver, p.taker) for p in cards if card_name(p.card) in ("QS", "JD")]
+[('QS', 8, 3, 2), ('JD', 13, 0, 2)]
+>>> [(s.hearts, s.points) for s in seat_points(table, trace, result.hands[0], cards)]
+[(0, 0), (1, 1), (11, 14), (1, 1)]
+>>> positions((10, 3, 10, 0))
+(3, 2, 3, 1)
 """
 
 from __future__ import annotations

@@ -10,6 +10,20 @@ What the counts mean is computed from them on demand: the rating
 (:mod:`~hearts_analysis.analysis.rating`) and the leak finder
 (:mod:`~hearts_analysis.analysis.leaks`), which compares each player's decisions with
 the typical other player's and says which differences are more than luck.
+
+Counting the games in two chunks and merging gives the tally of the whole, which is
+what lets files, row groups and processes be counted apart:
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> games = list(simulate_games(3, Rules.preset("standard", target=30)))
+>>> whole = tally_games(games)
+>>> tally_games(games[:1]).merge(tally_games(games[1:])) == whole
+True
+>>> whole.games, whole.hands
+(3, 8)
+>>> [(row["player"], row["games"], row["wins"]) for row in whole.player_rows()]
+[('bot1', 3, 1), ('bot2', 3, 0), ('bot3', 3, 1), ('bot4', 3, 1)]
 """
 
 from __future__ import annotations

@@ -3,6 +3,21 @@
 Each ``*_rows`` function turns one :class:`GameAnalysis` into row dicts, so a
 corpus can be written table by table in chunks; each ``*_frame`` function
 gathers many games into one DataFrame.
+
+Under standard rules the point cards of every hand add up to 26 before the moon
+adjustment, whoever took them:
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.analysis.game import analyze_game
+>>> analyses = [analyze_game(game) for game in simulate_games(2, Rules.preset("standard", target=30))]
+>>> points = points_frame(analyses)
+>>> len(points), points.groupby(["game_id", "hand"]).points_before_moon.sum().unique().tolist()
+(24, [26])
+>>> standings_frame(analyses).query("winner").player.tolist()
+['bot1', 'bot4']
+>>> moons_frame(analyses)[["game_id", "hand", "outcome"]].values.tolist()
+[['sim-0-1', 2, 'shot']]
 """
 
 from __future__ import annotations

@@ -1,4 +1,19 @@
-"""``hearts analyze``: points taken, moon attempts and passes, game by game."""
+"""``hearts analyze``: points taken, moon attempts and passes, game by game.
+
+The text is for a person reading one game: who took QS from whom, and the story of a
+run for the moon in a sentence:
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=48)
+>>> text = render_text(analyze_game(game, "club.jsonl:1"))
+>>> print("\\n".join(text.splitlines()[2:5]))
+hand 1 (left): points  13   0  13   0  totals   13    0   13    0  QS: ann (trick 12, from ann)
+  hearts taken: cy 13
+  moon: cy ran from trick 5; stopped by ann in trick 12 (QS), costing 13 points
+>>> text.splitlines()[-1]
+'winner: ann'
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,22 @@
-"""The typer application, shared options, and the one place domain errors become exit codes."""
+"""The typer application, shared options, and the one place domain errors become exit codes.
+
+Every command builds its forced rules the same way, so a bad ``--set`` reads the same
+everywhere: one line on stderr and exit 2, before any game is read:
+
+>>> rules_from_options(None, None) is None
+True
+>>> rules_from_options("omnibus", ["target=50"]).to_spec()
+{'preset': 'omnibus', 'target': 50}
+>>> import contextlib, io
+>>> with contextlib.redirect_stderr(io.StringIO()) as err:
+...     try:
+...         rules_from_options("standard", ["target=x"])
+...     except typer.Exit as stop:
+...         print(stop.exit_code)
+2
+>>> err.getvalue()
+'hearts: bad rules: target: expected a whole number, got "x"\\n'
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,20 @@
 Colour helps a person read a terminal (violation codes, seats, totals) and spoils a file
 or a pipe, so it is on only when standard output is a terminal and ``NO_COLOR`` is unset
 (the convention at no-color.org).
+
+>>> import io
+>>> from unittest import mock
+>>> class Terminal(io.StringIO):
+...     def isatty(self):
+...         return True
+>>> painter(io.StringIO())("QS", "bold red")
+'QS'
+>>> with mock.patch.dict(os.environ, {"NO_COLOR": "", "TERM": "xterm"}):
+...     painter(Terminal())("QS", "bold red")
+'\\x1b[1;31mQS\\x1b[0m'
+>>> with mock.patch.dict(os.environ, {"NO_COLOR": "1"}):
+...     painter(Terminal())("QS", "bold red")
+'QS'
 """
 
 from __future__ import annotations

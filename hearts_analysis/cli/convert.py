@@ -1,4 +1,27 @@
-"""``hearts convert``: JSON, JSON Lines and Parquet corpora into one another."""
+"""``hearts convert``: JSON, JSON Lines and Parquet corpora into one another.
+
+>>> import tempfile, pathlib
+>>> from typer.testing import CliRunner
+>>> from hearts_analysis.cli import app
+>>> from hearts_analysis.records.sources import iter_sources
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> runner = CliRunner()
+>>> runner.invoke(app, ["simulate", "-n", "2", "--seed", "7", "--set", "target=30", "-o", str(folder / "games.jsonl")]).exit_code
+0
+>>> done = runner.invoke(app, ["convert", str(folder / "games.jsonl"), str(folder / "games.parquet")])
+>>> done.exit_code, done.stderr.split(" into ")[0]
+(0, 'converted 2 games (6 hands)')
+>>> def games(name):
+...     return [item.game for item in iter_sources([folder / name])]
+>>> games("games.parquet") == games("games.jsonl")
+True
+
+An output that is also an input is refused before anything is written:
+
+>>> same = CliRunner().invoke(app, ["convert", str(folder / "games.jsonl"), str(folder / "games.jsonl")])
+>>> same.exit_code, same.stderr.endswith("choose another output\\n")
+(2, True)
+"""
 
 from __future__ import annotations
 

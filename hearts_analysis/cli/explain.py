@@ -1,4 +1,14 @@
-"""``hearts explain``: one violation code in plain words, from the catalogue."""
+"""``hearts explain``: one violation code in plain words, from the catalogue.
+
+>>> from typer.testing import CliRunner
+>>> from hearts_analysis.cli import app
+>>> result = CliRunner().invoke(app, ["explain", "revoke"])
+>>> result.exit_code, result.stdout.splitlines()[0]
+(0, 'revoke: Did not follow suit (revoke)')
+>>> wrong = CliRunner().invoke(app, ["explain", "revoked"])
+>>> wrong.exit_code, wrong.stderr.splitlines()[:2]
+(2, ['hearts: unknown violation code "revoked"; the codes are:', '  deal-invalid           The deal is not a legal deal'])
+"""
 
 from __future__ import annotations
 

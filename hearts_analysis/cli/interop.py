@@ -5,6 +5,30 @@ recognises each file's format from its content (a first word that is not a
 format's name is taken for a file). Every format of the registry
 (:mod:`hearts_analysis.interop.formats`) gets both commands; OpenSpiel keeps its own,
 with its game string.
+
+Games exported to a format that can hold them come back as they were; a game the
+format cannot hold is named with the reason, and the run exits 2:
+
+>>> import tempfile, pathlib
+>>> from typer.testing import CliRunner
+>>> from hearts_analysis.cli import app
+>>> from hearts_analysis.records.sources import iter_sources, write_any
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> games = list(simulate_games(2, Rules.preset("standard", target=30), seed=7))
+>>> write_any(games, folder / "games.jsonl")
+2
+>>> runner = CliRunner()
+>>> runner.invoke(app, ["export", "text", str(folder / "games.jsonl"), "-o", str(folder / "club-night.txt")]).stderr
+'exported 2 games as hand-entry text notation\\n'
+>>> runner.invoke(app, ["import", str(folder / "club-night.txt"), "-o", str(folder / "back.jsonl")]).stderr
+'imported 2 games (6 hands)\\n'
+>>> [item.game for item in iter_sources([folder / "back.jsonl"])] == games
+True
+>>> refused = runner.invoke(app, ["export", "killer", str(folder / "games.jsonl"), "-o", str(folder / "KHearts.log")])
+>>> refused.exit_code, refused.stderr.splitlines()[-1]
+(2, 'exported 0 games as Killer Hearts text log (KHearts.log); 2 left out')
 """
 
 from __future__ import annotations

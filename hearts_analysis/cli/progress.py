@@ -4,6 +4,15 @@ Output and progress share the screen when both streams are the terminal, so whil
 display is up every write to stdout or stderr first takes the display down (its line is
 cleared) and the display comes back at the next step that follows a quiet spell: no output
 line is ever glued to a spinner frame.
+
+Where stderr is a pipe or a file, the display stays off and writes nothing, so a log
+of a run holds only its messages:
+
+>>> import contextlib, io
+>>> with contextlib.redirect_stderr(io.StringIO()) as err, progress("validating") as bar:
+...     bar.advance(games=1, hands=13)
+>>> err.getvalue()
+''
 """
 
 from __future__ import annotations

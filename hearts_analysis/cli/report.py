@@ -22,7 +22,7 @@ from ..records.sources import iter_sources
 from ..text import shown, terminal_safe
 from .app import SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
-from .review import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
+from .review_options import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
 from .validate import summary_line
 
 DEFAULT_FOLDER = Path("reports")

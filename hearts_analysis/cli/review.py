@@ -6,8 +6,7 @@ import io
 import sys
 from enum import Enum
 from pathlib import Path
-from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Optional
 
 import orjson
 import typer
@@ -19,24 +18,12 @@ from ..records.sources import iter_sources
 from ..text import csv_writer, shown, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, fail, rules_from_options
 from .progress import progress
+from .review_options import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
 
 class Model(str, Enum):
     strong = "strong"
     basic = "basic"
 
-
-WORKERS_OPTION = typer.Option(1, "--workers", "-w", min=1,
-                              help="Processes reviewing hands at once, at most one per CPU and per hand "
-                                   "(results are the same, in input order).")
-SCHEDULER_OPTION = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                help="Review on a Dask cluster, e.g. tcp://host:8786 (needs pip install "
-                                     "'hearts-analysis[dask]'; the workers must see the input files).")
-CACHE_OPTION = typer.Option(None, "--cache", metavar="DIR",
-                            help="Where reviewed hands are kept, so that a hand reviewed once with "
-                                 "the same settings is not reviewed again (default: "
-                                 "$XDG_CACHE_HOME/hearts-analysis/review or ~/.cache/...).")
-NO_CACHE_OPTION = typer.Option(False, "--no-cache", help="Review every hand again and keep nothing.")
-"""The review's speed options, shared by ``hearts review`` and ``hearts report --review``."""
 
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
                     "margin", "class", "forced", "reason"]
@@ -223,23 +210,6 @@ def review(
                              show_all or player is not None) for r, seats in reports]
         _emit("\n\n".join(texts) + ("\n" if texts else ""), output)
     raise typer.Exit(2 if errors else 0)
-
-
-@contextmanager
-def review_executor(workers: int, scheduler: Optional[str]) -> Iterator:
-    """The library's executor (:func:`~hearts_analysis.review.batch.open_executor`), with a missing Dask
-    extra as a usage error."""
-    from ..review.batch import open_executor
-    if scheduler is None:
-        with open_executor(workers) as executor:
-            yield executor
-        return
-    from ..fastpath.cluster import DaskMissing
-    try:
-        with open_executor(workers, scheduler) as executor:
-            yield executor
-    except DaskMissing as missing:
-        raise fail(str(missing))
 
 
 def _summary_text(rows: list[dict]) -> str:

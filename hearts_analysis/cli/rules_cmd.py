@@ -1,4 +1,22 @@
-"""``hearts rules``: every preset and rule field in plain words, or which rules a corpus fits."""
+"""``hearts rules``: every preset and rule field in plain words, or which rules a corpus fits.
+
+A fitted rule set is printed as the options that audit by it, ready to paste:
+
+>>> suggestion_command({"preset": "omnibus", "pass_cycle": ["left", "hold"], "target": 50})
+'--rules omnibus --set pass_cycle=left,hold --set target=50'
+>>> import tempfile, pathlib
+>>> from typer.testing import CliRunner
+>>> from hearts_analysis.cli import app
+>>> from hearts_analysis.records.sources import write_any
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> write_any(simulate_games(1, Rules.preset("standard", target=30), seed=7), path)
+1
+>>> result = CliRunner().invoke(app, ["rules", "--infer", str(path)])
+>>> result.exit_code, result.stdout.splitlines()[5:8]
+(0, ['Fitted rule set: {"preset":"standard","target":30}', '  audit with: hearts validate --rules standard --set target=30 PATH...', '  every game is fully legal and correctly scored under it'])
+"""
 
 from __future__ import annotations
 

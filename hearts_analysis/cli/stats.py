@@ -1,4 +1,22 @@
-"""``hearts stats``: one row per player over a corpus, streamed."""
+"""``hearts stats``: one row per player over a corpus, streamed.
+
+On a terminal the leaderboard fits its width: columns are dropped from the right, and a
+line says which, so a narrow window still shows who leads:
+
+>>> from hearts_analysis.analysis.stats import tally_games
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> tally = tally_games(simulate_games(2, Rules.preset("standard", target=30), seed=7))
+>>> print(render_text(tally, ("player", "games", "wins", "win_pct"), width=20))
+player  games  wins
+  bot4      2     2
+  bot3      2     0
+  bot1      2     0
+  bot2      2     0
+2 games, 6 hands; best first by rating - 3 x rating_sigma
+left out to fit the terminal: win_pct (choose with --columns)
+leaks: significant ones only (--all-leaks shows every costly difference)
+"""
 
 from __future__ import annotations
 

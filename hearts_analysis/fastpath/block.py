@@ -4,6 +4,21 @@ This is the one shape the screen reads, whatever it was decoded from. Rows
 keep the order of the card rows; a hand is a run of rows, a game a run of hands.
 Anything the decoder could not vouch for is marked as doubt, so that the game
 goes to the reference engine, read by the reference reader.
+
+>>> import tempfile, pathlib
+>>> import numpy as np
+>>> from hearts_analysis.records.sources import write_any
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "corpus.parquet"
+>>> write_any(simulate_games(3, Rules.preset("standard", target=30)), path)
+3
+>>> block = decode_unit(next(open_units(path)), Judgements(None))
+>>> block.games, block.hands, np.diff(block.game_hands).tolist()
+(3, 8, [2, 4, 2])
+>>> block.game_ids(), block.source(1) == f"{path}:#2"
+(['sim-0-1', 'sim-0-2', 'sim-0-3'], True)
 """
 
 from __future__ import annotations

@@ -4,6 +4,25 @@ Dask is an optional extra (``pip install 'hearts-analysis[dask]'``), imported
 only here and only when asked for. Workers must see the same files (a shared
 or network file system); each task reads its own row groups and returns its
 entries, which come back here in input order.
+
+Without Dask installed, only asking for it fails, with the line that installs it:
+
+>>> import sys
+>>> from unittest import mock
+>>> with mock.patch.dict(sys.modules, {"distributed": None}):
+...     with connect(None):
+...         pass
+Traceback (most recent call last):
+hearts_analysis.fastpath.cluster.DaskMissing: --engine dask needs Dask's distributed scheduler: pip install 'hearts-analysis[dask]'
+
+Tasks are submitted as impure, so that the cluster never hands back an old
+result for a file that has since changed:
+
+>>> class Recorder:
+...     def submit(self, fn, *args, **options):
+...         return fn(*args), options
+>>> ClientExecutor(Recorder()).submit(max, 2, 3)
+(3, {'pure': False})
 """
 
 from __future__ import annotations

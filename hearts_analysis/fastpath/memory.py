@@ -5,6 +5,12 @@ again and again. By default glibc maps such blocks afresh and unmaps them on
 free, so every row group pays page faults for all of them; raising the mmap
 and trim thresholds makes freed blocks reusable (the screen runs about 1.5
 times faster). The peak stays that of one row group.
+
+Every process that screens calls it first; it is safe anywhere (a no-op off glibc)
+and as often as one likes, since only the first call tunes anything:
+
+>>> keep_freed_memory()
+>>> keep_freed_memory()
 """
 
 from __future__ import annotations

@@ -4,6 +4,28 @@ Parquet and JSON Lines tasks go to the executor, a few at a time ahead of the on
 reported, so that memory stays bounded; other sources are read here, in their
 turn. Anything with ``submit(fn, *args) -> future`` and ``future.result()``
 will do as an executor: a process pool or a ``distributed.Client``.
+
+Whatever order the executor finishes the tasks in, the games come out in the
+order of the input, a JSON Lines file read here between two Parquet files included:
+
+>>> import tempfile, pathlib
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> from hearts_analysis.records.sources import write_any
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.fastpath.tasks import plan
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> rules = Rules.preset("standard", target=30)
+>>> for seed, name in [(1, "a.parquet"), (2, "b.jsonl"), (3, "c.parquet")]:
+...     _ = write_any(simulate_games(2, rules, seed=seed), folder / name)
+>>> def game_ids(entries):
+...     return [report["game_id"] for entry in entries
+...             for report in (entry.reports() if hasattr(entry, "reports") else [entry.report])]
+>>> with ThreadPoolExecutor(2) as pool:
+...     game_ids(ordered(plan([folder]), pool, None, render=True))
+['sim-1-1', 'sim-1-2', 'sim-2-1', 'sim-2-2', 'sim-3-1', 'sim-3-2']
+>>> game_ids(sequential(plan([folder]), None, render=True))
+['sim-1-1', 'sim-1-2', 'sim-2-1', 'sim-2-2', 'sim-3-1', 'sim-3-2']
 """
 
 from __future__ import annotations

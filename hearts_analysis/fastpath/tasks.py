@@ -6,6 +6,24 @@ Parquet file becomes one task per part that no game runs across (usually one
 per row group), a JSON Lines file one task per chunk of whole lines (with
 ``jsonl``); a task can run in this process, in a worker process or on a
 Dask worker, and returns its entries in order.
+
+>>> import tempfile, pathlib
+>>> from hearts_analysis.records.sources import write_any
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_games
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> rules = Rules.preset("standard", target=30)
+>>> write_any(simulate_games(2, rules, seed=1), folder / "a.parquet")
+2
+>>> write_any(simulate_games(1, rules, seed=2), folder / "b.json")
+1
+>>> jobs = list(plan([folder, folder / "missing.json"]))
+>>> [(type(job).__name__, pathlib.Path(job.path).name) for job in jobs]
+[('ParquetTask', 'a.parquet'), ('InlineJob', 'b.json'), ('InlineJob', 'missing.json')]
+>>> jobs[-1].error
+'no such file or folder'
+>>> [(type(entry).__name__, entry.games, entry.hands) for entry in run_task(jobs[0])]
+[('CleanRun', 2, 6)]
 """
 
 from __future__ import annotations

@@ -13,6 +13,15 @@ Every format is a module of this package with the same small surface:
 Modules are imported only when used, so that reading JSON never pays for them. Importing this
 module registers :func:`reader_for` with :mod:`hearts_analysis.records.sources`, so that every
 command reading games (and every folder it is given) recognises these logs by their content.
+
+>>> sorted(formats())
+['killer', 'killer-json', 'league', 'sturtevant', 'text', 'trend', 'turbo']
+>>> recognise("game club-7\\nplayer A: alice\\nhand 1\\ndeal: 2C 3C / ...\\n").NAME
+'text'
+>>> recognise("   spades  hearts  clubs  diamonds   1WL\\nW: 85  AQ8  QJT5  T652\\n").NAME
+'killer'
+>>> recognise("just some notes") is None
+True
 """
 
 from __future__ import annotations

@@ -33,6 +33,26 @@ project) documents the layout, which is read here line by line::
 
 The rules are the ``killer_hearts`` preset; a game whose first deal does not
 pass left gets the cycle rotated to where it starts.
+
+A game written as Killer Hearts logs it reads back with the same plays and scores,
+the log's own score lines kept as the recorded totals the audit checks:
+
+>>> import io
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset(PRESET), ["W", "N", "E", "S"], seed=1)
+>>> log = io.StringIO()
+>>> write([game], log)
+1
+>>> log.getvalue().splitlines()[-3:-1]
+['End of game: West wins', 'W = 69 N = 106 E = 88 S = 75 ']
+>>> sniff(log.getvalue())
+True
+>>> item = next(read(io.StringIO(log.getvalue()), "KHearts.log"))
+>>> item.game.players, [hand.plays for hand in item.game.hands] == [hand.plays for hand in game.hands]
+(('West', 'North', 'East', 'South'), True)
+>>> replay_game(item.game).totals
+(69, 106, 88, 75)
 """
 
 from __future__ import annotations

@@ -15,6 +15,20 @@ points are the next deal's score minus its own, and the last hand of a game
 has no recorded points (the form does not keep them). ``Dealer`` is absent
 from early files; ``Hands`` may also be a list of one-seat objects. Seats and
 rules are as in :mod:`hearts_analysis.interop.killer`.
+
+>>> import io
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("killer_hearts"), ["W", "N", "E", "S"], seed=1)
+>>> out = io.StringIO()
+>>> write([game], out)
+1
+>>> sniff(out.getvalue())
+True
+>>> item = next(read(io.StringIO(out.getvalue()), "KHearts.json"))
+>>> item.source, replay_game(item.game).valid, len(item.game.hands) == len(game.hands)
+('KHearts.json:#1', True, True)
 """
 
 from __future__ import annotations

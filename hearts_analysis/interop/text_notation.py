@@ -29,6 +29,23 @@ comes back exactly (``game_to_dict`` equal) from its text.
 Nothing is guessed: a typing error is reported with its line, column and what
 was expected there, and a card written ``?`` is an error, not a card. A hand
 whose trick lines stop early is read as it stands; the audit calls it incomplete.
+
+>>> import io
+>>> from hearts_analysis.records import game_to_dict
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["alice", "bob", "carol", "dave"], seed=1)
+>>> text = game_text(game_to_dict(game))
+>>> text.splitlines()[1:3]
+['rules: standard target=30', 'player A: alice']
+>>> [line for line in text.splitlines() if line.startswith("trick  2")][0]
+'trick  2: B:2S C:3S D:JS A:KH'
+>>> back = next(read(io.StringIO(text), "club-night.txt"))
+>>> game_to_dict(back.game) == game_to_dict(game)
+True
+>>> typo = next(read(io.StringIO(text.replace("B:2S", "B:2X", 1)), "club-night.txt"))
+>>> typo.source, str(typo.error)
+('club-night.txt:13:13', "trick 2: expected a card such as QS, TH or 10H (rank 2-9 T J Q K A, suit C D H S), got '2X'")
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from ..analysis import analyze_game, game_to_dict
 from ..analysis.catalogue import stat
 from ..audit import game_report
 from ..engine.replay import replay_game
-from ..records.jsonio import Item
+from ..records.errors import Item
 from ..records.sources import iter_sources
 from ..rules import Rules
 from . import charts

@@ -1,4 +1,18 @@
-"""Seeded simulation of legal games, for examples, tests, benchmarks and the review's rollouts."""
+"""Seeded simulation of legal games, for examples, tests, benchmarks and the review's rollouts.
+
+Game ``i`` of a run depends only on the seed and ``i``, so a test, a benchmark or
+a worker process can ask for the same game again, and every game is legal:
+
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.records import game_to_dict
+>>> from hearts_analysis.rules import Rules
+>>> rules = Rules.preset("standard", target=30)
+>>> games = list(simulate_games(3, rules, seed=7))
+>>> [(game.game_id, replay_game(game).valid) for game in games]
+[('sim-7-1', True), ('sim-7-2', True), ('sim-7-3', True)]
+>>> game_to_dict(list(simulate_games(3, rules, seed=7))[2]) == game_to_dict(games[2])
+True
+"""
 
 from .bots import Blunder, BlunderBot, Bot, BotFactory, HeuristicBot, RandomBot, mixed_bot
 from .game import choose_moon, deal, play_hand, played_at, simulate_game, simulate_games

@@ -10,6 +10,22 @@ duck under the trick, take a clean last trick, dump QS and high hearts when
 void, protect QS with low spades and flush it with them, lead low from short
 suits, pass AS/KS/QS with fewer than four spades, and now and then, with a
 hand of high hearts and control, run for the moon.
+
+A :class:`BlunderBot` gives a review something certain to find: here seat 2 wins its
+own QS in hand 3 where 5S would have ducked, and the replay shows it took the queen:
+
+>>> import functools
+>>> from hearts_analysis.cards import card_name
+>>> from hearts_analysis.engine import replay_game
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> found = []
+>>> seats = [HeuristicBot, HeuristicBot, functools.partial(BlunderBot, log=found), HeuristicBot]
+>>> game = simulate_game(Rules.preset("standard", target=30), ["ann", "bob", "cy", "dee"], seed=0, bot=seats)
+>>> [(b.hand, b.trick, b.seat, card_name(b.card), card_name(b.better), b.kind) for b in found]
+[(3, 3, 2, 'QS', '5S', 'plays-queen')]
+>>> bool(replay_game(game).hands[2].taken[2] >> QS & 1)
+True
 """
 
 from __future__ import annotations

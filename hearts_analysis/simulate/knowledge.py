@@ -4,6 +4,23 @@ A bot is handed a :class:`SeatView`: its own cards, the cards it passed and
 received, and the :class:`PublicInfo` every seat sees (cards played, who took
 which trick, the voids each seat has shown, the score). It never sees another
 seat's hand, so a decision is judged on the information the seat really had.
+
+After one trick a seat has seen its own twelve cards and the four played; the other
+36 are unseen, wherever they lie:
+
+>>> from hearts_analysis.cards import parse_card
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate.play import HandPlay
+>>> hands = [sum(1 << card for card in range(seat, 52, 4)) for seat in range(4)]
+>>> play = HandPlay(Rules.preset("standard").table(4), hands)
+>>> play.start()
+>>> for seat, card in [(0, "2C"), (1, "3C"), (2, "4C"), (3, "5C")]:
+...     play.push(seat, parse_card(card))
+>>> view = play.views[1]
+>>> view.public.trick_winners, view.unseen.bit_count()
+([3], 36)
+>>> view.unseen == play.hands[0] | play.hands[2] | play.hands[3]
+True
 """
 
 from __future__ import annotations
