@@ -10,7 +10,10 @@ from typer.testing import CliRunner
 
 from faults import clean_games, every_violation
 from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl
+from hearts_analysis.fastpath.jsonl_text import LineEncoder
 from hearts_analysis.records.json import dumps_game, game_to_dict
+from hearts_analysis.records.model import HAND_KEYS
+from hearts_analysis.records.parquet.encode import EventEncoder
 
 runner = CliRunner()
 
@@ -101,3 +104,137 @@ def test_any_mix_of_lines_and_chunk_size_gives_the_reference_results(tmp_path_fa
         assert validate(path, "--format", "json", "--engine", "fast") == expected
     finally:
         jsonl.CHUNK_BYTES = original
+
+
+# -- the text lane: compact lines read from their text (fastpath/jsonl_text.py) ----------------------------------
+def _games_for_lines() -> list[dict]:
+    """Games of 3, 4 and 7 seats, with and without passes, as JSON objects."""
+    games = clean_games()
+    by_size = {len(game.players): game for game in reversed(games)}
+    return [game_to_dict(by_size[n]) for n in (3, 4, 7)]
+
+
+def _hand_change(game: dict, change, hand: int = 0, in_order: bool = True) -> dict:
+    """The game with one hand changed; its known fields kept in record order unless ``in_order`` is false."""
+    hands = [dict(h) for h in game["hands"]]
+    change(hands[hand])
+    if in_order:
+        hands[hand] = {key: hands[hand][key] for key in HAND_KEYS if key in hands[hand]} | hands[hand]
+    return {**game, "hands": hands}
+
+
+def _set(**values):
+    return lambda hand: hand.update(values)
+
+
+def _drop(key):
+    return lambda hand: hand.pop(key, None)
+
+
+def _lines_of(game: dict) -> list[tuple[bytes, bool]]:
+    """Lines of one game and variants of it, each with whether the text lane must read it (``False``: it may
+    not, or it is invalid); every one must encode as the JSON encoder encodes it."""
+    line = orjson.dumps(game)
+    n = len(game["players"])
+    first = game["hands"][0]
+    passes_at = next(i for i, h in enumerate(game["hands"]) if h.get("passes"))
+    uneven = [list(cards) for cards in first["deal"]]
+    uneven[1].append(uneven[0].pop())
+    nested = {"meta": {"hands": [first]}, **game}
+    taken = [
+        line,
+        orjson.dumps({**game, "rules": "standard"}),
+        orjson.dumps({**game, "rules": {"preset": "omnibus", "target": 30}}),
+        orjson.dumps({**game, "meta": {"site": "club", "round": [1, 2]}, "played_at": "2026-01-01T10:00:00Z",
+                      "complete": False}),
+        orjson.dumps(_hand_change(game, _set(moon="add_to_others", pass_direction="right"))),
+        orjson.dumps(_hand_change(game, _drop("dealer"))),
+        orjson.dumps(_hand_change(game, _drop("points"))),
+        orjson.dumps(_hand_change(game, _set(points=[-5] + [0] * (n - 1), totals=[999_999_999] * n))),
+        orjson.dumps(_hand_change(game, _set(deal=uneven))),
+        orjson.dumps(_hand_change(game, _set(plays=first["plays"][:-3]))),
+        orjson.dumps(_hand_change(game, _set(dealer=n - 1))),
+        line + b"  \r\n",
+    ]
+    others = [
+        orjson.dumps(_hand_change(game, _set(dealer=n))),
+        orjson.dumps(_hand_change(game, _set(dealer=None))),
+        orjson.dumps(_hand_change(game, _set(dealer=0.0))),
+        orjson.dumps(_hand_change(game, _set(dealer="0"))),
+        orjson.dumps(_hand_change(game, _set(moon="bogus"))),
+        orjson.dumps(_hand_change(game, _set(pass_direction="sideways"))),
+        orjson.dumps(_hand_change(game, _set(note="}],{"))),
+        orjson.dumps(_hand_change(game, _set(passes=None), passes_at)),
+        orjson.dumps(_hand_change(game, _set(passes=[[]] * n), passes_at)),
+        orjson.dumps(_hand_change(game, _set(passes=[[]] + game["hands"][passes_at]["passes"][1:]), passes_at)),
+        orjson.dumps(_hand_change(game, _set(deal=first["deal"][:-1]))),
+        orjson.dumps(_hand_change(game, _set(plays=[]))),
+        orjson.dumps(_hand_change(game, _set(points=[2 ** 40] + [0] * (n - 1)))),
+        orjson.dumps(_hand_change(game, _set(points=[1_000_000_000] * n))),
+        orjson.dumps(_hand_change(game, _set(points=[1.5] * n))),
+        orjson.dumps(_hand_change(game, _set(totals=[0] * (n + 1)))),
+        orjson.dumps(_hand_change(game, lambda hand: hand.update(deal=hand.pop("deal")), in_order=False)),
+        orjson.dumps({**game, "game_id": "caf\u00e9 \"quoted\""}),
+        orjson.dumps(nested),
+        orjson.dumps({**game, "hands": []}),
+        orjson.dumps({**game, "players": game["players"][:2]}),
+        orjson.dumps({**game, "format": "hearts-game/9"}),
+        orjson.dumps({**game, "rules": "no-such-preset"}),
+        line.replace(b'"QS"', b'"qs"', 1), line.replace(b'"TH"', b'"10H"', 1), line.replace(b'"QS"', b'"QX"', 1),
+        line.replace(b'"TH"', b'"1H"', 1), line.replace(b'"TH"', b'"0H"', 1), line.replace(b'"TH"', b'"TT"', 1),
+        line.replace(b'"QS"', b'"Q"', 1), line.replace(b'[0,"', b'[9,"', 1), line.replace(b'[0,"', b'["0","', 1),
+        line.replace(b'[0,"', b'[-1,"', 1), line.replace(b'"points":[', b'"points":[0', 1),
+        line.replace(b'"points":[', b'"points":[-0,', 1), line.replace(b'"dealer":', b'"dealer": ', 1),
+        line.replace(b'"deal":[[', b'"deal":[ [', 1), line.replace(b'"hands":[', b'"hands":[],"hands":[', 1),
+        line.replace(b'{"format"', b'{"hands":[],"format"', 1), line.replace(b"]]", b"]],", 1),
+        line.replace(b'}],"', b'}]],"', 1), line.replace(b'"plays":[[', b'"plays":[[0,"2C",1],[', 1),
+        line[:len(line) // 2], line + b"x", b"\xef\xbb\xbf" + line, line.replace(b'"players"', b'"pl\\u0061yers"'),
+    ]
+    return [(text, True) for text in taken] + [(text, False) for text in others]
+
+
+def _encode(line: bytes, text_lane: bool):
+    """The ``events/2`` tables of a line, or the exception raised, and whether the text lane read it."""
+    encoder = LineEncoder(7) if text_lane else EventEncoder(7)
+    try:
+        took = encoder.add_line(line) if text_lane else encoder.add_json(orjson.loads(line)) is None
+    except Exception as error:  # the same error must come from both
+        return (type(error).__name__, str(error)), False
+    return encoder.take_batch().tables(), took
+
+
+@pytest.mark.parametrize("game", _games_for_lines(), ids=lambda game: f"{len(game['players'])} seats")
+def test_the_text_lane_encodes_each_line_as_the_json_encoder_does(game):
+    for line, must_take in _lines_of(game):
+        expected, _ = _encode(line, False)
+        found, took = _encode(line, True)
+        assert took or not must_take, line[:200]
+        if isinstance(expected, tuple) and isinstance(expected[0], str):
+            assert found == expected, line[:200]
+        else:
+            assert all(a.equals(b) for a, b in zip(found, expected)), line[:200]
+
+
+def test_the_text_lane_reads_the_compact_lines_of_every_violation(pool):
+    encoder, reference = LineEncoder(), EventEncoder()
+    taken = 0
+    for line in pool:
+        if line.strip():
+            try:
+                taken += encoder.add_line(line)
+            except Exception:  # unreadable lines: compared through the command above
+                continue
+            reference.add_json(orjson.loads(line))
+    assert taken >= 0.8 * len(pool)
+    assert all(a.equals(b) for a, b in zip(encoder.take_batch().tables(), reference.take_batch().tables()))
+
+
+def test_odd_lines_give_the_reference_results_line_for_line(tmp_path, monkeypatch):
+    lines = [line for game in _games_for_lines() for line, _ in _lines_of(game)]
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(b"\n".join(lines[i] + (b"\n" if i % 7 == 3 else b"") for i in range(len(lines))) + b"\n")
+    expected = validate(path, "--format", "json", "--engine", "reference")
+    assert expected[0] == 2
+    assert validate(path, "--format", "json", "--engine", "fast") == expected
+    monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
+    assert validate(path, "--format", "json") == expected

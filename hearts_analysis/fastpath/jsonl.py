@@ -1,8 +1,9 @@
 """JSON Lines through the screen: chunks of lines encoded as in-memory ``events/2`` tables.
 
-Each line is parsed once and encoded by :class:`EventEncoder` (the ``game``
-column holds the line number, so reports name ``file:line``); the table goes to
-the same decoder and screen as a Parquet row group. A line the encoder does not
+Each line is encoded by :class:`~.jsonl_text.LineEncoder`: a compact line
+from its text, any other parsed once with orjson (the ``game`` column holds
+the line number, so reports name ``file:line``); the table goes to the same
+decoder and screen as a Parquet row group. A line the encoder does not
 take (bad JSON, a record it declines or refuses) and a game the screen doubts
 are read by the JSON reader itself (:func:`jsonl_item`) and replayed by the
 reference engine, so errors and violations come from one place.
@@ -20,11 +21,12 @@ import orjson
 import pyarrow as pa
 
 from ..records.json import jsonl_item
-from ..records.parquet.encode import EventEncoder
+from ..records.parquet import arrays as arrow_arrays
 from ..rules import Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
-from .run import Entry, _clean, replayed
+from .jsonl_text import LineEncoder
+from .run import Entry, clean_run, replayed
 from .screen import screen_block
 
 CHUNK_BYTES = 2 << 20
@@ -70,21 +72,48 @@ class _LineBlock(Block):
 def _as_dictionaries(table: pa.Table) -> pa.Table:
     """The sparse text columns dictionary-encoded, as the decoder reads them from a file."""
     for name in TEXT_COLUMNS:
-        table = table.set_column(table.column_names.index(name), name, table[name].dictionary_encode())
+        table = table.set_column(table.column_names.index(name), name, _dictionary_encoded(table[name]))
     return table
+
+
+def _dictionary_encoded(column: pa.ChunkedArray) -> pa.DictionaryArray:
+    """A string column as a dictionary column, from its buffers: only its values that are not null are looked at
+    (a value a game, or none), and Arrow's own encoder would load its compute module (a third of a second).
+
+    >>> import pyarrow as pa
+    >>> values = pa.array(["b", None, "a", "b", None])
+    >>> _dictionary_encoded(pa.chunked_array([values])).to_pylist()
+    ['b', None, 'a', 'b', None]
+    >>> encoded = _dictionary_encoded(pa.chunked_array([values.slice(2, 3)]))
+    >>> encoded.to_pylist(), encoded.dictionary.to_pylist(), encoded.type
+    (['a', 'b', None], ['a', 'b'], DictionaryType(dictionary<values=string, indices=int32, ordered=0>))
+    """
+    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    count, start = len(array), array.offset
+    bitmap, offsets, data = array.buffers()
+    rows = np.arange(count)
+    if bitmap is not None:
+        rows = np.flatnonzero(np.unpackbits(np.frombuffer(bitmap, np.uint8), count=start + count,
+                                             bitorder="little")[start:])
+    bounds = np.frombuffer(offsets, np.int32)[start:start + count + 1]
+    text, texts = data.to_pybytes() if data is not None else b"", {}
+    codes = np.full(count, -1, np.int32)
+    for row, first, last in zip(rows.tolist(), bounds[rows].tolist(), bounds[rows + 1].tolist()):
+        codes[row] = texts.setdefault(text[first:last], len(texts))
+    return arrow_arrays.codes(codes, arrow_arrays.strings([value.decode() for value in texts]))
 
 
 def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
     """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
-    encoder = EventEncoder()
+    encoder = LineEncoder()
     lines: list[tuple[int, bytes, int]] = []  # (line number, text, game in the block or -1)
     for number, line in enumerate(io.BytesIO(task.data), task.first_line):
-        if not line.strip():
+        if not line or line.isspace():  # blank (isspace: no copy of a long line, as strip makes)
             continue
         games = encoder.games
         try:
             encoder.next_game = number - 1
-            encoder.add_json(orjson.loads(line))
+            encoder.add_line(line)
         except Exception:  # whatever the encoder cannot take, the JSON reader reads and reports
             pass
         lines.append((number, line, games if encoder.games > games else -1))
@@ -108,9 +137,9 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
             run = (game if run is None else run[0], game + 1)
             continue
         if run is not None:
-            entries.append(_clean(block, verdict, *run))
+            entries.append(clean_run(block, verdict, *run))
             run = None
         entries.extend(replayed([jsonl_item(line, f"{task.path}:{number}", rules)]))
     if run is not None:
-        entries.append(_clean(block, verdict, *run))
+        entries.append(clean_run(block, verdict, *run))
     return entries

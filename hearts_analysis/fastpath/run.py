@@ -189,11 +189,11 @@ def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry
     at = 0
     for start, stop in _runs(~verdict.clean):
         if start > at:
-            entries.append(_clean(block, verdict, at, start))
+            entries.append(clean_run(block, verdict, at, start))
         entries.extend(replayed([items[g] for g in range(start, stop)]))
         at = stop
     if at < block.games:
-        entries.append(_clean(block, verdict, at, block.games))
+        entries.append(clean_run(block, verdict, at, block.games))
     return entries
 
 
@@ -243,6 +243,7 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     return items
 
 
-def _clean(block: Block, verdict: Verdict, start: int, stop: int) -> CleanRun:
+def clean_run(block: Block, verdict: Verdict, start: int, stop: int) -> CleanRun:
+    """Games ``[start, stop)`` of a screened block, all clean, as one entry."""
     hands = int(block.game_hands[stop] - block.game_hands[start])
     return CleanRun(stop - start, hands, block, verdict, start, stop)
