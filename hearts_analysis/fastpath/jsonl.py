@@ -7,6 +7,27 @@ decoder and screen as a Parquet row group. A line the encoder does not
 take (bad JSON, a record it declines or refuses) and a game the screen doubts
 are read by the JSON reader itself (:func:`jsonl_item`) and replayed by the
 reference engine, so errors and violations come from one place.
+
+A file of three clean games and a broken line: the clean ones pass the screen as one run, the
+broken line is read by the JSON reader and named by its line.
+
+>>> import tempfile, pathlib
+>>> from hearts_analysis.records.json import write_games
+>>> from hearts_analysis.simulate import simulate_games
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.fastpath.decode import Judgements
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> write_games(simulate_games(3, Rules.preset("standard", target=30)), path)
+3
+>>> with open(path, "ab") as file:
+...     _ = file.write(b'{"format": "hearts-game/1", "players": 4}\\n')
+>>> [(task.first_line, task.data.count(b"\\n")) for task in split_lines(path)]
+[(1, 4)]
+>>> entries = audit_lines(next(split_lines(path)), Judgements(None), None)
+>>> [(type(e).__name__, getattr(e, "games", None)) for e in entries]
+[('CleanRun', 3), ('Audited', None)]
+>>> entries[1].item.source.endswith("games.jsonl:4"), entries[1].report is None
+(True, True)
 """
 
 from __future__ import annotations
