@@ -80,8 +80,15 @@ def point_mask(table: Table) -> Mask:
 
 
 def positions(totals: tuple[int, ...]) -> tuple[int, ...]:
-    """Standing by total, low first, ties sharing the better place: (10, 3, 10, 0) -> (3, 2, 3, 1)."""
-    return tuple(1 + sum(other < total for other in totals) for total in totals)
+    """Standing by total, low first, ties sharing the better place: (10, 3, 10, 0) -> (3, 2, 3, 1).
+
+    A total's place is one more than the number of lower totals: its first index in the sorted totals.
+
+    >>> positions((10, 3, 10, 0))
+    (3, 2, 3, 1)
+    """
+    order = sorted(totals)
+    return tuple(order.index(total) + 1 for total in totals)
 
 
 def point_cards(table: Table, trace: HandTrace) -> tuple[PointCard, ...]:
