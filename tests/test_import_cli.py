@@ -94,6 +94,19 @@ def test_a_file_in_no_known_format_is_an_error(tmp_path):
     assert run("import", tmp_path / "missing.log").exit_code == 2
 
 
+def test_a_file_of_another_format_or_empty_is_an_error_and_leaves_the_output_alone(log_file, tmp_path):
+    output = tmp_path / "club.jsonl"
+    assert run("import", log_file, "-o", output).exit_code == 0
+    kept = output.read_bytes()
+    for name, text in (("empty.log", ""), ("night.txt", "# Club night\nN: ann bob cy dee\n")):
+        path = tmp_path / name
+        path.write_text(text)
+        result = run("import", "killer", path, "-o", output)
+        assert result.exit_code == 2, result.output
+        assert f"{path}: error: no Killer Hearts" in result.output and "nothing written" in result.output
+        assert output.read_bytes() == kept
+
+
 def test_export_writes_what_the_format_holds_and_names_the_rest(tmp_path):
     out = tmp_path / "KHearts.log"
     result = run("export", "killer", EXAMPLES / "clean-4p-standard.json", EXAMPLES / "omnibus.json",

@@ -252,8 +252,15 @@ def _file_items(path: Path, module: ModuleType | None) -> Iterator[Item]:
         if reader is None:
             yield _unknown(str(path))
             return
+        found = False
         with open(path, encoding="utf-8", errors="replace") as stream:
-            yield from reader(stream, str(path))
+            for item in reader(stream, str(path)):
+                found = True
+                yield item
+        if not found:   # a file of another format, or an empty one: never a silent success
+            what = f"{module.TITLE} game" if module is not None else "game"
+            yield _error(str(path), f"no {what} found in this file (hearts import FILE, without a format, "
+                                    "recognises a log's format by itself)")
     except OSError as error:
         yield _error(str(path), f"cannot read: {error.strerror or error}")
 
@@ -289,10 +296,12 @@ def _in_format(path: Path, module: ModuleType | None) -> bool:
 def import_files(paths: list[str], output: str, module: ModuleType | None) -> int:
     """Read, report each unreadable game, write the rest; the exit status."""
     games, errors = _read_reporting(item for raw in paths for item in _items(raw, module))
-    _write_games(games, output)
+    if games or not errors:   # nothing read at all: an existing output is left as it was
+        _write_games(games, output)
     hands = sum(len(game.hands) for game in games)
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} ({hands:,} hands)"
-               + (f"; {errors:,} could not be read" if errors else ""), err=True)
+               + (f"; {errors:,} could not be read" if errors else "")
+               + ("; nothing written" if errors and not games else ""), err=True)
     return EXIT_BAD_INPUT if errors else 0
 
 
