@@ -79,10 +79,6 @@ _REPEATED: dict[tuple[bytes, int], bytes] = {}
 class LineEncoder(EventEncoder):
     """An :class:`EventEncoder` that also takes lines of JSON, reading compact ones from their text."""
 
-    def __init__(self, next_game: int = 0) -> None:
-        super().__init__(next_game)
-        self._text_hands: list | None = None
-
     def add_line(self, line: bytes) -> bool:
         """Add the game on a line of JSON, exactly as ``add_json(orjson.loads(line))`` would (raising what it
         raises); ``True`` if its hands were read from the text."""
@@ -115,19 +111,17 @@ class LineEncoder(EventEncoder):
             return False
         if type(obj) is not dict or obj.get("hands") != []:
             return False
-        obj["hands"] = self._text_hands = line[at + 2:end - 2].split(b"},{")
+        obj["hands"] = line[at + 2:end - 2].split(b"},{")
         try:
-            self._add(obj)
+            self.add_shredded(obj, _text_hands)
         except Exception:  # declined, or refused: the usual path decides, and raises what it raises
             return False
-        finally:
-            self._text_hands = None
         return True
 
-    def _hands(self, hands: list, n: int) -> Shredded:
-        if hands is self._text_hands:
-            return _encoded(*_rows(hands, n), n)
-        return super()._hands(hands, n)
+
+def _text_hands(hands: list[bytes], n: int) -> Shredded:
+    """The rows of a game's hands, each hand the text between its braces."""
+    return _encoded(*_rows(hands, n), n)
 
 
 def _rows(hands: list[bytes], n: int) -> tuple[list, bool]:

@@ -37,7 +37,7 @@ True
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import orjson
@@ -105,7 +105,13 @@ class EventEncoder:
             game_from_dict(obj)  # raises the RecordError of a record that is not valid hearts-game/1
             raise RuntimeError(f"events/1 encoder declined a valid record ({why})") from None
 
-    def _add(self, obj: Any) -> int:
+    def add_shredded(self, obj: Any, shred: Callable[[list, int], Shredded]) -> int:
+        """Add a game object whose hands another reader turns into rows (``shred(hands, players)``, e.g. from
+        their text), the rest checked as :meth:`add_json` checks it. Raises :class:`Declined` (or what
+        ``shred`` raises) where :meth:`add_json` would read the object itself."""
+        return self._add(obj, shred)
+
+    def _add(self, obj: Any, shred: Callable[[list, int], Shredded] | None = None) -> int:
         """Encode one game object exactly as :func:`game_from_dict` would read it, or decline.
 
         The game-level fields are checked as :func:`game_from_dict` checks them, the rule set
@@ -127,7 +133,7 @@ class EventEncoder:
         rules_spec = obj.get("rules")
         n = len(players)
         self._check_rules(rules_spec, n)
-        encoded = self._hands(hands, n)
+        encoded = (shred or self._hands)(hands, n)
         try:
             rules_json = None if rules_spec is None else orjson.dumps(rules_spec).decode()
             meta = game_meta(obj)
