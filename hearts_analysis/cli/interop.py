@@ -246,21 +246,27 @@ def _unknown(source: str) -> Item:
                           "hearts-game/1 records need no import")
 
 
+def _or_nothing_found(items: Iterator[Item], source: str, module: ModuleType | None) -> Iterator[Item]:
+    """The items of one input, or an error if it held none: a log of another format, or an empty one, is
+    never a silent success."""
+    found = False
+    for item in items:
+        found = True
+        yield item
+    if not found:
+        what = f"{module.TITLE} game" if module is not None else "game"
+        yield _error(source, f"no {what} found (hearts import FILE, without a format, recognises a log's "
+                             "format by itself)")
+
+
 def _file_items(path: Path, module: ModuleType | None) -> Iterator[Item]:
     try:
         reader = module.read if module is not None else foreign_reader(path)
         if reader is None:
             yield _unknown(str(path))
             return
-        found = False
         with open(path, encoding="utf-8", errors="replace") as stream:
-            for item in reader(stream, str(path)):
-                found = True
-                yield item
-        if not found:   # a file of another format, or an empty one: never a silent success
-            what = f"{module.TITLE} game" if module is not None else "game"
-            yield _error(str(path), f"no {what} found in this file (hearts import FILE, without a format, "
-                                    "recognises a log's format by itself)")
+            yield from _or_nothing_found(reader(stream, str(path)), str(path), module)
     except OSError as error:
         yield _error(str(path), f"cannot read: {error.strerror or error}")
 
@@ -270,7 +276,8 @@ def _items(raw: str, module: ModuleType | None) -> Iterator[Item]:
     if raw == "-":
         text = sys.stdin.read()
         reader = module.read if module is not None else recognise_text(text[:formats.SNIFF_BYTES])
-        yield from reader(io.StringIO(text), "<stdin>") if reader is not None else [_unknown("<stdin>")]
+        yield from _or_nothing_found(reader(io.StringIO(text), "<stdin>"), "<stdin>", module) \
+            if reader is not None else [_unknown("<stdin>")]
         return
     path = Path(raw)
     if path.is_dir():
