@@ -42,8 +42,9 @@ import numpy as np
 from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS_MASK, SPADES, SUIT_MASKS
 from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
-from ..fastpath.params import DIRECTION_CODES, HOLD, MOON_CODES, STATED, TableParams, table_params
+from ..fastpath.params import HOLD, STATED, TableParams, table_params
 from ..fastpath.screen import Verdict, windows
+from ..records.model import DIRECTION_CODES, MOON_CODES
 from ..records.parquet.layout import PLAY
 from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES

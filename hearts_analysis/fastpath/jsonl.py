@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Iterator
 
 import numpy as np
-import orjson
 import pyarrow as pa
 
 from ..records.json import jsonl_item

@@ -44,8 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
+from ..records.model import MOON_CODES
 from ..rules import QUEEN_POINTS
-from .params import MOON_CODES, TableParams
+from .params import TableParams
 
 U64 = np.uint64
 ONE = U64(1)
@@ -310,7 +311,7 @@ class Scores:
     moon_seat: np.ndarray
     """(H,) int: the shooter, -1 for none."""
     moon_choice: np.ndarray
-    """(H,) int: :data:`~hearts_analysis.fastpath.params.MOON_CODES`, -1 for none."""
+    """(H,) int: :data:`~hearts_analysis.records.model.MOON_CODES`, -1 for none."""
 
 
 def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_points: np.ndarray,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import Mask
-from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.model import DIRECTION_CODES
 from ..rules import ANY_DIRECTION, PASS_DIRECTIONS, Rules, Table
 
 HOLD = DIRECTION_CODES["hold"]

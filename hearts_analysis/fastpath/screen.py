@@ -34,11 +34,12 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import RuleError
 from .block import Block
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
-from .params import DIRECTION_CODES, HOLD, STATED, TableParams, table_params
+from .params import HOLD, STATED, TableParams, table_params
 
 MAX_SEATS = 7
 _ACROSS = DIRECTION_CODES["across"]
