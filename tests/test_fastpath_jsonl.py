@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from faults import clean_games, every_violation
-from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl
+from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl, jsonl_text
 from hearts_analysis.fastpath.jsonl_text import LineEncoder
 from hearts_analysis.records.json import dumps_game, game_to_dict
 from hearts_analysis.records.model import HAND_KEYS
 from hearts_analysis.records.parquet.encode import EventEncoder
+from hearts_analysis.records.parquet.shred import Declined
 
 runner = CliRunner()
 
@@ -238,3 +239,22 @@ def test_odd_lines_give_the_reference_results_line_for_line(tmp_path, monkeypatc
     assert validate(path, "--format", "json", "--engine", "fast") == expected
     monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
     assert validate(path, "--format", "json") == expected
+
+
+@pytest.mark.parametrize("texts", [
+    (b"[1,2,3]", b"[4,5,6]"), (b"[1,2,3]", None, b"[-0,0,999999999]"), (b"[-999999999,0,0]",), (),
+])
+def test_points_texts_read_together_are_each_one_list(texts):
+    given = [text for text in texts if text is not None]
+    expected = iter(orjson.loads(b"[" + b",".join(given) + b"]"))
+    assert jsonl_text._numbers(texts, 3) == [None if text is None else next(expected) for text in texts]
+
+
+@pytest.mark.parametrize("texts", [
+    (b"[1,2,3],[4,5", b"6]"),          # two texts that join into two lists: each must be one
+    (b"[1,2,3]", b"[1,2]"), (b"[1,,2,3]", b"[1,2,3]"), (b"[01,2,3]", b"[1,2,3]"), (b"[1,2,3]", b"[1000000000,0,0]"),
+    (b"[1,2,3]|[4,5,6]", b"[1,2,3]"), (b"[1.5,2,3]",), (b"[1,2,3] ",), (b"[[1,2,3]]",), (b"1,2,3",), (b"[-,2,3]",),
+])
+def test_points_texts_that_are_not_lists_of_whole_numbers_are_declined(texts):
+    with pytest.raises(Declined):
+        jsonl_text._numbers(texts, 3)

@@ -125,18 +125,10 @@ def _dictionary_encoded(column: pa.ChunkedArray) -> pa.DictionaryArray:
 
 def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
     """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
+    numbered = [(number, line) for number, line in enumerate(io.BytesIO(task.data), task.first_line)
+                if line and not line.isspace()]  # not blank (isspace: no copy of a long line, as strip makes)
     encoder = LineEncoder()
-    lines: list[tuple[int, bytes, int]] = []  # (line number, text, game in the block or -1)
-    for number, line in enumerate(io.BytesIO(task.data), task.first_line):
-        if not line or line.isspace():  # blank (isspace: no copy of a long line, as strip makes)
-            continue
-        games = encoder.games
-        try:
-            encoder.next_game = number - 1
-            encoder.add_line(line)
-        except Exception:  # whatever the encoder cannot take, the JSON reader reads and reports
-            pass
-        lines.append((number, line, games if encoder.games > games else -1))
+    lines = [(number, line, game) for (number, line), game in zip(numbered, encoder.add_lines(numbered))]
     batch = encoder.take_batch()
     clean = np.zeros(0, bool)
     block = verdict = None

@@ -37,7 +37,7 @@ True
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import orjson
@@ -114,9 +114,17 @@ class EventEncoder:
     def _add(self, obj: Any, shred: Callable[[list, int], Shredded] | None = None) -> int:
         """Encode one game object exactly as :func:`game_from_dict` would read it, or decline.
 
-        The game-level fields are checked as :func:`game_from_dict` checks them, the rule set
-        once per distinct ``rules`` text and player count (reading it costs tens of
-        microseconds); the hands, where the time goes, are read in :meth:`_hands`.
+        The hands, where the time goes, are read in :meth:`_hands`.
+        """
+        header = self.game_header(obj)
+        self.commit_games([header], (shred or self._hands)(header.hands, header.seats), [self.next_game])
+        return len(header.hands)
+
+    def game_header(self, obj: Any) -> "GameHeader":
+        """The game-level fields of a game object, checked as :func:`game_from_dict` checks them, or decline.
+
+        The rule set is read once per distinct ``rules`` text and player count (reading it costs tens of
+        microseconds).
         """
         hands = obj.get("hands", []) if type(obj) is dict else None
         if type(hands) is not list:
@@ -131,16 +139,13 @@ class EventEncoder:
             raise RecordError(f"{len(hands):,} hands; a Parquet corpus numbers at most {MAX_HANDS:,} hands a game",
                               "hands")
         rules_spec = obj.get("rules")
-        n = len(players)
-        self._check_rules(rules_spec, n)
-        encoded = (shred or self._hands)(hands, n)
+        self._check_rules(rules_spec, len(players))
         try:
             rules_json = None if rules_spec is None else orjson.dumps(rules_spec).decode()
             meta = game_meta(obj)
         except orjson.JSONEncodeError:  # nested too deep: the reader names the field
             decline("a value orjson cannot write")
-        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, encoded)
-        return len(hands)
+        return GameHeader(list(players), obj.get("game_id"), rules_json, meta, len(players), hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:
         """Decline a rule set :func:`game_from_dict` would refuse; each distinct one is read once."""
@@ -169,20 +174,25 @@ class EventEncoder:
             encoded = None
         return encoded if encoded is not None else any_hands(hands, n)
 
-    def _commit(self, players: list[str], game_id: str | None, rules_json: str | None, meta: str | None, n: int,
-                hands: Shredded) -> None:
+    def commit_games(self, headers: list["GameHeader"], hands: Shredded, numbers: list[int]) -> None:
+        """Add games whose headers :meth:`game_header` checked, their hands one after another in ``hands``
+        (each game's rows numbered from 1, or its one placeholder row numbered 0), the ``game`` value of each
+        in ``numbers``; ``next_game`` follows the last."""
         b = self._batch
-        rows = len(hands.numbers)
-        batch_game = len(b.g_index)
-        b.g_index.append(self.next_game)
-        b.g_id.append(game_id)
-        b.g_players.append(players)
-        b.g_rules.append(rules_json)
-        b.g_meta.append(meta)
-        b.g_first_hand.append(len(b.h_number))
-        b.h_game.extend(repeat(batch_game, rows))
-        b.h_number.extend(hands.numbers)
-        b.h_players.extend(repeat(n, rows))
+        first = len(b.g_index)
+        b.g_index.extend(numbers)
+        b.g_id.extend(header.game_id for header in headers)
+        b.g_players.extend(header.players for header in headers)
+        b.g_rules.extend(header.rules for header in headers)
+        b.g_meta.extend(header.meta for header in headers)
+        rows = hands.numbers
+        starts = [i for i, number in enumerate(rows) if number <= 1]  # each game's first row
+        b.g_first_hand.extend(len(b.h_number) + start for start in starts)
+        ends = starts[1:] + [len(rows)]
+        for game, (start, end, header) in enumerate(zip(starts, ends, headers), first):
+            b.h_game.extend(repeat(game, end - start))
+            b.h_players.extend(repeat(header.seats, end - start))
+        b.h_number.extend(rows)
         b.h_plays.extend(hands.plays)
         b.h_dealer.extend(hands.dealer)
         b.h_direction.extend(hands.pass_direction)
@@ -200,8 +210,8 @@ class EventEncoder:
         b.play_seats.append(hands.played[0])
         b.play_ranks.append(hands.played[1])
         b.play_suits.append(hands.played[2])
-        self.next_game += 1
-        b.games += 1
+        self.next_game = numbers[-1] + 1
+        b.games += len(headers)
         b.hands += hands.hands
 
     # -- batches -----------------------------------------------------------
@@ -216,6 +226,20 @@ class EventEncoder:
         """The games added since the last call as one table in layout order (``None`` if none)."""
         batch = self.take_batch()
         return None if batch is None else batch.table()
+
+
+class GameHeader(NamedTuple):
+    """A game's fields other than its hands, as the encoder keeps them."""
+
+    players: list[str]
+    game_id: str | None
+    rules: str | None
+    """The rule set as JSON text (``None``: not given)."""
+    meta: str | None
+    """What of the game has no column, as JSON text (:func:`~.shred.game_meta`)."""
+    seats: int
+    hands: list
+    """The game's hands as given (not kept in the batch)."""
 
 
 class EventBatch:
