@@ -258,3 +258,65 @@ def test_points_texts_read_together_are_each_one_list(texts):
 def test_points_texts_that_are_not_lists_of_whole_numbers_are_declined(texts):
     with pytest.raises(Declined):
         jsonl_text._numbers(texts, 3)
+
+
+def test_the_block_of_lines_is_the_block_the_parquet_decoder_reads_from_the_same_games(pool):
+    import dataclasses
+    import numpy as np
+    import pyarrow.compute as pc
+    from hearts_analysis.fastpath.decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
+
+    encoder = LineEncoder()
+    for number, line in enumerate(pool, 1):
+        try:
+            encoder.next_game = number - 1
+            encoder.add_line(line)
+        except Exception:
+            continue
+    batch = encoder.take_batch()
+    direct = jsonl.line_block(batch, Judgements(None), "pool.jsonl")
+    headers, cards = batch.tables()
+    for name in TEXT_COLUMNS:  # as a file gives them
+        headers = headers.set_column(headers.column_names.index(name), name, pc.dictionary_encode(headers[name]))
+    decoded = decode_unit(Unit(cards, "pool.jsonl", 0, 0, headers), Judgements(None))
+    assert direct.games > 100 and direct.game_doubt.sum() < direct.games
+    for field in dataclasses.fields(decoded):
+        if field.name in ("players_column", "game_id_column", "header_rows", "tables", "path"):
+            continue
+        mine, theirs = getattr(direct, field.name), getattr(decoded, field.name)
+        if field.name == "game_meta":
+            assert [mine[1][k] for k in mine[0]] == [theirs[1][k] for k in theirs[0]]
+        else:
+            assert np.array_equal(mine, theirs), field.name
+    assert direct.players() == decoded.players() and direct.game_ids() == decoded.game_ids()
+    assert direct.tables == decoded.tables
+
+
+def test_json_lines_of_several_chunks_use_a_process_per_cpu_by_default(tmp_path, monkeypatch, pool):
+    import hearts_analysis.fastpath as fastpath
+    from hearts_analysis.records.errors import Item
+
+    def seen(entries) -> list:
+        return [(entry.source, entry.error.text()) if isinstance(entry, Item) else entry for entry in entries]
+
+    path = tmp_path / "pool.jsonl"
+    path.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in pool))
+    started, process_pool = [], fastpath.process_pool
+
+    def counted_pool(workers):
+        started.append(workers)
+        return process_pool(workers)
+
+    monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
+    monkeypatch.setattr(fastpath, "cpu_count", lambda: 2)
+    monkeypatch.setattr(fastpath, "process_pool", counted_pool)
+    one = seen(fastpath.audit_reports([path], workers=1))
+    auto = seen(entry for run in fastpath.audit_entries([path], workers=fastpath.AUTO, render=True)
+                for entry in (run.reports() if isinstance(run, CleanRun)
+                              else [run.item if run.report is None else run.report]))
+    assert started == [2] and len(one) > 100
+    assert auto == one
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(pool[0] if pool[0].endswith(b"\n") else pool[0] + b"\n")
+    list(fastpath.audit_entries([small], workers=fastpath.AUTO))
+    assert started == [2]  # one chunk: one process

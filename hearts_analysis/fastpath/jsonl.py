@@ -35,16 +35,17 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from itertools import chain, compress, repeat
 from typing import Iterator
 
 import numpy as np
-import pyarrow as pa
 
 from ..records.json import jsonl_item
-from ..records.parquet import arrays as arrow_arrays
+from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.parquet.encode import EventBatch
 from ..rules import Rules
-from .block import Block
-from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
+from .block import NULL, Block
+from .decode import ABSENT, HeaderValues, Judgements, Rows, judged_block
 from .jsonl_text import LineEncoder
 from .run import Entry, clean_run, replayed
 from .screen import screen_block
@@ -83,44 +84,74 @@ def split_lines(path: Path, chunk: int | None = None) -> Iterator[JsonlTask | OS
 
 
 class _LineBlock(Block):
-    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's."""
+    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's.
+    Its players and game ids are the encoder's lists."""
 
     def source(self, game: int) -> str:
         return f"{self.path}:{int(self.game_number[game]) + 1}"
 
+    def players(self) -> list[list[str]]:
+        return self.players_column
 
-def _as_dictionaries(table: pa.Table) -> pa.Table:
-    """The sparse text columns dictionary-encoded, as the decoder reads them from a file."""
-    for name in TEXT_COLUMNS:
-        table = table.set_column(table.column_names.index(name), name, _dictionary_encoded(table[name]))
-    return table
+    def game_ids(self) -> list[str | None]:
+        return self.game_id_column
 
 
-def _dictionary_encoded(column: pa.ChunkedArray) -> pa.DictionaryArray:
-    """A string column as a dictionary column, from its buffers: only its values that are not null are looked at
-    (a value a game, or none), and Arrow's own encoder would load its compute module (a third of a second).
+def line_block(batch: EventBatch, judge: Judgements, path: str) -> Block:
+    """The screen's block of the games an encoder collected, made from its lists and arrays as they are: writing
+    them as Arrow tables for the Parquet decoder to read back cost a third of the time of reading the lines.
 
-    >>> import pyarrow as pa
-    >>> values = pa.array(["b", None, "a", "b", None])
-    >>> _dictionary_encoded(pa.chunked_array([values])).to_pylist()
-    ['b', None, 'a', 'b', None]
-    >>> encoded = _dictionary_encoded(pa.chunked_array([values.slice(2, 3)]))
-    >>> encoded.to_pylist(), encoded.dictionary.to_pylist(), encoded.type
-    (['a', 'b', None], ['a', 'b'], DictionaryType(dictionary<values=string, indices=int32, ordered=0>))
+    >>> from hearts_analysis.records.json import game_to_dict
+    >>> from hearts_analysis.rules import Rules
+    >>> from hearts_analysis.simulate import simulate_games
+    >>> encoder = LineEncoder()
+    >>> for game in simulate_games(3, Rules.preset("standard", target=30)):
+    ...     _ = encoder.add_json(game_to_dict(game))
+    >>> block = line_block(encoder.take_batch(), Judgements(None), "games.jsonl")
+    >>> block.games, block.hands, block.source(2), block.players()[0]
+    (3, 8, 'games.jsonl:3', ['bot1', 'bot2', 'bot3', 'bot4'])
     """
-    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
-    count, start = len(array), array.offset
-    bitmap, offsets, data = array.buffers()
-    rows = np.arange(count)
-    if bitmap is not None:
-        rows = np.flatnonzero(np.unpackbits(np.frombuffer(bitmap, np.uint8), count=start + count,
-                                             bitorder="little")[start:])
-    bounds = np.frombuffer(offsets, np.int32)[start:start + count + 1]
-    text, texts = data.to_pybytes() if data is not None else b"", {}
-    codes = np.full(count, -1, np.int32)
-    for row, first, last in zip(rows.tolist(), bounds[rows].tolist(), bounds[rows + 1].tolist()):
-        codes[row] = texts.setdefault(text[first:last], len(texts))
-    return arrow_arrays.codes(codes, arrow_arrays.strings([value.decode() for value in texts]))
+    rows = batch.card_rows()
+    hand_rows = np.zeros(len(rows.hand_rows) + 1, np.int64)
+    np.cumsum(rows.hand_rows, out=hand_rows[1:])
+    game_hands = np.append(np.array(batch.g_first_hand, np.int64), len(rows.hand_rows))
+    hand_seats = np.array(batch.h_players, np.int64)
+    headers = HeaderValues(
+        seats=np.fromiter(map(len, batch.g_players), np.int64, batch.games), rules=_distinct(batch.g_rules),
+        game_meta=_distinct(batch.g_meta), id_is_null=np.array([i is None for i in batch.g_id], bool),
+        dealer=np.array([ABSENT if d is None else d for d in batch.h_dealer], np.int64),
+        direction=np.array(list(map(DIRECTION_CODES.get, batch.h_direction, repeat(NULL))), np.int64),
+        moon=np.array(list(map(MOON_CODES.get, batch.h_moon, repeat(NULL))), np.int64),
+        points=_number_lists(batch.h_points, hand_seats), totals=_number_lists(batch.h_totals, hand_seats),
+        hand_meta=_distinct(batch.h_meta), players=batch.g_players, game_ids=batch.g_id)
+    game_number = np.array(batch.g_index, np.int64)
+    found = Rows(event=rows.event, seat=rows.seat, card=rows.card, index=rows.index, hand_rows=hand_rows,
+                 hand_number=np.array(batch.h_number, np.int64), game_hands=game_hands,
+                 game_rows=hand_rows[game_hands], game_number=game_number)
+    return _LineBlock(**vars(judged_block(headers, judge, found, np.zeros(batch.games, bool), path)))
+
+
+def _distinct(texts: list[str | None]) -> tuple[np.ndarray, list[str | None]]:
+    """Each text's index among the distinct texts, which start with ``None``: as the Parquet decoder numbers a
+    dictionary column's values."""
+    index: dict[str | None, int] = {None: 0}
+    keys = np.array([index.setdefault(text, len(index)) for text in texts], np.int64)
+    return keys, list(index)
+
+
+def _number_lists(lists: list[list[int] | None], seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(values (hands, 7) zero-padded, present, one number per seat)`` of each hand's points or totals."""
+    present = np.array([value is not None for value in lists], bool)
+    given = list(compress(lists, present))
+    lengths = np.fromiter(map(len, given), np.int64, len(given))
+    values = np.zeros((len(lists), 7), np.int64)
+    hand = np.repeat(np.flatnonzero(present), lengths)
+    seat = np.arange(len(hand)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    fits = seat < 7
+    values[hand[fits], seat[fits]] = np.fromiter(chain.from_iterable(given), np.int64, len(hand))[fits]
+    well_formed = ~present
+    well_formed[present] = lengths == seats[present]
+    return values, present, well_formed
 
 
 def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
@@ -134,13 +165,10 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
     block = verdict = None
     if batch is not None:
         try:
-            headers, cards = batch.tables()
-            decoded = decode_unit(Unit(cards, task.path, 0, 0, _as_dictionaries(headers)), judge)
-            if decoded is not None:
-                block = _LineBlock(**vars(decoded))
-                verdict = screen_block(block)
-                clean = verdict.clean
-        except (ValueError, IndexError, TypeError, OverflowError, pa.ArrowException):
+            block = line_block(batch, judge, task.path)
+            verdict = screen_block(block)
+            clean = verdict.clean
+        except (ValueError, IndexError, TypeError, OverflowError):
             block = verdict = None  # input the screen does not expect: the reference path decides
     entries: list[Entry] = []
     run = None  # [start, stop) of the clean games since the last doubtful line

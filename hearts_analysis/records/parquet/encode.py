@@ -228,6 +228,19 @@ class EventEncoder:
         return None if batch is None else batch.table()
 
 
+class CardRows(NamedTuple):
+    """A batch's card rows as arrays: layout event codes, seats (-1: none), card codes (-1: none) and positions."""
+
+    event: np.ndarray
+    seat: np.ndarray
+    card: np.ndarray
+    index: np.ndarray
+    hand_rows: np.ndarray
+    """Rows of each hand (a placeholder hand of a game without hands has one)."""
+    placeholders: bool
+    """Whether any hand is a placeholder."""
+
+
 class GameHeader(NamedTuple):
     """A game's fields other than its hands, as the encoder keeps them."""
 
@@ -296,11 +309,11 @@ class EventBatch:
         cards = pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
         return self._header_table(), cards
 
-    def _card_columns(self) -> tuple[dict[str, pa.Array], np.ndarray]:
-        """The card rows' columns, and the number of rows of each hand (placeholders included)."""
+    def card_rows(self) -> "CardRows":
+        """The card rows as arrays, placeholders included: what the JSON Lines fast path screens as it is."""
         players = np.array(self.h_players, np.int32)
         segments = 2 * players + 1                      # deal by seat, pass by seat, then plays (or none)
-        seg_end = np.cumsum(segments)
+        seg_end = np.cumsum(segments, dtype=np.int32)
         seg_start = seg_end - segments
         play_seg = seg_end - 1
         seg_lens = np.zeros(int(seg_end[-1]), np.int32)
@@ -327,17 +340,22 @@ class EventBatch:
         card[event == DEAL] = card_codes(b"".join(self.deal_ranks), b"".join(self.deal_suits))
         card[event == PASS] = card_codes(b"".join(self.pass_ranks), b"".join(self.pass_suits))
         card[is_play] = card_codes(b"".join(self.play_ranks), b"".join(self.play_suits))
-        index = np.arange(rows, dtype=np.int32)
-        index -= np.repeat(np.cumsum(seg_lens) - seg_lens, seg_lens)
-        index = index.astype(np.int16)
-        trick = np.zeros(rows, np.int8)
-        trick[is_play] = index[is_play] // np.repeat(players.astype(np.int16), self.h_plays) + 1
+        seg_first = np.cumsum(seg_lens, dtype=np.int32) - seg_lens
+        index = (np.arange(rows, dtype=np.int32) - np.repeat(seg_first, seg_lens)).astype(np.int16)
+        return CardRows(event, seat, card, index, hand_rows, none.any())
+
+    def _card_columns(self) -> tuple[dict[str, pa.Array], np.ndarray]:
+        """The card rows' columns, and the number of rows of each hand (placeholders included)."""
+        event, seat, card, index, hand_rows, placeholders = self.card_rows()
+        is_play = event == PLAY
+        trick = np.zeros(len(event), np.int8)
+        trick[is_play] = index[is_play] // np.repeat(np.array(self.h_players, np.int16), self.h_plays) + 1
         game_of_hand = np.array(self.h_game, np.int32)
         columns = {
             "game": arrow.numbers(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows), pa.int32()),
             "hand": arrow.numbers(np.repeat(np.array(self.h_number, np.int16), hand_rows), pa.int16()),
             "event": arrow.codes(event.astype(np.int32), _EVENT_VALUES),
-            "seat": arrow.numbers(seat, pa.int8(), event != NONE if none.any() else None),
+            "seat": arrow.numbers(seat, pa.int8(), event != NONE if placeholders else None),
             "card": arrow.codes(card.astype(np.int32), _CARD_VALUES),
             "index": arrow.numbers(index, pa.int16()),
             "trick": arrow.numbers(trick, pa.int8(), is_play),
