@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -155,6 +157,8 @@ def _lines_of(game: dict) -> list[tuple[bytes, bool]]:
         orjson.dumps(_hand_change(game, _set(deal=uneven))),
         orjson.dumps(_hand_change(game, _set(plays=first["plays"][:-3]))),
         orjson.dumps(_hand_change(game, _set(dealer=n - 1))),
+        json.dumps(game).encode(),  # a space after every comma and colon
+        json.dumps(_hand_change(game, _set(points=[-5] + [0] * (n - 1)))).encode(),
         line + b"  \r\n",
     ]
     others = [
@@ -189,6 +193,8 @@ def _lines_of(game: dict) -> list[tuple[bytes, bool]]:
         line.replace(b'"deal":[[', b'"deal":[ [', 1), line.replace(b'"hands":[', b'"hands":[],"hands":[', 1),
         line.replace(b'{"format"', b'{"hands":[],"format"', 1), line.replace(b"]]", b"]],", 1),
         line.replace(b'}],"', b'}]],"', 1), line.replace(b'"plays":[[', b'"plays":[[0,"2C",1],[', 1),
+        json.dumps(_hand_change(game, _set(note="a, b: c"))).encode(), json.dumps(game, indent=1).encode(),
+        json.dumps(game).encode().replace(b'"QS"', b'"QS" ', 1), json.dumps(game).encode().replace(b", ", b",  ", 3),
         line[:len(line) // 2], line + b"x", b"\xef\xbb\xbf" + line, line.replace(b'"players"', b'"pl\\u0061yers"'),
     ]
     return [(text, True) for text in taken] + [(text, False) for text in others]

@@ -5,15 +5,18 @@ Parsing a line with orjson builds a list and a string for every card and play
 lists back to text to check them: together four fifths of the time of
 ``hearts validate x.jsonl``. Most lines are written compactly, as
 ``hearts convert`` and the simulator write them, and for those the text of
-the ``hands`` array already is the card text the encoder wants. Here the
+the ``hands`` array already is the card text the encoder wants (the hands of a
+line with a space after every comma and colon, as Python's ``json`` writes
+it, are made compact first). Here the
 array is cut at its hands, and each hand at its fields by a pattern that
 steps over card lists of the game's usual lengths at once (a pattern that
 looked at every character would cost more than orjson), or else by byte
 searches; every piece is checked strictly: the known fields in record order,
 each once; card lists compared with the text their shape must have,
 character class by character class; seats and dealers one digit; whole
-numbers that fit in int32; no whitespace, no escapes, no nulls. The rest of the line, with ``[]``
-in place of the hands, is parsed by orjson and checked by the encoder itself.
+numbers that fit in int32; no other whitespace, no escapes, no nulls. The rest of the line, with
+``[]`` in place of the hands, is parsed by orjson and checked by the encoder itself. The hands of
+consecutive lines are checked together (:meth:`LineEncoder.add_lines`).
 A line that does not fit, anywhere, is parsed and encoded whole as before
 (:meth:`EventEncoder.add_json`), so what this reads gives the rows the usual
 path gives, and the tests compare the two.
@@ -51,7 +54,7 @@ _LAYOUTS = {tuple(name.encode() for name in names): tuple(names.index(field) + 1
             if "deal" in names and "plays" in names}
 """The names of a hand's fields, in record order (the deal and the plays among them) -> where each field of
 :data:`HAND_KEYS` is in the values of :func:`_fields` (0: absent)."""
-_HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"passes":[['
+_HANDS_KEY, _SPACED_HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"hands": [{', b'"passes":[['
 _NUMBER_LIST = rb'\[[-0-9,]*\]'
 """What a hand's pattern takes for a list of points: :func:`_numbers` checks them all at once, which costs less than
 a pattern of whole numbers in every hand."""
@@ -132,7 +135,7 @@ class LineEncoder(EventEncoder):
         """
         at = line.find(_HANDS_KEY)
         if at < 0:
-            return None
+            return self._spaced_game(line, number)
         at += len(_HANDS_KEY) - 2
         found = _hand_texts(line, at + 1)
         if found is None:
@@ -152,6 +155,24 @@ class LineEncoder(EventEncoder):
             return _TextGame(number, line, self.game_header(obj))
         except Exception:  # declined, or refused: the usual path decides
             return None
+
+    def _spaced_game(self, line: bytes, number: int) -> "_TextGame | None":
+        """:meth:`_text_game` of a line written with a space after each comma and colon (as Python's ``json``
+        writes by default): its hands made compact first.
+
+        Only a space after a comma or a colon goes; in the hands' known fields no string holds one, so what is read
+        is what the line says, and a line whose hands were not valid JSON stays invalid (any other difference is
+        declined by the checks, and the line parsed whole).
+        """
+        at = line.find(_SPACED_HANDS_KEY)
+        if at < 0:
+            return None
+        end = line.find(b"}]", at) + 2
+        if end < 2:
+            return None
+        hands = line[at:end].replace(b", ", b",").replace(b": ", b":")
+        game = self._text_game(line[:at] + hands + line[end:], number)
+        return None if game is None else game._replace(line=line)
 
     def _add_run(self, run: "list[_TextGame]") -> list[int]:
         """Add the games of consecutive lines in order (:meth:`add_lines`): runs of games whose hands all fit
