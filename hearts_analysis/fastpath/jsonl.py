@@ -48,7 +48,7 @@ from .block import NULL, Block
 from .decode import ABSENT, HeaderValues, Judgements, Rows, judged_block
 from .jsonl_text import LineEncoder
 from .run import Entry, clean_run, replayed
-from .screen import screen_block
+from .screen import Verdict, screen_block
 
 CHUNK_BYTES = 2 << 20
 """Bytes of whole lines per task: a few thousand hands, what the screen handles well at once."""
@@ -154,22 +154,29 @@ def _number_lists(lists: list[list[int] | None], seats: np.ndarray) -> tuple[np.
     return values, present, well_formed
 
 
-def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
-    """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
+def screened_lines(task: JsonlTask, judge: Judgements) -> tuple[list[tuple[int, bytes, int]], Block | None,
+                                                                  Verdict | None]:
+    """The task's lines that are not blank, each as ``(line number, text, its game in the block or -1)``, and the
+    block of the games the encoder took with the screen's verdict (``None`` where the screen could not judge
+    them: every line is then the reference reader's)."""
     numbered = [(number, line) for number, line in enumerate(io.BytesIO(task.data), task.first_line)
                 if line and not line.isspace()]  # not blank (isspace: no copy of a long line, as strip makes)
     encoder = LineEncoder()
     lines = [(number, line, game) for (number, line), game in zip(numbered, encoder.add_lines(numbered))]
     batch = encoder.take_batch()
-    clean = np.zeros(0, bool)
-    block = verdict = None
-    if batch is not None:
-        try:
-            block = line_block(batch, judge, task.path)
-            verdict = screen_block(block)
-            clean = verdict.clean
-        except (ValueError, IndexError, TypeError, OverflowError):
-            block = verdict = None  # input the screen does not expect: the reference path decides
+    if batch is None:
+        return lines, None, None
+    try:
+        block = line_block(batch, judge, task.path)
+        return lines, block, screen_block(block)
+    except (ValueError, IndexError, TypeError, OverflowError):
+        return lines, None, None  # input the screen does not expect: the reference path decides
+
+
+def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
+    """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
+    lines, block, verdict = screened_lines(task, judge)
+    clean = np.zeros(0, bool) if verdict is None else verdict.clean
     entries: list[Entry] = []
     run = None  # [start, stop) of the clean games since the last doubtful line
     for number, line, game in lines:
