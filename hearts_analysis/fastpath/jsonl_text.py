@@ -90,13 +90,9 @@ class LineEncoder(EventEncoder):
         """Add the game on a line of JSON, exactly as ``add_json(orjson.loads(line))`` would (raising what it
         raises); ``True`` if its hands were read from the text."""
         game = self._text_game(line, self.next_game)
-        if game is not None:
-            try:
-                self.commit_games([game.header], _text_hands(game.header.hands, game.header.seats), [game.number])
-                return True
-            except Exception:  # declined, or refused: the usual path decides, and raises what it raises
-                pass
-        self.add_json(orjson.loads(line))
+        if game is not None and self._add_text(game):
+            return True
+        self.add_json(orjson.loads(line))  # the usual path decides, and raises what it raises
         return False
 
     def add_lines(self, lines: Iterable[tuple[int, bytes]]) -> list[int]:
@@ -216,14 +212,20 @@ class LineEncoder(EventEncoder):
     def _add_alone(self, game: "_TextGame") -> int:
         """Add one game as :meth:`add_line` would; its index in the batch, or -1 where the encoder refused it."""
         self.next_game = game.number
-        try:
-            self.commit_games([game.header], _text_hands(game.header.hands, game.header.seats), [game.number])
-        except Exception:
+        if not self._add_text(game):
             try:
                 self.add_json(orjson.loads(game.line))
             except Exception:
                 return -1
         return self.games - 1
+
+    def _add_text(self, game: "_TextGame") -> bool:
+        """Add a game whose hands its text gives; ``False`` (nothing added) where the text lane declines them."""
+        try:
+            self.commit_games([game.header], _text_hands(game.header.hands, game.header.seats), [game.number])
+        except Exception:  # declined, or refused: the usual path decides
+            return False
+        return True
 
 
 class _TextGame(NamedTuple):
