@@ -40,7 +40,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..records.json import jsonl_item
+from ..records.json import files as json_files, jsonl_item
 from ..records.model import DIRECTION_CODES, MOON_CODES
 from ..records.parquet.encode import EventBatch
 from ..rules import Rules
@@ -56,31 +56,49 @@ CHUNK_BYTES = 2 << 20
 
 @dataclass(frozen=True)
 class JsonlTask:
-    """Whole lines of a JSON Lines file, the first of them line ``first_line`` (counted from 1)."""
+    """Whole lines of a JSON Lines file, the first of them line ``first_line`` (counted from 1); or, with
+    ``too_long``, that one line, longer than the JSON reader reads (:data:`MAX_LINE_BYTES`), which is reported."""
 
     path: str
     first_line: int
     data: bytes
+    too_long: bool = False
 
 
 def split_lines(path: Path, chunk: int | None = None) -> Iterator[JsonlTask | OSError]:
     """The file as tasks of whole lines (about ``chunk`` bytes each, :data:`CHUNK_BYTES` by default), in order;
-    an ``OSError`` where it stops being readable."""
-    name, chunk = str(path), chunk or CHUNK_BYTES
+    an ``OSError`` where it stops being readable. A line too long is read past, never held whole."""
+    name, limit = str(path), json_files.MAX_LINE_BYTES
+    chunk = min(chunk or CHUNK_BYTES, limit)  # a line within one chunk is never too long: only one begun before
     try:
         with open(path, "rb") as stream:
             line, rest = 1, b""
             while block := stream.read(chunk):
                 data = rest + block
+                if rest and data.find(b"\n", len(rest)) > limit:  # the line begun before ends too late
+                    yield JsonlTask(name, line, b"", too_long=True)
+                    data, line = data[data.find(b"\n", len(rest)) + 1:], line + 1
                 cut = data.rfind(b"\n") + 1
                 if cut:
                     yield JsonlTask(name, line, data[:cut])
                     line += data.count(b"\n", 0, cut)
                 rest = data[cut:]
+                if len(rest) > limit:
+                    yield JsonlTask(name, line, b"", too_long=True)
+                    rest, line = _past_line(stream, chunk), line + 1
             if rest:
                 yield JsonlTask(name, line, rest)
     except OSError as error:
         yield error
+
+
+def _past_line(stream, chunk: int) -> bytes:
+    """Read past the end of the current line; what follows it in the block read."""
+    while block := stream.read(chunk):
+        at = block.find(b"\n")
+        if at >= 0:
+            return block[at + 1:]
+    return b""
 
 
 class _LineBlock(Block):
@@ -175,6 +193,8 @@ def screened_lines(task: JsonlTask, judge: Judgements) -> tuple[list[tuple[int, 
 
 def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
     """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
+    if task.too_long:
+        return replayed([json_files.long_line_item(f"{task.path}:{task.first_line}")])
     lines, block, verdict = screened_lines(task, judge)
     clean = np.zeros(0, bool) if verdict is None else verdict.clean
     entries: list[Entry] = []

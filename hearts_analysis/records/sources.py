@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator, TextIO
 from ..rules import Rules
 from ..text import shown
 from .errors import Item, RecordError
-from .json import iter_json_text, read_json_path, write_games
+from .json import iter_json_text, read_document, read_json_path, write_games
 from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES, input_problem
 
 SNIFF_BYTES = 1 << 16
@@ -113,7 +113,11 @@ def read_file(path: Path, rules: Rules | None = None) -> Iterator[Item]:
 
 def read_stdin_items(rules: Rules | None = None, stream: io.BufferedIOBase | None = None) -> Iterator[Item]:
     """Standard input: a recognised log, else hearts-game/1 JSON or JSON Lines."""
-    data = (stream or sys.stdin.buffer).read()
+    try:
+        data = read_document(stream or sys.stdin.buffer, "<stdin>")
+    except RecordError as error:
+        yield Item("<stdin>", error=error)
+        return
     if _RECOGNISERS and b"\0" not in data[:SNIFF_BYTES]:
         text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
         reader = recognise_text(text[:SNIFF_BYTES])
