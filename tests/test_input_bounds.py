@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from faults import clean_games
 from hearts_analysis.cli import app
 from hearts_analysis.fastpath import jsonl
+from hearts_analysis.interop.text_notation import write as write_notation
 from hearts_analysis.records.json import dumps_game, files, read_json_path
 from hearts_analysis.records.sources import read_games, read_stdin_items
 
@@ -102,3 +103,17 @@ def test_split_lines_and_the_reader_agree_on_which_lines_are_too_long(tmp_path, 
     assert (len(expected) == 2) == (length > LIMIT)
     kept = b"".join(task.data for task in tasks if not task.too_long)
     assert kept == b"".join(line + b"\n" for line in lines if line and (len(line) <= LIMIT))
+
+
+def test_a_log_too_large_is_an_error_not_a_read(tmp_path, monkeypatch):
+    from hearts_analysis.records import sources
+
+    monkeypatch.setattr(sources, "MAX_DOCUMENT_BYTES", 1000)
+    log = tmp_path / "big.txt"
+    with open(log, "w", encoding="utf-8") as out:  # the club's hand-entry notation: a log format
+        write_notation(clean_games()[:3], out)
+    assert log.stat().st_size > 1000
+    (item,) = sources.read_file(log)
+    assert item.source == str(log) and "not read" in str(item.error)
+    result = runner.invoke(app, ["import", str(log), "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2 and "not read" in result.stderr
