@@ -50,6 +50,7 @@ from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
+from .rating import GameOutcome
 from .stats import PASS_RATES, Tally
 
 U64 = np.uint64
@@ -91,6 +92,19 @@ def below(cards: np.ndarray) -> np.ndarray:
 def up_to(cards: np.ndarray) -> np.ndarray:
     """The cards up to each card, itself included; ``-1`` gives nothing."""
     return below(cards + 1)
+
+
+def distinct(values: np.ndarray) -> list[int]:
+    """The distinct values of an array of integers, in order (``np.unique`` loads numpy's masked arrays, which
+    costs a run 20 ms).
+
+    >>> distinct(np.array([3, -1, 3, 0]))
+    [-1, 0, 3]
+    """
+    if not values.size:
+        return []
+    low = int(values.min())
+    return (np.flatnonzero(np.bincount((values - low).ravel())) + low).tolist()
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -392,8 +406,11 @@ class Counts:
 
     def histogram(self, ids: np.ndarray, points: np.ndarray) -> None:
         """Seat-hands by player and points."""
-        for value in np.unique(points).tolist():
-            self.points[value] = self.points.get(value, 0) + np.bincount(ids[points == value], minlength=self.size)
+        low, high = int(points.min()), int(points.max())
+        table = np.bincount(((points - low) * self.size + ids).ravel(),
+                            minlength=(high - low + 1) * self.size).reshape(-1, self.size)
+        for row in np.flatnonzero(table.any(axis=1)).tolist():
+            self.points[row + low] = self.points.get(row + low, 0) + table[row]
 
     def add(self, name: str, ids: np.ndarray, values) -> None:
         self.players[name] = self.players.get(name, 0) + sum_by(ids, values, self.size)
@@ -581,7 +598,7 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
         if block.hands else np.zeros(0, np.int64)
     plays = np.where(np.diff(block.hand_rows) > 0, plays, 0)
     needed = np.zeros(block.games, np.int64)
-    for table in np.unique(block.table_index[fast]).tolist():
+    for table in distinct(block.table_index[fast]):
         rules, seats = block.tables[table]
         try:
             needed[block.table_index == table] = table_params(rules, seats).deck_size
@@ -592,16 +609,20 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
     return fast & ~short & (np.diff(block.game_hands) > 0)
 
 
-def player_names(block: Block) -> list[list[str]]:
-    """Each game's ``players``, read from the list column's buffers (``Block.players`` takes them with Arrow's
-    compute module, whose import alone costs a run a tenth of a second)."""
+def player_ids(block: Block) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """``(names, ids (games, 7), start, seats)``: each player name once, each game's players as indices into
+    ``names`` (0 past its seats), and where each game's players start in the list column's values. Read from
+    the column's buffers (``Block.players`` takes them with Arrow's compute module, whose import alone costs a
+    run a tenth of a second), one dictionary look-up per name."""
     present, start, length = block.players_column.offsets()
-    names = block.players_column.array.values.to_pylist()
-    return [names[a:a + n] if ok else [] for ok, a, n in zip(present.tolist(), start.tolist(), length.tolist())]
-
-
-_CLEAN = {n: (0,) * n for n in range(3, 8)}
-"""No violations at any seat."""
+    known: dict[str, int] = {}
+    codes = np.array([known.setdefault(name, len(known)) for name in block.players_column.array.values.to_pylist()],
+                     np.int64)
+    seat = np.arange(7)
+    inside = seat < length[:, None]
+    ids = np.zeros((block.games, 7), np.int64)
+    ids[inside] = codes[(start[:, None] + seat)[inside]]
+    return list(known), ids, start, np.where(present, length, 0)
 
 
 def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally, threads: bool = False) -> None:
@@ -609,32 +630,27 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally,
     ``threads``: count chunks of hands on :data:`THREADS` threads."""
     if not len(games):
         return
-    players = player_names(block)
-    names: list[str] = []
-    known: dict[str, int] = {}
-    game_ids = np.full((block.games, 7), 0, np.int64)
-    for g in games.tolist():
-        for s, name in enumerate(players[g]):
-            if name not in known:
-                known[name] = len(names)
-                names.append(name)
-            game_ids[g, s] = known[name]
+    names, game_ids, start, length = player_ids(block)
     counts = Counts(len(names))
-    seats = np.array([len(players[g]) for g in games.tolist()])
-    present = np.arange(7) < seats[:, None]
+    sizes = length[games]
+    present = np.arange(7) < sizes[:, None]
     totals = verdict.totals[games]
-    places = (1 + ((totals[:, None, :] < totals[:, :, None]) & present[:, None, :]).sum(axis=2)).tolist()
-    complete = verdict.complete[games].tolist()
-    winners = verdict.winners[games].tolist()
-    game_totals = totals.tolist()
-    ids, played_at = block.game_ids(), block.played_at()
-    for i, g in enumerate(games.tolist()):
-        n = len(players[g])
-        tally.add_game(players[g], complete[i], places[i][:n], [s for s in range(n) if winners[i][s]], _CLEAN[n],
-                       ids[g], played_at[g], game_totals[i][:n])
+    complete = verdict.complete[games]
+    finished = present & complete[:, None]
+    places = 1 + ((totals[:, None, :] < totals[:, :, None]) & present[:, None, :]).sum(axis=2)
+    ids = game_ids[games]
+    counts.add("games", ids, present)     # what Tally.add_game counts, for every game at once
+    counts.add("complete_games", ids, finished)
+    counts.add("position_sum", ids, places * finished)
+    counts.add("wins", ids, verdict.winners[games] & finished)
+    flat = block.players_column.array.values.to_pylist()
+    game_id, played_at = block.game_ids(), block.played_at()
+    tally.add_outcomes([GameOutcome(game_id[g], played_at[g], tuple(flat[a:a + n]), tuple(row[:n]), done)
+                        for g, a, n, row, done in zip(games.tolist(), start[games].tolist(), sizes.tolist(),
+                                                      totals.tolist(), complete.tolist())])
     in_games = np.zeros(block.games, bool)
     in_games[games] = True
-    for table in np.unique(block.table_index[games]).tolist():
+    for table in distinct(block.table_index[games]):
         rules, seats = block.tables[table]
         p = table_params(rules, seats)
         chosen = np.flatnonzero(in_games & (block.table_index == table))
@@ -667,7 +683,7 @@ def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarr
         count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], into)
         return into
 
-    chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in np.unique(passed).tolist()
+    chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in distinct(passed)
               for chosen in [np.flatnonzero(passed == rows)] for at in range(0, len(chosen), CHUNK_HANDS)]
     if threads and len(chunks) > 1:  # numpy lets go of the interpreter in its loops: two chunks at a time
         for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size)), chunks):

@@ -135,10 +135,9 @@ class Tally:
     def add_game(self, names: Sequence[str], complete: bool, positions: Sequence[int], winners: Iterable[int],
                  violations: Sequence[int], game_id: str | None, played_at: str | None,
                  totals: Sequence[int]) -> None:
-        """Count one game's result, without its hands: the per-game analysis and the columnar
-        statistics (:mod:`.columnar`) both count games here."""
-        self.games += 1
-        self.outcomes.append(GameOutcome(game_id, played_at, tuple(names), tuple(totals), bool(complete)))
+        """Count one game's result, without its hands (the columnar statistics, :mod:`.columnar`, count the
+        same counters for many games at once, and their outcomes with :meth:`add_outcomes`)."""
+        self.add_outcomes([GameOutcome(game_id, played_at, tuple(names), tuple(totals), bool(complete))])
         counters = [self.players[name] for name in names]
         won = set(winners)
         for seat, c in enumerate(counters):
@@ -149,6 +148,11 @@ class Tally:
                 c["wins"] += seat in won
             if violations[seat]:
                 c["violations"] += violations[seat]
+
+    def add_outcomes(self, outcomes: list[GameOutcome]) -> None:
+        """Count games for the rating, their players' counters counted apart."""
+        self.games += len(outcomes)
+        self.outcomes.extend(outcomes)
 
     def _add_hand(self, hand: HandAnalysis, names: tuple[str, ...], counters: list[Counter]) -> None:
         self.hands += 1
@@ -245,15 +249,17 @@ class Tally:
         return {name for name, c in self.players.items()
                 if c.get("complete_games", 0) and c.get("wins", 0) / c["complete_games"] > mean}
 
-    def ratings(self) -> Ratings:
-        """Every player's rating, now and after each game (see :mod:`~hearts_analysis.analysis.rating`)."""
-        if self._rated is None or self._rated[0] != len(self.outcomes):
-            self._rated = (len(self.outcomes), rate_games(self.outcomes))
+    def ratings(self, history: bool = False) -> Ratings:
+        """Every player's rating now, and with ``history`` after each game (see
+        :mod:`~hearts_analysis.analysis.rating`; the leaderboard needs only the last)."""
+        rated = self._rated
+        if rated is None or rated[0] != len(self.outcomes) or (history and not rated[1].has_history):
+            self._rated = (len(self.outcomes), rate_games(self.outcomes, history))
         return self._rated[1]
 
     def rating_rows(self) -> list[dict[str, Any]]:
         """The ``ratings`` table: each player's rating after each rated game, in the order rated."""
-        return self.ratings().history
+        return self.ratings(history=True).history
 
     def leak_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
         """The ``leaks`` table (see :mod:`~hearts_analysis.analysis.leaks`); ``review`` adds the review's costs."""
@@ -337,6 +343,7 @@ class Tally:
     def document(self, review: ReviewCosts | None = None) -> dict[str, Any]:
         """``hearts stats --format json``: the counts, the players, leaks, ratings and pass summary tables, and
         the unreadable records."""
+        self.ratings(history=True)   # rated once, for the players table and the ratings table
         return {"games": self.games, "hands": self.hands, "players": self.player_rows(review),
                 "leaks": self.leak_rows(review), "ratings": self.rating_rows(),
                 "pass_summary": self.pass_summary_rows(), "errors": self.errors, "unreadable": self.error_count}

@@ -246,7 +246,8 @@ class At:
         return present, start, np.where(present, bounds[1:][self.rows] - start, 0)
 
     def to_pylist(self) -> list:
-        return self.array.take(arrays.indices(self.rows)).to_pylist()
+        values = self.array.to_pylist()
+        return [values[row] if row >= 0 else None for row in self.rows.tolist()]
 
 
 def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
