@@ -20,6 +20,7 @@ leaks: significant ones only (--all-leaks shows every costly difference)
 
 from __future__ import annotations
 
+import gc
 import math
 import shutil
 import sys
@@ -177,6 +178,7 @@ def stats(
 
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
+        gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
         tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
