@@ -148,9 +148,9 @@ class Hands:
     """(H, n) masks of the passed cards, ``None`` without passes."""
     direction: np.ndarray
     cards: np.ndarray
-    """(H, k, n) cards in the order played."""
+    """(H, k, n) int8 cards in the order played."""
     seats: np.ndarray
-    """(H, k, n) who played them."""
+    """(H, k, n) int8: who played them."""
     held: np.ndarray
     """(H, k, n) what the player held just before each play."""
     winner: np.ndarray
@@ -212,7 +212,7 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     taken = fold(np.bitwise_or, trick_cards[:, None, :] * won)
     tricks_won = fold(np.add, won.view(np.uint8)).astype(np.int64)
     held = hand_left.reshape(-1)[at_seat]
-    plays, seats, held = (a.transpose(2, 0, 1) for a in (plays.astype(np.int64), seats.astype(np.int64), held))
+    plays, seats, held = (a.transpose(2, 0, 1) for a in (plays, seats, held))   # cards and seats stay int8
     dealt, hand0, taken, tricks_won = dealt.T, hand0.T, taken.T, tricks_won.T
     given = None if given is None else given.T
     winner, trick_cards, played_before = winner.T.astype(np.int64), trick_cards.T, played_before.T
