@@ -151,8 +151,8 @@ class Hands:
     """(H, k, n) int8 cards in the order played."""
     seats: np.ndarray
     """(H, k, n) int8: who played them."""
-    held: np.ndarray
-    """(H, k, n) what the player held just before each play."""
+    left: np.ndarray
+    """(H, k, n) what each seat held at the start of each trick (by seat, not by position)."""
     winner: np.ndarray
     """(H, k)."""
     trick_cards: np.ndarray
@@ -167,6 +167,10 @@ class Hands:
     def take(self, rows: np.ndarray) -> "Hands":
         """Some of the hands."""
         return Hands(*(None if value is None else value[rows] for value in vars(self).values()))
+
+    def held(self) -> np.ndarray:
+        """(H, k, n) what the player held just before each play, by position in the trick."""
+        return np.take_along_axis(self.left, self.seats.astype(np.intp), axis=2)
 
 
 def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndarray, passed: int) -> Hands:
@@ -211,12 +215,11 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     won = winner[:, None, :] == np.arange(n, dtype=winner.dtype)[None, :, None]        # (k, n, H)
     taken = fold(np.bitwise_or, trick_cards[:, None, :] * won)
     tricks_won = fold(np.add, won.view(np.uint8)).astype(np.int64)
-    held = hand_left.reshape(-1)[at_seat]
-    plays, seats, held = (a.transpose(2, 0, 1) for a in (plays, seats, held))   # cards and seats stay int8
+    plays, seats, left = (a.transpose(2, 0, 1) for a in (plays, seats, hand_left))   # cards and seats stay int8
     dealt, hand0, taken, tricks_won = dealt.T, hand0.T, taken.T, tricks_won.T
     given = None if given is None else given.T
     winner, trick_cards, played_before = winner.T.astype(np.int64), trick_cards.T, played_before.T
-    return Hands(hands, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
+    return Hands(hands, dealt, given, direction, plays, seats, left, winner, trick_cards, played_before,
                  taken, tricks_won)
 
 
@@ -226,51 +229,68 @@ def _sure_above(held: np.ndarray, suit: np.ndarray, out: np.ndarray) -> np.ndarr
     return held & suit & ~up_to(highest(out & suit))
 
 
-def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(control, let_go, missed)``, each (H, k, n) by position in the trick: ``moons.control_plays`` and
-    ``moons.missed_stops`` (before the runner is known) for every play."""
+def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(control, let_go)``, each (len(rows), k): ``moons.control_plays`` of the seat ``holder`` of each hand
+    ``rows`` in each trick, and whether it let the trick go. Only the holder's own play counts, so each trick is
+    judged at its position in it (leading, in between, or last), not at every position."""
+    _, k, n = h.cards.shape
+    count = len(rows)
+    tricks = np.arange(k)
+    hand = rows[:, None]
+    cards = h.cards[rows]
+    at = np.argmax(h.seats[rows] == holder[:, None, None], axis=2)           # (H, k) its position
+    card = cards[np.arange(count)[:, None], tricks, at]
+    mine = h.left[hand, tricks, holder[:, None]]
+    before = h.played_before[rows]
+    lead = cards[:, :, 0]
+    led = lead // 13
+    suit = SUITS[led]
+    so_far = np.zeros((count, k), U64)                                        # the cards played before it
+    for i in range(n - 1):
+        so_far |= np.where(at > i, bits(cards[:, :, i]), U64(0))
+    # leading: a control play leads a low card while holding sure winners; it lets go with sure winners kept
+    out = ~before & ~mine
+    sure_led = _sure_above(mine, suit, out)
+    sure_other = np.zeros_like(sure_led)
+    for s in (0, 1, 3):
+        sure_other |= _sure_above(mine, SUITS[s], out)
+    lead_control = ((mine & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
+    lead_let_go = ~lead_control & (h.winner[rows] != holder[:, None]) & (sure_other != 0)
+    # following: it takes the trick over a card it could have played under, or plays under while able to win
+    top = highest(so_far & suit).clip(0)
+    over = mine & suit & ~up_to(top)
+    bar = highest(suit & ~before & ~so_far & ~mine)
+    follows = card // 13 == led
+    higher = card > top
+    control = follows & higher & ((mine & suit & below(top)) != 0)
+    last = at == n - 1   # the last card wins a trick without points for free, and no one after it can
+    control &= ~last | ((so_far & POINTS_U) != 0)
+    let_go = follows & ~higher & ((over & ~np.where(last, U64(0), up_to(bar))) != 0)
+    leads = at == 0
+    control = np.where(leads, lead_control, control)
+    let_go = np.where(leads, lead_let_go, let_go)
+    if free_first:
+        control[:, 0] = let_go[:, 0] = False
+    return control, let_go
+
+
+def missed_plays(h: Hands) -> np.ndarray:
+    """(H, k, n) by position in the trick: ``moons.missed_stops`` (before the runner is known) for every play."""
     count, k, n = h.cards.shape
     before = h.played_before
     cards = np.moveaxis(h.cards, 2, 0)   # by position: (n, H, k) views
-    held = np.moveaxis(h.held, 2, 0)
-    led = cards[0] // 13
-    suit = SUITS[led]
-    # stored as the plays are, (k, n, H), so that later arithmetic on them and the plays runs in one order
-    control, let_go, missed = (np.zeros((k, n, count), bool).transpose(1, 2, 0) for _ in range(3))
-    lead, lead_held = cards[0], held[0]
-    out = ~before & ~lead_held
-    sure_led = _sure_above(lead_held, suit, out)
-    sure_other = np.zeros_like(sure_led)
-    for s in (0, 1, 3):
-        sure_other |= _sure_above(lead_held, SUITS[s], out)
-    control[0] = ((lead_held & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
-    let_go[0] = ~control[0] & (h.winner != h.seats[:, :, 0]) & (sure_other != 0)
-    so_far = bits(lead)
+    held = np.moveaxis(h.held(), 2, 0)
+    suit = SUITS[cards[0] // 13]
+    missed = np.zeros((n, count, k), bool)
+    so_far = bits(cards[0])
     for i in range(1, n):
-        card, mine = cards[i], held[i]
-        top = highest(so_far & suit)
-        over = mine & suit & ~up_to(top)
-        if i < n - 1:
-            out = suit & ~before & ~so_far & ~mine
-            bar = highest(out)
-        else:
-            bar = np.full_like(top, -1)
-        follows = card // 13 == led
-        higher = card > top
-        lower_held = (mine & suit & below(top)) != 0
-        if i < n - 1:
-            control[i] = follows & higher & lower_held
-            let_go[i] = follows & ~higher & ((over & ~up_to(bar)) != 0)
-        else:  # the last card wins a trick without points for free
-            control[i] = follows & higher & lower_held & ((so_far & POINTS_U) != 0)
-            let_go[i] = follows & ~higher & (over != 0)
+        mine = held[i]
+        over = mine & suit & ~up_to(highest(so_far & suit))
+        bar = highest(suit & ~before & ~so_far & ~mine) if i < n - 1 else np.full((count, k), -1)
         hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
         missed[i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
-        so_far = so_far | bits(card)
-    control, let_go, missed = (np.moveaxis(a, 0, 2) for a in (control, let_go, missed))   # (H, k, n) views
-    if free_first:
-        control[:, 0] = let_go[:, 0] = False
-    return control, let_go, missed
+        so_far = so_far | bits(cards[i])
+    return np.moveaxis(missed, 0, 2)
 
 
 @dataclass
@@ -308,11 +328,9 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     holding &= held_points >= MIN_RUN_POINTS
     # the plays are judged only in hands where a seat held enough points to run
     some = np.flatnonzero(holding.any(axis=1))
-    part = h.take(some)
-    control, let_go, missed_at = trick_plays(part, not p.points_on_first_trick)
-    is_holder = part.seats == holder[some, None, None]
-    controls = np.cumsum((control & is_holder).sum(axis=2), axis=1)
-    lets_go = np.cumsum((let_go & is_holder).sum(axis=2), axis=1)
+    control, let_go = holder_plays(h, some, holder[some], not p.points_on_first_trick)
+    controls = np.cumsum(control, axis=1)
+    lets_go = np.cumsum(let_go, axis=1)
     running = holding[some] & (controls >= MIN_CONTROL_PLAYS) & (lets_go <= MAX_TRICKS_LET_GO)
     has_runner = np.zeros(count, bool)
     has_runner[some] = running.any(axis=1)
@@ -333,19 +351,20 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     window = ((tricks > start[:, None]) & (tricks < stop[:, None]) & by_holder
               & ((h.trick_cards & HEARTS_U) != 0))[:, :, None]
     missed = np.zeros((count, n), np.int64)
-    runs = np.flatnonzero(has_runner[some])
-    hits = missed_at[runs] & window[some[runs]] & ~is_holder[runs]
+    runs = np.flatnonzero(has_runner)   # missed stops are looked for only in the few hands with a runner
+    part = h.take(runs)
+    hits = missed_plays(part) & window[runs] & (part.seats != holder[runs, None, None])
     for s in range(n):
-        missed[some[runs], s] = (hits & (part.seats[runs] == s)).sum(axis=(1, 2))
+        missed[runs, s] = (hits & (part.seats == s)).sum(axis=(1, 2))
     return Moons(seat, outcome, stopper, missed)
 
 
 def gave_up(h: Hands, hands: np.ndarray, tricks: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """``moons.gave_up`` of ``seats`` in trick ``tricks`` (0-based) of ``hands``."""
-    cards, held, plays = h.cards[hands, tricks], h.held[hands, tricks], h.seats[hands, tricks]
+    cards, plays = h.cards[hands, tricks], h.seats[hands, tricks]
     at = np.argmax(plays == seats[:, None], axis=1)
     rows = np.arange(len(hands))
-    card, mine = cards[rows, at], held[rows, at]
+    card, mine = cards[rows, at], h.left[hands, tricks, seats]
     led = cards[:, 0] // 13
     suit = SUITS[led]
     top = highest(h.trick_cards[hands, tricks] & suit)
