@@ -526,9 +526,11 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     add("moon_stops", ids, moons.stopper[:, None] == seats)
     add("missed_stops", ids, moons.missed)
     if rules.moon == "shooter_choice":
-        judged, correct = judge_choices(p, h, verdict, totals_before)
-        add("moon_choices", ids, judged[:, None] & (moon_seat[:, None] == seats))
-        add("moon_choices_correct", ids, (judged & correct)[:, None] & (moon_seat[:, None] == seats))
+        shot = np.flatnonzero(moon_seat >= 0)   # only a shot moon has a choice to judge
+        judged, correct = judge_choices(p, h.take(shot), verdict, totals_before[shot])
+        chose = moon_seat[shot, None] == seats
+        add("moon_choices", ids[shot], judged[:, None] & chose)
+        add("moon_choices_correct", ids[shot], (judged & correct)[:, None] & chose)
     if h.given is not None:
         _count_passes(p, h, points, runs, ids, counts)
 
