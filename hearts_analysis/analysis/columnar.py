@@ -416,8 +416,10 @@ def sum_by(ids: np.ndarray, values, size: int) -> np.ndarray:
 class Counts:
     """Seat-hand values summed by player id, then added to a :class:`Tally` at once."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, details: bool = True):
         self.size = players
+        self.details = details
+        """Count the pass tables and the points histogram too (:attr:`Tally.details`)."""
         self.players: dict[str, np.ndarray] = {}
         self.impact: dict[str, np.ndarray] = {}
         self.passes: dict[tuple[int, str, str], np.ndarray] = {}
@@ -425,6 +427,8 @@ class Counts:
 
     def histogram(self, ids: np.ndarray, points: np.ndarray) -> None:
         """Seat-hands by player and points."""
+        if not self.details:
+            return
         low, high = int(points.min()), int(points.max())
         table = np.bincount(((points - low) * self.size + ids).ravel(),
                             minlength=(high - low + 1) * self.size).reshape(-1, self.size)
@@ -596,6 +600,8 @@ def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray
             values = [chosen if np.ndim(v) == 0 else v * chosen for v in values]
         return np.stack([sum_by(keys, v, size) for v in values], axis=1)
 
+    if not counts.details:
+        return
     base = [1, points, back, receiver_points]
     found = {"any": sums(base + [verdicts] + [m for kind in PASS_KINDS for m in (possible[kind], kinds[kind])], None)}
     for kind in PASS_KINDS:
@@ -652,7 +658,7 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally,
     if not len(games):
         return
     names, game_ids, start, length = player_ids(block)
-    counts = Counts(len(names))
+    counts = Counts(len(names), tally.details)
     sizes = length[games]
     present = np.arange(7) < sizes[:, None]
     totals = verdict.totals[games]
@@ -707,7 +713,7 @@ def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarr
     chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in distinct(passed)
               for chosen in [np.flatnonzero(passed == rows)] for at in range(0, len(chosen), CHUNK_HANDS)]
     if threads and len(chunks) > 1:  # numpy lets go of the interpreter in its loops: two chunks at a time
-        for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size)), chunks):
+        for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size, counts.details)), chunks):
             counts.merge(part)
     else:
         for rows, members in chunks:

@@ -113,6 +113,10 @@ class Tally:
     hands: int = 0
     error_count: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    details: bool = True
+    """``passes`` and ``points_hist`` were counted. The players, leaks and ratings tables do not read them, so a
+    count for those alone may leave them out (``tally_corpus(..., details=False)``); the tables that read them
+    then refuse the tally rather than show empty tables."""
     _rated: tuple[int, Ratings] | None = field(default=None, init=False, repr=False, compare=False)
     """The ratings of the first n outcomes: rating a long corpus takes a while, and tables share them."""
 
@@ -223,6 +227,7 @@ class Tally:
         self.games += other.games
         self.hands += other.hands
         self.error_count += other.error_count
+        self.details = self.details and other.details
         self.errors.extend(other.errors[:max(0, MAX_ERRORS_KEPT - len(self.errors))])
         return self
 
@@ -309,7 +314,12 @@ class Tally:
             return unrated, 0.0 if unrated else -row["rating_conservative"], row["player"]
         return sorted(self.player_rows(review), key=best_first)
 
+    def _detailed(self) -> None:
+        if not self.details:
+            raise ValueError("this tally was counted without its pass tables (tally_corpus(..., details=True))")
+
     def pass_summary_rows(self) -> list[dict[str, Any]]:
+        self._detailed()
         rows = []
         for (player, direction, kind), p in sorted(self.passes.items()):
             if kind != "any":
@@ -323,6 +333,7 @@ class Tally:
         return rows
 
     def pass_outcome_rows(self) -> list[dict[str, Any]]:
+        self._detailed()
         order = {kind: i for i, kind in enumerate(("any", *PASS_KINDS))}
         rows = []
         for (player, direction, kind), p in sorted(self.passes.items(), key=lambda kv: (kv[0][:2], order[kv[0][2]])):

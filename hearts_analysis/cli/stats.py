@@ -63,6 +63,8 @@ ROWS = {StatsTable.players: Tally.player_rows, StatsTable.leaks: Tally.leak_rows
         StatsTable.ratings: Tally.rating_rows}
 REVIEWED = (StatsTable.players, StatsTable.leaks)
 """Tables the review's costs change."""
+PASS_TABLES = (StatsTable.pass_summary, StatsTable.pass_outcomes)
+"""Tables of the pass details, counted only when asked for (see ``tally_corpus``)."""
 SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
                   ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
 TEXT_COLUMNS = ("player", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
@@ -179,7 +181,9 @@ def stats(
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
         gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
-        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report)
+        details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
+        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
+                             details)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
