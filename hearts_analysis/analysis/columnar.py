@@ -441,12 +441,13 @@ class Counts:
     def rate(self, name: str, ids: np.ndarray, possible, happened, points: np.ndarray) -> None:
         possible = np.broadcast_to(possible, ids.shape)
         happened = np.broadcast_to(happened, ids.shape) & possible
-        if not possible.any():
+        chances = np.count_nonzero(possible)
+        if not chances:
             return
         self.add(name + ".opp", ids, possible)
         self.add(name + ".hit", ids, happened)
-        miss = possible & ~happened
-        side = np.array([(points * happened).sum(), happened.sum(), (points * miss).sum(), miss.sum()])
+        hits, hit_points = np.count_nonzero(happened), int(points[happened].sum())
+        side = np.array([hit_points, hits, int(points[possible].sum()) - hit_points, chances - hits])
         self.impact[name] = self.impact.get(name, 0) + side
 
     def merge(self, other: "Counts") -> None:
@@ -531,7 +532,7 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     add("missed_stops", ids, moons.missed)
     if rules.moon == "shooter_choice":
         shot = np.flatnonzero(moon_seat >= 0)   # only a shot moon has a choice to judge
-        judged, correct = judge_choices(p, h.take(shot), verdict, totals_before[shot])
+        judged, correct = judge_choices(p, h, shot, verdict, totals_before[shot])
         chose = moon_seat[shot, None] == seats
         add("moon_choices", ids[shot], judged[:, None] & chose)
         add("moon_choices_correct", ids[shot], (judged & correct)[:, None] & chose)
@@ -539,12 +540,14 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
         _count_passes(p, h, points, runs, ids, counts)
 
 
-def judge_choices(p: TableParams, h: Hands, verdict: Verdict, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(judged, correct)`` per hand: ``moons.judge_choice`` where one option was better."""
-    count, _, n = h.cards.shape
-    shooter = verdict.moon_seat[h.hand]
+def judge_choices(p: TableParams, h: Hands, rows: np.ndarray, verdict: Verdict,
+                  before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(judged, correct)`` per hand of ``rows``: ``moons.judge_choice`` where one option was better."""
+    count, n = len(rows), h.cards.shape[2]
+    hand = h.hand[rows]
+    shooter = verdict.moon_seat[hand]
     is_shooter = np.arange(n) == shooter[:, None]
-    jack = p.jack_of_diamonds * (((h.taken >> U64(JD)) & ONE) != 0)
+    jack = p.jack_of_diamonds * (((h.taken[rows] >> U64(JD)) & ONE) != 0)
 
     def value(after: np.ndarray) -> np.ndarray:
         top = after.max(axis=1)
@@ -559,7 +562,7 @@ def judge_choices(p: TableParams, h: Hands, verdict: Verdict, before: np.ndarray
     leads = add_after[np.arange(count), shooter.clip(0)] == add_after.min(axis=1)
     better = np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT), np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
     judged = (shooter >= 0) & (better >= 0)
-    return judged, verdict.moon_choice[h.hand] == better
+    return judged, verdict.moon_choice[hand] == better
 
 
 def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray, ids: np.ndarray,
