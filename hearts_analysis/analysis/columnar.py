@@ -238,7 +238,8 @@ def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: boo
     tricks = np.arange(k)
     hand = rows[:, None]
     cards = h.cards[rows]
-    at = np.argmax(h.seats[rows] == holder[:, None, None], axis=2)           # (H, k) its position
+    # (H, k) its position in each trick: the screen passed only hands played in turn, from the leader on
+    at = (holder[:, None] - h.seats[rows, :, 0]) % n
     card = cards[np.arange(count)[:, None], tricks, at]
     mine = h.left[hand, tricks, holder[:, None]]
     before = h.played_before[rows]
