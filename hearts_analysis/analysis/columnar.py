@@ -625,9 +625,7 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
     fast = verdict.clean.copy()
     if not fast.any():
         return fast
-    plays = np.add.reduceat((block.event == PLAY).astype(np.int64), block.hand_rows[:-1]) \
-        if block.hands else np.zeros(0, np.int64)
-    plays = np.where(np.diff(block.hand_rows) > 0, plays, 0)
+    plays = np.diff(np.searchsorted(np.flatnonzero(block.event == PLAY), block.hand_rows))   # per hand
     needed = np.zeros(block.games, np.int64)
     for table in distinct(block.table_index[fast]):
         rules, seats = block.tables[table]

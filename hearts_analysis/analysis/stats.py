@@ -119,6 +119,10 @@ class Tally:
     then refuse the tally rather than show empty tables."""
     _rated: tuple[int, Ratings] | None = field(default=None, init=False, repr=False, compare=False)
     """The ratings of the first n outcomes: rating a long corpus takes a while, and tables share them."""
+    _leaks: tuple[tuple[int, int], ReviewCosts | None, list[dict[str, Any]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """The leak rows of these counts and review: the leaderboard and the leak sentences both read them, and
+    each test of a large corpus sums a long hypergeometric tail."""
 
     # -- filling ----------------------------------------------------------------
     def add(self, analysis: GameAnalysis) -> None:
@@ -267,8 +271,12 @@ class Tally:
         return self.ratings(history=True).history
 
     def leak_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
-        """The ``leaks`` table (see :mod:`~hearts_analysis.analysis.leaks`); ``review`` adds the review's costs."""
-        return find_leaks(self, review)
+        """The ``leaks`` table (see :mod:`~hearts_analysis.analysis.leaks`); ``review`` adds the review's costs.
+        Computed once for the same counts and review: the rows are shared, to be read, not changed."""
+        counted = (self.games, self.hands)
+        if self._leaks is None or self._leaks[0] != counted or self._leaks[1] is not review:
+            self._leaks = (counted, review, find_leaks(self, review))
+        return self._leaks[2]
 
     def player_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
         """The ``players`` table, by player id; ``review`` adds the review's costs to the leak finder."""
