@@ -411,6 +411,8 @@ def sum_by(ids: np.ndarray, values, size: int) -> np.ndarray:
         return np.bincount(flat, minlength=size) * values
     if values.shape != ids.shape:
         values = np.broadcast_to(values, ids.shape)
+    if values.dtype == bool:   # most are flags, many rare: the ids where set, counted (no float weights)
+        return np.bincount(flat[np.flatnonzero(values)], minlength=size)
     return np.bincount(flat, values.reshape(-1), minlength=size)
 
 
