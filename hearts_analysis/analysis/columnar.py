@@ -517,10 +517,13 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     moons = detect_moons(p, h)
     runs = moons.seat[:, None] == seats
     attempt = (moons.seat >= 0)[:, None]
-    flat = h.cards.reshape(count, k * n)
-    breaks = ((U64(p.breakers) >> flat.astype(U64)) & ONE) != 0
-    first = np.argmax(breaks, axis=1)
-    breaker = np.where(breaks.any(axis=1), h.seats.reshape(count, k * n)[np.arange(count), first], -1)
+    # who broke hearts: the first trick with a breaking card, then the first such card in it
+    breakers = U64(p.breakers)
+    broken = (h.trick_cards & breakers) != 0
+    trick = np.argmax(broken, axis=1)
+    hand = np.arange(count)
+    at = np.argmax((bits(h.cards[hand, trick]) & breakers) != 0, axis=1)
+    breaker = np.where(broken.any(axis=1), h.seats[hand, trick, at], -1)
     rate = counts.rate
     rate("qs_taken_pct", ids, True, qs, points)
     rate("moon_attempt_pct", ids, True, runs, points)
