@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from faults import clean_games, every_violation, truncated, write_parquet_file, write_with_unreadable_games
 from hearts_analysis.analysis import corpus_tally
+from hearts_analysis.analysis.columnar import distinct, highest
 from hearts_analysis.analysis.stats import Tally, tally_paths
 from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.rules import Rules
@@ -152,3 +154,10 @@ def test_random_rule_sets_and_small_decks_give_the_per_game_tally(tmp_path_facto
         return
     path = write_parquet_file(games, tmp_path_factory.mktemp("rules") / "rules.parquet")
     assert_same([path])
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2**52 - 1), min_size=1, max_size=50))
+def test_the_highest_card_and_the_distinct_values_are_those_of_plain_python(masks):
+    assert highest(np.array(masks, np.uint64)).tolist() == [mask.bit_length() - 1 for mask in masks]
+    values = np.array([mask % 97 - 40 for mask in masks])
+    assert distinct(values) == sorted(set(values.tolist()))

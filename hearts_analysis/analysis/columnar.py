@@ -77,8 +77,9 @@ def bits(cards: np.ndarray) -> np.ndarray:
 
 
 def highest(masks: np.ndarray) -> np.ndarray:
-    """The highest card of each mask, -1 for an empty one (masks are below 2**52, exact as floats)."""
-    return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1
+    """The highest card of each mask, -1 for an empty one: the exponent of the mask as a float (masks are
+    below 2**52, exact as floats; 0.0 has the smallest exponent)."""
+    return np.maximum((masks.astype(np.float64).view(np.int64) >> 52) - 1023, -1)
 
 
 BELOW = CARD_BITS - ONE
