@@ -450,8 +450,9 @@ class Counts:
             return
         self.add(name + ".opp", ids, possible)
         self.add(name + ".hit", ids, happened)
-        hits, hit_points = np.count_nonzero(happened), int(points[happened].sum())
-        side = np.array([hit_points, hits, int(points[possible].sum()) - hit_points, chances - hits])
+        flat = points.reshape(-1)
+        hits, hit_points = np.count_nonzero(happened), int(np.dot(flat, happened.reshape(-1)))
+        side = np.array([hit_points, hits, int(np.dot(flat, possible.reshape(-1))) - hit_points, chances - hits])
         self.impact[name] = self.impact.get(name, 0) + side
 
     def merge(self, other: "Counts") -> None:
