@@ -250,14 +250,6 @@ def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: boo
     so_far = np.zeros((count, k), U64)                                        # the cards played before it
     for i in range(n - 1):
         so_far |= np.where(at > i, bits(cards[:, :, i]), U64(0))
-    # leading: a control play leads a low card while holding sure winners; it lets go with sure winners kept
-    out = ~before & ~mine
-    sure_led = _sure_above(mine, suit, out)
-    sure_other = np.zeros_like(sure_led)
-    for s in (0, 1, 3):
-        sure_other |= _sure_above(mine, SUITS[s], out)
-    lead_control = ((mine & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
-    lead_let_go = ~lead_control & (h.winner[rows] != holder[:, None]) & (sure_other != 0)
     # following: it takes the trick over a card it could have played under, or plays under while able to win
     top = highest(so_far & suit).clip(0)
     over = mine & suit & ~up_to(top)
@@ -268,9 +260,18 @@ def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: boo
     last = at == n - 1   # the last card wins a trick without points for free, and no one after it can
     control &= ~last | ((so_far & POINTS_U) != 0)
     let_go = follows & ~higher & ((over & ~np.where(last, U64(0), up_to(bar))) != 0)
+    # leading (judged only where it leads): a control play leads a low card while holding sure winners; it
+    # lets the trick go with sure winners kept
     leads = at == 0
-    control = np.where(leads, lead_control, control)
-    let_go = np.where(leads, lead_let_go, let_go)
+    mine, lead, suit = mine[leads], lead[leads], suit[leads]
+    out = ~before[leads] & ~mine
+    sure_led = _sure_above(mine, suit, out)
+    sure_other = np.zeros_like(sure_led)
+    for s in (0, 1, 3):
+        sure_other |= _sure_above(mine, SUITS[s], out)
+    lead_control = ((mine & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
+    control[leads] = lead_control
+    let_go[leads] = ~lead_control & (h.winner[rows] != holder[:, None])[leads] & (sure_other != 0)
     if free_first:
         control[:, 0] = let_go[:, 0] = False
     return control, let_go
