@@ -68,12 +68,10 @@ _ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter
 
 
 # -- bit helpers --------------------------------------------------------------------
-CARD_BITS = np.left_shift(ONE, np.arange(64, dtype=U64))
-
-
 def bits(cards: np.ndarray) -> np.ndarray:
-    """``1 << card`` as uint64 masks (cards 0-63)."""
-    return CARD_BITS[cards]
+    """``1 << card`` as uint64 masks (cards 0-63): a shift of the cards widened to machine integers, several
+    times faster than a table look-up with int8 indices."""
+    return np.left_shift(ONE, cards.astype(np.intp).view(U64))
 
 
 def highest(masks: np.ndarray) -> np.ndarray:
@@ -82,12 +80,9 @@ def highest(masks: np.ndarray) -> np.ndarray:
     return np.maximum((masks.astype(np.float64).view(np.int64) >> 52) - 1023, -1)
 
 
-BELOW = CARD_BITS - ONE
-
-
 def below(cards: np.ndarray) -> np.ndarray:
     """The cards below each card (any suit), as masks; ``cards`` from 0 to 52."""
-    return BELOW[cards]
+    return bits(cards) - ONE
 
 
 def up_to(cards: np.ndarray) -> np.ndarray:
