@@ -6,7 +6,8 @@ game of its own, as OpenSpiel corpora and most bot-research logs hold them),
 then times separate processes, start-up included:
 
 - ``hearts stats x.parquet`` against ``hearts validate x.parquet`` (goal: at least 0.5x its hands/s);
-- ``hearts validate x.jsonl`` against a bare orjson parse of every line (goal: at least 0.5x);
+- ``hearts validate x.jsonl`` against a bare orjson parse of every line (goal: at least 0.5x); by default on a
+  process per CPU, and also with ``--workers 1``;
 - ``hearts validate`` of the one-hand records against the full games, both Parquet (goal: at least 0.5x).
 
     python benchmarks/bench_stats.py                   # 10,000 games (about 111,000 hands)
@@ -20,6 +21,7 @@ then times separate processes, start-up included:
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import subprocess
 import sys
@@ -27,6 +29,8 @@ import time
 from pathlib import Path
 
 import orjson
+
+from hearts_analysis.cpus import cpu_count
 
 OUT = Path(__file__).resolve().parent / "out"
 GOAL = 0.5
@@ -42,9 +46,9 @@ SOURCE: str | None = None
 AGAINST = " (against)"
 """Suffix of the commands run from the ``--against`` checkout."""
 
-
 RATIOS = {"stats / validate (parquet)": ("stats parquet", "validate parquet"),
           "validate jsonl / bare parse": ("validate jsonl", "bare orjson parse"),
+          "the same, 1 process": ("validate jsonl, 1 process", "bare orjson parse"),
           "one-hand / full games": ("validate one-hand parquet", "validate parquet")}
 """Each ratio: ``(the command measured, its baseline)``."""
 PAIRS = {"stats": RATIOS["stats / validate (parquet)"], "jsonl": RATIOS["validate jsonl / bare parse"],
@@ -119,6 +123,7 @@ def commands(parquet: Path, jsonl: Path, single: Path, source: str | None = None
         "validate parquet": hearts("validate", str(parquet), source=source),
         "stats parquet": hearts("stats", str(parquet), source=source),
         "validate jsonl": hearts("validate", str(jsonl), source=source),
+        "validate jsonl, 1 process": hearts("validate", str(jsonl), "--workers", "1", source=source),
         "bare orjson parse": [sys.executable, "-c", BARE_PARSE, str(jsonl)],
         "validate one-hand parquet": hearts("validate", str(single), source=source),
     }
@@ -144,10 +149,13 @@ def main() -> None:
     runs = commands(parquet, jsonl, single)
     if args.only:
         runs = {name: runs[name] for name in PAIRS[args.only]}
+    compileall.compile_dir(Path(where) / "hearts_analysis", quiet=1)  # as pip install does: no run compiles it
     if args.against:
         other = commands(parquet, jsonl, single, str(Path(args.against).resolve()))
         runs.update({name + AGAINST: other[name] for name in runs if name != "bare orjson parse"})
-    print(f"{args.games:,} games, {hands:,} hands; code: {where}" + (f"; against: {args.against}" if args.against else ""))
+        compileall.compile_dir(Path(args.against) / "hearts_analysis", quiet=1)
+    print(f"{args.games:,} games, {hands:,} hands; code: {where}; {cpu_count()} CPUs"
+          + (f"; against: {args.against}" if args.against else ""))
     best: dict[str, float] = {}
     for _ in range(args.repeat):
         for name, command in runs.items():

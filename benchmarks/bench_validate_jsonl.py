@@ -3,8 +3,8 @@
 Times separate ``hearts validate`` processes (start-up included) on one cached
 corpus (``benchmarks/out/``, made by ``bench_validate.py``), checks that all
 print the same JSON document, and gives hands/second, the ratio to the
-reference engine, and the ratio of the fast path on one worker to a bare
-orjson parse of every line (the goal: at least 0.5).
+reference engine, and the ratio of the fast path (on one worker, and by default: a worker per CPU) to a
+bare orjson parse of every line (the goal: at least 0.5).
 
     python benchmarks/bench_validate_jsonl.py                 # 100,000 hands
     python benchmarks/bench_validate_jsonl.py --hands 20000
@@ -38,8 +38,8 @@ def main() -> None:
     args = parser.parse_args()
     jsonl, _, games, hands = corpus(args.hands, "standard", 4)
     hearts = [sys.executable, "-m", "hearts_analysis", "validate", str(jsonl), "--format", "json"]
-    engines = {"reference": ["--engine", "reference"], "fast, 1 worker": ["--engine", "fast"],
-               "fast, 2 workers": ["--engine", "fast", "--workers", "2"]}
+    engines = {"reference": ["--engine", "reference"], "fast, 1 worker": ["--engine", "fast", "--workers", "1"],
+               "fast, 2 workers": ["--engine", "fast", "--workers", "2"], "fast, default": ["--engine", "fast"]}
     print(f"{jsonl.name}: {games:,} games, {hands:,} hands")
     results = {name: run(hearts + options) for name, options in engines.items()}
     base = hands / results["reference"][0]
@@ -47,9 +47,10 @@ def main() -> None:
         same = "same output" if digest == results["reference"][1] else "DIFFERENT OUTPUT"
         print(f"  {name:<16} {hands / seconds:>10,.0f} hands/s  x{hands / seconds / base:.2f}  {same}")
     parse, _ = run([sys.executable, "-c", BARE_PARSE, str(jsonl)])
-    ratio = parse / results["fast, 1 worker"][0]
-    print(f"  {'bare orjson parse':<16} {hands / parse:>10,.0f} hands/s; fast, 1 worker / bare parse: x{ratio:.2f} "
-          f"({'meets' if ratio >= GOAL else 'below'} the goal of x{GOAL})")
+    print(f"  {'bare orjson parse':<16} {hands / parse:>10,.0f} hands/s")
+    for name in ("fast, 1 worker", "fast, default"):
+        ratio = parse / results[name][0]
+        print(f"  {name} / bare parse: x{ratio:.2f} ({'meets' if ratio >= GOAL else 'below'} the goal of x{GOAL})")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -9,11 +11,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from faults import clean_games, every_violation
-from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl
+from hearts_analysis.fastpath import CleanRun, audit_entries, jsonl, jsonl_text
 from hearts_analysis.fastpath.jsonl_text import LineEncoder
 from hearts_analysis.records.json import dumps_game, game_to_dict
 from hearts_analysis.records.model import HAND_KEYS
 from hearts_analysis.records.parquet.encode import EventEncoder
+from hearts_analysis.records.parquet.shred import Declined
 
 runner = CliRunner()
 
@@ -154,6 +157,8 @@ def _lines_of(game: dict) -> list[tuple[bytes, bool]]:
         orjson.dumps(_hand_change(game, _set(deal=uneven))),
         orjson.dumps(_hand_change(game, _set(plays=first["plays"][:-3]))),
         orjson.dumps(_hand_change(game, _set(dealer=n - 1))),
+        json.dumps(game).encode(),  # a space after every comma and colon
+        json.dumps(_hand_change(game, _set(points=[-5] + [0] * (n - 1)))).encode(),
         line + b"  \r\n",
     ]
     others = [
@@ -188,6 +193,8 @@ def _lines_of(game: dict) -> list[tuple[bytes, bool]]:
         line.replace(b'"deal":[[', b'"deal":[ [', 1), line.replace(b'"hands":[', b'"hands":[],"hands":[', 1),
         line.replace(b'{"format"', b'{"hands":[],"format"', 1), line.replace(b"]]", b"]],", 1),
         line.replace(b'}],"', b'}]],"', 1), line.replace(b'"plays":[[', b'"plays":[[0,"2C",1],[', 1),
+        json.dumps(_hand_change(game, _set(note="a, b: c"))).encode(), json.dumps(game, indent=1).encode(),
+        json.dumps(game).encode().replace(b'"QS"', b'"QS" ', 1), json.dumps(game).encode().replace(b", ", b",  ", 3),
         line[:len(line) // 2], line + b"x", b"\xef\xbb\xbf" + line, line.replace(b'"players"', b'"pl\\u0061yers"'),
     ]
     return [(text, True) for text in taken] + [(text, False) for text in others]
@@ -238,3 +245,84 @@ def test_odd_lines_give_the_reference_results_line_for_line(tmp_path, monkeypatc
     assert validate(path, "--format", "json", "--engine", "fast") == expected
     monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
     assert validate(path, "--format", "json") == expected
+
+
+@pytest.mark.parametrize("texts", [
+    (b"[1,2,3]", b"[4,5,6]"), (b"[1,2,3]", None, b"[-0,0,999999999]"), (b"[-999999999,0,0]",), (),
+])
+def test_points_texts_read_together_are_each_one_list(texts):
+    given = [text for text in texts if text is not None]
+    expected = iter(orjson.loads(b"[" + b",".join(given) + b"]"))
+    assert jsonl_text._numbers(texts, 3) == [None if text is None else next(expected) for text in texts]
+
+
+@pytest.mark.parametrize("texts", [
+    (b"[1,2,3],[4,5", b"6]"),          # two texts that join into two lists: each must be one
+    (b"[1,2,3]", b"[1,2]"), (b"[1,,2,3]", b"[1,2,3]"), (b"[01,2,3]", b"[1,2,3]"), (b"[1,2,3]", b"[1000000000,0,0]"),
+    (b"[1,2,3]|[4,5,6]", b"[1,2,3]"), (b"[1.5,2,3]",), (b"[1,2,3] ",), (b"[[1,2,3]]",), (b"1,2,3",), (b"[-,2,3]",),
+])
+def test_points_texts_that_are_not_lists_of_whole_numbers_are_declined(texts):
+    with pytest.raises(Declined):
+        jsonl_text._numbers(texts, 3)
+
+
+def test_the_block_of_lines_is_the_block_the_parquet_decoder_reads_from_the_same_games(pool):
+    import dataclasses
+    import numpy as np
+    import pyarrow.compute as pc
+    from hearts_analysis.fastpath.decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
+
+    encoder = LineEncoder()
+    for number, line in enumerate(pool, 1):
+        try:
+            encoder.next_game = number - 1
+            encoder.add_line(line)
+        except Exception:
+            continue
+    batch = encoder.take_batch()
+    direct = jsonl.line_block(batch, Judgements(None), "pool.jsonl")
+    headers, cards = batch.tables()
+    for name in TEXT_COLUMNS:  # as a file gives them
+        headers = headers.set_column(headers.column_names.index(name), name, pc.dictionary_encode(headers[name]))
+    decoded = decode_unit(Unit(cards, "pool.jsonl", 0, 0, headers), Judgements(None))
+    assert direct.games > 100 and direct.game_doubt.sum() < direct.games
+    for field in dataclasses.fields(decoded):
+        if field.name in ("players_column", "game_id_column", "header_rows", "tables", "path"):
+            continue
+        mine, theirs = getattr(direct, field.name), getattr(decoded, field.name)
+        if field.name == "game_meta":
+            assert [mine[1][k] for k in mine[0]] == [theirs[1][k] for k in theirs[0]]
+        else:
+            assert np.array_equal(mine, theirs), field.name
+    assert direct.players() == decoded.players() and direct.game_ids() == decoded.game_ids()
+    assert direct.tables == decoded.tables
+
+
+def test_json_lines_of_several_chunks_use_a_process_per_cpu_by_default(tmp_path, monkeypatch, pool):
+    import hearts_analysis.fastpath as fastpath
+    from hearts_analysis.records.errors import Item
+
+    def seen(entries) -> list:
+        return [(entry.source, entry.error.text()) if isinstance(entry, Item) else entry for entry in entries]
+
+    path = tmp_path / "pool.jsonl"
+    path.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in pool))
+    started, process_pool = [], fastpath.process_pool
+
+    def counted_pool(workers):
+        started.append(workers)
+        return process_pool(workers)
+
+    monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
+    monkeypatch.setattr(fastpath, "cpu_count", lambda: 2)
+    monkeypatch.setattr(fastpath, "process_pool", counted_pool)
+    one = seen(fastpath.audit_reports([path], workers=1))
+    auto = seen(entry for run in fastpath.audit_entries([path], workers=fastpath.AUTO, render=True)
+                for entry in (run.reports() if isinstance(run, CleanRun)
+                              else [run.item if run.report is None else run.report]))
+    assert started == [2] and len(one) > 100
+    assert auto == one
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(pool[0] if pool[0].endswith(b"\n") else pool[0] + b"\n")
+    list(fastpath.audit_entries([small], workers=fastpath.AUTO))
+    assert started == [2]  # one chunk: one process

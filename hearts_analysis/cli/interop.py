@@ -46,8 +46,9 @@ from typer.core import TyperGroup
 from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
 from ..records.errors import Item, RecordError
-from ..records.json import dumps_game
-from ..records.sources import folder_files, foreign_reader, input_problem, iter_sources, recognise_text, write_any
+from ..records.json import dumps_game, read_document
+from ..records.sources import (folder_files, foreign_reader, input_problem, iter_sources, open_log, recognise_text,
+                               write_any)
 from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -265,16 +266,22 @@ def _file_items(path: Path, module: ModuleType | None) -> Iterator[Item]:
         if reader is None:
             yield _unknown(str(path))
             return
-        with open(path, encoding="utf-8", errors="replace") as stream:
+        with open_log(path) as stream:
             yield from _or_nothing_found(reader(stream, str(path)), str(path), module)
     except OSError as error:
         yield _error(str(path), f"cannot read: {error.strerror or error}")
+    except RecordError as error:
+        yield Item(str(path), error=error)
 
 
 def _items(raw: str, module: ModuleType | None) -> Iterator[Item]:
     """The games of one argument: a file, a folder (its files in this format, or in any), or - (stdin)."""
     if raw == "-":
-        text = sys.stdin.read()
+        try:
+            text = read_document(sys.stdin.buffer, "<stdin>").decode("utf-8", errors="replace")
+        except RecordError as error:
+            yield Item("<stdin>", error=error)
+            return
         reader = module.read if module is not None else recognise_text(text[:formats.SNIFF_BYTES])
         yield from _or_nothing_found(reader(io.StringIO(text), "<stdin>"), "<stdin>", module) \
             if reader is not None else [_unknown("<stdin>")]

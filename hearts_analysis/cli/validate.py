@@ -79,11 +79,13 @@ def validate(
         help="reference (replay game by game), fast (vectorised screen of Parquet columns, and of JSON "
              "Lines encoded to columns in memory; the default; other JSON is always replayed) or dask (the fast path on a Dask cluster, for folders of "
              "Parquet part files; needs pip install 'hearts-analysis[dask]'). All give the same results."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="Processes for Parquet and JSON Lines input (row groups or chunks of "
-                                     "lines in parallel; results in input order), at most one per CPU and "
-                                     "per part of the input. With --engine dask: local workers when no "
-                                     "--scheduler is given."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", "-w", min=1, show_default="one per CPU for JSON Lines, else 1",
+        help="Processes for Parquet and JSON Lines input (row groups or chunks of lines in parallel; results "
+             "in input order), at most one per CPU and per part of the input. By default JSON Lines of more "
+             "than a few MB use every CPU (their lines are parsed in Python, one core each), and Parquet one "
+             "process (Arrow decodes it on several threads). With --engine dask: local workers when no "
+             "--scheduler is given."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Dask scheduler, e.g. tcp://host:8786 (with --engine dask)."),
 ) -> None:
@@ -104,15 +106,18 @@ def validate(
 
       hearts validate corpus.parquet --workers 2
 
+      hearts validate games.jsonl --workers 1      # one process, whatever the CPUs
+
       hearts validate corpus/ --engine dask --scheduler tcp://host:8786
     """
     from ..fastpath.cluster import DaskMissing
+    from ..fastpath import AUTO
     from ..fastpath.document import CorpusAudit, EngineMisuse
     from ..fastpath.run import CleanRun
     as_json = format == AuditFormat.json
     try:
-        audit = CorpusAudit(paths, rules_from_options(rules, set_), (engine or Engine.fast).value, workers,
-                            scheduler, render=as_json)
+        audit = CorpusAudit(paths, rules_from_options(rules, set_), (engine or Engine.fast).value,
+                            AUTO if workers is None else workers, scheduler, render=as_json)
     except EngineMisuse as misuse:
         raise fail(str(misuse))
     paint = painter()

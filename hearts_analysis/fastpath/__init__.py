@@ -26,16 +26,20 @@ import itertools
 from typing import Iterable, Iterator
 
 from ..audit import GameReport
-from ..cpus import worker_count
+from ..cpus import cpu_count, worker_count
 from ..records.errors import Item
 from ..rules import Rules
 from .parallel import ordered, process_pool, sequential
 from .run import Audited, CleanRun, Entry
+from .jsonl import JsonlTask
 from .tasks import FAST, REFERENCE, InlineJob, plan
 
 ENGINES = (REFERENCE, FAST, "dask")
+AUTO = 0
+"""``workers``: a process per CPU for JSON Lines of more than one chunk, whose lines are parsed in Python on one
+core each; one for the rest (Arrow already decodes Parquet on several threads in one process)."""
 
-__all__ = ["Audited", "CleanRun", "ENGINES", "Entry", "audit_entries", "audit_reports"]
+__all__ = ["AUTO", "Audited", "CleanRun", "ENGINES", "Entry", "audit_entries", "audit_reports"]
 
 
 def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAST, workers: int = 1,
@@ -45,11 +49,17 @@ def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAS
     ``engine``: ``fast`` (the screen, for Parquet and JSON Lines; other JSON
     is replayed by the reference engine) or ``reference``. ``workers`` > 1
     audits Parquet row groups (and, with ``fast``, chunks of JSON Lines) on
-    that many processes, at most one per CPU and per part. A clean run keeps only its counts, plus its
+    that many processes, at most one per CPU and per part; :data:`AUTO` as many as there are CPUs where the
+    input starts with JSON Lines of more than one chunk, else one. A clean run keeps only its counts, plus its
     reports as JSON bytes with ``render``, or the arrays to build them with
     ``reports`` (in this process only).
     """
     jobs = plan(paths, parquet=engine == FAST or workers > 1, jsonl=engine == FAST)
+    if workers == AUTO:
+        first = list(itertools.islice(jobs, cpu_count()))
+        chunks = sum(isinstance(job, JsonlTask) for job in first)
+        workers = worker_count(cpu_count(), chunks) if chunks > 1 and not reports else 1
+        jobs = itertools.chain(first, jobs)
     if workers > 1:  # no more processes than CPUs, nor than parts to hand out
         first = list(itertools.islice(jobs, worker_count(workers)))
         workers = worker_count(workers, sum(not isinstance(job, InlineJob) for job in first))

@@ -34,7 +34,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 import orjson
@@ -52,7 +52,7 @@ from .block import NULL, UNKNOWN, Block
 
 TEXT_COLUMNS = ("rules", "game_meta", "hand_meta")
 """Sparse text columns read as dictionaries: cheaper to read, and each distinct text is judged once."""
-_ABSENT = -1000
+ABSENT = -1000
 """Stands for a null while integer columns are read; outside every int8 value."""
 SCREENED_COLUMNS = ("game", "hand", "event", "seat", "card", "index")
 """The card columns the screen reads."""
@@ -436,9 +436,8 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     first_of_game = np.ones(len(hand_starts), bool)
     first_of_game[1:] = game[hand_starts[1:]] != game[hand_starts[:-1]]
     game_rows = hand_starts[first_of_game]
-    hand_rows = np.append(hand_starts, rows)
     game_hands = np.append(np.flatnonzero(first_of_game), len(hand_starts))
-    games, hands = len(game_rows), len(hand_starts)
+    games = len(game_rows)
 
     game_doubt = np.zeros(games, bool)
     game_doubt[1:] = game[game_rows[1:]] < game[game_rows[:-1]]
@@ -452,14 +451,73 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
         if paired is None or game_doubt.any():
             return None
         values, header_rows = paired
-    players, game_ids = values["players"], values["game_id"]
-    seats, readable = _players(players)
+    seats, readable = _players(values["players"])
     seats = np.where(readable, seats, 0)
-    game_doubt |= ~readable
-    rules_key, rules_texts = _dictionary_keys(values["rules"])
-    meta_key, meta_texts = _dictionary_keys(values["game_meta"])
-    game_meta = (meta_key, meta_texts)
-    header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + ~game_ids.valid()
+    hand_seats = seats[hand_game]
+    headers = HeaderValues(
+        seats=seats, rules=_dictionary_keys(values["rules"]), game_meta=_dictionary_keys(values["game_meta"]),
+        id_is_null=~values["game_id"].valid(), dealer=values["dealer"].ints(ABSENT),
+        direction=values["pass_direction"].codes(DIRECTION_CODES), moon=values["moon"].codes(MOON_CODES),
+        points=_lists_at(values["points"], hand_seats), totals=_lists_at(values["totals"], hand_seats),
+        hand_meta=_dictionary_keys(values["hand_meta"]), players=values["players"], game_ids=values["game_id"])
+    return judged_block(headers, judge, Rows(event=event, seat=seat, card=card, index=index,
+                                             hand_rows=np.append(hand_starts, rows),
+                                             hand_number=hand[hand_starts].astype(np.int64), game_hands=game_hands,
+                                             game_rows=np.append(game_rows, rows),
+                                             game_number=game[game_rows].astype(np.int64)),
+                        game_doubt, unit.path, header_rows)
+
+
+class Rows(NamedTuple):
+    """A unit's card rows, and where its hands and games begin."""
+
+    event: np.ndarray
+    seat: np.ndarray
+    card: np.ndarray
+    index: np.ndarray
+    hand_rows: np.ndarray
+    """(hands + 1,) row offsets of the hands."""
+    hand_number: np.ndarray
+    game_hands: np.ndarray
+    """(games + 1,) offsets of each game's hands."""
+    game_rows: np.ndarray
+    """(games + 1,) row offsets of the games."""
+    game_number: np.ndarray
+
+
+class HeaderValues(NamedTuple):
+    """The game and hand values of a unit's games, as arrays: read from a file's columns (:func:`decode_unit`), or
+    collected by an encoder (JSON Lines)."""
+
+    seats: np.ndarray
+    """(games,) players, 0 where the ``players`` are not 3 to 7 names, none empty."""
+    rules: tuple[np.ndarray, list]
+    """Per game an index into the distinct ``rules`` texts, which start with ``None`` (0: no rules)."""
+    game_meta: tuple[np.ndarray, list]
+    id_is_null: np.ndarray
+    dealer: np.ndarray
+    """(hands,) int64 recorded dealer, :data:`ABSENT` where none is recorded."""
+    direction: np.ndarray
+    """(hands,) pass direction code, :data:`NULL` where none, :data:`UNKNOWN` where not a direction."""
+    moon: np.ndarray
+    points: tuple[np.ndarray, np.ndarray, np.ndarray]
+    """``(values (hands, 7) zero-padded, present, one whole number per seat)``."""
+    totals: tuple[np.ndarray, np.ndarray, np.ndarray]
+    hand_meta: tuple[np.ndarray, list]
+    players: Any
+    """What :attr:`Block.players_column` holds."""
+    game_ids: Any
+
+
+def judged_block(values: HeaderValues, judge: Judgements, rows: Rows, game_doubt: np.ndarray, path: str,
+                 header_rows: np.ndarray | None = None) -> Block:
+    """The block of a unit's rows and values, with each game's rules and meta and each hand's values judged as the
+    reference reader would read them (each distinct header once)."""
+    seats = values.seats
+    game_doubt = game_doubt | (seats == 0)
+    rules_key, rules_texts = values.rules
+    meta_key, meta_texts = values.game_meta
+    header_key = ((rules_key * len(meta_texts) + meta_key) * 8 + seats) * 2 + values.id_is_null
     distinct, inverse = np.unique(header_key, return_inverse=True)
     table_of = np.full(len(distinct), -1, np.int64)
     complete_of = np.zeros(len(distinct), bool)
@@ -476,17 +534,17 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
     game_doubt |= table_index < 0
     complete = complete_of[inverse.ravel()]
 
-    hand_seats = seats[hand_game]
-    recorded_dealer = values["dealer"].ints(_ABSENT)
-    dealer = np.where(recorded_dealer == _ABSENT, NULL, recorded_dealer)
-    direction = values["pass_direction"].codes(DIRECTION_CODES)
-    moon = values["moon"].codes(MOON_CODES)
-    points, has_points, points_ok = _lists_at(values["points"], hand_seats)
-    totals, has_totals, totals_ok = _lists_at(values["totals"], hand_seats)
+    hands = len(rows.hand_rows) - 1
+    hand_seats = np.repeat(seats, np.diff(rows.game_hands))
+    recorded_dealer = values.dealer
+    dealer = np.where(recorded_dealer == ABSENT, NULL, recorded_dealer)
+    direction, moon = values.direction, values.moon
+    points, has_points, points_ok = values.points
+    totals, has_totals, totals_ok = values.totals
     hand_doubt = (~points_ok | ~totals_ok | (direction == UNKNOWN) | (moon == UNKNOWN)
-                  | ((recorded_dealer < 0) & (recorded_dealer != _ABSENT)) | (dealer >= hand_seats))
+                  | ((recorded_dealer < 0) & (recorded_dealer != ABSENT)) | (dealer >= hand_seats))
     hold_only = np.zeros(hands, bool)
-    meta_key, meta_texts = _dictionary_keys(values["hand_meta"])
+    meta_key, meta_texts = values.hand_meta
     if meta_key.any():
         present = {"dealer": dealer >= 0, "pass_direction": direction != NULL, "moon": moon != NULL,
                    "points": has_points, "totals": has_totals}
@@ -494,11 +552,11 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
             verdict = judge_hand_meta(meta_texts[meta_key[k]], int(hand_seats[k]))
             hand_doubt[k] |= not verdict.readable or any(present[key][k] for key in verdict.null_columns)
             hold_only[k] = verdict.hold_only
-    return Block(event=event, seat=seat, card=card, index=index, hand_rows=hand_rows,
-                 hand_number=hand[hand_starts].astype(np.int64), dealer=dealer, direction=direction, moon=moon,
+    return Block(event=rows.event, seat=rows.seat, card=rows.card, index=rows.index, hand_rows=rows.hand_rows,
+                 hand_number=rows.hand_number, dealer=dealer, direction=direction, moon=moon,
                  points=points, has_points=has_points, totals=totals, has_totals=has_totals,
-                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=game_hands,
-                 table_index=table_index, tables=judge.table_list, players_column=players,
-                 game_id_column=game_ids, complete=complete, game_doubt=game_doubt,
-                 game_number=game[game_rows].astype(np.int64), game_rows=np.append(game_rows, rows),
-                 path=unit.path, game_meta=game_meta, header_rows=header_rows)
+                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=rows.game_hands,
+                 table_index=table_index, tables=judge.table_list, players_column=values.players,
+                 game_id_column=values.game_ids, complete=complete, game_doubt=game_doubt,
+                 game_number=rows.game_number, game_rows=rows.game_rows,
+                 path=path, game_meta=values.game_meta, header_rows=header_rows)

@@ -35,19 +35,20 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from itertools import chain, compress, repeat
 from typing import Iterator
 
 import numpy as np
-import pyarrow as pa
 
-from ..records.json import jsonl_item
-from ..records.parquet import arrays as arrow_arrays
+from ..records.json import files as json_files, jsonl_item
+from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.parquet.encode import EventBatch
 from ..rules import Rules
-from .block import Block
-from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
+from .block import NULL, Block
+from .decode import ABSENT, HeaderValues, Judgements, Rows, judged_block
 from .jsonl_text import LineEncoder
 from .run import Entry, clean_run, replayed
-from .screen import screen_block
+from .screen import Verdict, screen_block
 
 CHUNK_BYTES = 2 << 20
 """Bytes of whole lines per task: a few thousand hands, what the screen handles well at once."""
@@ -55,101 +56,147 @@ CHUNK_BYTES = 2 << 20
 
 @dataclass(frozen=True)
 class JsonlTask:
-    """Whole lines of a JSON Lines file, the first of them line ``first_line`` (counted from 1)."""
+    """Whole lines of a JSON Lines file, the first of them line ``first_line`` (counted from 1); or, with
+    ``too_long``, that one line, longer than the JSON reader reads (:data:`MAX_LINE_BYTES`), which is reported."""
 
     path: str
     first_line: int
     data: bytes
+    too_long: bool = False
 
 
 def split_lines(path: Path, chunk: int | None = None) -> Iterator[JsonlTask | OSError]:
     """The file as tasks of whole lines (about ``chunk`` bytes each, :data:`CHUNK_BYTES` by default), in order;
-    an ``OSError`` where it stops being readable."""
-    name, chunk = str(path), chunk or CHUNK_BYTES
+    an ``OSError`` where it stops being readable. A line too long is read past, never held whole."""
+    name, limit = str(path), json_files.MAX_LINE_BYTES
+    chunk = min(chunk or CHUNK_BYTES, limit)  # a line within one chunk is never too long: only one begun before
     try:
         with open(path, "rb") as stream:
             line, rest = 1, b""
             while block := stream.read(chunk):
                 data = rest + block
+                if rest and data.find(b"\n", len(rest)) > limit:  # the line begun before ends too late
+                    yield JsonlTask(name, line, b"", too_long=True)
+                    data, line = data[data.find(b"\n", len(rest)) + 1:], line + 1
                 cut = data.rfind(b"\n") + 1
                 if cut:
                     yield JsonlTask(name, line, data[:cut])
                     line += data.count(b"\n", 0, cut)
                 rest = data[cut:]
+                if len(rest) > limit:
+                    yield JsonlTask(name, line, b"", too_long=True)
+                    rest, line = _past_line(stream, chunk), line + 1
             if rest:
                 yield JsonlTask(name, line, rest)
     except OSError as error:
         yield error
 
 
+def _past_line(stream, chunk: int) -> bytes:
+    """Read past the end of the current line; what follows it in the block read."""
+    while block := stream.read(chunk):
+        at = block.find(b"\n")
+        if at >= 0:
+            return block[at + 1:]
+    return b""
+
+
 class _LineBlock(Block):
-    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's."""
+    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's.
+    Its players and game ids are the encoder's lists."""
 
     def source(self, game: int) -> str:
         return f"{self.path}:{int(self.game_number[game]) + 1}"
 
+    def players(self) -> list[list[str]]:
+        return self.players_column
 
-def _as_dictionaries(table: pa.Table) -> pa.Table:
-    """The sparse text columns dictionary-encoded, as the decoder reads them from a file."""
-    for name in TEXT_COLUMNS:
-        table = table.set_column(table.column_names.index(name), name, _dictionary_encoded(table[name]))
-    return table
+    def game_ids(self) -> list[str | None]:
+        return self.game_id_column
 
 
-def _dictionary_encoded(column: pa.ChunkedArray) -> pa.DictionaryArray:
-    """A string column as a dictionary column, from its buffers: only its values that are not null are looked at
-    (a value a game, or none), and Arrow's own encoder would load its compute module (a third of a second).
+def line_block(batch: EventBatch, judge: Judgements, path: str) -> Block:
+    """The screen's block of the games an encoder collected, made from its lists and arrays as they are: writing
+    them as Arrow tables for the Parquet decoder to read back cost a third of the time of reading the lines.
 
-    >>> import pyarrow as pa
-    >>> values = pa.array(["b", None, "a", "b", None])
-    >>> _dictionary_encoded(pa.chunked_array([values])).to_pylist()
-    ['b', None, 'a', 'b', None]
-    >>> encoded = _dictionary_encoded(pa.chunked_array([values.slice(2, 3)]))
-    >>> encoded.to_pylist(), encoded.dictionary.to_pylist(), encoded.type
-    (['a', 'b', None], ['a', 'b'], DictionaryType(dictionary<values=string, indices=int32, ordered=0>))
+    >>> from hearts_analysis.records.json import game_to_dict
+    >>> from hearts_analysis.rules import Rules
+    >>> from hearts_analysis.simulate import simulate_games
+    >>> encoder = LineEncoder()
+    >>> for game in simulate_games(3, Rules.preset("standard", target=30)):
+    ...     _ = encoder.add_json(game_to_dict(game))
+    >>> block = line_block(encoder.take_batch(), Judgements(None), "games.jsonl")
+    >>> block.games, block.hands, block.source(2), block.players()[0]
+    (3, 8, 'games.jsonl:3', ['bot1', 'bot2', 'bot3', 'bot4'])
     """
-    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
-    count, start = len(array), array.offset
-    bitmap, offsets, data = array.buffers()
-    rows = np.arange(count)
-    if bitmap is not None:
-        rows = np.flatnonzero(np.unpackbits(np.frombuffer(bitmap, np.uint8), count=start + count,
-                                             bitorder="little")[start:])
-    bounds = np.frombuffer(offsets, np.int32)[start:start + count + 1]
-    text, texts = data.to_pybytes() if data is not None else b"", {}
-    codes = np.full(count, -1, np.int32)
-    for row, first, last in zip(rows.tolist(), bounds[rows].tolist(), bounds[rows + 1].tolist()):
-        codes[row] = texts.setdefault(text[first:last], len(texts))
-    return arrow_arrays.codes(codes, arrow_arrays.strings([value.decode() for value in texts]))
+    rows = batch.card_rows()
+    hand_rows = np.zeros(len(rows.hand_rows) + 1, np.int64)
+    np.cumsum(rows.hand_rows, out=hand_rows[1:])
+    game_hands = np.append(np.array(batch.g_first_hand, np.int64), len(rows.hand_rows))
+    hand_seats = np.array(batch.h_players, np.int64)
+    headers = HeaderValues(
+        seats=np.fromiter(map(len, batch.g_players), np.int64, batch.games), rules=_distinct(batch.g_rules),
+        game_meta=_distinct(batch.g_meta), id_is_null=np.array([i is None for i in batch.g_id], bool),
+        dealer=np.array([ABSENT if d is None else d for d in batch.h_dealer], np.int64),
+        direction=np.array(list(map(DIRECTION_CODES.get, batch.h_direction, repeat(NULL))), np.int64),
+        moon=np.array(list(map(MOON_CODES.get, batch.h_moon, repeat(NULL))), np.int64),
+        points=_number_lists(batch.h_points, hand_seats), totals=_number_lists(batch.h_totals, hand_seats),
+        hand_meta=_distinct(batch.h_meta), players=batch.g_players, game_ids=batch.g_id)
+    game_number = np.array(batch.g_index, np.int64)
+    found = Rows(event=rows.event, seat=rows.seat, card=rows.card, index=rows.index, hand_rows=hand_rows,
+                 hand_number=np.array(batch.h_number, np.int64), game_hands=game_hands,
+                 game_rows=hand_rows[game_hands], game_number=game_number)
+    return _LineBlock(**vars(judged_block(headers, judge, found, np.zeros(batch.games, bool), path)))
+
+
+def _distinct(texts: list[str | None]) -> tuple[np.ndarray, list[str | None]]:
+    """Each text's index among the distinct texts, which start with ``None``: as the Parquet decoder numbers a
+    dictionary column's values."""
+    index: dict[str | None, int] = {None: 0}
+    keys = np.array([index.setdefault(text, len(index)) for text in texts], np.int64)
+    return keys, list(index)
+
+
+def _number_lists(lists: list[list[int] | None], seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(values (hands, 7) zero-padded, present, one number per seat)`` of each hand's points or totals."""
+    present = np.array([value is not None for value in lists], bool)
+    given = list(compress(lists, present))
+    lengths = np.fromiter(map(len, given), np.int64, len(given))
+    values = np.zeros((len(lists), 7), np.int64)
+    hand = np.repeat(np.flatnonzero(present), lengths)
+    seat = np.arange(len(hand)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    fits = seat < 7
+    values[hand[fits], seat[fits]] = np.fromiter(chain.from_iterable(given), np.int64, len(hand))[fits]
+    well_formed = ~present
+    well_formed[present] = lengths == seats[present]
+    return values, present, well_formed
+
+
+def screened_lines(task: JsonlTask, judge: Judgements) -> tuple[list[tuple[int, bytes, int]], Block | None,
+                                                                  Verdict | None]:
+    """The task's lines that are not blank, each as ``(line number, text, its game in the block or -1)``, and the
+    block of the games the encoder took with the screen's verdict (``None`` where the screen could not judge
+    them: every line is then the reference reader's)."""
+    numbered = [(number, line) for number, line in enumerate(io.BytesIO(task.data), task.first_line)
+                if line and not line.isspace()]  # not blank (isspace: no copy of a long line, as strip makes)
+    encoder = LineEncoder()
+    lines = [(number, line, game) for (number, line), game in zip(numbered, encoder.add_lines(numbered))]
+    batch = encoder.take_batch()
+    if batch is None:
+        return lines, None, None
+    try:
+        block = line_block(batch, judge, task.path)
+        return lines, block, screen_block(block)
+    except (ValueError, IndexError, TypeError, OverflowError):
+        return lines, None, None  # input the screen does not expect: the reference path decides
 
 
 def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list[Entry]:
     """Every record of the task's lines, in order: the screen's clean runs, the reference engine's reports."""
-    encoder = LineEncoder()
-    lines: list[tuple[int, bytes, int]] = []  # (line number, text, game in the block or -1)
-    for number, line in enumerate(io.BytesIO(task.data), task.first_line):
-        if not line or line.isspace():  # blank (isspace: no copy of a long line, as strip makes)
-            continue
-        games = encoder.games
-        try:
-            encoder.next_game = number - 1
-            encoder.add_line(line)
-        except Exception:  # whatever the encoder cannot take, the JSON reader reads and reports
-            pass
-        lines.append((number, line, games if encoder.games > games else -1))
-    batch = encoder.take_batch()
-    clean = np.zeros(0, bool)
-    block = verdict = None
-    if batch is not None:
-        try:
-            headers, cards = batch.tables()
-            decoded = decode_unit(Unit(cards, task.path, 0, 0, _as_dictionaries(headers)), judge)
-            if decoded is not None:
-                block = _LineBlock(**vars(decoded))
-                verdict = screen_block(block)
-                clean = verdict.clean
-        except (ValueError, IndexError, TypeError, OverflowError, pa.ArrowException):
-            block = verdict = None  # input the screen does not expect: the reference path decides
+    if task.too_long:
+        return replayed([json_files.long_line_item(f"{task.path}:{task.first_line}")])
+    lines, block, verdict = screened_lines(task, judge)
+    clean = np.zeros(0, bool) if verdict is None else verdict.clean
     entries: list[Entry] = []
     run = None  # [start, stop) of the clean games since the last doubtful line
     for number, line, game in lines:

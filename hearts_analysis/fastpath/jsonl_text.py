@@ -5,15 +5,18 @@ Parsing a line with orjson builds a list and a string for every card and play
 lists back to text to check them: together four fifths of the time of
 ``hearts validate x.jsonl``. Most lines are written compactly, as
 ``hearts convert`` and the simulator write them, and for those the text of
-the ``hands`` array already is the card text the encoder wants. Here the
+the ``hands`` array already is the card text the encoder wants (the hands of a
+line with a space after every comma and colon, as Python's ``json`` writes
+it, are made compact first). Here the
 array is cut at its hands, and each hand at its fields by a pattern that
 steps over card lists of the game's usual lengths at once (a pattern that
 looked at every character would cost more than orjson), or else by byte
 searches; every piece is checked strictly: the known fields in record order,
 each once; card lists compared with the text their shape must have,
 character class by character class; seats and dealers one digit; whole
-numbers that fit in int32; no whitespace, no escapes, no nulls. The rest of the line, with ``[]``
-in place of the hands, is parsed by orjson and checked by the encoder itself.
+numbers that fit in int32; no other whitespace, no escapes, no nulls. The rest of the line, with
+``[]`` in place of the hands, is parsed by orjson and checked by the encoder itself. The hands of
+consecutive lines are checked together (:meth:`LineEncoder.add_lines`).
 A line that does not fit, anywhere, is parsed and encoded whole as before
 (:meth:`EventEncoder.add_json`), so what this reads gives the rows the usual
 path gives, and the tests compare the two.
@@ -32,12 +35,12 @@ from __future__ import annotations
 import re
 from itertools import product, repeat
 from operator import itemgetter
-from typing import Any
+from typing import Any, Iterable, NamedTuple
 
 import orjson
 
 from ..records.model import HAND_KEYS
-from ..records.parquet.encode import EventEncoder
+from ..records.parquet.encode import EventEncoder, GameHeader
 from ..records.parquet.shred import Shredded, decline
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS
 
@@ -51,10 +54,14 @@ _LAYOUTS = {tuple(name.encode() for name in names): tuple(names.index(field) + 1
             if "deal" in names and "plays" in names}
 """The names of a hand's fields, in record order (the deal and the plays among them) -> where each field of
 :data:`HAND_KEYS` is in the values of :func:`_fields` (0: absent)."""
-_HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"passes":[['
-_NUMBER = rb'-?(?:0|[1-9][0-9]{0,8})'  # at most nine digits: within int32, as the columns hold them
-_NUMBER_LIST = rb'\[' + _NUMBER + rb'(?:,' + _NUMBER + rb')*\]'
-_NUMBER_LISTS = re.compile(rb'(?:' + _NUMBER_LIST + rb'(?:,' + _NUMBER_LIST + rb')*)?')
+_HANDS_KEY, _SPACED_HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"hands": [{', b'"passes":[['
+_NUMBER_LIST = rb'\[[-0-9,]*\]'
+"""What a hand's pattern takes for a list of points: :func:`_numbers` checks them all at once, which costs less than
+a pattern of whole numbers in every hand."""
+_NUMBER_TEXT = b"0123456789-,[]|"
+_DIGIT_CLASS = bytes(ord("d") if chr(b).isdigit() else b for b in range(256))
+_TEN_DIGITS = b"d" * 10
+"""Points and totals have at most nine digits: within int32, as the columns hold them."""
 _BAD = object()
 _DIGITS = {str(d).encode(): d for d in range(10)} | {None: None}
 _DIRECTIONS = {f'"{name}"'.encode(): name for name in PASS_DIRECTIONS} | {None: None}
@@ -82,55 +89,196 @@ class LineEncoder(EventEncoder):
     def add_line(self, line: bytes) -> bool:
         """Add the game on a line of JSON, exactly as ``add_json(orjson.loads(line))`` would (raising what it
         raises); ``True`` if its hands were read from the text."""
-        if self._add_text(line):
+        game = self._text_game(line, self.next_game)
+        if game is not None and self._add_text(game):
             return True
-        self.add_json(orjson.loads(line))
+        self.add_json(orjson.loads(line))  # the usual path decides, and raises what it raises
         return False
 
-    def _add_text(self, line: bytes) -> bool:
-        """Add the game if its hands are compact text and the rest of it passes the encoder's checks; else add
-        nothing.
+    def add_lines(self, lines: Iterable[tuple[int, bytes]]) -> list[int]:
+        """Add the game on each numbered line (its ``game`` value is the number less one), as :meth:`add_line`
+        would one by one; the index of each line's game among the batch's games, or -1 where the line was not
+        taken (what is wrong with it is the JSON reader's to say).
 
-        The hands' text is checked to be valid JSON (it holds no backslash), so the line is valid JSON exactly
-        when the line with ``[]`` in its place is; with backslashes excluded there too, the only ``"hands"`` of
-        that line is its top-level key, and the object orjson gives is the record's, hands aside.
+        The hands of consecutive compact lines are read together: the pattern of a game's hands (:func:`_rows`)
+        is made once for all, and their card lists and numbers are checked at once, which costs a fraction of
+        reading them game by game.
+        """
+        placed: list[int] = []
+        run: list[_TextGame] = []
+        for number, line in lines:
+            game = self._text_game(line, number - 1)
+            if game is not None:
+                run.append(game)
+                continue
+            placed += self._add_run(run)
+            run = []
+            try:
+                self.next_game = number - 1
+                self.add_json(orjson.loads(line))
+                placed.append(self.games - 1)
+            except Exception:
+                placed.append(-1)
+        return placed + self._add_run(run)
+
+    def _text_game(self, line: bytes, number: int) -> "_TextGame | None":
+        """The game on a line whose hands are compact text and whose other fields pass the encoder's checks,
+        its hands still text (one piece a hand, between its braces); else ``None``.
+
+        The hands' text is checked to be valid JSON later (it holds no backslash), so the line is valid JSON
+        exactly when the line with ``[]`` in its place is; with backslashes excluded there too, the only
+        ``"hands"`` of that line is its top-level key, and the object orjson gives is the record's, hands aside.
         """
         at = line.find(_HANDS_KEY)
         if at < 0:
-            return False
+            return self._spaced_game(line, number)
         at += len(_HANDS_KEY) - 2
-        end = line.find(b"}]", at) + 2  # no hand in compact text holds a "}"
-        if end < 2:
-            return False
+        found = _hand_texts(line, at + 1)
+        if found is None:
+            return None
+        hands, end = found
         rest = line[:at] + b"[]" + line[end:]
         if b"\\" in rest or rest.count(b'"hands"') != 1:
-            return False
+            return None
         try:
             obj = orjson.loads(rest)
         except orjson.JSONDecodeError:
-            return False
+            return None
         if type(obj) is not dict or obj.get("hands") != []:
-            return False
-        obj["hands"] = line[at + 2:end - 2].split(b"},{")
+            return None
+        obj["hands"] = hands
         try:
-            self.add_shredded(obj, _text_hands)
-        except Exception:  # declined, or refused: the usual path decides, and raises what it raises
+            return _TextGame(number, line, self.game_header(obj))
+        except Exception:  # declined, or refused: the usual path decides
+            return None
+
+    def _spaced_game(self, line: bytes, number: int) -> "_TextGame | None":
+        """:meth:`_text_game` of a line written with a space after each comma and colon (as Python's ``json``
+        writes by default): its hands made compact first.
+
+        Only a space after a comma or a colon goes; in the hands' known fields no string holds one, so what is read
+        is what the line says, and a line whose hands were not valid JSON stays invalid (any other difference is
+        declined by the checks, and the line parsed whole).
+        """
+        at = line.find(_SPACED_HANDS_KEY)
+        if at < 0:
+            return None
+        end = line.find(b"}]", at) + 2
+        if end < 2:
+            return None
+        hands = line[at:end].replace(b", ", b",").replace(b": ", b":")
+        game = self._text_game(line[:at] + hands + line[end:], number)
+        return None if game is None else game._replace(line=line)
+
+    def _add_run(self, run: "list[_TextGame]") -> list[int]:
+        """Add the games of consecutive lines in order (:meth:`add_lines`): runs of games whose hands all fit
+        one pattern at once, any other alone."""
+        placed: list[int] = []
+        together: list[tuple[_TextGame, list]] = []
+        patterns: dict[int, Any] = {}
+        for game in run:
+            texts, seats = game.header.hands, game.header.seats
+            pattern = patterns.get(seats)
+            found = list(map(pattern, texts)) if pattern is not None else [None]
+            if None in found:
+                pattern = patterns[seats] = _pattern(texts, seats)
+                found = list(map(pattern, texts)) if pattern is not None else [None]
+            if None in found:
+                placed += self._add_together(together)
+                together = []
+                placed.append(self._add_alone(game))
+                continue
+            if together and together[-1][0].header.seats != seats:
+                placed += self._add_together(together)
+                together = []
+            together.append((game, [match.groups() for match in found]))
+        return placed + self._add_together(together)
+
+    def _add_together(self, together: "list[tuple[_TextGame, list]]") -> list[int]:
+        """Add games of one table size whose hands the pattern read, their card lists checked at once."""
+        if not together:
+            return []
+        games = [game for game, _ in together]
+        try:
+            hands = _encoded([row for _, rows in together for row in rows], games[0].header.seats)
+        except Exception:  # one of them is not as the text lane reads it: each alone
+            return [self._add_alone(game) for game in games]
+        first = self.games
+        numbers = [number for _, rows in together for number in range(1, len(rows) + 1)]
+        self.commit_games([game.header for game in games], hands._replace(numbers=numbers),
+                          [game.number for game in games])
+        return list(range(first, self.games))
+
+    def _add_alone(self, game: "_TextGame") -> int:
+        """Add one game as :meth:`add_line` would; its index in the batch, or -1 where the encoder refused it."""
+        self.next_game = game.number
+        if not self._add_text(game):
+            try:
+                self.add_json(orjson.loads(game.line))
+            except Exception:
+                return -1
+        return self.games - 1
+
+    def _add_text(self, game: "_TextGame") -> bool:
+        """Add a game whose hands its text gives; ``False`` (nothing added) where the text lane declines them."""
+        try:
+            self.commit_games([game.header], _text_hands(game.header.hands, game.header.seats), [game.number])
+        except Exception:  # declined, or refused: the usual path decides
             return False
         return True
 
 
+class _TextGame(NamedTuple):
+    """A line whose game is checked but for its hands, still text."""
+
+    number: int
+    """The game's ``game`` value."""
+    line: bytes
+    header: GameHeader
+
+
+def _hand_texts(line: bytes, at: int) -> tuple[list[bytes], int] | None:
+    """The text of each hand of the array whose first ``{`` is at ``at``, and where the array ends; ``None`` where
+    a hand holds a ``}`` or the array is not ``[{...},...,{...}]``.
+
+    Found by looking for each ``}`` (a fast byte search): a search for ``}]`` or a split at ``},{`` would stop at
+    every ``]`` or ``,`` of the card lists and cost five times as much.
+    """
+    hands = []
+    while True:
+        close = line.find(b"}", at)
+        if close < 0:
+            return None
+        hands.append(line[at + 1:close])
+        after = line[close + 1:close + 3]
+        if after == b",{":
+            at = close + 2
+        elif after[:1] == b"]":
+            return hands, close + 2
+        else:
+            return None
+
+
 def _text_hands(hands: list[bytes], n: int) -> Shredded:
     """The rows of a game's hands, each hand the text between its braces."""
-    return _encoded(*_rows(hands, n), n)
+    return _encoded(_rows(hands, n), n)
 
 
-def _rows(hands: list[bytes], n: int) -> tuple[list, bool]:
-    """The text of each field of each hand, as :func:`_fields` gives it, and whether the pattern read them all
-    (and so checked their points and totals).
+def _rows(hands: list[bytes], n: int) -> list:
+    """The text of each field of each hand, as :func:`_fields` gives it."""
+    pattern = _pattern(hands, n)
+    if pattern is None:
+        return list(map(_fields, hands))
+    return [found.groups() if (found := pattern(hand)) else _fields(hand) for hand in hands]
+
+
+def _pattern(hands: list[bytes], n: int):
+    """The pattern of the game's usual hand (:func:`_hand_pattern`), or ``None`` if its lengths are not those
+    of a deck's cards.
 
     The card lists of a game are most often all of one length: the deal of its first hand, the passes of the
     first hand that has them, all of its cards played. A pattern that steps over text of exactly those lengths
-    at once (:func:`_hand_pattern`) reads such a hand; any other is read by :func:`_fields`.
+    at once reads such a hand; any other is read by :func:`_fields`.
     """
     first = hands[0]
     at = first.find(b'"deal":[[')
@@ -142,10 +290,8 @@ def _rows(hands: list[bytes], n: int) -> tuple[list, bool]:
         passed = passing.find(b"]", at) - at - 10
     each = (deal + 1) // 5
     if not 0 < each <= _MOST_CARDS or not 0 <= passed <= 5 * _MOST_CARDS:
-        return list(map(_fields, hands)), False
-    pattern = _hand_pattern(n, each, (passed + 1) // 5)
-    rows = [found.groups() if (found := pattern(hand)) else _fields(hand) for hand in hands]
-    return rows, all(type(row) is tuple for row in rows)
+        return None
+    return _hand_pattern(n, each, (passed + 1) // 5)
 
 
 def _hand_pattern(n: int, each: int, passed: int):
@@ -188,7 +334,7 @@ def _fields(hand: bytes) -> list:
     return list(map(values.__getitem__, layout))
 
 
-def _encoded(rows: list, checked: bool, n: int) -> Shredded:
+def _encoded(rows: list, n: int) -> Shredded:
     """The encoder's rows of a game's hands (as :func:`~hearts_analysis.records.parquet.shred.plain_hands` gives
     them), or decline."""
     columns = list(zip(*rows))
@@ -204,7 +350,7 @@ def _encoded(rows: list, checked: bool, n: int) -> Shredded:
     deal_lens, *dealt = _card_lists(columns[_DEAL], n)
     pass_lens, *passed = _card_lists(given, n)
     plays_counts, *played = _plays(columns[_PLAYS], n)
-    points, totals = _numbers(columns[_POINTS], n, checked), _numbers(columns[_TOTALS], n, checked)
+    points, totals = _numbers(columns[_POINTS], n), _numbers(columns[_TOTALS], n)
     return Shredded(count, list(range(1, count + 1)), plays_counts, dealers, directions, moons, points, totals,
                     [None] * count, deal_lens, [text is not None for text in passes], pass_lens, tuple(dealt),
                     tuple(passed), tuple(played))
@@ -289,20 +435,30 @@ def _repeated(shape: bytes, count: int) -> bytes:
     return text
 
 
-def _numbers(texts: tuple, n: int, checked: bool) -> list[list[int] | None]:
-    """Points or totals of each hand (``None`` where absent), one whole number per seat, or decline.
+def _numbers(texts: tuple, n: int) -> list[list[int] | None]:
+    """Points or totals of each hand (``None`` where absent), one whole number of at most nine digits per seat, or
+    decline.
 
-    Unless ``checked`` (by the hand's pattern), the texts are checked together, joined by commas: each holds
-    one ``[`` (counted), so each is one list.
+    The texts are checked together, joined by ``|``: each holds digits, signs and commas inside one pair of
+    brackets (no ``|`` but the joints; every ``[`` follows a ``|`` and every ``]`` precedes one, as many of each
+    as texts), and orjson refuses what else is not JSON (``[1,,2]``, ``[01]``, ``[-]``).
     """
     given = [text for text in texts if text is not None]
-    joined = b",".join(given)
-    if not checked and (_NUMBER_LISTS.fullmatch(joined) is None or joined.count(b"[") != len(given)):
+    count = len(given)
+    joined = b"|".join(given)
+    bounded = b"|" + joined + b"|"
+    if (joined.translate(None, _NUMBER_TEXT) or joined.count(b"|") != max(0, count - 1) or joined.count(b"[") != count
+            or joined.count(b"]") != count or bounded.count(b"|[") != count or bounded.count(b"]|") != count):
         decline("points or totals not lists of whole numbers")
-    values = orjson.loads(b"[" + joined + b"]")
+    if _TEN_DIGITS in joined.translate(_DIGIT_CLASS):
+        decline("points or totals beyond nine digits")
+    try:
+        values = orjson.loads(b"[" + joined.replace(b"|", b",") + b"]")
+    except orjson.JSONDecodeError:
+        decline("points or totals not lists of whole numbers")
     if set(map(len, values)) - {n}:
         decline("points or totals not one number per seat")
-    if len(given) < len(texts):
+    if count < len(texts):
         found = iter(values)
         values = [None if text is None else next(found) for text in texts]
     return values

@@ -38,7 +38,7 @@ import orjson
 from ..atomic import STDOUT, check_output
 from ..text import shown
 from .errors import Item, RecordError
-from .json import bad_json, write_games
+from .json import bad_json, bounded_lines, long_line_item, write_games
 from .model import GameRecord
 from .paths import JSON_SUFFIXES, JSONL_SUFFIXES, PARQUET_SUFFIXES
 from .sources import iter_sources
@@ -123,35 +123,35 @@ def _is_jsonl(source: str) -> bool:
 
 
 READ_BLOCK = 1 << 22
-"""Bytes of JSON Lines read at a time: whole lines, a few hundred games."""
+"""Bytes of JSON Lines buffered at a time: a few hundred games."""
 
 
 def _add_json_lines(path: Path, writer, counter: "_Counter") -> None:
     """Every line of a JSON Lines file into ``writer``; a line that is not JSON or not a record is reported
-    (with its line number, as ``iter_jsonl`` says it) and skipped. Reads blocks of lines: the loop over
-    the lines is the one place where Python runs per game."""
+    (with its line number, as ``iter_jsonl`` says it) and skipped, as is a line too long to read
+    (:func:`bounded_lines`)."""
     name = str(path)
-    number = 0
     loads, add = orjson.loads, writer.add_json
     try:
-        with open(path, "rb") as stream:
-            while lines := stream.readlines(READ_BLOCK):
-                for line in lines:
-                    number += 1
-                    try:
-                        obj = loads(line)
-                    except orjson.JSONDecodeError as error:
-                        if line.strip():
-                            source = f"{name}:{number}"
-                            counter.error(Item(source, error=RecordError(bad_json(error, line), source=source)))
-                        continue
-                    try:
-                        hands = add(obj)
-                    except RecordError as error:
+        with open(path, "rb", buffering=READ_BLOCK) as stream:
+            for number, line in enumerate(bounded_lines(stream), 1):
+                if line is None:
+                    counter.error(long_line_item(f"{name}:{number}"))
+                    continue
+                try:
+                    obj = loads(line)
+                except orjson.JSONDecodeError as error:
+                    if line.strip():
                         source = f"{name}:{number}"
-                        counter.error(Item(source, error=error.at(source)))
-                        continue
-                    counter.count(hands)
+                        counter.error(Item(source, error=RecordError(bad_json(error, line), source=source)))
+                    continue
+                try:
+                    hands = add(obj)
+                except RecordError as error:
+                    source = f"{name}:{number}"
+                    counter.error(Item(source, error=error.at(source)))
+                    continue
+                counter.count(hands)
     except OSError as error:
         counter.error(Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name)))
 

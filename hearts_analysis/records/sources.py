@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator, TextIO
 from ..rules import Rules
 from ..text import shown
 from .errors import Item, RecordError
-from .json import iter_json_text, read_json_path, write_games
+from .json import MAX_DOCUMENT_BYTES, iter_json_text, read_document, read_json_path, write_games
 from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES, input_problem
 
 SNIFF_BYTES = 1 << 16
@@ -85,13 +85,24 @@ def _forced(items: Iterator[Item], rules: Rules | None) -> Iterator[Item]:
             item.game, rules=rules))
 
 
+def open_log(path: Path) -> TextIO:
+    """A log file opened as text, or :class:`RecordError` past :data:`MAX_DOCUMENT_BYTES`: a log's reader may hold
+    all of it."""
+    if path.stat().st_size > MAX_DOCUMENT_BYTES:
+        raise RecordError(f"more than {MAX_DOCUMENT_BYTES >> 20} MB, not read: split the log into smaller files",
+                          source=str(path))
+    return open(path, encoding="utf-8", errors="replace")
+
+
 def read_foreign(reader: ForeignReader, path: Path, rules: Rules | None = None) -> Iterator[Item]:
     name = str(path)
     try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
+        with open_log(path) as stream:
             yield from _forced(reader(stream, name), rules)
     except OSError as error:
         yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
+    except RecordError as error:
+        yield Item(name, error=error)
 
 
 def read_file(path: Path, rules: Rules | None = None) -> Iterator[Item]:
@@ -113,7 +124,11 @@ def read_file(path: Path, rules: Rules | None = None) -> Iterator[Item]:
 
 def read_stdin_items(rules: Rules | None = None, stream: io.BufferedIOBase | None = None) -> Iterator[Item]:
     """Standard input: a recognised log, else hearts-game/1 JSON or JSON Lines."""
-    data = (stream or sys.stdin.buffer).read()
+    try:
+        data = read_document(stream or sys.stdin.buffer, "<stdin>")
+    except RecordError as error:
+        yield Item("<stdin>", error=error)
+        return
     if _RECOGNISERS and b"\0" not in data[:SNIFF_BYTES]:
         text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
         reader = recognise_text(text[:SNIFF_BYTES])

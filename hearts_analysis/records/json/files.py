@@ -34,6 +34,11 @@ from .encode import dumps_game, game_to_dict
 
 _READ_BUFFER = 1 << 20
 """Bytes read at a time from a JSON Lines file: a line longer than the buffer is read in pieces and joined."""
+MAX_LINE_BYTES = 16 << 20
+"""The longest line of JSON Lines read: a game of 18,000 hands. A longer one is reported, not held in memory:
+no game is that long, and a file without newlines would otherwise be read whole."""
+MAX_DOCUMENT_BYTES = 256 << 20
+"""The largest ``.json`` document (or standard input) read; more games than that belong in JSON Lines."""
 
 
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
@@ -87,10 +92,40 @@ def _number_at(raw: bytes, field: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def iter_jsonl(stream: BinaryIO, name: str, rules: Rules | None = None) -> Iterator[Item]:
-    for number, line in enumerate(stream, 1):
-        if line and not line.isspace():
+def iter_jsonl(lines: Iterable[bytes | None], name: str, rules: Rules | None = None) -> Iterator[Item]:
+    """Every non-blank line's game; ``lines`` as :func:`bounded_lines` gives them (``None``: a line too long)."""
+    for number, line in enumerate(lines, 1):
+        if line is None:
+            yield long_line_item(f"{name}:{number}")
+        elif line and not line.isspace():
             yield jsonl_item(line, f"{name}:{number}", rules)
+
+
+def bounded_lines(stream: BinaryIO) -> Iterator[bytes | None]:
+    """The lines of a stream, ``None`` for each longer than :data:`MAX_LINE_BYTES` (read past, never held)."""
+    limit = MAX_LINE_BYTES
+    while line := stream.readline(limit + 1):
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while (more := stream.readline(_READ_BUFFER)) and not more.endswith(b"\n"):
+            pass
+        yield None
+
+
+def long_line_item(source: str) -> Item:
+    """The error of a line longer than :data:`MAX_LINE_BYTES`."""
+    return Item(source, error=RecordError(f"a line longer than {MAX_LINE_BYTES >> 20} MB, not read: no game "
+                                          "record is that long (is this JSON Lines?)", source=source))
+
+
+def read_document(stream: BinaryIO, name: str) -> bytes:
+    """A whole JSON document, or :class:`RecordError` past :data:`MAX_DOCUMENT_BYTES` (read no further)."""
+    data = stream.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise RecordError(f"more than {MAX_DOCUMENT_BYTES >> 20} MB, not read: write that many games as JSON "
+                          "Lines, one game a line", source=name)
+    return data
 
 
 def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
@@ -151,17 +186,25 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
 def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
     name = str(path)
     try:
-        if path.suffix.lower() in JSONL_SUFFIXES:
-            with open(path, "rb", buffering=_READ_BUFFER) as stream:
-                yield from iter_jsonl(stream, name, rules)
-        else:
-            yield from iter_json_text(path.read_bytes(), name, rules)
+        with open(path, "rb", buffering=_READ_BUFFER) as stream:
+            if path.suffix.lower() in JSONL_SUFFIXES:
+                yield from iter_jsonl(bounded_lines(stream), name, rules)
+                return
+            data = read_document(stream, name)
+        yield from iter_json_text(data, name, rules)
     except OSError as error:
         yield Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
+    except RecordError as error:
+        yield Item(name, error=error)
 
 
 def read_stdin(rules: Rules | None = None) -> Iterator[Item]:
-    yield from iter_json_text(sys.stdin.buffer.read(), "<stdin>", rules)
+    try:
+        data = read_document(sys.stdin.buffer, "<stdin>")
+    except RecordError as error:
+        yield Item("<stdin>", error=error)
+        return
+    yield from iter_json_text(data, "<stdin>", rules)
 
 
 def write_games(games: Iterable[GameRecord], path: str | Path) -> int:

@@ -37,7 +37,7 @@ True
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import orjson
@@ -114,9 +114,17 @@ class EventEncoder:
     def _add(self, obj: Any, shred: Callable[[list, int], Shredded] | None = None) -> int:
         """Encode one game object exactly as :func:`game_from_dict` would read it, or decline.
 
-        The game-level fields are checked as :func:`game_from_dict` checks them, the rule set
-        once per distinct ``rules`` text and player count (reading it costs tens of
-        microseconds); the hands, where the time goes, are read in :meth:`_hands`.
+        The hands, where the time goes, are read in :meth:`_hands`.
+        """
+        header = self.game_header(obj)
+        self.commit_games([header], (shred or self._hands)(header.hands, header.seats), [self.next_game])
+        return len(header.hands)
+
+    def game_header(self, obj: Any) -> "GameHeader":
+        """The game-level fields of a game object, checked as :func:`game_from_dict` checks them, or decline.
+
+        The rule set is read once per distinct ``rules`` text and player count (reading it costs tens of
+        microseconds).
         """
         hands = obj.get("hands", []) if type(obj) is dict else None
         if type(hands) is not list:
@@ -131,16 +139,13 @@ class EventEncoder:
             raise RecordError(f"{len(hands):,} hands; a Parquet corpus numbers at most {MAX_HANDS:,} hands a game",
                               "hands")
         rules_spec = obj.get("rules")
-        n = len(players)
-        self._check_rules(rules_spec, n)
-        encoded = (shred or self._hands)(hands, n)
+        self._check_rules(rules_spec, len(players))
         try:
             rules_json = None if rules_spec is None else orjson.dumps(rules_spec).decode()
             meta = game_meta(obj)
         except orjson.JSONEncodeError:  # nested too deep: the reader names the field
             decline("a value orjson cannot write")
-        self._commit(list(players), obj.get("game_id"), rules_json, meta, n, encoded)
-        return len(hands)
+        return GameHeader(list(players), obj.get("game_id"), rules_json, meta, len(players), hands)
 
     def _check_rules(self, spec: Any, n: int) -> None:
         """Decline a rule set :func:`game_from_dict` would refuse; each distinct one is read once."""
@@ -169,20 +174,25 @@ class EventEncoder:
             encoded = None
         return encoded if encoded is not None else any_hands(hands, n)
 
-    def _commit(self, players: list[str], game_id: str | None, rules_json: str | None, meta: str | None, n: int,
-                hands: Shredded) -> None:
+    def commit_games(self, headers: list["GameHeader"], hands: Shredded, numbers: list[int]) -> None:
+        """Add games whose headers :meth:`game_header` checked, their hands one after another in ``hands``
+        (each game's rows numbered from 1, or its one placeholder row numbered 0), the ``game`` value of each
+        in ``numbers``; ``next_game`` follows the last."""
         b = self._batch
-        rows = len(hands.numbers)
-        batch_game = len(b.g_index)
-        b.g_index.append(self.next_game)
-        b.g_id.append(game_id)
-        b.g_players.append(players)
-        b.g_rules.append(rules_json)
-        b.g_meta.append(meta)
-        b.g_first_hand.append(len(b.h_number))
-        b.h_game.extend(repeat(batch_game, rows))
-        b.h_number.extend(hands.numbers)
-        b.h_players.extend(repeat(n, rows))
+        first = len(b.g_index)
+        b.g_index.extend(numbers)
+        b.g_id.extend(header.game_id for header in headers)
+        b.g_players.extend(header.players for header in headers)
+        b.g_rules.extend(header.rules for header in headers)
+        b.g_meta.extend(header.meta for header in headers)
+        rows = hands.numbers
+        starts = [i for i, number in enumerate(rows) if number <= 1]  # each game's first row
+        b.g_first_hand.extend(len(b.h_number) + start for start in starts)
+        ends = starts[1:] + [len(rows)]
+        for game, (start, end, header) in enumerate(zip(starts, ends, headers), first):
+            b.h_game.extend(repeat(game, end - start))
+            b.h_players.extend(repeat(header.seats, end - start))
+        b.h_number.extend(rows)
         b.h_plays.extend(hands.plays)
         b.h_dealer.extend(hands.dealer)
         b.h_direction.extend(hands.pass_direction)
@@ -200,8 +210,8 @@ class EventEncoder:
         b.play_seats.append(hands.played[0])
         b.play_ranks.append(hands.played[1])
         b.play_suits.append(hands.played[2])
-        self.next_game += 1
-        b.games += 1
+        self.next_game = numbers[-1] + 1
+        b.games += len(headers)
         b.hands += hands.hands
 
     # -- batches -----------------------------------------------------------
@@ -216,6 +226,33 @@ class EventEncoder:
         """The games added since the last call as one table in layout order (``None`` if none)."""
         batch = self.take_batch()
         return None if batch is None else batch.table()
+
+
+class CardRows(NamedTuple):
+    """A batch's card rows as arrays: layout event codes, seats (-1: none), card codes (-1: none) and positions."""
+
+    event: np.ndarray
+    seat: np.ndarray
+    card: np.ndarray
+    index: np.ndarray
+    hand_rows: np.ndarray
+    """Rows of each hand (a placeholder hand of a game without hands has one)."""
+    placeholders: bool
+    """Whether any hand is a placeholder."""
+
+
+class GameHeader(NamedTuple):
+    """A game's fields other than its hands, as the encoder keeps them."""
+
+    players: list[str]
+    game_id: str | None
+    rules: str | None
+    """The rule set as JSON text (``None``: not given)."""
+    meta: str | None
+    """What of the game has no column, as JSON text (:func:`~.shred.game_meta`)."""
+    seats: int
+    hands: list
+    """The game's hands as given (not kept in the batch)."""
 
 
 class EventBatch:
@@ -272,11 +309,11 @@ class EventBatch:
         cards = pa.Table.from_arrays([columns[name] for name in SCHEMA.names], schema=SCHEMA)
         return self._header_table(), cards
 
-    def _card_columns(self) -> tuple[dict[str, pa.Array], np.ndarray]:
-        """The card rows' columns, and the number of rows of each hand (placeholders included)."""
+    def card_rows(self) -> "CardRows":
+        """The card rows as arrays, placeholders included: what the JSON Lines fast path screens as it is."""
         players = np.array(self.h_players, np.int32)
         segments = 2 * players + 1                      # deal by seat, pass by seat, then plays (or none)
-        seg_end = np.cumsum(segments)
+        seg_end = np.cumsum(segments, dtype=np.int32)
         seg_start = seg_end - segments
         play_seg = seg_end - 1
         seg_lens = np.zeros(int(seg_end[-1]), np.int32)
@@ -303,17 +340,22 @@ class EventBatch:
         card[event == DEAL] = card_codes(b"".join(self.deal_ranks), b"".join(self.deal_suits))
         card[event == PASS] = card_codes(b"".join(self.pass_ranks), b"".join(self.pass_suits))
         card[is_play] = card_codes(b"".join(self.play_ranks), b"".join(self.play_suits))
-        index = np.arange(rows, dtype=np.int32)
-        index -= np.repeat(np.cumsum(seg_lens) - seg_lens, seg_lens)
-        index = index.astype(np.int16)
-        trick = np.zeros(rows, np.int8)
-        trick[is_play] = index[is_play] // np.repeat(players.astype(np.int16), self.h_plays) + 1
+        seg_first = np.cumsum(seg_lens, dtype=np.int32) - seg_lens
+        index = (np.arange(rows, dtype=np.int32) - np.repeat(seg_first, seg_lens)).astype(np.int16)
+        return CardRows(event, seat, card, index, hand_rows, none.any())
+
+    def _card_columns(self) -> tuple[dict[str, pa.Array], np.ndarray]:
+        """The card rows' columns, and the number of rows of each hand (placeholders included)."""
+        event, seat, card, index, hand_rows, placeholders = self.card_rows()
+        is_play = event == PLAY
+        trick = np.zeros(len(event), np.int8)
+        trick[is_play] = index[is_play] // np.repeat(np.array(self.h_players, np.int16), self.h_plays) + 1
         game_of_hand = np.array(self.h_game, np.int32)
         columns = {
             "game": arrow.numbers(np.repeat(np.array(self.g_index, np.int32)[game_of_hand], hand_rows), pa.int32()),
             "hand": arrow.numbers(np.repeat(np.array(self.h_number, np.int16), hand_rows), pa.int16()),
             "event": arrow.codes(event.astype(np.int32), _EVENT_VALUES),
-            "seat": arrow.numbers(seat, pa.int8(), event != NONE if none.any() else None),
+            "seat": arrow.numbers(seat, pa.int8(), event != NONE if placeholders else None),
             "card": arrow.codes(card.astype(np.int32), _CARD_VALUES),
             "index": arrow.numbers(index, pa.int16()),
             "trick": arrow.numbers(trick, pa.int8(), is_play),
