@@ -14,6 +14,8 @@ then times separate processes, start-up included:
     python benchmarks/bench_stats.py --games 1000      # a quick look
     python benchmarks/bench_stats.py --repeat 3        # the fastest of three runs of each (a loaded machine)
     python benchmarks/bench_stats.py --source ../other # the same, with another checkout's code
+    python benchmarks/bench_stats.py --only stats      # only the Parquet statistics / validate pair
+    python benchmarks/bench_stats.py --against ../main # each command from both checkouts, in turn, in one run
 """
 
 from __future__ import annotations
@@ -41,12 +43,24 @@ FROM_SOURCE = ("import runpy, sys\n"
                "runpy.run_module('hearts_analysis', run_name='__main__', alter_sys=True)\n")
 """Runs ``hearts`` from another checkout, ahead of an editable install of this one."""
 SOURCE: str | None = None
+AGAINST = " (against)"
+"""Suffix of the commands run from the ``--against`` checkout."""
+
+RATIOS = {"stats / validate (parquet)": ("stats parquet", "validate parquet"),
+          "validate jsonl / bare parse": ("validate jsonl", "bare orjson parse"),
+          "the same, 1 process": ("validate jsonl, 1 process", "bare orjson parse"),
+          "one-hand / full games": ("validate one-hand parquet", "validate parquet")}
+"""Each ratio: ``(the command measured, its baseline)``."""
+PAIRS = {"stats": RATIOS["stats / validate (parquet)"], "jsonl": RATIOS["validate jsonl / bare parse"],
+         "one-hand": RATIOS["one-hand / full games"]}
+"""``--only``: a ratio's two commands."""
 
 
-def hearts(*args: str) -> list[str]:
-    if SOURCE is None:
+def hearts(*args: str, source: str | None = None) -> list[str]:
+    source = source or SOURCE
+    if source is None:
         return [sys.executable, "-m", "hearts_analysis", *args]
-    return [sys.executable, "-c", FROM_SOURCE, SOURCE, *args]
+    return [sys.executable, "-c", FROM_SOURCE, source, *args]
 
 
 def corpus(games: int, seed: int) -> tuple[Path, Path, Path, int]:
@@ -103,6 +117,18 @@ def timed(command: list[str], env: dict) -> float:
     return seconds
 
 
+def commands(parquet: Path, jsonl: Path, single: Path, source: str | None = None) -> dict[str, list[str]]:
+    """The commands timed, by name; ``source``: ``hearts`` from that checkout."""
+    return {
+        "validate parquet": hearts("validate", str(parquet), source=source),
+        "stats parquet": hearts("stats", str(parquet), source=source),
+        "validate jsonl": hearts("validate", str(jsonl), source=source),
+        "validate jsonl, 1 process": hearts("validate", str(jsonl), "--workers", "1", source=source),
+        "bare orjson parse": [sys.executable, "-c", BARE_PARSE, str(jsonl)],
+        "validate one-hand parquet": hearts("validate", str(single), source=source),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -110,22 +136,26 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="run every command this many times, in turn, and keep its fastest (a loaded machine)")
     parser.add_argument("--source", help="time hearts_analysis from this checkout (to compare before and after)")
+    parser.add_argument("--only", choices=sorted(PAIRS), help="time only this ratio's two commands")
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="also time every command from this checkout, in turn with this one's (before and after "
+                             "in one run, so that both see the same load)")
     args = parser.parse_args()
     parquet, jsonl, single, hands = corpus(args.games, args.seed)
     global SOURCE
     SOURCE = str(Path(args.source).resolve()) if args.source else None
     env = dict(os.environ)
     where = args.source or str(Path(__file__).resolve().parents[1])
-    runs = {
-        "validate parquet": hearts("validate", str(parquet)),
-        "stats parquet": hearts("stats", str(parquet)),
-        "validate jsonl": hearts("validate", str(jsonl)),
-        "validate jsonl, 1 process": hearts("validate", str(jsonl), "--workers", "1"),
-        "bare orjson parse": [sys.executable, "-c", BARE_PARSE, str(jsonl)],
-        "validate one-hand parquet": hearts("validate", str(single)),
-    }
+    runs = commands(parquet, jsonl, single)
+    if args.only:
+        runs = {name: runs[name] for name in PAIRS[args.only]}
     compileall.compile_dir(Path(where) / "hearts_analysis", quiet=1)  # as pip install does: no run compiles it
-    print(f"{args.games:,} games, {hands:,} hands; code: {where}; {cpu_count()} CPUs")
+    if args.against:
+        other = commands(parquet, jsonl, single, str(Path(args.against).resolve()))
+        runs.update({name + AGAINST: other[name] for name in runs if name != "bare orjson parse"})
+        compileall.compile_dir(Path(args.against) / "hearts_analysis", quiet=1)
+    print(f"{args.games:,} games, {hands:,} hands; code: {where}; {cpu_count()} CPUs"
+          + (f"; against: {args.against}" if args.against else ""))
     best: dict[str, float] = {}
     for _ in range(args.repeat):
         for name, command in runs.items():
@@ -133,13 +163,14 @@ def main() -> None:
     rate = {}
     for name, seconds in best.items():
         rate[name] = hands / seconds
-        print(f"  {name:<26} {seconds:7.2f} s {rate[name]:>10,.0f} hands/s")
-    for name, (part, base) in {"stats / validate (parquet)": ("stats parquet", "validate parquet"),
-                               "validate jsonl / bare parse": ("validate jsonl", "bare orjson parse"),
-                               "the same, 1 process": ("validate jsonl, 1 process", "bare orjson parse"),
-                               "one-hand / full games": ("validate one-hand parquet", "validate parquet")}.items():
-        ratio = rate[part] / rate[base]
-        print(f"  {name:<28} x{ratio:.2f}  ({'meets' if ratio >= GOAL else 'below'} the goal of x{GOAL})")
+        print(f"  {name:<36} {seconds:7.2f} s {rate[name]:>10,.0f} hands/s")
+    for name, (part, base) in RATIOS.items():
+        for suffix in ("", AGAINST):
+            measured, baseline = part + suffix, base + suffix if base + suffix in rate else base
+            if measured not in rate or baseline not in rate:
+                continue
+            ratio = rate[measured] / rate[baseline]
+            print(f"  {name + suffix:<38} x{ratio:.2f}  ({'meets' if ratio >= GOAL else 'below'} the goal of x{GOAL})")
 
 
 if __name__ == "__main__":

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from faults import clean_games, every_violation, truncated, write_parquet_file, write_with_unreadable_games
 from hearts_analysis.analysis import corpus_tally
+from hearts_analysis.analysis.columnar import distinct, highest
 from hearts_analysis.analysis.stats import Tally, tally_paths
 from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.rules import Rules
@@ -107,6 +109,22 @@ def test_games_with_violations_and_unreadable_rows_go_to_the_per_game_path(tmp_p
     assert sum(c["violations"] for c in tally.players.values()) > 0
 
 
+def test_a_count_without_details_gives_the_same_players_leaks_and_ratings_and_refuses_the_pass_tables(tmp_path):
+    games = mixed_table(Rules.preset("standard", target=60), 4, 8, seed=5)
+    path = write_parquet_file(games, tmp_path / "corpus.parquet", row_group_hands=30)
+    full = corpus_tally.tally_corpus([path])
+    for workers in (1, 2):
+        lean = corpus_tally.tally_corpus([path], workers=workers, details=False)
+        assert not lean.details and not lean.passes and not lean.points_hist
+        assert counters(lean)["players"] == counters(full)["players"] and lean.impact == full.impact
+        assert _same_rows(lean.player_rows(), full.player_rows()) and _same_rows(lean.leak_rows(), full.leak_rows())
+        assert lean.rating_rows() == full.rating_rows()
+        for table in (lean.pass_summary_rows, lean.pass_outcome_rows, lean.document):
+            with pytest.raises(ValueError, match="pass tables"):
+                table()
+    assert full.details and full.passes and full.points_hist
+
+
 def test_several_workers_and_a_folder_of_parts_give_the_same_tally(tmp_path):
     folder = tmp_path / "corpus"
     write_parquet(every_violation()[:40], folder, partition_size=60)
@@ -136,3 +154,10 @@ def test_random_rule_sets_and_small_decks_give_the_per_game_tally(tmp_path_facto
         return
     path = write_parquet_file(games, tmp_path_factory.mktemp("rules") / "rules.parquet")
     assert_same([path])
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2**52 - 1), min_size=1, max_size=50))
+def test_the_highest_card_and_the_distinct_values_are_those_of_plain_python(masks):
+    assert highest(np.array(masks, np.uint64)).tolist() == [mask.bit_length() - 1 for mask in masks]
+    values = np.array([mask % 97 - 40 for mask in masks])
+    assert distinct(values) == sorted(set(values.tolist()))

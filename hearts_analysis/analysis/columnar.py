@@ -50,6 +50,7 @@ from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
+from .rating import GameOutcome
 from .stats import PASS_RATES, Tally
 
 U64 = np.uint64
@@ -67,30 +68,39 @@ _ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter
 
 
 # -- bit helpers --------------------------------------------------------------------
-CARD_BITS = np.left_shift(ONE, np.arange(64, dtype=U64))
-
-
 def bits(cards: np.ndarray) -> np.ndarray:
-    """``1 << card`` as uint64 masks (cards 0-63)."""
-    return CARD_BITS[cards]
+    """``1 << card`` as uint64 masks (cards 0-63): a shift of the cards widened to machine integers, several
+    times faster than a table look-up with int8 indices."""
+    return np.left_shift(ONE, cards.astype(np.intp).view(U64))
 
 
 def highest(masks: np.ndarray) -> np.ndarray:
-    """The highest card of each mask, -1 for an empty one (masks are below 2**52, exact as floats)."""
-    return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1
-
-
-BELOW = CARD_BITS - ONE
+    """The highest card of each mask, -1 for an empty one: the exponent of the mask as a float (masks are
+    below 2**52, exact as floats; 0.0 has the smallest exponent)."""
+    return np.maximum((masks.astype(np.float64).view(np.int64) >> 52) - 1023, -1)
 
 
 def below(cards: np.ndarray) -> np.ndarray:
     """The cards below each card (any suit), as masks; ``cards`` from 0 to 52."""
-    return BELOW[cards]
+    return bits(cards) - ONE
 
 
 def up_to(cards: np.ndarray) -> np.ndarray:
     """The cards up to each card, itself included; ``-1`` gives nothing."""
     return below(cards + 1)
+
+
+def distinct(values: np.ndarray) -> list[int]:
+    """The distinct values of an array of integers, in order (``np.unique`` loads numpy's masked arrays, which
+    costs a run 20 ms).
+
+    >>> distinct(np.array([3, -1, 3, 0]))
+    [-1, 0, 3]
+    """
+    if not values.size:
+        return []
+    low = int(values.min())
+    return (np.flatnonzero(np.bincount((values - low).ravel())) + low).tolist()
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -134,11 +144,11 @@ class Hands:
     """(H, n) masks of the passed cards, ``None`` without passes."""
     direction: np.ndarray
     cards: np.ndarray
-    """(H, k, n) cards in the order played."""
+    """(H, k, n) int8 cards in the order played."""
     seats: np.ndarray
-    """(H, k, n) who played them."""
-    held: np.ndarray
-    """(H, k, n) what the player held just before each play."""
+    """(H, k, n) int8: who played them."""
+    left: np.ndarray
+    """(H, k, n) what each seat held at the start of each trick (by seat, not by position)."""
     winner: np.ndarray
     """(H, k)."""
     trick_cards: np.ndarray
@@ -153,6 +163,10 @@ class Hands:
     def take(self, rows: np.ndarray) -> "Hands":
         """Some of the hands."""
         return Hands(*(None if value is None else value[rows] for value in vars(self).values()))
+
+    def held(self) -> np.ndarray:
+        """(H, k, n) what the player held just before each play, by position in the trick."""
+        return np.take_along_axis(self.left, self.seats.astype(np.intp), axis=2)
 
 
 def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndarray, passed: int) -> Hands:
@@ -197,12 +211,11 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     won = winner[:, None, :] == np.arange(n, dtype=winner.dtype)[None, :, None]        # (k, n, H)
     taken = fold(np.bitwise_or, trick_cards[:, None, :] * won)
     tricks_won = fold(np.add, won.view(np.uint8)).astype(np.int64)
-    held = hand_left.reshape(-1)[at_seat]
-    plays, seats, held = (a.transpose(2, 0, 1) for a in (plays.astype(np.int64), seats.astype(np.int64), held))
+    plays, seats, left = (a.transpose(2, 0, 1) for a in (plays, seats, hand_left))   # cards and seats stay int8
     dealt, hand0, taken, tricks_won = dealt.T, hand0.T, taken.T, tricks_won.T
     given = None if given is None else given.T
     winner, trick_cards, played_before = winner.T.astype(np.int64), trick_cards.T, played_before.T
-    return Hands(hands, dealt, given, direction, plays, seats, held, winner, trick_cards, played_before,
+    return Hands(hands, dealt, given, direction, plays, seats, left, winner, trick_cards, played_before,
                  taken, tricks_won)
 
 
@@ -212,51 +225,70 @@ def _sure_above(held: np.ndarray, suit: np.ndarray, out: np.ndarray) -> np.ndarr
     return held & suit & ~up_to(highest(out & suit))
 
 
-def trick_plays(h: Hands, free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(control, let_go, missed)``, each (H, k, n) by position in the trick: ``moons.control_plays`` and
-    ``moons.missed_stops`` (before the runner is known) for every play."""
+def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(control, let_go)``, each (len(rows), k): ``moons.control_plays`` of the seat ``holder`` of each hand
+    ``rows`` in each trick, and whether it let the trick go. Only the holder's own play counts, so each trick is
+    judged at its position in it (leading, in between, or last), not at every position."""
+    _, k, n = h.cards.shape
+    count = len(rows)
+    tricks = np.arange(k)
+    hand = rows[:, None]
+    cards = h.cards[rows]
+    # (H, k) its position in each trick: the screen passed only hands played in turn, from the leader on
+    at = (holder[:, None] - h.seats[rows, :, 0]) % n
+    card = cards[np.arange(count)[:, None], tricks, at]
+    mine = h.left[hand, tricks, holder[:, None]]
+    before = h.played_before[rows]
+    lead = cards[:, :, 0]
+    led = lead // 13
+    suit = SUITS[led]
+    so_far = np.zeros((count, k), U64)                                        # the cards played before it
+    for i in range(n - 1):
+        so_far |= np.where(at > i, bits(cards[:, :, i]), U64(0))
+    # following: it takes the trick over a card it could have played under, or plays under while able to win
+    top = highest(so_far & suit).clip(0)
+    over = mine & suit & ~up_to(top)
+    bar = highest(suit & ~before & ~so_far & ~mine)
+    follows = card // 13 == led
+    higher = card > top
+    control = follows & higher & ((mine & suit & below(top)) != 0)
+    last = at == n - 1   # the last card wins a trick without points for free, and no one after it can
+    control &= ~last | ((so_far & POINTS_U) != 0)
+    let_go = follows & ~higher & ((over & ~np.where(last, U64(0), up_to(bar))) != 0)
+    # leading (judged only where it leads): a control play leads a low card while holding sure winners; it
+    # lets the trick go with sure winners kept
+    leads = at == 0
+    mine, lead, suit = mine[leads], lead[leads], suit[leads]
+    out = ~before[leads] & ~mine
+    sure_led = _sure_above(mine, suit, out)
+    sure_other = np.zeros_like(sure_led)
+    for s in (0, 1, 3):
+        sure_other |= _sure_above(mine, SUITS[s], out)
+    lead_control = ((mine & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
+    control[leads] = lead_control
+    let_go[leads] = ~lead_control & (h.winner[rows] != holder[:, None])[leads] & (sure_other != 0)
+    if free_first:
+        control[:, 0] = let_go[:, 0] = False
+    return control, let_go
+
+
+def missed_plays(h: Hands) -> np.ndarray:
+    """(H, k, n) by position in the trick: ``moons.missed_stops`` (before the runner is known) for every play."""
     count, k, n = h.cards.shape
     before = h.played_before
     cards = np.moveaxis(h.cards, 2, 0)   # by position: (n, H, k) views
-    held = np.moveaxis(h.held, 2, 0)
-    led = cards[0] // 13
-    suit = SUITS[led]
-    # stored as the plays are, (k, n, H), so that later arithmetic on them and the plays runs in one order
-    control, let_go, missed = (np.zeros((k, n, count), bool).transpose(1, 2, 0) for _ in range(3))
-    lead, lead_held = cards[0], held[0]
-    out = ~before & ~lead_held
-    sure_led = _sure_above(lead_held, suit, out)
-    sure_other = np.zeros_like(sure_led)
-    for s in (0, 1, 3):
-        sure_other |= _sure_above(lead_held, SUITS[s], out)
-    control[0] = ((lead_held & suit & below(lead)) != 0) & (((sure_led >> lead.astype(U64)) & ONE) != 0)
-    let_go[0] = ~control[0] & (h.winner != h.seats[:, :, 0]) & (sure_other != 0)
-    so_far = bits(lead)
+    held = np.moveaxis(h.held(), 2, 0)
+    suit = SUITS[cards[0] // 13]
+    missed = np.zeros((n, count, k), bool)
+    so_far = bits(cards[0])
     for i in range(1, n):
-        card, mine = cards[i], held[i]
-        top = highest(so_far & suit)
-        over = mine & suit & ~up_to(top)
-        if i < n - 1:
-            out = suit & ~before & ~so_far & ~mine
-            bar = highest(out)
-        else:
-            bar = np.full_like(top, -1)
-        follows = card // 13 == led
-        higher = card > top
-        lower_held = (mine & suit & below(top)) != 0
-        if i < n - 1:
-            control[i] = follows & higher & lower_held
-            let_go[i] = follows & ~higher & ((over & ~up_to(bar)) != 0)
-        else:  # the last card wins a trick without points for free
-            control[i] = follows & higher & lower_held & ((so_far & POINTS_U) != 0)
-            let_go[i] = follows & ~higher & (over != 0)
+        mine = held[i]
+        over = mine & suit & ~up_to(highest(so_far & suit))
+        bar = highest(suit & ~before & ~so_far & ~mine) if i < n - 1 else np.full((count, k), -1)
         hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
         missed[i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
-        so_far = so_far | bits(card)
-    control, let_go, missed = (np.moveaxis(a, 0, 2) for a in (control, let_go, missed))   # (H, k, n) views
-    if free_first:
-        control[:, 0] = let_go[:, 0] = False
-    return control, let_go, missed
+        so_far = so_far | bits(cards[i])
+    return np.moveaxis(missed, 0, 2)
 
 
 @dataclass
@@ -294,11 +326,9 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     holding &= held_points >= MIN_RUN_POINTS
     # the plays are judged only in hands where a seat held enough points to run
     some = np.flatnonzero(holding.any(axis=1))
-    part = h.take(some)
-    control, let_go, missed_at = trick_plays(part, not p.points_on_first_trick)
-    is_holder = part.seats == holder[some, None, None]
-    controls = np.cumsum((control & is_holder).sum(axis=2), axis=1)
-    lets_go = np.cumsum((let_go & is_holder).sum(axis=2), axis=1)
+    control, let_go = holder_plays(h, some, holder[some], not p.points_on_first_trick)
+    controls = np.cumsum(control, axis=1)
+    lets_go = np.cumsum(let_go, axis=1)
     running = holding[some] & (controls >= MIN_CONTROL_PLAYS) & (lets_go <= MAX_TRICKS_LET_GO)
     has_runner = np.zeros(count, bool)
     has_runner[some] = running.any(axis=1)
@@ -319,19 +349,20 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     window = ((tricks > start[:, None]) & (tricks < stop[:, None]) & by_holder
               & ((h.trick_cards & HEARTS_U) != 0))[:, :, None]
     missed = np.zeros((count, n), np.int64)
-    runs = np.flatnonzero(has_runner[some])
-    hits = missed_at[runs] & window[some[runs]] & ~is_holder[runs]
+    runs = np.flatnonzero(has_runner)   # missed stops are looked for only in the few hands with a runner
+    part = h.take(runs)
+    hits = missed_plays(part) & window[runs] & (part.seats != holder[runs, None, None])
     for s in range(n):
-        missed[some[runs], s] = (hits & (part.seats[runs] == s)).sum(axis=(1, 2))
+        missed[runs, s] = (hits & (part.seats == s)).sum(axis=(1, 2))
     return Moons(seat, outcome, stopper, missed)
 
 
 def gave_up(h: Hands, hands: np.ndarray, tricks: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """``moons.gave_up`` of ``seats`` in trick ``tricks`` (0-based) of ``hands``."""
-    cards, held, plays = h.cards[hands, tricks], h.held[hands, tricks], h.seats[hands, tricks]
+    cards, plays = h.cards[hands, tricks], h.seats[hands, tricks]
     at = np.argmax(plays == seats[:, None], axis=1)
     rows = np.arange(len(hands))
-    card, mine = cards[rows, at], held[rows, at]
+    card, mine = cards[rows, at], h.left[hands, tricks, seats]
     led = cards[:, 0] // 13
     suit = SUITS[led]
     top = highest(h.trick_cards[hands, tricks] & suit)
@@ -377,14 +408,18 @@ def sum_by(ids: np.ndarray, values, size: int) -> np.ndarray:
         return np.bincount(flat, minlength=size) * values
     if values.shape != ids.shape:
         values = np.broadcast_to(values, ids.shape)
+    if values.dtype == bool:   # most are flags, many rare: the ids where set, counted (no float weights)
+        return np.bincount(flat[np.flatnonzero(values)], minlength=size)
     return np.bincount(flat, values.reshape(-1), minlength=size)
 
 
 class Counts:
     """Seat-hand values summed by player id, then added to a :class:`Tally` at once."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, details: bool = True):
         self.size = players
+        self.details = details
+        """Count the pass tables and the points histogram too (:attr:`Tally.details`)."""
         self.players: dict[str, np.ndarray] = {}
         self.impact: dict[str, np.ndarray] = {}
         self.passes: dict[tuple[int, str, str], np.ndarray] = {}
@@ -392,8 +427,13 @@ class Counts:
 
     def histogram(self, ids: np.ndarray, points: np.ndarray) -> None:
         """Seat-hands by player and points."""
-        for value in np.unique(points).tolist():
-            self.points[value] = self.points.get(value, 0) + np.bincount(ids[points == value], minlength=self.size)
+        if not self.details:
+            return
+        low, high = int(points.min()), int(points.max())
+        table = np.bincount(((points - low) * self.size + ids).ravel(),
+                            minlength=(high - low + 1) * self.size).reshape(-1, self.size)
+        for row in np.flatnonzero(table.any(axis=1)).tolist():
+            self.points[row + low] = self.points.get(row + low, 0) + table[row]
 
     def add(self, name: str, ids: np.ndarray, values) -> None:
         self.players[name] = self.players.get(name, 0) + sum_by(ids, values, self.size)
@@ -401,12 +441,14 @@ class Counts:
     def rate(self, name: str, ids: np.ndarray, possible, happened, points: np.ndarray) -> None:
         possible = np.broadcast_to(possible, ids.shape)
         happened = np.broadcast_to(happened, ids.shape) & possible
-        if not possible.any():
+        chances = np.count_nonzero(possible)
+        if not chances:
             return
         self.add(name + ".opp", ids, possible)
         self.add(name + ".hit", ids, happened)
-        miss = possible & ~happened
-        side = np.array([(points * happened).sum(), happened.sum(), (points * miss).sum(), miss.sum()])
+        flat = points.reshape(-1)
+        hits, hit_points = np.count_nonzero(happened), int(np.dot(flat, happened.reshape(-1)))
+        side = np.array([hit_points, hits, int(np.dot(flat, possible.reshape(-1))) - hit_points, chances - hits])
         self.impact[name] = self.impact.get(name, 0) + side
 
     def merge(self, other: "Counts") -> None:
@@ -473,10 +515,13 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     moons = detect_moons(p, h)
     runs = moons.seat[:, None] == seats
     attempt = (moons.seat >= 0)[:, None]
-    flat = h.cards.reshape(count, k * n)
-    breaks = ((U64(p.breakers) >> flat.astype(U64)) & ONE) != 0
-    first = np.argmax(breaks, axis=1)
-    breaker = np.where(breaks.any(axis=1), h.seats.reshape(count, k * n)[np.arange(count), first], -1)
+    # who broke hearts: the first trick with a breaking card, then the first such card in it
+    breakers = U64(p.breakers)
+    broken = (h.trick_cards & breakers) != 0
+    trick = np.argmax(broken, axis=1)
+    hand = np.arange(count)
+    at = np.argmax((bits(h.cards[hand, trick]) & breakers) != 0, axis=1)
+    breaker = np.where(broken.any(axis=1), h.seats[hand, trick, at], -1)
     rate = counts.rate
     rate("qs_taken_pct", ids, True, qs, points)
     rate("moon_attempt_pct", ids, True, runs, points)
@@ -490,19 +535,23 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     add("moon_stops", ids, moons.stopper[:, None] == seats)
     add("missed_stops", ids, moons.missed)
     if rules.moon == "shooter_choice":
-        judged, correct = judge_choices(p, h, verdict, totals_before)
-        add("moon_choices", ids, judged[:, None] & (moon_seat[:, None] == seats))
-        add("moon_choices_correct", ids, (judged & correct)[:, None] & (moon_seat[:, None] == seats))
+        shot = np.flatnonzero(moon_seat >= 0)   # only a shot moon has a choice to judge
+        judged, correct = judge_choices(p, h, shot, verdict, totals_before[shot])
+        chose = moon_seat[shot, None] == seats
+        add("moon_choices", ids[shot], judged[:, None] & chose)
+        add("moon_choices_correct", ids[shot], (judged & correct)[:, None] & chose)
     if h.given is not None:
         _count_passes(p, h, points, runs, ids, counts)
 
 
-def judge_choices(p: TableParams, h: Hands, verdict: Verdict, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(judged, correct)`` per hand: ``moons.judge_choice`` where one option was better."""
-    count, _, n = h.cards.shape
-    shooter = verdict.moon_seat[h.hand]
+def judge_choices(p: TableParams, h: Hands, rows: np.ndarray, verdict: Verdict,
+                  before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(judged, correct)`` per hand of ``rows``: ``moons.judge_choice`` where one option was better."""
+    count, n = len(rows), h.cards.shape[2]
+    hand = h.hand[rows]
+    shooter = verdict.moon_seat[hand]
     is_shooter = np.arange(n) == shooter[:, None]
-    jack = p.jack_of_diamonds * (((h.taken >> U64(JD)) & ONE) != 0)
+    jack = p.jack_of_diamonds * (((h.taken[rows] >> U64(JD)) & ONE) != 0)
 
     def value(after: np.ndarray) -> np.ndarray:
         top = after.max(axis=1)
@@ -517,7 +566,7 @@ def judge_choices(p: TableParams, h: Hands, verdict: Verdict, before: np.ndarray
     leads = add_after[np.arange(count), shooter.clip(0)] == add_after.min(axis=1)
     better = np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT), np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
     judged = (shooter >= 0) & (better >= 0)
-    return judged, verdict.moon_choice[h.hand] == better
+    return judged, verdict.moon_choice[hand] == better
 
 
 def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray, ids: np.ndarray,
@@ -558,6 +607,8 @@ def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray
             values = [chosen if np.ndim(v) == 0 else v * chosen for v in values]
         return np.stack([sum_by(keys, v, size) for v in values], axis=1)
 
+    if not counts.details:
+        return
     base = [1, points, back, receiver_points]
     found = {"any": sums(base + [verdicts] + [m for kind in PASS_KINDS for m in (possible[kind], kinds[kind])], None)}
     for kind in PASS_KINDS:
@@ -577,11 +628,9 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
     fast = verdict.clean.copy()
     if not fast.any():
         return fast
-    plays = np.add.reduceat((block.event == PLAY).astype(np.int64), block.hand_rows[:-1]) \
-        if block.hands else np.zeros(0, np.int64)
-    plays = np.where(np.diff(block.hand_rows) > 0, plays, 0)
+    plays = np.diff(np.searchsorted(np.flatnonzero(block.event == PLAY), block.hand_rows))   # per hand
     needed = np.zeros(block.games, np.int64)
-    for table in np.unique(block.table_index[fast]).tolist():
+    for table in distinct(block.table_index[fast]):
         rules, seats = block.tables[table]
         try:
             needed[block.table_index == table] = table_params(rules, seats).deck_size
@@ -592,16 +641,20 @@ def full_games(block: Block, verdict: Verdict) -> np.ndarray:
     return fast & ~short & (np.diff(block.game_hands) > 0)
 
 
-def player_names(block: Block) -> list[list[str]]:
-    """Each game's ``players``, read from the list column's buffers (``Block.players`` takes them with Arrow's
-    compute module, whose import alone costs a run a tenth of a second)."""
+def player_ids(block: Block) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """``(names, ids (games, 7), start, seats)``: each player name once, each game's players as indices into
+    ``names`` (0 past its seats), and where each game's players start in the list column's values. Read from
+    the column's buffers (``Block.players`` takes them with Arrow's compute module, whose import alone costs a
+    run a tenth of a second), one dictionary look-up per name."""
     present, start, length = block.players_column.offsets()
-    names = block.players_column.array.values.to_pylist()
-    return [names[a:a + n] if ok else [] for ok, a, n in zip(present.tolist(), start.tolist(), length.tolist())]
-
-
-_CLEAN = {n: (0,) * n for n in range(3, 8)}
-"""No violations at any seat."""
+    known: dict[str, int] = {}
+    codes = np.array([known.setdefault(name, len(known)) for name in block.players_column.array.values.to_pylist()],
+                     np.int64)
+    seat = np.arange(7)
+    inside = seat < length[:, None]
+    ids = np.zeros((block.games, 7), np.int64)
+    ids[inside] = codes[(start[:, None] + seat)[inside]]
+    return list(known), ids, start, np.where(present, length, 0)
 
 
 def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally, threads: bool = False) -> None:
@@ -609,32 +662,27 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally,
     ``threads``: count chunks of hands on :data:`THREADS` threads."""
     if not len(games):
         return
-    players = player_names(block)
-    names: list[str] = []
-    known: dict[str, int] = {}
-    game_ids = np.full((block.games, 7), 0, np.int64)
-    for g in games.tolist():
-        for s, name in enumerate(players[g]):
-            if name not in known:
-                known[name] = len(names)
-                names.append(name)
-            game_ids[g, s] = known[name]
-    counts = Counts(len(names))
-    seats = np.array([len(players[g]) for g in games.tolist()])
-    present = np.arange(7) < seats[:, None]
+    names, game_ids, start, length = player_ids(block)
+    counts = Counts(len(names), tally.details)
+    sizes = length[games]
+    present = np.arange(7) < sizes[:, None]
     totals = verdict.totals[games]
-    places = (1 + ((totals[:, None, :] < totals[:, :, None]) & present[:, None, :]).sum(axis=2)).tolist()
-    complete = verdict.complete[games].tolist()
-    winners = verdict.winners[games].tolist()
-    game_totals = totals.tolist()
-    ids, played_at = block.game_ids(), block.played_at()
-    for i, g in enumerate(games.tolist()):
-        n = len(players[g])
-        tally.add_game(players[g], complete[i], places[i][:n], [s for s in range(n) if winners[i][s]], _CLEAN[n],
-                       ids[g], played_at[g], game_totals[i][:n])
+    complete = verdict.complete[games]
+    finished = present & complete[:, None]
+    places = 1 + ((totals[:, None, :] < totals[:, :, None]) & present[:, None, :]).sum(axis=2)
+    ids = game_ids[games]
+    counts.add("games", ids, present)     # what Tally.add_game counts, for every game at once
+    counts.add("complete_games", ids, finished)
+    counts.add("position_sum", ids, places * finished)
+    counts.add("wins", ids, verdict.winners[games] & finished)
+    flat = block.players_column.array.values.to_pylist()
+    game_id, played_at = block.game_ids(), block.played_at()
+    tally.add_outcomes([GameOutcome(game_id[g], played_at[g], tuple(flat[a:a + n]), tuple(row[:n]), done)
+                        for g, a, n, row, done in zip(games.tolist(), start[games].tolist(), sizes.tolist(),
+                                                      totals.tolist(), complete.tolist())])
     in_games = np.zeros(block.games, bool)
     in_games[games] = True
-    for table in np.unique(block.table_index[games]).tolist():
+    for table in distinct(block.table_index[games]):
         rules, seats = block.tables[table]
         p = table_params(rules, seats)
         chosen = np.flatnonzero(in_games & (block.table_index == table))
@@ -667,10 +715,10 @@ def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarr
         count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], into)
         return into
 
-    chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in np.unique(passed).tolist()
+    chunks = [(rows, chosen[at:at + CHUNK_HANDS]) for rows in distinct(passed)
               for chosen in [np.flatnonzero(passed == rows)] for at in range(0, len(chosen), CHUNK_HANDS)]
     if threads and len(chunks) > 1:  # numpy lets go of the interpreter in its loops: two chunks at a time
-        for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size)), chunks):
+        for part in _thread_pool().map(lambda chunk: count(*chunk, Counts(counts.size, counts.details)), chunks):
             counts.merge(part)
     else:
         for rows, members in chunks:

@@ -50,9 +50,11 @@ _JUDGES: dict[Rules | None, Judgements] = {}
 
 
 def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
-                 workers: int = 1, on_error: OnError | None = None) -> Tally:
-    """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet from its columns."""
-    tally = Tally()
+                 workers: int = 1, on_error: OnError | None = None, details: bool = True) -> Tally:
+    """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet from its columns;
+    ``details=False`` leaves out what only the pass tables and the points histogram read
+    (:attr:`Tally.details`), a tenth of the counting."""
+    tally = Tally(details=details)
 
     def taken(part: Tally, errors: list[Item]) -> None:
         tally.merge(part)
@@ -70,9 +72,9 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
             if isinstance(job, ParquetTask):
                 if executor is None:  # one process: Arrow may decode on several threads
                     for unit in _units(job, rules, threads=True):
-                        taken(*tally_unit(unit, rules, threads=True))
+                        taken(*tally_unit(unit, rules, threads=True, details=details))
                     continue
-                pending.append(executor.submit(tally_task, job, rules))
+                pending.append(executor.submit(tally_task, job, rules, details))
                 while len(pending) > 2 * workers:
                     taken(*pending.popleft().result())
                 continue
@@ -98,21 +100,22 @@ def _units(task: ParquetTask, rules: Rules | None, threads: bool = False) -> Ite
     return open_units(Path(task.path), rules, task.groups, task.first_row, threads)
 
 
-def tally_task(task: ParquetTask, rules: Rules | None) -> tuple[Tally, list[Item]]:
+def tally_task(task: ParquetTask, rules: Rules | None, details: bool = True) -> tuple[Tally, list[Item]]:
     """One part of a Parquet file: its tally and its unreadable records (for a worker process)."""
-    tally, errors = Tally(), []
+    tally, errors = Tally(details=details), []
     for unit in _units(task, rules):
-        part, found = tally_unit(unit, rules)
+        part, found = tally_unit(unit, rules, details=details)
         tally.merge(part)
         errors += found
     return tally, errors
 
 
-def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False) -> tuple[Tally, list[Item]]:
+def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False,
+               details: bool = True) -> tuple[Tally, list[Item]]:
     """The tally of a unit's games (clean games of full tricks from the columns, the others game by game),
     and its unreadable records; an :class:`Item` (a part the fast path could not open) is counted alone.
-    ``threads``: count on several threads (in a run on one process)."""
-    tally = Tally()
+    ``threads``: count on several threads (in a run on one process); ``details``: see :func:`tally_corpus`."""
+    tally = Tally(details=details)
     if isinstance(unit, Item):
         return tally, _count_items([unit], tally)
     judge = _JUDGES.get(rules)

@@ -64,10 +64,15 @@ class Ratings:
     """``(game_id, played_at, player, rated games, rating)`` after each rated game and player, kept as tuples:
     most uses want only the current ratings, and rows of dictionaries cost a quarter of the rating's time."""
 
+    has_history: bool = True
+    """``updates`` were kept (see :func:`rate_games`)."""
+
     @property
     def history(self) -> list[dict[str, Any]]:
         """One row per rated game and player: ``game_id, played_at, player, rated_games, rating, rating_sigma,
         rating_conservative`` (the ``ratings`` table of the catalogue)."""
+        if not self.has_history:
+            raise ValueError("these ratings were computed without their history (rate_games(..., history=True))")
         return [{"game_id": game_id, "played_at": played_at, "player": player, "rated_games": games,
                  "rating": rating.mu, "rating_sigma": rating.sigma, "rating_conservative": rating.conservative}
                 for game_id, played_at, player, games, rating in self.updates]
@@ -99,11 +104,20 @@ def _moment(played_at: str | None) -> datetime | None:
 def in_played_order(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
     """Timed games by ``played_at``, then the untimed ones; where times tie, by game id (then seats
     and totals), so that the order does not depend on the order in which games were counted."""
-    epoch = datetime.min.replace(tzinfo=timezone.utc)
-    keyed = [((moment is None, moment or epoch, o.game_id or "", o.players, o.totals), o)
-             for o in outcomes for moment in [_moment(o.played_at)]]
-    keyed.sort(key=lambda item: item[0])
-    return [outcome for _, outcome in keyed]
+    timed, untimed = [], []
+    for o in outcomes:
+        moment = _moment(o.played_at)
+        if moment is None:   # kept apart: keys without a time to compare sort twice as fast
+            untimed.append(((o.game_id or "", o.players, o.totals), o))
+        else:
+            timed.append(((moment, o.game_id or "", o.players, o.totals), o))
+    timed.sort(key=_key)
+    untimed.sort(key=_key)
+    return [outcome for _, outcome in timed + untimed]
+
+
+def _key(item: tuple[tuple, GameOutcome]) -> tuple:
+    return item[0]
 
 
 class _Teams(list):
@@ -115,24 +129,29 @@ class _Teams(list):
         return [list(team) for team in self]
 
 
-def rate_games(outcomes: Iterable[GameOutcome]) -> Ratings:
-    """Rate every finished game with openskill's Plackett-Luce model, in ``played_at`` order."""
+def rate_games(outcomes: Iterable[GameOutcome], history: bool = True) -> Ratings:
+    """Rate every finished game with openskill's Plackett-Luce model, in ``played_at`` order; ``history``: keep
+    each player's rating after each game (a leaderboard wants only the last, and the history costs a fifth
+    of the rating's time)."""
     from openskill.models import PlackettLuce
     model = PlackettLuce()
     state: dict[str, Any] = {}
-    ratings = Ratings()
+    ratings = Ratings(has_history=history)
+    games = ratings.games
     for outcome in in_played_order(outcomes):
         names = outcome.players
         if not outcome.complete or len(set(names)) != len(names) or len(names) < 2:
             continue
         teams = _Teams([state.get(name) or model.rating(name=name)] for name in names)
         rated = model.rate(teams, ranks=list(positions(outcome.totals)))
-        game_id, played_at = outcome.game_id or "", outcome.played_at or ""
         for name, (player,) in zip(names, rated):
             state[name] = player
-            ratings.current[name] = rating = Rating(player.mu, player.sigma)
-            ratings.games[name] = games = ratings.games.get(name, 0) + 1
-            ratings.updates.append((game_id, played_at, name, games, rating))
+            games[name] = games.get(name, 0) + 1
+        if history:
+            game_id, played_at = outcome.game_id or "", outcome.played_at or ""
+            ratings.updates += [(game_id, played_at, name, games[name], Rating(player.mu, player.sigma))
+                                for name, (player,) in zip(names, rated)]
+    ratings.current = {name: Rating(player.mu, player.sigma) for name, player in state.items()}
     return ratings
 
 

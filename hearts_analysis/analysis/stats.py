@@ -113,8 +113,16 @@ class Tally:
     hands: int = 0
     error_count: int = 0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    details: bool = True
+    """``passes`` and ``points_hist`` were counted. The players, leaks and ratings tables do not read them, so a
+    count for those alone may leave them out (``tally_corpus(..., details=False)``); the tables that read them
+    then refuse the tally rather than show empty tables."""
     _rated: tuple[int, Ratings] | None = field(default=None, init=False, repr=False, compare=False)
     """The ratings of the first n outcomes: rating a long corpus takes a while, and tables share them."""
+    _leaks: tuple[tuple[int, int], ReviewCosts | None, list[dict[str, Any]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """The leak rows of these counts and review: the leaderboard and the leak sentences both read them, and
+    each test of a large corpus sums a long hypergeometric tail."""
 
     # -- filling ----------------------------------------------------------------
     def add(self, analysis: GameAnalysis) -> None:
@@ -135,10 +143,9 @@ class Tally:
     def add_game(self, names: Sequence[str], complete: bool, positions: Sequence[int], winners: Iterable[int],
                  violations: Sequence[int], game_id: str | None, played_at: str | None,
                  totals: Sequence[int]) -> None:
-        """Count one game's result, without its hands: the per-game analysis and the columnar
-        statistics (:mod:`.columnar`) both count games here."""
-        self.games += 1
-        self.outcomes.append(GameOutcome(game_id, played_at, tuple(names), tuple(totals), bool(complete)))
+        """Count one game's result, without its hands (the columnar statistics, :mod:`.columnar`, count the
+        same counters for many games at once, and their outcomes with :meth:`add_outcomes`)."""
+        self.add_outcomes([GameOutcome(game_id, played_at, tuple(names), tuple(totals), bool(complete))])
         counters = [self.players[name] for name in names]
         won = set(winners)
         for seat, c in enumerate(counters):
@@ -149,6 +156,11 @@ class Tally:
                 c["wins"] += seat in won
             if violations[seat]:
                 c["violations"] += violations[seat]
+
+    def add_outcomes(self, outcomes: list[GameOutcome]) -> None:
+        """Count games for the rating, their players' counters counted apart."""
+        self.games += len(outcomes)
+        self.outcomes.extend(outcomes)
 
     def _add_hand(self, hand: HandAnalysis, names: tuple[str, ...], counters: list[Counter]) -> None:
         self.hands += 1
@@ -219,6 +231,7 @@ class Tally:
         self.games += other.games
         self.hands += other.hands
         self.error_count += other.error_count
+        self.details = self.details and other.details
         self.errors.extend(other.errors[:max(0, MAX_ERRORS_KEPT - len(self.errors))])
         return self
 
@@ -245,19 +258,25 @@ class Tally:
         return {name for name, c in self.players.items()
                 if c.get("complete_games", 0) and c.get("wins", 0) / c["complete_games"] > mean}
 
-    def ratings(self) -> Ratings:
-        """Every player's rating, now and after each game (see :mod:`~hearts_analysis.analysis.rating`)."""
-        if self._rated is None or self._rated[0] != len(self.outcomes):
-            self._rated = (len(self.outcomes), rate_games(self.outcomes))
+    def ratings(self, history: bool = False) -> Ratings:
+        """Every player's rating now, and with ``history`` after each game (see
+        :mod:`~hearts_analysis.analysis.rating`; the leaderboard needs only the last)."""
+        rated = self._rated
+        if rated is None or rated[0] != len(self.outcomes) or (history and not rated[1].has_history):
+            self._rated = (len(self.outcomes), rate_games(self.outcomes, history))
         return self._rated[1]
 
     def rating_rows(self) -> list[dict[str, Any]]:
         """The ``ratings`` table: each player's rating after each rated game, in the order rated."""
-        return self.ratings().history
+        return self.ratings(history=True).history
 
     def leak_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
-        """The ``leaks`` table (see :mod:`~hearts_analysis.analysis.leaks`); ``review`` adds the review's costs."""
-        return find_leaks(self, review)
+        """The ``leaks`` table (see :mod:`~hearts_analysis.analysis.leaks`); ``review`` adds the review's costs.
+        Computed once for the same counts and review: the rows are shared, to be read, not changed."""
+        counted = (self.games, self.hands)
+        if self._leaks is None or self._leaks[0] != counted or self._leaks[1] is not review:
+            self._leaks = (counted, review, find_leaks(self, review))
+        return self._leaks[2]
 
     def player_rows(self, review: ReviewCosts | None = None) -> list[dict[str, Any]]:
         """The ``players`` table, by player id; ``review`` adds the review's costs to the leak finder."""
@@ -303,7 +322,12 @@ class Tally:
             return unrated, 0.0 if unrated else -row["rating_conservative"], row["player"]
         return sorted(self.player_rows(review), key=best_first)
 
+    def _detailed(self) -> None:
+        if not self.details:
+            raise ValueError("this tally was counted without its pass tables (tally_corpus(..., details=True))")
+
     def pass_summary_rows(self) -> list[dict[str, Any]]:
+        self._detailed()
         rows = []
         for (player, direction, kind), p in sorted(self.passes.items()):
             if kind != "any":
@@ -317,6 +341,7 @@ class Tally:
         return rows
 
     def pass_outcome_rows(self) -> list[dict[str, Any]]:
+        self._detailed()
         order = {kind: i for i, kind in enumerate(("any", *PASS_KINDS))}
         rows = []
         for (player, direction, kind), p in sorted(self.passes.items(), key=lambda kv: (kv[0][:2], order[kv[0][2]])):
@@ -337,6 +362,7 @@ class Tally:
     def document(self, review: ReviewCosts | None = None) -> dict[str, Any]:
         """``hearts stats --format json``: the counts, the players, leaks, ratings and pass summary tables, and
         the unreadable records."""
+        self.ratings(history=True)   # rated once, for the players table and the ratings table
         return {"games": self.games, "hands": self.hands, "players": self.player_rows(review),
                 "leaks": self.leak_rows(review), "ratings": self.rating_rows(),
                 "pass_summary": self.pass_summary_rows(), "errors": self.errors, "unreadable": self.error_count}

@@ -20,6 +20,7 @@ leaks: significant ones only (--all-leaks shows every costly difference)
 
 from __future__ import annotations
 
+import gc
 import math
 import shutil
 import sys
@@ -35,6 +36,7 @@ from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
+from ..allocator import keep_freed_memory
 from ..atomic import atomic_open, check_output
 from ..text import terminal_safe
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
@@ -62,6 +64,8 @@ ROWS = {StatsTable.players: Tally.player_rows, StatsTable.leaks: Tally.leak_rows
         StatsTable.ratings: Tally.rating_rows}
 REVIEWED = (StatsTable.players, StatsTable.leaks)
 """Tables the review's costs change."""
+PASS_TABLES = (StatsTable.pass_summary, StatsTable.pass_outcomes)
+"""Tables of the pass details, counted only when asked for (see ``tally_corpus``)."""
 SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
                   ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
 TEXT_COLUMNS = ("player", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
@@ -177,7 +181,11 @@ def stats(
 
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
-        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report)
+        gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
+        keep_freed_memory()
+        details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
+        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
+                             details)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:

@@ -246,7 +246,11 @@ class At:
         return present, start, np.where(present, bounds[1:][self.rows] - start, 0)
 
     def to_pylist(self) -> list:
-        return self.array.take(arrays.indices(self.rows)).to_pylist()
+        if pa.types.is_dictionary(self.array.type):   # each distinct value made a Python object once
+            values = self.array.dictionary.to_pylist() + [None]
+            return [values[index] for index in self.indices().tolist()]
+        values = self.array.to_pylist()
+        return [values[row] if row >= 0 else None for row in self.rows.tolist()]
 
 
 def _lists_at(column: At, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
