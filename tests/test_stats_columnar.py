@@ -17,6 +17,8 @@ from faults import clean_games, every_violation, truncated, write_parquet_file, 
 from hearts_analysis.analysis import corpus_tally
 from hearts_analysis.analysis.columnar import distinct, highest
 from hearts_analysis.analysis.stats import Tally, tally_paths
+from hearts_analysis.fastpath import jsonl
+from hearts_analysis.records.json import dumps_game, write_games
 from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_games
@@ -77,9 +79,15 @@ def replayed_games(monkeypatch) -> list:
     ("classic", 7, {}),
     ("black_queen", 4, {}),
 ])
-def test_simulated_corpora_give_the_per_game_tally(tmp_path, monkeypatch, preset, players, overrides):
+@pytest.mark.parametrize("suffix", [".parquet", ".jsonl"])
+def test_simulated_corpora_give_the_per_game_tally(tmp_path, monkeypatch, preset, players, overrides, suffix):
     games = mixed_table(Rules.preset(preset, target=60, **overrides), players, 8, seed=5)
-    path = write_parquet_file(games, tmp_path / "corpus.parquet", row_group_hands=30)
+    if suffix == ".parquet":
+        path = write_parquet_file(games, tmp_path / "corpus.parquet", row_group_hands=30)
+    else:
+        path = tmp_path / "corpus.jsonl"
+        write_games(games, path)
+        monkeypatch.setattr(jsonl, "CHUNK_BYTES", 30000)  # several chunks
     seen = replayed_games(monkeypatch)
     tally = assert_same([path])
     columnar = tally.games - len([s for s in seen if s])
@@ -133,15 +141,30 @@ def test_several_workers_and_a_folder_of_parts_give_the_same_tally(tmp_path):
     assert counters(one) == counters(two) == counters(tally_paths([folder]))
 
 
-def test_json_lines_and_progress_are_counted_game_by_game(tmp_path):
-    from hearts_analysis.records.json import write_games
+def test_json_lines_with_violations_and_unreadable_lines_go_to_the_per_game_path(tmp_path, monkeypatch):
+    path = tmp_path / "violations.jsonl"
+    lines = [dumps_game(game) for game in every_violation()[:60]]
+    lines[5:5] = [b"not json", b'{"players": 3}', b"", dumps_game(clean_games()[0]).replace(b'"QS"', b'"qs"', 1)]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
+    told = []
+    tally = assert_same([path], on_error=told.append)
+    assert tally.error_count == len(told) == 2
+    assert [item.source for item in told] == [f"{path}:6", f"{path}:7"]
+    assert sum(c["violations"] for c in tally.players.values()) > 0
+    assert counters(tally) == counters(corpus_tally.tally_corpus([path], workers=2))
+
+
+def test_json_lines_and_progress_are_counted_as_columns(tmp_path, monkeypatch):
     games = list(clean_games())[:6]
     jsonl = tmp_path / "games.jsonl"
     write_games(games, jsonl)
     parquet = write_parquet_file(games, tmp_path / "games.parquet")
     steps = []
+    seen = replayed_games(monkeypatch)
     tally = corpus_tally.tally_corpus([jsonl, parquet], progress=lambda g, h: steps.append((g, h)))
     assert tally.games == 12 and sum(g for g, _ in steps) == 12 and sum(h for _, h in steps) == tally.hands
+    assert not [source for source in seen if source]  # none counted game by game
     assert counters(tally) == counters(tally_paths([jsonl, parquet]))
 
 

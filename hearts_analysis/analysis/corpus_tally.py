@@ -1,13 +1,16 @@
-"""Player statistics over a corpus the fast way: Parquet counted from its columns, the rest game by game.
+"""Player statistics over a corpus the fast way: Parquet and JSON Lines counted as columns, the rest game by game.
 
 A Parquet file is read as the fast path reads it, a pair of row groups at a
 time (so memory stays bounded on a corpus of any size): the games the screen
 finds clean are counted from the arrays (:mod:`.columnar`), and every other
 game (doubtful, unreadable, or with a hand ended early) is read by the
 reference reader and counted by the per-game analysis, as
-:func:`~hearts_analysis.analysis.stats.tally_items` counts it. JSON and JSON
-Lines are counted game by game. The result is the same :class:`Tally` either
-way; ``workers`` counts Parquet parts on that many processes.
+:func:`~hearts_analysis.analysis.stats.tally_items` counts it. JSON Lines are
+read a chunk of lines at a time as the fast path reads them
+(:func:`~hearts_analysis.fastpath.jsonl.screened_lines`) and counted the same
+way; ``.json`` files game by game. The result is the same :class:`Tally` either
+way; ``workers`` counts parts of Parquet and JSON Lines files on that many
+processes.
 
 >>> import tempfile, pathlib
 >>> from hearts_analysis.records.parquet import write_parquet
@@ -33,11 +36,13 @@ import numpy as np
 import pyarrow as pa
 
 from ..fastpath.decode import Judgements, Unit, decode_unit, open_units
+from ..fastpath.jsonl import JsonlTask, screened_lines
 from ..fastpath.parallel import process_pool
 from ..fastpath.run import reference_items, whole_unit_items
 from ..fastpath.screen import screen_block
 from ..fastpath.tasks import ParquetTask, inline_items, plan
 from ..records.errors import Item
+from ..records.json import jsonl_item, long_line_item
 from ..rules import Rules
 from .columnar import full_games, tally_block
 from .game import analyze_game
@@ -68,11 +73,10 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
     executor = pool.__enter__() if pool is not None else None
     pending: deque = deque()
     try:
-        for job in plan(paths, parquet=True, jsonl=False):
-            if isinstance(job, ParquetTask):
-                if executor is None:  # one process: Arrow may decode on several threads
-                    for unit in _units(job, rules, threads=True):
-                        taken(*tally_unit(unit, rules, threads=True, details=details))
+        for job in plan(paths, parquet=True, jsonl=True):
+            if isinstance(job, (ParquetTask, JsonlTask)):
+                if executor is None:  # one process: count on several threads
+                    taken(*tally_task(job, rules, details, threads=True))
                     continue
                 pending.append(executor.submit(tally_task, job, rules, details))
                 while len(pending) > 2 * workers:
@@ -100,11 +104,15 @@ def _units(task: ParquetTask, rules: Rules | None, threads: bool = False) -> Ite
     return open_units(Path(task.path), rules, task.groups, task.first_row, threads)
 
 
-def tally_task(task: ParquetTask, rules: Rules | None, details: bool = True) -> tuple[Tally, list[Item]]:
-    """One part of a Parquet file: its tally and its unreadable records (for a worker process)."""
+def tally_task(task: ParquetTask | JsonlTask, rules: Rules | None, details: bool = True,
+               threads: bool = False) -> tuple[Tally, list[Item]]:
+    """One part of a Parquet or JSON Lines file: its tally and its unreadable records (in a worker process, or
+    here with ``threads``)."""
+    if isinstance(task, JsonlTask):
+        return tally_lines(task, rules, threads, details)
     tally, errors = Tally(details=details), []
-    for unit in _units(task, rules):
-        part, found = tally_unit(unit, rules, details=details)
+    for unit in _units(task, rules, threads):
+        part, found = tally_unit(unit, rules, threads, details)
         tally.merge(part)
         errors += found
     return tally, errors
@@ -118,11 +126,8 @@ def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False,
     tally = Tally(details=details)
     if isinstance(unit, Item):
         return tally, _count_items([unit], tally)
-    judge = _JUDGES.get(rules)
-    if judge is None:
-        judge = _JUDGES[rules] = Judgements(rules)
     try:
-        block = decode_unit(unit, judge)
+        block = decode_unit(unit, _judge(rules))
         verdict = None if block is None else screen_block(block)
     except (ValueError, IndexError, TypeError, OverflowError, pa.ArrowException):
         block = verdict = None  # input the screen does not expect: the reference path decides
@@ -134,6 +139,30 @@ def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False,
         return tally, _count_items(whole_unit_items(unit, rules), tally)
     tally_block(block, verdict, np.flatnonzero(fast), tally, threads)
     return tally, _count_items([items[g] for g in sorted(items)], tally)
+
+
+def tally_lines(task: JsonlTask, rules: Rules | None, threads: bool = False,
+                details: bool = True) -> tuple[Tally, list[Item]]:
+    """The tally of a chunk of JSON Lines, as :func:`tally_unit` counts a Parquet unit: the games the line encoder
+    took and the screen found clean, of full tricks, from the arrays; every other line game by game, read by the
+    JSON reader."""
+    tally = Tally(details=details)
+    if task.too_long:
+        return tally, _count_items([long_line_item(f"{task.path}:{task.first_line}")], tally)
+    lines, block, verdict = screened_lines(task, _judge(rules))
+    fast = np.zeros(0, bool)
+    if block is not None and verdict is not None:
+        fast = full_games(block, verdict)
+        tally_block(block, verdict, np.flatnonzero(fast), tally, threads)
+    return tally, _count_items([jsonl_item(line, f"{task.path}:{number}", rules) for number, line, game in lines
+                                if game < 0 or not len(fast) or not fast[game]], tally)
+
+
+def _judge(rules: Rules | None) -> Judgements:
+    judge = _JUDGES.get(rules)
+    if judge is None:
+        judge = _JUDGES[rules] = Judgements(rules)
+    return judge
 
 
 def _count_items(items: Iterable[Item], tally: Tally) -> list[Item]:
@@ -148,4 +177,4 @@ def _count_items(items: Iterable[Item], tally: Tally) -> list[Item]:
     return errors
 
 
-__all__ = ["tally_corpus", "tally_task", "tally_unit"]
+__all__ = ["tally_corpus", "tally_lines", "tally_task", "tally_unit"]

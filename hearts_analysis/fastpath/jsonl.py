@@ -42,10 +42,11 @@ import numpy as np
 
 from ..records.json import files as json_files, jsonl_item
 from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.parquet import arrays as arrow
 from ..records.parquet.encode import EventBatch
 from ..rules import Rules
 from .block import NULL, Block
-from .decode import ABSENT, HeaderValues, Judgements, Rows, judged_block
+from .decode import ABSENT, At, HeaderValues, Judgements, Rows, judged_block
 from .jsonl_text import LineEncoder
 from .run import Entry, clean_run, replayed
 from .screen import Verdict, screen_block
@@ -102,17 +103,10 @@ def _past_line(stream, chunk: int) -> bytes:
 
 
 class _LineBlock(Block):
-    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's.
-    Its players and game ids are the encoder's lists."""
+    """A block whose ``game`` numbers are line numbers less one: sources read ``file:line``, as the JSON reader's."""
 
     def source(self, game: int) -> str:
         return f"{self.path}:{int(self.game_number[game]) + 1}"
-
-    def players(self) -> list[list[str]]:
-        return self.players_column
-
-    def game_ids(self) -> list[str | None]:
-        return self.game_id_column
 
 
 def line_block(batch: EventBatch, judge: Judgements, path: str) -> Block:
@@ -134,6 +128,7 @@ def line_block(batch: EventBatch, judge: Judgements, path: str) -> Block:
     np.cumsum(rows.hand_rows, out=hand_rows[1:])
     game_hands = np.append(np.array(batch.g_first_hand, np.int64), len(rows.hand_rows))
     hand_seats = np.array(batch.h_players, np.int64)
+    every_game = np.arange(batch.games)
     headers = HeaderValues(
         seats=np.fromiter(map(len, batch.g_players), np.int64, batch.games), rules=_distinct(batch.g_rules),
         game_meta=_distinct(batch.g_meta), id_is_null=np.array([i is None for i in batch.g_id], bool),
@@ -141,7 +136,8 @@ def line_block(batch: EventBatch, judge: Judgements, path: str) -> Block:
         direction=np.array(list(map(DIRECTION_CODES.get, batch.h_direction, repeat(NULL))), np.int64),
         moon=np.array(list(map(MOON_CODES.get, batch.h_moon, repeat(NULL))), np.int64),
         points=_number_lists(batch.h_points, hand_seats), totals=_number_lists(batch.h_totals, hand_seats),
-        hand_meta=_distinct(batch.h_meta), players=batch.g_players, game_ids=batch.g_id)
+        hand_meta=_distinct(batch.h_meta), players=At(batch.players_array(), every_game),
+        game_ids=At(arrow.strings(batch.g_id), every_game))
     game_number = np.array(batch.g_index, np.int64)
     found = Rows(event=rows.event, seat=rows.seat, card=rows.card, index=rows.index, hand_rows=hand_rows,
                  hand_number=np.array(batch.h_number, np.int64), game_hands=game_hands,

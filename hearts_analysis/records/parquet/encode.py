@@ -371,13 +371,16 @@ class EventBatch:
         codes = np.array([-1 if i is None else id_codes[i] for i in self.g_id], np.int32)
         return codes, arrow.strings(list(id_codes))
 
+    def players_array(self) -> pa.Array:
+        """The ``players`` of each game, as the column holds them."""
+        player_counts = np.fromiter(map(len, self.g_players), np.int32, len(self.g_players))
+        return arrow.lists(self.g_players, arrow.strings(list(chain.from_iterable(self.g_players))), player_counts)
+
     def _game_values(self) -> dict[str, pa.Array]:
         """One value per game for each game column."""
         codes, dictionary = self._game_ids()
-        player_counts = np.fromiter(map(len, self.g_players), np.int32, len(self.g_players))
         return {"game_id": arrow.codes(codes, dictionary),
-                "players": arrow.lists(self.g_players, arrow.strings(list(chain.from_iterable(self.g_players))),
-                                       player_counts),
+                "players": self.players_array(),
                 "rules": arrow.strings(self.g_rules),
                 "game_meta": arrow.strings(self.g_meta)}
 
