@@ -36,7 +36,6 @@ from ..analysis.catalogue import help_text
 from ..analysis.export import TableWriter
 from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
-from ..allocator import keep_freed_memory
 from ..atomic import atomic_open, check_output
 from ..text import terminal_safe
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
@@ -181,6 +180,7 @@ def stats(
 
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
+        from ..fastpath.memory import keep_freed_memory
         gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
         keep_freed_memory()
         details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
