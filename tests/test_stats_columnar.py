@@ -184,3 +184,24 @@ def test_the_highest_card_and_the_distinct_values_are_those_of_plain_python(mask
     assert highest(np.array(masks, np.uint64)).tolist() == [mask.bit_length() - 1 for mask in masks]
     values = np.array([mask % 97 - 40 for mask in masks])
     assert distinct(values) == sorted(set(values.tolist()))
+
+
+def test_by_default_parts_are_counted_on_a_process_per_cpu(tmp_path, monkeypatch):
+    from hearts_analysis.fastpath import AUTO
+
+    folder = tmp_path / "corpus"
+    write_parquet(every_violation()[:40], folder, partition_size=60)
+    started, process_pool = [], corpus_tally.process_pool
+
+    def counted_pool(workers):
+        started.append(workers)
+        return process_pool(workers)
+
+    monkeypatch.setattr(corpus_tally, "cpu_count", lambda: 2)
+    monkeypatch.setattr(corpus_tally, "process_pool", counted_pool)
+    auto = corpus_tally.tally_corpus([folder], workers=AUTO)
+    assert started == [2] and counters(auto) == counters(corpus_tally.tally_corpus([folder]))
+    single = tmp_path / "one.parquet"
+    write_parquet(every_violation()[:3], single)
+    corpus_tally.tally_corpus([single], workers=AUTO)
+    assert started == [2]  # one part: one process

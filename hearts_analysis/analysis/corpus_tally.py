@@ -29,12 +29,15 @@ True
 from __future__ import annotations
 
 from collections import deque
+from itertools import chain, islice
 from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 
+from ..cpus import cpu_count, worker_count
+from ..fastpath import AUTO
 from ..fastpath.decode import Judgements, Unit, decode_unit, open_units
 from ..fastpath.jsonl import JsonlTask, screened_lines
 from ..fastpath.parallel import process_pool
@@ -56,9 +59,11 @@ _JUDGES: dict[Rules | None, Judgements] = {}
 
 def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
                  workers: int = 1, on_error: OnError | None = None, details: bool = True) -> Tally:
-    """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet from its columns;
+    """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet and JSON Lines from columns;
     ``details=False`` leaves out what only the pass tables and the points histogram read
-    (:attr:`Tally.details`), a tenth of the counting."""
+    (:attr:`Tally.details`), a tenth of the counting. ``workers``: processes counting parts of Parquet and JSON
+    Lines files; :data:`~hearts_analysis.fastpath.AUTO`, one per CPU where the input starts with more than one
+    part (the counting runs in Python and numpy, a core each)."""
     tally = Tally(details=details)
 
     def taken(part: Tally, errors: list[Item]) -> None:
@@ -69,11 +74,17 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
         if progress is not None:
             progress(part.games, part.hands)
 
+    jobs = plan(paths, parquet=True, jsonl=True)
+    if workers == AUTO:  # a process per CPU where there are parts to share out
+        first = list(islice(jobs, cpu_count()))
+        parts = sum(isinstance(job, (ParquetTask, JsonlTask)) for job in first)
+        workers = worker_count(cpu_count(), parts) if parts > 1 else 1
+        jobs = chain(first, jobs)
     pool = process_pool(workers) if workers > 1 else None
     executor = pool.__enter__() if pool is not None else None
     pending: deque = deque()
     try:
-        for job in plan(paths, parquet=True, jsonl=True):
+        for job in jobs:
             if isinstance(job, (ParquetTask, JsonlTask)):
                 if executor is None:  # one process: count on several threads
                     taken(*tally_task(job, rules, details, threads=True))

@@ -155,8 +155,10 @@ def stats(
         None, "--columns", "-c", metavar="A,B,C",
         help="Text: the players columns to show, e.g. --columns player,games,win_pct (default: "
              f"{','.join(TEXT_COLUMNS)}; on a terminal, those that fit its width)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1,
-                                help="Count in this many processes (at most one per CPU and per part of the input)."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", "-w", min=1, show_default="one per CPU",
+        help="Count in this many processes (at most one per CPU and per part of the input: a Parquet row group "
+             "pair, or 2 MB of JSON Lines)."),
     all_leaks: bool = typer.Option(False, "--all-leaks",
                                    help="Text: show every costly difference, not only the significant leaks."),
     review: Optional[list[Path]] = typer.Option(
@@ -180,12 +182,13 @@ def stats(
 
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
+        from ..fastpath import AUTO
         from ..fastpath.memory import keep_freed_memory
         gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
         keep_freed_memory()
         details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
-        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
-                             details)
+        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
+                             AUTO if workers is None else workers, _report, details)
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
