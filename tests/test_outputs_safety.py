@@ -268,15 +268,22 @@ def test_validate_with_3000_workers_starts_at_most_one_per_part(tmp_path, games_
 
 
 def test_stats_with_3000_workers_starts_at_most_one_process_per_cpu(tmp_path, games_file, monkeypatch):
+    import concurrent.futures
     import multiprocessing.context
     asked: list[int] = []
-    real = multiprocessing.context.BaseContext.Pool
+    real, real_executor = multiprocessing.context.BaseContext.Pool, concurrent.futures.ProcessPoolExecutor.__init__
 
-    def recording(self, processes=None, *args, **kwargs):
+    def recording(self, processes=None, *args, **kwargs):   # the per-game count of .json files
         asked.append(processes)
         assert processes <= 2, f"a pool of {processes} processes"   # never start them
         return real(self, processes, *args, **kwargs)
+
+    def recording_executor(self, max_workers=None, *args, **kwargs):   # the count of parts, from columns
+        asked.append(max_workers)
+        assert max_workers <= 2, f"a pool of {max_workers} processes"
+        return real_executor(self, max_workers, *args, **kwargs)
     monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", recording)
+    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "__init__", recording_executor)
     monkeypatch.setattr(cpus, "cpu_count", lambda: 2)
     from hearts_analysis.analysis import stats
     monkeypatch.setattr(stats, "BATCH_GAMES", 1)
