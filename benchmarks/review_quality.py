@@ -25,6 +25,7 @@ no test or benchmark uses), all four seats, passes and plays apart:
 from __future__ import annotations
 
 import argparse
+import pickle
 import random
 import time
 from dataclasses import replace
@@ -223,6 +224,8 @@ def main() -> None:
                         help="weight the deals by the others' plays under this rollout player")
     parser.add_argument("--no-confirm", action="store_true", help="flag on the default model alone")
     parser.add_argument("--no-models", action="store_true", help="skip the review with the other rollout player")
+    parser.add_argument("--dump", metavar="FILE", help="also pickle the decisions of the three runs (seed, other seed, "
+                                                      "larger budget) to FILE, for a closer look")
     args = parser.parse_args()
     jobs = hands_of(args.hands, args.seed)
     default = Settings(infer=args.infer, confirm=not args.no_confirm)
@@ -231,6 +234,9 @@ def main() -> None:
     two, _ = reviewed(jobs, replace(default, seed=default.seed + 1))
     large, _ = reviewed(jobs, replace(default, samples=default.samples * args.budget_factor,
                                       budget=default.budget * args.budget_factor))
+    if args.dump:
+        with open(args.dump, "wb") as out:
+            pickle.dump({"one": one, "two": two, "large": large}, out)
     counts = {kind: sum(k[3] == kind for k in one) for kind in ("play", "pass")}
     print(f"{len(jobs)} hands (games of seed {args.seed}), all four seats: {counts['play']} unforced plays, "
           f"{counts['pass']} passes; seconds per 4-seat hand at the default settings: {seconds:.2f} CPU")

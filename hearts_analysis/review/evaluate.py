@@ -39,6 +39,7 @@ from ..engine.state import HandState
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from . import context
+from .advice import AdviceBound, members
 from .knowledge import Knowledge, before_pass
 from .lanes import HEARTS, U64, popcount
 from .reasons import explain
@@ -374,8 +375,17 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     count = table.rules.pass_count
     rng = rng_for(settings, position.game_key, position.hand, 0, seat)
     knowledge = before_pass(table, seat, dealt)
-    candidates = pass_choices(table, dealt, count)
     actual, passed = passed, canonical_pass(table, dealt, passed)
+    # One judge per page: only passes that break no passing advice the played pass kept compete
+    # (:mod:`.advice`), each shown as the interchangeable pass that keeps it.
+    bound = AdviceBound(dealt, actual, direction)
+    groups = interchangeable(table, dealt, table.deck & ~dealt)
+    shown = {}
+    for choice in pass_choices(table, dealt, count):
+        member = actual if choice == passed else bound.shown(members(groups, choice))
+        if member is not None:
+            shown[choice] = member
+    candidates = list(shown)
     finalists = candidates
     if len(candidates) > settings.pass_finalists + 1:
         screen = pass_out(table, seat, sample_hands(knowledge, settings.pass_screen_samples, rng), direction,
@@ -387,7 +397,7 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     chosen = finalists.index(passed)
     outcomes = pass_out(table, seat, sample_hands(knowledge, settings.samples, rng), direction, finalists,
                         dealer, settings.exact_tricks, MODELS[settings.model])
-    alternatives = [tuple(iter_cards(actual if i == chosen else m)) for i, m in enumerate(finalists)]
+    alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
