@@ -70,8 +70,11 @@ class Settings:
     batch: int = 128
     """Fresh deals drawn at a time while judging."""
     tolerance: float = 0.5
-    """Points by which each class is widened when settling (costs this close to a threshold may
-    take either class)."""
+    """Points by which each class is widened when the budget is spent (costs this close to a
+    threshold may take either class: the class of the cost)."""
+    early_tolerance: float = 0.25
+    """Points by which each class is widened before the budget is spent: narrower, so that a cost
+    near a threshold is judged on more deals, and its class turns less on the deals drawn."""
     pass_screen_samples: int = 48
     pass_finalists: int = 8
     game_context: bool = True
@@ -188,10 +191,19 @@ def classify(cost: float, margin: float) -> str | None:
     return None
 
 
-def rng_for(settings: Settings, game_key: int, hand: int, index: int, seat: int) -> np.random.Generator:
+CHOOSE, JUDGE = 0, 1
+"""The two streams of deals of a decision: those that choose the best alternative, and the fresh
+ones that judge it. Apart, so that more samples to choose with never change the deals a verdict
+rests on, and a larger budget only adds deals after them: a class settled within the default
+budget is settled the same way with any larger one."""
+
+
+def rng_for(settings: Settings, game_key: int, hand: int, index: int, seat: int,
+            stream: int = CHOOSE) -> np.random.Generator:
     """One independent stream per decision (``index`` 0 is the pass, ``k`` the k-th play of the hand),
     so a decision's review does not depend on which others are reviewed."""
-    return np.random.default_rng([settings.seed, game_key, hand, index, seat])
+    key = [settings.seed, game_key, hand, index, seat]
+    return np.random.default_rng(key + [stream] if stream != CHOOSE else key)
 
 
 def game_key(game_id: str | None) -> int:
@@ -338,14 +350,15 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     if len(groups) == 1:
         return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
+    judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
 
-    def draw(count: int) -> np.ndarray:
+    def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
         if settings.infer is None or history is None:
-            return sample_hands(knowledge, count, rng)
-        return inferred_hands(knowledge, count, rng, state.table, history.first_leader, history.plays,
+            return sample_hands(knowledge, count, generator)
+        return inferred_hands(knowledge, count, generator, state.table, history.first_leader, history.plays,
                               settings.infer)
 
-    hands = draw(settings.samples)
+    hands = draw(settings.samples, rng)
     representatives = [card if i == chosen else group[0] for i, group in enumerate(groups)]
     if settings.bot is None:
         outcomes = play_out(state, hands, representatives, settings.exact_tricks, MODELS[settings.model].plays)
@@ -403,7 +416,8 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
                         settings.exact_tricks, MODELS[model]).points
 
-    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, rng), rollout, settings.model)
+    judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, settings.model)
 
     decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
     if decision.category is None:
@@ -452,6 +466,8 @@ def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settin
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = settle(cost, margin, settings.early_tolerance)
+    if verdict == UNSETTLED:
         verdict = settle(cost, margin, settings.tolerance)
     return max(cost, 0.0), margin, verdict, len(differences)
 
@@ -495,12 +511,14 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
     points = fresh.again((chosen, best), other, 2 * settings.batch)[:, :, seat].astype(np.float64)
     differences = points[0] - points[1]
     cost, margin = _mean_and_margin(differences, settings.confidence_z)
-    verdict = loss_or_not(cost, margin, settings.tolerance)
+    verdict = loss_or_not(cost, margin, settings.early_tolerance)
     while verdict == UNSETTLED and len(differences) < settings.budget:
         count = min(settings.batch, settings.budget - len(differences))
         points = fresh.rollout(fresh.draw(count), (chosen, best), other)[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = loss_or_not(cost, margin, settings.early_tolerance)
+    if verdict == UNSETTLED:
         verdict = loss_or_not(cost, margin, settings.tolerance)
     return verdict, max(cost, 0.0), margin, len(differences)
 
@@ -523,9 +541,15 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     # The choosing deals favour the best (it won on them): a cost clearly under the first class
     # even so needs no judging; any other is judged on fresh deals.
     other: tuple[str, float, float, int] | None = None
+    at_least = None
     if best != chosen and settle(cost, margin, 0.0) is not None:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
+        floor = band(cost - margin + settings.tolerance)
+        if verdict == UNSETTLED and floor is not None:
+            # The budget is spent, but the loss is beyond doubt: flagged with the least class the
+            # interval allows, which no larger budget takes away.
+            verdict = at_least = floor
         # Only a flag is confirmed: the second model costs time on the few decisions that need it.
         if (settings.confirm and settings.bot is None and isinstance(fresh, FreshDeals)
                 and verdict not in (None, UNSETTLED)):
@@ -554,6 +578,10 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
     if doubt:
         reason = doubt if reason is None else f"{reason} ({doubt})"
+    elif at_least and category:
+        higher = band(cost + margin)
+        reason = (f"{reason} (after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
+                  f"{_article(at_least)} {at_least} at least, perhaps {_article(higher)} {higher})")
     ranked = tuple(sorted(options, key=lambda o: o.expected))
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
                     category, False, max(means) - min(means), deals, ranked, reason, win, unclear, doubt,
