@@ -75,7 +75,10 @@ class Settings:
     early_tolerance: float = 0.25
     """Points by which each class is widened before the budget is spent: narrower, so that a cost
     near a threshold is judged on more deals, and its class turns less on the deals drawn."""
-    pass_screen_samples: int = 48
+    pass_screen_samples: int = 128
+    """Deals on which every candidate pass is screened for the finalists (the passing advice leaves
+    about 40 candidates, so the screen can afford enough deals that the finalists seldom turn on
+    the deals drawn)."""
     pass_finalists: int = 8
     game_context: bool = True
     """Also estimate the chance of winning where the hand can end the game."""
