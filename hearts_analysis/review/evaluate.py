@@ -302,9 +302,9 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
            alternatives: list[tuple[Card, ...]]) -> tuple[int, float, float]:
     """``(best index, cost, margin)`` from paired per-deal points.
 
-    Alternatives the deals cannot tell from the lowest are all best; of them the one most like the
-    choice is named (the smallest change to what was played), so that which of several equal
-    answers is named does not turn on the luck of the deals.
+    Alternatives the deals cannot tell from the lowest, and within ``tolerance`` of it, are all
+    best; of them the one most like the choice is named (the smallest change to what was played),
+    so that which of several equal answers is named does not turn on the luck of the deals.
     """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
@@ -318,9 +318,12 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
 
 
 def _within(own: np.ndarray, a: int, b: int, settings: Settings) -> bool:
-    """The deals cannot tell ``a`` from ``b``: its extra points are within the margin."""
+    """``a`` is as good as ``b``: the deals cannot tell them apart (its extra points are within the
+    margin), and its extra points are too few to matter (within the tolerance). Without the second
+    condition, on high-stakes decisions (a wide margin) an alternative no better than the choice
+    could be named the best, and the cost of the choice against it pass for nothing."""
     extra, margin = _paired(own, a, b, settings.confidence_z)
-    return extra <= margin
+    return extra <= min(margin, settings.tolerance)
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
