@@ -7,6 +7,7 @@ no test or benchmark uses), all four seats, passes and plays apart:
 - better card (or pass) agreement between seeds, where either run found a cost above its margin;
 - flags moved by a larger budget (``--budget-factor`` times the samples and the budget);
 - decisions left unclear, and of them those where the two rollout players disagree;
+- flagged decisions with a reason in words (every one should have one);
 - the default rollout player against the other one (each alone, on the same deals): cost
   correlation, better choice, class when flagged, for plays and passes;
 - with ``--bots``: the review with the simulator's HeuristicBot playing the rollouts, against the
@@ -254,6 +255,8 @@ def main() -> None:
         unclear = sum(d.unclear for k, d in one.items() if k[3] == kind)
         vetoed = sum(d.unclear and d.other_cost is not None for k, d in one.items() if k[3] == kind)
         print(f"  {'unclear (of them: the models disagree)':<56} {unclear} ({vetoed})")
+        flags = [d for k, d in one.items() if k[3] == kind and flagged(d)]
+        print(f"  {'flagged decisions with a reason in words':<56} {_share(sum(bool(d.reason) for d in flags), len(flags))}")
         if not args.no_models:
             for name, value in model_comparison(alone, others, kind).items():
                 print(f"  {default.model + ' vs ' + other_model + ' rollouts: ' + name:<56} {value}")
