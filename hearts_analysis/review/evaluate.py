@@ -407,10 +407,10 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     candidates = list(shown)
     finalists = candidates
     if len(candidates) > settings.pass_finalists + 1:
-        screen = pass_out(table, seat, sample_hands(knowledge, settings.pass_screen_samples, rng), direction,
-                          candidates, dealer, exact_tricks=1, model=MODELS[settings.model])
-        order = np.argsort(screen.points[:, :, seat].mean(axis=1), kind="stable")
-        finalists = [candidates[i] for i in order[:settings.pass_finalists]]
+        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
+                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
+                                                          model=MODELS[settings.model]).points[:, :, seat],
+                            settings.pass_finalists)
     if passed not in finalists:
         finalists = finalists + [passed]
     chosen = finalists.index(passed)
@@ -433,6 +433,21 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
         return decision
     rules = "; ".join(a.rule.rstrip(".") for a in advice)
     return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")
+
+
+def _screen(candidates: list[Mask], deals: np.ndarray, points: Callable[[np.ndarray, list[Mask]], np.ndarray],
+            keep: int) -> list[Mask]:
+    """The ``keep`` candidates with the fewest points over ``deals``, screened in two rounds: every
+    candidate on the first third of the deals, and the best ``2 * keep`` of them on all, so that
+    the deals go to the contenders (the same finalists as screening every candidate on every deal,
+    but for a candidate far behind after the first third)."""
+    first = max(1, len(deals) // 3)
+    early = points(deals[:first], candidates).sum(axis=1)
+    contenders = np.argsort(early, kind="stable")[:2 * keep]
+    total = early[contenders]
+    if len(deals) > first:
+        total = total + points(deals[first:], [candidates[i] for i in contenders]).sum(axis=1)
+    return [candidates[contenders[i]] for i in np.argsort(total, kind="stable")[:keep]]
 
 
 Fresh = Callable[[int, tuple[int, int]], np.ndarray]
@@ -463,12 +478,13 @@ class FreshDeals:
 def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
                          ) -> tuple[float, float, str | None, int]:
     """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
-    at a time until the class settles or the budget is spent (class :data:`UNSETTLED`)."""
+    at a time (:func:`_next_batch`) until the class settles or the budget is spent (class
+    :data:`UNSETTLED`)."""
     differences = np.empty(0)
     verdict: str | None = UNSETTLED
     cost = margin = 0.0
     while verdict == UNSETTLED and len(differences) < settings.budget:
-        count = min(settings.batch, settings.budget - len(differences))
+        count = _next_batch(len(differences), settings)
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
@@ -476,6 +492,17 @@ def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settin
     if verdict == UNSETTLED:
         verdict = settle(cost, margin, settings.tolerance)
     return max(cost, 0.0), margin, verdict, len(differences)
+
+
+def _next_batch(judged: int, settings: Settings) -> int:
+    """Deals to draw next: a batch, then as many as were judged so far (the deals double), up to the
+    budget. A rollout's time is mostly per call, not per deal, so a cost that takes the whole budget
+    to settle is judged in four calls rather than eight.
+
+    >>> [_next_batch(n, Settings()) for n in (0, 128, 256, 512, 1000)]
+    [128, 128, 256, 512, 24]
+    """
+    return min(max(settings.batch, judged), settings.budget - judged)
 
 
 def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
@@ -519,7 +546,7 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
     cost, margin = _mean_and_margin(differences, settings.confidence_z)
     verdict = loss_or_not(cost, margin, settings.early_tolerance)
     while verdict == UNSETTLED and len(differences) < settings.budget:
-        count = min(settings.batch, settings.budget - len(differences))
+        count = _next_batch(len(differences), settings)
         points = fresh.rollout(fresh.draw(count), (chosen, best), other)[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
