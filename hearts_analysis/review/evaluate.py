@@ -15,14 +15,18 @@ lucky on the deals it won):
    the seat could pass is first screened on a few deals, and the best
    ``pass_finalists`` and the actual pass go on to this step.
 2. **Judge.** Where the choice was not the best, the two are played out on
-   fresh deals, a batch at a time, until the cost's class is settled: until
-   ``confidence_z`` standard errors either side of the cost lie within one
-   class (each class widened by ``tolerance`` points, so that a cost right on
-   a threshold settles too), or ``budget`` fresh deals are spent. A decision
-   still unsettled then is *unclear*: never flagged, and said so.
+   fresh deals (a random stream of their own), in batches that double, until
+   the cost's class is settled: until ``confidence_z`` standard errors either
+   side of the cost lie within one class widened by ``early_tolerance``
+   points, or ``budget`` fresh deals are spent. Then each class is widened by
+   ``tolerance`` (a cost right on a threshold takes the class of the cost); a
+   decision still unsettled is flagged with the least class its interval
+   allows if that is a class at all, and is otherwise *unclear*: never
+   flagged, and said so.
 
-So a verdict does not depend on how many deals happened to be drawn: more
-budget only settles more of the unclear decisions.
+So a verdict does not depend on how many deals happened to be drawn: a larger
+budget adds deals after the same ones, and only settles decisions that were
+unclear or flagged at least a class.
 """
 
 from __future__ import annotations
@@ -388,8 +392,9 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
                 settings: Settings) -> Decision:
-    """The review of ``seat`` passing ``passed`` from ``dealt``: every possible pass, screened, then
-    the finalists and the actual pass on fresh deals."""
+    """The review of ``seat`` passing ``passed`` from ``dealt``: every pass that breaks no passing
+    advice the played pass kept (:mod:`.advice`), screened, then the finalists and the actual pass
+    on fresh deals."""
     table = position.table
     count = table.rules.pass_count
     rng = rng_for(settings, position.game_key, position.hand, 0, seat)
@@ -598,11 +603,10 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     # Unsettled: never flagged (a flag must not depend on how many deals the budget allowed); the
     # reason says which classes the interval spans.
     category = None if unclear else verdict
-    if unclear:
-        lower, higher = band(cost - margin + settings.tolerance), band(cost + margin)
+    if unclear:     # never above the first class: that is flagged at least (above)
+        higher = band(cost + margin)
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
-                 + (f"{_article(lower)} {lower} at least, perhaps {_article(higher)} {higher}" if lower
-                    else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
+                 f"perhaps {_article(higher)} {higher}, perhaps nothing")
     elif other is not None and other[0] != LOSS:
         unclear, category = True, None
         doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
