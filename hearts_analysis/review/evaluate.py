@@ -561,6 +561,18 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
     return verdict, max(cost, 0.0), margin, len(differences)
 
 
+def _leans_to_loss(verdict: str, cost: float) -> bool:
+    """The second model spent the budget without telling whether the choice loses points, and its
+    estimate is a loss (at least :data:`AGREE`): then the two are taken to agree. Left unclear, such a
+    decision would be flagged by a larger budget about as often as its estimate says, so the flag
+    count would grow with the budget; decided by the estimate, it does not.
+
+    >>> _leans_to_loss(UNSETTLED, 0.6), _leans_to_loss(UNSETTLED, 0.4), _leans_to_loss(NO_LOSS, 0.6)
+    (True, False, False)
+    """
+    return verdict == UNSETTLED and cost >= AGREE
+
+
 def _disagreement(settings: Settings, verdict: str, played: str, best: str, cost: float, margin: float,
                   other_cost: float, other_margin: float, deals: int) -> str:
     other, model = MODEL_WORDS[OTHER_MODEL[settings.model]], MODEL_WORDS[settings.model]
@@ -607,12 +619,15 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         higher = band(cost + margin)
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
                  f"perhaps {_article(higher)} {higher}, perhaps nothing")
-    elif other is not None and other[0] != LOSS:
+    elif other is not None and other[0] != LOSS and not _leans_to_loss(*other[:2]):
         unclear, category = True, None
         doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
                               _choice_words(alternatives[best]), cost, margin, *other[1:])
     means = [o.expected for o in options]
     reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
+    if other is not None and category and other[0] == UNSETTLED:
+        reason = (f"{reason} ({MODEL_WORDS[OTHER_MODEL[settings.model]]} finds {other[1]:.1f} \u00b1 "
+                  f"{other[2]:.1f} points over {other[3]} deals: a loss, though not beyond doubt)")
     if doubt:
         reason = doubt if reason is None else f"{reason} ({doubt})"
     elif at_least and category:
