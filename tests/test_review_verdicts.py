@@ -143,7 +143,7 @@ def test_the_same_seed_gives_the_same_review_and_seats_do_not_disturb_each_other
     alone = review_game(game, settings, seats=[2])
     assert alone.decisions == tuple(d for d in whole.decisions if d.seat == 2)
     other = review_game(game, Settings(samples=40, seed=6), seats=[2])
-    assert [d.cost for d in other.decisions] != [d.cost for d in alone.decisions]
+    assert [(d.cost, d.margin) for d in other.decisions] != [(d.cost, d.margin) for d in alone.decisions]
 
 
 # -- discrimination ---------------------------------------------------------------------------------------
