@@ -7,6 +7,7 @@ no test or benchmark uses), all four seats, passes and plays apart:
 - better card (or pass) agreement between seeds, where either run found a cost above its margin;
 - flags moved by a larger budget (``--budget-factor`` times the samples and the budget);
 - decisions left unclear, and of them those where the two rollout players disagree;
+- flagged decisions with a reason in words (every one should have one);
 - the default rollout player against the other one (each alone, on the same deals): cost
   correlation, better choice, class when flagged, for plays and passes;
 - with ``--bots``: the review with the simulator's HeuristicBot playing the rollouts, against the
@@ -25,6 +26,7 @@ no test or benchmark uses), all four seats, passes and plays apart:
 from __future__ import annotations
 
 import argparse
+import pickle
 import random
 import time
 from dataclasses import replace
@@ -223,6 +225,8 @@ def main() -> None:
                         help="weight the deals by the others' plays under this rollout player")
     parser.add_argument("--no-confirm", action="store_true", help="flag on the default model alone")
     parser.add_argument("--no-models", action="store_true", help="skip the review with the other rollout player")
+    parser.add_argument("--dump", metavar="FILE", help="also pickle the decisions of the three runs (seed, other seed, "
+                                                      "larger budget) to FILE, for a closer look")
     args = parser.parse_args()
     jobs = hands_of(args.hands, args.seed)
     default = Settings(infer=args.infer, confirm=not args.no_confirm)
@@ -231,6 +235,9 @@ def main() -> None:
     two, _ = reviewed(jobs, replace(default, seed=default.seed + 1))
     large, _ = reviewed(jobs, replace(default, samples=default.samples * args.budget_factor,
                                       budget=default.budget * args.budget_factor))
+    if args.dump:
+        with open(args.dump, "wb") as out:
+            pickle.dump({"one": one, "two": two, "large": large}, out)
     counts = {kind: sum(k[3] == kind for k in one) for kind in ("play", "pass")}
     print(f"{len(jobs)} hands (games of seed {args.seed}), all four seats: {counts['play']} unforced plays, "
           f"{counts['pass']} passes; seconds per 4-seat hand at the default settings: {seconds:.2f} CPU")
@@ -248,6 +255,8 @@ def main() -> None:
         unclear = sum(d.unclear for k, d in one.items() if k[3] == kind)
         vetoed = sum(d.unclear and d.other_cost is not None for k, d in one.items() if k[3] == kind)
         print(f"  {'unclear (of them: the models disagree)':<56} {unclear} ({vetoed})")
+        flags = [d for k, d in one.items() if k[3] == kind and flagged(d)]
+        print(f"  {'flagged decisions with a reason in words':<56} {_share(sum(bool(d.reason) for d in flags), len(flags))}")
         if not args.no_models:
             for name, value in model_comparison(alone, others, kind).items():
                 print(f"  {default.model + ' vs ' + other_model + ' rollouts: ' + name:<56} {value}")

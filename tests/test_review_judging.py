@@ -132,3 +132,24 @@ def test_a_page_has_one_judge_the_advice_stands_aside_where_the_review_judged_a_
     assert [p["seat"] for p in alone.flagged_passes] == [0, 1]
     assert [p["seat"] for p in judged.flagged_passes] == [1]
     assert judged.pass_verdicts(1) == {0: [], 1: ["passed a very low card"]}
+
+
+@pytest.mark.parametrize("direction", ["left", "right"])
+def test_the_better_pass_never_breaks_passing_advice_the_played_pass_kept(direction):
+    """One judge per page: a better pass that broke advice the played pass kept would be the rollout
+    player's blind spot speaking against the advice shown beside it."""
+    from hearts_analysis.review.advice import broken
+    from hearts_analysis.review.evaluate import Position, review_pass
+    quick = Settings(samples=64, pass_screen_samples=24, budget=128, confirm=False, game_context=False)
+    named = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        dealt = mask_of(rng.sample(sorted(iter_cards(TABLE.deck)), 13))
+        played = mask_of(rng.sample(sorted(iter_cards(dealt)), 3))
+        decision = review_pass(Position(TABLE, 1, (0, 0, 0, 0)), 0, dealt, played, direction, 3, quick)
+        better = mask_of(decision.best)
+        assert broken(dealt, better, direction) <= broken(dealt, played, direction)
+        assert all(broken(dealt, mask_of(o.cards), direction) <= broken(dealt, played, direction)
+                   for o in decision.options)
+        named += better != played
+    assert named >= 4

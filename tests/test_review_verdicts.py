@@ -53,6 +53,19 @@ def test_dumping_qs_when_void():
     assert "void in diamonds" in decision.reason and "dumping QS" in decision.reason
 
 
+def test_more_samples_or_a_larger_budget_do_not_move_a_settled_verdict():
+    """The judging deals are a stream of their own: more deals to choose with, or a larger budget, judge
+    on the same deals first, so a verdict settled within the smaller budget stays as it was."""
+    state, shown = crafted(["QS 9S 8H 9D", "5S 4C 7C 9C", "3S KS 2D 3D", "TS 6H JC QC"], 1, 10,
+                           plays=[(1, "5S")])
+    small = judge(state, shown, 2, "KS", Settings(samples=100, budget=512))
+    large = judge(state, shown, 2, "KS", Settings(samples=400, budget=2048))
+    assert small.category is not None and small.samples - 100 < 512
+    assert (large.best, large.cost, large.margin, large.category, large.other_cost) == \
+        (small.best, small.cost, small.margin, small.category, small.other_cost)
+    assert large.samples - 400 == small.samples - 100
+
+
 def _moon_run_position():
     """Two tricks left, cy (seat 2) to lead; ann has taken QS and every heart but AH 5H (hers) and
     cy's 4H; bob and dee hold no hearts. Returns the state and the hearts mask."""
@@ -130,7 +143,7 @@ def test_the_same_seed_gives_the_same_review_and_seats_do_not_disturb_each_other
     alone = review_game(game, settings, seats=[2])
     assert alone.decisions == tuple(d for d in whole.decisions if d.seat == 2)
     other = review_game(game, Settings(samples=40, seed=6), seats=[2])
-    assert [d.cost for d in other.decisions] != [d.cost for d in alone.decisions]
+    assert [(d.cost, d.margin) for d in other.decisions] != [(d.cost, d.margin) for d in alone.decisions]
 
 
 # -- discrimination ---------------------------------------------------------------------------------------

@@ -60,8 +60,13 @@ def choose_plays_basic(lanes: Lanes, seat: np.ndarray, legal: np.ndarray) -> np.
     if lanes.position == 0:
         return _lead(legal)
     follow = legal & SUIT[lanes.led]
-    queen_out = ((lanes.all_taken() | lanes.trick) & QS_BIT) == ZERO
-    return np.where(follow != ZERO, _follow(lanes, follow), _discard(legal, queen_out))
+    card = _follow(lanes, follow)
+    void = follow == ZERO
+    if void.any():      # discards only where a lane cannot follow: most lanes follow, most tricks
+        legal = legal[void]
+        queen_out = ((lanes.all_taken()[void] | lanes.trick[void]) & QS_BIT) == ZERO
+        card[void] = _discard(legal, queen_out)
+    return card
 
 
 def _lead(legal: np.ndarray) -> np.ndarray:

@@ -15,14 +15,18 @@ lucky on the deals it won):
    the seat could pass is first screened on a few deals, and the best
    ``pass_finalists`` and the actual pass go on to this step.
 2. **Judge.** Where the choice was not the best, the two are played out on
-   fresh deals, a batch at a time, until the cost's class is settled: until
-   ``confidence_z`` standard errors either side of the cost lie within one
-   class (each class widened by ``tolerance`` points, so that a cost right on
-   a threshold settles too), or ``budget`` fresh deals are spent. A decision
-   still unsettled then is *unclear*: never flagged, and said so.
+   fresh deals (a random stream of their own), in batches that double, until
+   the cost's class is settled: until ``confidence_z`` standard errors either
+   side of the cost lie within one class widened by ``early_tolerance``
+   points, or ``budget`` fresh deals are spent. Then each class is widened by
+   ``tolerance`` (a cost right on a threshold takes the class of the cost); a
+   decision still unsettled is flagged with the least class its interval
+   allows if that is a class at all, and is otherwise *unclear*: never
+   flagged, and said so.
 
-So a verdict does not depend on how many deals happened to be drawn: more
-budget only settles more of the unclear decisions.
+So a verdict does not depend on how many deals happened to be drawn: a larger
+budget adds deals after the same ones, and only settles decisions that were
+unclear or flagged at least a class.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from ..engine.state import HandState
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from . import context
+from .advice import AdviceBound, members
 from .knowledge import Knowledge, before_pass
 from .lanes import HEARTS, U64, popcount
 from .reasons import explain
@@ -69,9 +74,15 @@ class Settings:
     batch: int = 128
     """Fresh deals drawn at a time while judging."""
     tolerance: float = 0.5
-    """Points by which each class is widened when settling (costs this close to a threshold may
-    take either class)."""
-    pass_screen_samples: int = 48
+    """Points by which each class is widened when the budget is spent (costs this close to a
+    threshold may take either class: the class of the cost)."""
+    early_tolerance: float = 0.25
+    """Points by which each class is widened before the budget is spent: narrower, so that a cost
+    near a threshold is judged on more deals, and its class turns less on the deals drawn."""
+    pass_screen_samples: int = 128
+    """Deals on which every candidate pass is screened for the finalists (the passing advice leaves
+    about 40 candidates, so the screen can afford enough deals that the finalists seldom turn on
+    the deals drawn)."""
     pass_finalists: int = 8
     game_context: bool = True
     """Also estimate the chance of winning where the hand can end the game."""
@@ -187,10 +198,19 @@ def classify(cost: float, margin: float) -> str | None:
     return None
 
 
-def rng_for(settings: Settings, game_key: int, hand: int, index: int, seat: int) -> np.random.Generator:
+CHOOSE, JUDGE = 0, 1
+"""The two streams of deals of a decision: those that choose the best alternative, and the fresh
+ones that judge it. Apart, so that more samples to choose with never change the deals a verdict
+rests on, and a larger budget only adds deals after them: a class settled within the default
+budget is settled the same way with any larger one."""
+
+
+def rng_for(settings: Settings, game_key: int, hand: int, index: int, seat: int,
+            stream: int = CHOOSE) -> np.random.Generator:
     """One independent stream per decision (``index`` 0 is the pass, ``k`` the k-th play of the hand),
     so a decision's review does not depend on which others are reviewed."""
-    return np.random.default_rng([settings.seed, game_key, hand, index, seat])
+    key = [settings.seed, game_key, hand, index, seat]
+    return np.random.default_rng(key + [stream] if stream != CHOOSE else key)
 
 
 def game_key(game_id: str | None) -> int:
@@ -286,9 +306,9 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
            alternatives: list[tuple[Card, ...]]) -> tuple[int, float, float]:
     """``(best index, cost, margin)`` from paired per-deal points.
 
-    Alternatives the deals cannot tell from the lowest are all best; of them the one most like the
-    choice is named (the smallest change to what was played), so that which of several equal
-    answers is named does not turn on the luck of the deals.
+    Alternatives the deals cannot tell from the lowest, and within ``tolerance`` of it, are all
+    best; of them the one most like the choice is named (the smallest change to what was played),
+    so that which of several equal answers is named does not turn on the luck of the deals.
     """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
@@ -302,9 +322,12 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
 
 
 def _within(own: np.ndarray, a: int, b: int, settings: Settings) -> bool:
-    """The deals cannot tell ``a`` from ``b``: its extra points are within the margin."""
+    """``a`` is as good as ``b``: the deals cannot tell them apart (its extra points are within the
+    margin), and its extra points are too few to matter (within the tolerance). Without the second
+    condition, on high-stakes decisions (a wide margin) an alternative no better than the choice
+    could be named the best, and the cost of the choice against it pass for nothing."""
     extra, margin = _paired(own, a, b, settings.confidence_z)
-    return extra <= margin
+    return extra <= min(margin, settings.tolerance)
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
@@ -337,14 +360,15 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     if len(groups) == 1:
         return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
+    judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
 
-    def draw(count: int) -> np.ndarray:
+    def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
         if settings.infer is None or history is None:
-            return sample_hands(knowledge, count, rng)
-        return inferred_hands(knowledge, count, rng, state.table, history.first_leader, history.plays,
+            return sample_hands(knowledge, count, generator)
+        return inferred_hands(knowledge, count, generator, state.table, history.first_leader, history.plays,
                               settings.infer)
 
-    hands = draw(settings.samples)
+    hands = draw(settings.samples, rng)
     representatives = [card if i == chosen else group[0] for i, group in enumerate(groups)]
     if settings.bot is None:
         outcomes = play_out(state, hands, representatives, settings.exact_tricks, MODELS[settings.model].plays)
@@ -368,32 +392,43 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
                 settings: Settings) -> Decision:
-    """The review of ``seat`` passing ``passed`` from ``dealt``: every possible pass, screened, then
-    the finalists and the actual pass on fresh deals."""
+    """The review of ``seat`` passing ``passed`` from ``dealt``: every pass that breaks no passing
+    advice the played pass kept (:mod:`.advice`), screened, then the finalists and the actual pass
+    on fresh deals."""
     table = position.table
     count = table.rules.pass_count
     rng = rng_for(settings, position.game_key, position.hand, 0, seat)
     knowledge = before_pass(table, seat, dealt)
-    candidates = pass_choices(table, dealt, count)
     actual, passed = passed, canonical_pass(table, dealt, passed)
+    # One judge per page: only passes that break no passing advice the played pass kept compete
+    # (:mod:`.advice`), each shown as the interchangeable pass that keeps it.
+    bound = AdviceBound(dealt, actual, direction)
+    groups = interchangeable(table, dealt, table.deck & ~dealt)
+    shown = {}
+    for choice in pass_choices(table, dealt, count):
+        member = actual if choice == passed else bound.shown(members(groups, choice))
+        if member is not None:
+            shown[choice] = member
+    candidates = list(shown)
     finalists = candidates
     if len(candidates) > settings.pass_finalists + 1:
-        screen = pass_out(table, seat, sample_hands(knowledge, settings.pass_screen_samples, rng), direction,
-                          candidates, dealer, exact_tricks=1, model=MODELS[settings.model])
-        order = np.argsort(screen.points[:, :, seat].mean(axis=1), kind="stable")
-        finalists = [candidates[i] for i in order[:settings.pass_finalists]]
+        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
+                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
+                                                          model=MODELS[settings.model]).points[:, :, seat],
+                            settings.pass_finalists)
     if passed not in finalists:
         finalists = finalists + [passed]
     chosen = finalists.index(passed)
     outcomes = pass_out(table, seat, sample_hands(knowledge, settings.samples, rng), direction, finalists,
                         dealer, settings.exact_tricks, MODELS[settings.model])
-    alternatives = [tuple(iter_cards(actual if i == chosen else m)) for i, m in enumerate(finalists)]
+    alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
                         settings.exact_tricks, MODELS[model]).points
 
-    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, rng), rollout, settings.model)
+    judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, settings.model)
 
     decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
     if decision.category is None:
@@ -403,6 +438,21 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
         return decision
     rules = "; ".join(a.rule.rstrip(".") for a in advice)
     return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")
+
+
+def _screen(candidates: list[Mask], deals: np.ndarray, points: Callable[[np.ndarray, list[Mask]], np.ndarray],
+            keep: int) -> list[Mask]:
+    """The ``keep`` candidates with the fewest points over ``deals``, screened in two rounds: every
+    candidate on the first third of the deals, and the best ``2 * keep`` of them on all, so that
+    the deals go to the contenders (the same finalists as screening every candidate on every deal,
+    but for a candidate far behind after the first third)."""
+    first = max(1, len(deals) // 3)
+    early = points(deals[:first], candidates).sum(axis=1)
+    contenders = np.argsort(early, kind="stable")[:2 * keep]
+    total = early[contenders]
+    if len(deals) > first:
+        total = total + points(deals[first:], [candidates[i] for i in contenders]).sum(axis=1)
+    return [candidates[contenders[i]] for i in np.argsort(total, kind="stable")[:keep]]
 
 
 Fresh = Callable[[int, tuple[int, int]], np.ndarray]
@@ -433,17 +483,31 @@ class FreshDeals:
 def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
                          ) -> tuple[float, float, str | None, int]:
     """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
-    at a time until the class settles or the budget is spent (class :data:`UNSETTLED`)."""
+    at a time (:func:`_next_batch`) until the class settles or the budget is spent (class
+    :data:`UNSETTLED`)."""
     differences = np.empty(0)
     verdict: str | None = UNSETTLED
     cost = margin = 0.0
     while verdict == UNSETTLED and len(differences) < settings.budget:
-        count = min(settings.batch, settings.budget - len(differences))
+        count = _next_batch(len(differences), settings)
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = settle(cost, margin, settings.early_tolerance)
+    if verdict == UNSETTLED:
         verdict = settle(cost, margin, settings.tolerance)
     return max(cost, 0.0), margin, verdict, len(differences)
+
+
+def _next_batch(judged: int, settings: Settings) -> int:
+    """Deals to draw next: a batch, then as many as were judged so far (the deals double), up to the
+    budget. A rollout's time is mostly per call, not per deal, so a cost that takes the whole budget
+    to settle is judged in four calls rather than eight.
+
+    >>> [_next_batch(n, Settings()) for n in (0, 128, 256, 512, 1000)]
+    [128, 128, 256, 512, 24]
+    """
+    return min(max(settings.batch, judged), settings.budget - judged)
 
 
 def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
@@ -485,14 +549,28 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
     points = fresh.again((chosen, best), other, 2 * settings.batch)[:, :, seat].astype(np.float64)
     differences = points[0] - points[1]
     cost, margin = _mean_and_margin(differences, settings.confidence_z)
-    verdict = loss_or_not(cost, margin, settings.tolerance)
+    verdict = loss_or_not(cost, margin, settings.early_tolerance)
     while verdict == UNSETTLED and len(differences) < settings.budget:
-        count = min(settings.batch, settings.budget - len(differences))
+        count = _next_batch(len(differences), settings)
         points = fresh.rollout(fresh.draw(count), (chosen, best), other)[:, :, seat].astype(np.float64)
         differences = np.concatenate([differences, points[0] - points[1]])
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = loss_or_not(cost, margin, settings.early_tolerance)
+    if verdict == UNSETTLED:
         verdict = loss_or_not(cost, margin, settings.tolerance)
     return verdict, max(cost, 0.0), margin, len(differences)
+
+
+def _leans_to_loss(verdict: str, cost: float) -> bool:
+    """The second model spent the budget without telling whether the choice loses points, and its
+    estimate is a loss (at least :data:`AGREE`): then the two are taken to agree. Left unclear, such a
+    decision would be flagged by a larger budget about as often as its estimate says, so the flag
+    count would grow with the budget; decided by the estimate, it does not.
+
+    >>> _leans_to_loss(UNSETTLED, 0.6), _leans_to_loss(UNSETTLED, 0.4), _leans_to_loss(NO_LOSS, 0.6)
+    (True, False, False)
+    """
+    return verdict == UNSETTLED and cost >= AGREE
 
 
 def _disagreement(settings: Settings, verdict: str, played: str, best: str, cost: float, margin: float,
@@ -513,9 +591,15 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     # The choosing deals favour the best (it won on them): a cost clearly under the first class
     # even so needs no judging; any other is judged on fresh deals.
     other: tuple[str, float, float, int] | None = None
+    at_least = None
     if best != chosen and settle(cost, margin, 0.0) is not None:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
+        floor = band(cost - margin + settings.tolerance)
+        if verdict == UNSETTLED and floor is not None:
+            # The budget is spent, but the loss is beyond doubt: flagged with the least class the
+            # interval allows, which no larger budget takes away.
+            verdict = at_least = floor
         # Only a flag is confirmed: the second model costs time on the few decisions that need it.
         if (settings.confirm and settings.bot is None and isinstance(fresh, FreshDeals)
                 and verdict not in (None, UNSETTLED)):
@@ -531,19 +615,25 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     # Unsettled: never flagged (a flag must not depend on how many deals the budget allowed); the
     # reason says which classes the interval spans.
     category = None if unclear else verdict
-    if unclear:
-        lower, higher = band(cost - margin + settings.tolerance), band(cost + margin)
+    if unclear:     # never above the first class: that is flagged at least (above)
+        higher = band(cost + margin)
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
-                 + (f"{_article(lower)} {lower} at least, perhaps {_article(higher)} {higher}" if lower
-                    else f"perhaps {_article(higher)} {higher}, perhaps nothing"))
-    elif other is not None and other[0] != LOSS:
+                 f"perhaps {_article(higher)} {higher}, perhaps nothing")
+    elif other is not None and other[0] != LOSS and not _leans_to_loss(*other[:2]):
         unclear, category = True, None
         doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
                               _choice_words(alternatives[best]), cost, margin, *other[1:])
     means = [o.expected for o in options]
     reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
+    if other is not None and category and other[0] == UNSETTLED:
+        reason = (f"{reason} ({MODEL_WORDS[OTHER_MODEL[settings.model]]} finds {other[1]:.1f} \u00b1 "
+                  f"{other[2]:.1f} points over {other[3]} deals: a loss, though not beyond doubt)")
     if doubt:
         reason = doubt if reason is None else f"{reason} ({doubt})"
+    elif at_least and category:
+        higher = band(cost + margin)
+        reason = (f"{reason} (after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
+                  f"{_article(at_least)} {at_least} at least, perhaps {_article(higher)} {higher})")
     ranked = tuple(sorted(options, key=lambda o: o.expected))
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
                     category, False, max(means) - min(means), deals, ranked, reason, win, unclear, doubt,

@@ -98,7 +98,10 @@ def count_deals(knowledge: Knowledge) -> int:
     return deals.ways(0, room)
 
 
-def _programme(knowledge: Knowledge) -> tuple[list[int], _Deals, tuple[int, ...]]:
+@lru_cache(maxsize=64)
+def _programme(knowledge: Knowledge) -> tuple[tuple[int, ...], _Deals, tuple[int, ...]]:
+    """Kept for the few knowledges in use: a decision draws its deals in several batches, and the
+    counts of completions (:class:`_Deals` memoises them) are the same for every batch."""
     others = [s for s in range(len(knowledge.counts)) if s != knowledge.seat]
     room = tuple(knowledge.counts[s] - knowledge.holds[s].bit_count() for s in others)
     by_mask: dict[int, list[int]] = {}
@@ -106,7 +109,7 @@ def _programme(knowledge: Knowledge) -> tuple[list[int], _Deals, tuple[int, ...]
         mask = sum(1 << i for i, s in enumerate(others) if knowledge.may_hold[s] >> card & 1)
         by_mask.setdefault(mask, []).append(card)
     groups = sorted(by_mask.items(), key=lambda item: (bin(item[0]).count("1"), item[0]))
-    return others, _Deals(groups), room
+    return tuple(others), _Deals(groups), room
 
 
 def sample_hands(knowledge: Knowledge, count: int, rng: np.random.Generator) -> np.ndarray:
