@@ -1,9 +1,10 @@
-"""JSON Lines through the screen: chunks of lines encoded as in-memory ``events/2`` tables.
+"""JSON Lines through the screen: chunks of lines encoded into the block a Parquet row group decodes to.
 
-Each line is encoded by :class:`~.jsonl_text.LineEncoder`: a compact line
-from its text, any other parsed once with orjson (the ``game`` column holds
-the line number, so reports name ``file:line``); the table goes to the same
-decoder and screen as a Parquet row group. A line the encoder does not
+Each chunk's lines are encoded by :class:`~.jsonl_text.LineEncoder`: compact
+lines from their text, any other parsed once with orjson (a game's ``game``
+value is its line number, so reports name ``file:line``); the encoder's
+lists become the screen's block directly (:func:`line_block`), judged by the
+decoder's own rules (:func:`~.decode.judged_block`). A line the encoder does not
 take (bad JSON, a record it declines or refuses) and a game the screen doubts
 are read by the JSON reader itself (:func:`jsonl_item`) and replayed by the
 reference engine, so errors and violations come from one place.
