@@ -314,7 +314,7 @@ def test_json_lines_of_several_chunks_use_a_process_per_cpu_by_default(tmp_path,
         return process_pool(workers)
 
     monkeypatch.setattr(jsonl, "CHUNK_BYTES", 20000)
-    monkeypatch.setattr(fastpath, "cpu_count", lambda: 2)
+    monkeypatch.setattr(fastpath.parallel, "cpu_count", lambda: 2)
     monkeypatch.setattr(fastpath, "process_pool", counted_pool)
     one = seen(fastpath.audit_reports([path], workers=1))
     auto = seen(entry for run in fastpath.audit_entries([path], workers=fastpath.AUTO, render=True)

@@ -187,7 +187,7 @@ def test_the_highest_card_and_the_distinct_values_are_those_of_plain_python(mask
 
 
 def test_by_default_parts_are_counted_on_a_process_per_cpu(tmp_path, monkeypatch):
-    from hearts_analysis.fastpath import AUTO
+    from hearts_analysis.fastpath import AUTO, parallel
 
     folder = tmp_path / "corpus"
     write_parquet(every_violation()[:40], folder, partition_size=60)
@@ -197,7 +197,7 @@ def test_by_default_parts_are_counted_on_a_process_per_cpu(tmp_path, monkeypatch
         started.append(workers)
         return process_pool(workers)
 
-    monkeypatch.setattr(corpus_tally, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parallel, "cpu_count", lambda: 2)
     monkeypatch.setattr(corpus_tally, "process_pool", counted_pool)
     auto = corpus_tally.tally_corpus([folder], workers=AUTO)
     assert started == [2] and counters(auto) == counters(corpus_tally.tally_corpus([folder]))

@@ -29,18 +29,15 @@ True
 from __future__ import annotations
 
 from collections import deque
-from itertools import chain, islice
 from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 
-from ..cpus import cpu_count, worker_count
-from ..fastpath import AUTO
 from ..fastpath.decode import Judgements, Unit, decode_unit, open_units
 from ..fastpath.jsonl import JsonlTask, screened_lines
-from ..fastpath.parallel import process_pool
+from ..fastpath.parallel import AUTO, pool_size, process_pool
 from ..fastpath.run import reference_items, whole_unit_items
 from ..fastpath.screen import screen_block
 from ..fastpath.tasks import ParquetTask, inline_items, plan
@@ -62,7 +59,7 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
     """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet and JSON Lines from columns;
     ``details=False`` leaves out what only the pass tables and the points histogram read
     (:attr:`Tally.details`), a tenth of the counting. ``workers``: processes counting parts of Parquet and JSON
-    Lines files; :data:`~hearts_analysis.fastpath.AUTO`, one per CPU where the input starts with more than one
+    Lines files; :data:`~hearts_analysis.fastpath.parallel.AUTO`, one per CPU where the input starts with more than one
     part (the counting runs in Python and numpy, a core each)."""
     tally = Tally(details=details)
 
@@ -74,13 +71,9 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
         if progress is not None:
             progress(part.games, part.hands)
 
-    jobs = plan(paths, parquet=True, jsonl=True)
-    if workers == AUTO:  # a process per CPU where there are parts to share out
-        first = list(islice(jobs, cpu_count()))
-        parts = sum(isinstance(job, (ParquetTask, JsonlTask)) for job in first)
-        workers = worker_count(cpu_count(), parts) if parts > 1 else 1
-        jobs = chain(first, jobs)
-    pool = process_pool(workers) if workers > 1 else None
+    processes, jobs = pool_size(plan(paths, parquet=True, jsonl=True), workers, (ParquetTask, JsonlTask))
+    workers = processes if workers == AUTO else workers  # what .json files are counted game by game on
+    pool = process_pool(processes) if processes > 1 else None
     executor = pool.__enter__() if pool is not None else None
     pending: deque = deque()
     try:
@@ -90,7 +83,7 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
                     taken(*tally_task(job, rules, details, threads=True))
                     continue
                 pending.append(executor.submit(tally_task, job, rules, details))
-                while len(pending) > 2 * workers:
+                while len(pending) > 2 * processes:
                     taken(*pending.popleft().result())
                 continue
             while pending:

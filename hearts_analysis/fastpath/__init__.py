@@ -22,22 +22,17 @@ the tests compare them on corpora with every violation and damaged files.
 
 from __future__ import annotations
 
-import itertools
 from typing import Iterable, Iterator
 
 from ..audit import GameReport
-from ..cpus import cpu_count, worker_count
 from ..records.errors import Item
 from ..rules import Rules
-from .parallel import ordered, process_pool, sequential
+from .parallel import AUTO, ordered, pool_size, process_pool, sequential
 from .run import Audited, CleanRun, Entry
 from .jsonl import JsonlTask
-from .tasks import FAST, REFERENCE, InlineJob, plan
+from .tasks import FAST, REFERENCE, ParquetTask, plan
 
 ENGINES = (REFERENCE, FAST, "dask")
-AUTO = 0
-"""``workers``: a process per CPU for JSON Lines of more than one chunk, whose lines are parsed in Python on one
-core each; one for the rest (Arrow already decodes Parquet on several threads in one process)."""
 
 __all__ = ["AUTO", "Audited", "CleanRun", "ENGINES", "Entry", "audit_entries", "audit_reports"]
 
@@ -55,15 +50,10 @@ def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAS
     ``reports`` (in this process only).
     """
     jobs = plan(paths, parquet=engine == FAST or workers > 1, jsonl=engine == FAST)
-    if workers == AUTO:
-        first = list(itertools.islice(jobs, cpu_count()))
-        chunks = sum(isinstance(job, JsonlTask) for job in first)
-        workers = worker_count(cpu_count(), chunks) if chunks > 1 and not reports else 1
-        jobs = itertools.chain(first, jobs)
-    if workers > 1:  # no more processes than CPUs, nor than parts to hand out
-        first = list(itertools.islice(jobs, worker_count(workers)))
-        workers = worker_count(workers, sum(not isinstance(job, InlineJob) for job in first))
-        jobs = itertools.chain(first, jobs)
+    if workers == AUTO and reports:
+        workers = 1  # reports are built from arrays kept in this process
+    # AUTO shares out only chunks of JSON Lines: Arrow decodes Parquet on several threads in one process
+    workers, jobs = pool_size(jobs, workers, (JsonlTask,) if workers == AUTO else (ParquetTask, JsonlTask))
     if workers <= 1:
         yield from sequential(jobs, rules, engine, render, slim=not reports)
         return

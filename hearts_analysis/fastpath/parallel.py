@@ -35,13 +35,29 @@ import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from itertools import chain, islice
 from typing import Iterable, Iterator
 
-from ..cpus import worker_count
+from ..cpus import cpu_count, worker_count
 from ..rules import Rules
 from .memory import keep_freed_memory
 from .run import Entry
 from .tasks import FAST, InlineJob, Job, run_inline, run_task
+
+
+AUTO = 0
+"""``workers``: a process per CPU where the input starts with more than one part to share out (see :func:`pool_size`)."""
+
+
+def pool_size(jobs: Iterator[Job], workers: int, parts: tuple[type, ...]) -> tuple[int, Iterator[Job]]:
+    """The processes to start for ``jobs``, and the jobs, none of them lost: ``workers`` (:data:`AUTO`: one per
+    CPU), never more than the CPUs nor than the jobs of the kinds ``parts`` among the first ones (so with AUTO,
+    one unless there are two)."""
+    if workers == 1:
+        return 1, jobs
+    wanted = cpu_count() if workers == AUTO else workers
+    first = list(islice(jobs, worker_count(wanted)))
+    return worker_count(wanted, sum(isinstance(job, parts) for job in first)), chain(first, jobs)
 
 
 def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FAST, render: bool = False,
