@@ -469,19 +469,16 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
 
 
 class Rows(NamedTuple):
-    """A unit's card rows, and where its hands and games begin."""
+    """A unit's card rows, and where its hands and games begin: the arrays of :class:`Block` of the same names."""
 
     event: np.ndarray
     seat: np.ndarray
     card: np.ndarray
     index: np.ndarray
     hand_rows: np.ndarray
-    """(hands + 1,) row offsets of the hands."""
     hand_number: np.ndarray
     game_hands: np.ndarray
-    """(games + 1,) offsets of each game's hands."""
     game_rows: np.ndarray
-    """(games + 1,) row offsets of the games."""
     game_number: np.ndarray
 
 

@@ -77,9 +77,10 @@ def split_lines(path: Path, chunk: int | None = None) -> Iterator[JsonlTask | OS
             line, rest = 1, b""
             while block := stream.read(chunk):
                 data = rest + block
-                if rest and data.find(b"\n", len(rest)) > limit:  # the line begun before ends too late
+                end = data.find(b"\n", len(rest)) if rest else -1
+                if end > limit:  # the line begun before ends too late
                     yield JsonlTask(name, line, b"", too_long=True)
-                    data, line = data[data.find(b"\n", len(rest)) + 1:], line + 1
+                    data, line = data[end + 1:], line + 1
                 cut = data.rfind(b"\n") + 1
                 if cut:
                     yield JsonlTask(name, line, data[:cut])
