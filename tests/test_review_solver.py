@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -48,6 +49,35 @@ def test_vectorised_endgame_equals_solver_and_its_line_scores_its_value(rules):
         assert sum(m.bit_count() for m in line) == table.hand_size * table.players
         assert tuple(score_hand(table, line, [1] * 4, "add_to_others")[1]) == tuple(values[0]) or \
             table.rules.no_tricks_bonus
+
+
+@pytest.mark.parametrize("rules", PRESET_RULES, ids=RULE_IDS)
+def test_vectorised_endgame_equals_solver_lane_by_lane_on_many_deals_of_one_position(rules):
+    # many lanes at once: the hidden cards dealt again among the other seats in every lane, so
+    # lanes differ in which cards are equivalent and which seats must follow suit
+    rng = random.Random(f"many:{rules}")
+    for _ in range(12):
+        state, _, _ = random_position(rules, rng, rng.choice([2, 3]))
+        if state.is_over:
+            continue
+        seat = state.to_play
+        others = [s for s in range(4) if s != seat]
+        hidden = [card for s in others for card in iter_cards(state.hands[s])]
+        deals = []
+        for _ in range(24):
+            rng.shuffle(hidden)
+            hands, start = list(state.hands), 0
+            for s in others:
+                size = state.hands[s].bit_count()
+                hands[s] = sum(1 << card for card in hidden[start:start + size])
+                start += size
+            deals.append(hands)
+        values, taken = solve_lanes(Lanes.from_state(state, np.array(deals, np.uint64)))
+        for lane, hands in enumerate(deals):
+            dealt = copy.deepcopy(state)
+            dealt.hands = list(hands)
+            assert tuple(values[lane]) == solve(dealt)
+            assert sum(int(t).bit_count() for t in taken[lane]) == rules.table(4).hand_size * 4
 
 
 def test_solve_cards_gives_each_alternative_and_the_best_matches_solve():

@@ -58,6 +58,17 @@ def popcount(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks).astype(np.int64)
 
 
+def special_cards(table: Table) -> int:
+    """Cards that score on their own under the rules, so never equivalent to a neighbour."""
+    rules = table.rules
+    special = 1 << QS
+    if rules.jack_of_diamonds:
+        special |= 1 << JD
+    if rules.queen_of_clubs_cancels_queen:
+        special |= 1 << QC
+    return special
+
+
 def keep_or(keep: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """One cascade step: the kept cards, unless none would be left."""
     return np.where(keep != ZERO, keep, legal)
@@ -110,13 +121,14 @@ class Lanes:
             lanes.play(np.full(count, card))
         return lanes
 
-    def expand(self, ways: int) -> "Lanes":
-        """Each lane repeated ``ways`` times in a row (lane ``j * ways + w``), for search."""
+    def select(self, rows: np.ndarray) -> "Lanes":
+        """The lanes ``rows`` (in that order, repeats allowed), as a new batch: a search's children."""
         other = Lanes.__new__(Lanes)
         for name in Lanes.__slots__:
             value = getattr(self, name)
-            setattr(other, name, np.repeat(value, ways, axis=0) if isinstance(value, np.ndarray) else value)
-        other.base = np.arange(len(other.leader)) * other.players
+            # np.take, not value[rows]: ten times faster on the two-dimensional arrays
+            setattr(other, name, np.take(value, rows, axis=0) if isinstance(value, np.ndarray) else value)
+        other.base = np.arange(len(rows)) * other.players
         return other
 
     # -- queries ----------------------------------------------------------
