@@ -107,6 +107,9 @@ def review(
                                                "the format."),
     samples: int = typer.Option(200, "--samples", min=10,
                                 help="Sampled deals on which every alternative is played out to choose the best."),
+    pass_samples: Optional[int] = typer.Option(None, "--pass-samples", min=10,
+                                               help="The same for the pass, the finalist passes and the actual "
+                                                    "one [default: 4 times --samples]."),
     budget: int = typer.Option(1024, "--budget", min=0,
                                help="Most fresh deals spent judging a choice against the best until its class is "
                                     "settled (past it, the decision is marked unclear)."),
@@ -168,7 +171,8 @@ def review(
     found_puzzles: list[dict] = []
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
-    settings = Settings(samples=samples, seed=seed, budget=budget, model=model.value, confirm=confirm,
+    settings = Settings(samples=samples, pass_samples=pass_samples, seed=seed, budget=budget, model=model.value,
+                        confirm=confirm,
                         infer=None if infer is None else infer.value)
     reports, errors = [], []
     tallies: dict = {}

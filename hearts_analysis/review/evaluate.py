@@ -37,7 +37,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, QC, QS, Card, Mask, iter_cards, mask_of, names
+from ..cards import HEARTS_MASK, QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
@@ -45,7 +45,7 @@ from ..simulate.bots import BotFactory
 from . import context
 from .advice import AdviceBound, members
 from .knowledge import Knowledge, before_pass
-from .lanes import HEARTS, U64, popcount
+from .lanes import HEARTS, U64, popcount, special_cards
 from .reasons import explain
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
@@ -84,6 +84,12 @@ class Settings:
     about 40 candidates, so the screen can afford enough deals that the finalists seldom turn on
     the deals drawn)."""
     pass_finalists: int = 8
+    pass_samples: int | None = None
+    """Sampled deals on which the finalist passes and the actual pass are played out to choose the
+    best; ``None`` is four times ``samples`` (:attr:`pass_deals`). More than a play's: the nine are
+    often within a point of each other, so with fewer deals two seeds name different better passes
+    (``benchmarks/review_quality.py``: 70% agreement at 200 deals, 81% at 800), and a seat passes
+    once a hand, so the deals cost little."""
     game_context: bool = True
     """Also estimate the chance of winning where the hand can end the game."""
     bot: BotFactory | None = None
@@ -100,6 +106,11 @@ class Settings:
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
     ``basic`` stays the default until the strong player is shown better on something it was not
     built to imitate (it agrees with the simulator's heuristic bot on 99% of plays)."""
+
+    @property
+    def pass_deals(self) -> int:
+        """The deals that choose the best pass (:attr:`pass_samples`)."""
+        return 4 * self.samples if self.pass_samples is None else self.pass_samples
 
 
 @dataclass(frozen=True)
@@ -218,17 +229,6 @@ def game_key(game_id: str | None) -> int:
 
 
 # -- equivalent cards ----------------------------------------------------------
-def special_cards(table: Table) -> Mask:
-    """Cards that score on their own under the rules, so never equivalent to a neighbour."""
-    rules = table.rules
-    special = 1 << QS
-    if rules.jack_of_diamonds:
-        special |= 1 << JD
-    if rules.queen_of_clubs_cancels_queen:
-        special |= 1 << QC
-    return special
-
-
 def equivalent_groups(state: HandState, seat: int, legal: Mask) -> list[list[Card]]:
     """Legal cards grouped when they are interchangeable: same suit, same points, and no card
     still in play (held by another seat or on the table) ranked between them."""
@@ -419,7 +419,7 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     if passed not in finalists:
         finalists = finalists + [passed]
     chosen = finalists.index(passed)
-    outcomes = pass_out(table, seat, sample_hands(knowledge, settings.samples, rng), direction, finalists,
+    outcomes = pass_out(table, seat, sample_hands(knowledge, settings.pass_deals, rng), direction, finalists,
                         dealer, settings.exact_tricks, MODELS[settings.model])
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
 

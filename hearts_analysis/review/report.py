@@ -103,7 +103,8 @@ def decision_rows(game: dict) -> list[dict]:
 
 
 def settings_dict(settings: Settings) -> dict:
-    return {"samples": settings.samples, "seed": settings.seed, "exact_tricks": settings.exact_tricks,
+    return {"samples": settings.samples, "pass_samples": settings.pass_deals, "seed": settings.seed,
+            "exact_tricks": settings.exact_tricks,
             "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
             "tolerance": settings.tolerance, "early_tolerance": settings.early_tolerance, "model": settings.model,
             "confirm": settings.confirm,
