@@ -3,7 +3,9 @@
 Every figure is measured on hands the review was never tuned on (games simulated from a seed
 no test or benchmark uses), all four seats, passes and plays apart:
 
-- class agreement between two seeds: on every unforced decision, and on those flagged in either;
+- class agreement between two seeds: on every unforced decision, and on those flagged in either,
+  with why the class differs where it does (:func:`flip_causes`);
+- with ``--curve``, only that agreement at larger budgets and samples, and the time it takes;
 - better card (or pass) agreement between seeds, where either run found a cost above its margin;
 - flags moved by a larger budget (``--budget-factor`` times the samples and the budget);
 - decisions left unclear, and of them those where the two rollout players disagree;
@@ -21,6 +23,7 @@ no test or benchmark uses), all four seats, passes and plays apart:
 
     python benchmarks/review_quality.py --hands 32
     python benchmarks/review_quality.py --hands 8 --bots 40
+    python benchmarks/review_quality.py --hands 40 --curve
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from hearts_analysis.cards import mask_of
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.scoring import moon_points, moon_shooter, raw_points
 from hearts_analysis.review import Settings, review_game
+from hearts_analysis.review.evaluate import BLUNDER, INACCURACY, MISTAKE
 from hearts_analysis.review.knowledge import before_pass
 from hearts_analysis.review.policy import MODELS, OTHER_MODEL
 from hearts_analysis.review.rollout import pass_out
@@ -89,6 +93,33 @@ def agreement(a: dict, b: dict, kind: str) -> dict[str, str]:
         "better choice agrees (cost > margin in either)": _share(sum(a[k].best == b[k].best for k in costly),
                                                                   len(costly)),
     }
+
+
+THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
+NEAR = 0.5
+"""Points from a class threshold within which both runs' costs count as on the threshold."""
+
+
+def flip_causes(a: dict, b: dict, kind: str) -> str:
+    """Why the class differs between two runs, of the decisions flagged in either: a different better
+    choice; the other rollout player vetoes the flag in one run only; both costs within :data:`NEAR`
+    of one class threshold (the cost sits on the threshold, so its class turns on the deals drawn
+    however many); anything else."""
+    causes = dict.fromkeys(("different better choice", "vetoed in one run", "cost on a threshold", "other"), 0)
+    for k in a:
+        x, y = a[k], b.get(k)
+        if k[3] != kind or y is None or not (flagged(x) or flagged(y)) or x.category == y.category:
+            continue
+        vetoed = [d.unclear and d.other_cost is not None for d in (x, y)]
+        if x.best != y.best:
+            causes["different better choice"] += 1
+        elif vetoed[0] != vetoed[1]:
+            causes["vetoed in one run"] += 1
+        elif any(abs(x.cost - t) <= NEAR and abs(y.cost - t) <= NEAR for t in THRESHOLDS):
+            causes["cost on a threshold"] += 1
+        else:
+            causes["other"] += 1
+    return ", ".join(f"{name} {count}" for name, count in causes.items())
 
 
 def flag_drift(small: dict, large: dict, kind: str) -> str:
@@ -211,6 +242,29 @@ def contradictions(jobs, decisions: dict) -> str:
     return _share(found, total)
 
 
+CURVE = (("default", {}), ("2x budget", {"budget": 2}), ("4x budget", {"budget": 4}),
+         ("4x budget, 2x samples, no early tolerance", {"budget": 4, "samples": 2, "early_tolerance": 0}))
+"""The settings ``--curve`` compares: factors of the default budget and samples, and the early tolerance."""
+
+
+def curve(jobs, default: Settings) -> None:
+    """Agreement between two seeds against the time spent: does more sampling settle the classes?"""
+    print("\nagreement between two seeds, flagged in either, against the deals spent")
+    for name, change in CURVE:
+        settings = replace(default, budget=default.budget * change.get("budget", 1),
+                           samples=default.samples * change.get("samples", 1),
+                           early_tolerance=change.get("early_tolerance", default.early_tolerance))
+        one, seconds = reviewed(jobs, settings)
+        two, _ = reviewed(jobs, replace(settings, seed=settings.seed + 1))
+        print(f"  {name} ({seconds:.2f} s per hand)")
+        for kind in ("play", "pass"):
+            shares = agreement(one, two, kind)
+            label = "plays:" if kind == "play" else "passes:"
+            print(f"    {label:<7} class {shares['class agrees, flagged in either']}, better choice "
+                  f"{shares['better choice agrees (cost > margin in either)']}; class differs: "
+                  f"{flip_causes(one, two, kind)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=32)
@@ -225,11 +279,15 @@ def main() -> None:
                         help="weight the deals by the others' plays under this rollout player")
     parser.add_argument("--no-confirm", action="store_true", help="flag on the default model alone")
     parser.add_argument("--no-models", action="store_true", help="skip the review with the other rollout player")
+    parser.add_argument("--curve", action="store_true",
+                        help="only the agreement between two seeds at larger budgets and samples (slow)")
     parser.add_argument("--dump", metavar="FILE", help="also pickle the decisions of the three runs (seed, other seed, "
                                                       "larger budget) to FILE, for a closer look")
     args = parser.parse_args()
     jobs = hands_of(args.hands, args.seed)
     default = Settings(infer=args.infer, confirm=not args.no_confirm)
+    if args.curve:
+        return curve(jobs, default)
     other_model = OTHER_MODEL[default.model]
     one, seconds = reviewed(jobs, default)
     two, _ = reviewed(jobs, replace(default, seed=default.seed + 1))
@@ -250,6 +308,7 @@ def main() -> None:
         print(f"\n{kind}es" if kind == "pass" else f"\n{kind}s")
         for name, value in agreement(one, two, kind).items():
             print(f"  {name:<56} {value}")
+        print(f"  {'why the class differs, flagged in either':<56} {flip_causes(one, two, kind)}")
         print(f"  {'flags at ' + str(args.budget_factor) + 'x the samples and budget':<56} "
               f"{flag_drift(one, large, kind)}")
         unclear = sum(d.unclear for k, d in one.items() if k[3] == kind)
