@@ -13,8 +13,9 @@ from hearts_analysis.simulate.game import deal
 PRESET_RULES = [Rules.preset("standard"),
                 Rules.preset("omnibus", no_tricks_bonus=-5, queen_of_clubs_cancels_queen=True),
                 Rules.preset("black_queen"), Rules.preset("openspiel"), Rules.preset("basic"),
-                Rules.preset("standard", moon="subtract_from_shooter", hearts_must_be_broken=False)]
-RULE_IDS = ["standard", "omnibus-variants", "black_queen", "openspiel", "basic", "subtract-unbroken"]
+                Rules.preset("standard", moon="subtract_from_shooter", hearts_must_be_broken=False),
+                Rules.preset("standard", only_hearts_lead="ends_hand")]
+RULE_IDS = ["standard", "omnibus-variants", "black_queen", "openspiel", "basic", "subtract-unbroken", "ends-hand"]
 
 
 def random_position(rules: Rules, rng: random.Random, tricks_left: int, players: int = 4,

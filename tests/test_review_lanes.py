@@ -155,3 +155,22 @@ def test_lanes_resume_a_trick_in_progress():
         assert int(lanes.trick[0]) == state.trick_cards
         assert int(lanes.taken[0][0]) == state.taken[0] and bool(lanes.broken[0]) == state.broken
         assert not int(lanes.hands[0].sum()) & HEARTS_MASK & state.played
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+@pytest.mark.parametrize("exact_tricks", [0, 2])
+def test_a_lane_whose_hand_ended_early_waits_while_the_others_play_on(model, exact_tricks):
+    # only_hearts_lead ends_hand: in lane 0 the leader holds only hearts while they are unbroken and
+    # takes every card left at once; lane 1, the same seats with other cards, is played out
+    from hearts_analysis.review.rollout import finish
+    table = Rules.preset("standard", only_hearts_lead="ends_hand").table(4)
+    texts = [["2H 3H", "2C 3C", "4C 5C", "6C 7C"], ["2C 3H", "2H 3C", "4C 5C", "6C 7C"]]
+    hands = np.array([[mask_of(parse_card(c) for c in text.split()) for text in lane] for lane in texts], np.uint64)
+    taken = np.zeros_like(hands)
+    taken[:, 1] = mask_of(iter_cards((1 << 52) - 1)) & ~np.bitwise_or.reduce(hands[0]).item()
+    lanes = Lanes(table, hands, np.array([0, 0]), taken=taken, won=np.array([[0, 11, 0, 0]] * 2),
+                  broken=np.array([False, False]), trick_number=12)
+    assert lanes.ended.tolist() == [True, False]
+    points, _ = finish(lanes, exact_tricks, MODELS[model].plays)
+    assert points[0].tolist() == [2, 24, 0, 0]
+    assert points[1].sum() == 26

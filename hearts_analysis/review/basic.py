@@ -72,8 +72,8 @@ def choose_plays_basic(lanes: Lanes, seat: np.ndarray, legal: np.ndarray) -> np.
 def _lead(legal: np.ndarray) -> np.ndarray:
     """The lowest-ranked safe card (no heart, no QS when there is a choice); ties go to the lower suit."""
     low = LOW_RANK[suit_fields(keep_or(legal & NOT_POINTS, legal))]
-    suit = np.argmin(np.where(low >= 0, low * 4 + _SUIT_INDEX, _NONE), axis=1)
-    return suit * 13 + np.take_along_axis(low, suit[:, None], axis=1)[:, 0]
+    key = np.where(low >= 0, low * 4 + _SUIT_INDEX, _NONE).min(axis=1)     # rank, then suit
+    return np.where(key < _NONE, key % 4 * 13 + key // 4, -1)      # -1 where the hand has ended
 
 
 def _follow(lanes: Lanes, follow: np.ndarray) -> np.ndarray:
@@ -92,8 +92,8 @@ def _discard(legal: np.ndarray, queen_out: np.ndarray) -> np.ndarray:
     """QS, then KS/AS while QS is out, then the highest heart, then the highest-ranked card."""
     fields = suit_fields(legal)
     high = HIGH_RANK[fields]
-    suit = np.argmax(np.where(high >= 0, high * 4 + 3 - _SUIT_INDEX, -1), axis=1)
-    card = suit * 13 + np.take_along_axis(high, suit[:, None], axis=1)[:, 0]
+    key = np.where(high >= 0, high * 4 + 3 - _SUIT_INDEX, -1).max(axis=1)    # rank, then the lower suit
+    card = (3 - key % 4) * 13 + key // 4
     card = np.where(high[:, HEARTS] >= 0, 13 * HEARTS + high[:, HEARTS], card)
     spades = fields[:, SPADES]
     king_ace = HIGH_RANK[spades & _KING_ACE]
