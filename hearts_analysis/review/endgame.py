@@ -30,6 +30,7 @@ import numpy as np
 
 from .lanes import BIT, U64, ZERO, Lanes, lowest, special_cards
 
+
 def solve_lanes(lanes: Lanes, moon_choice: str = "add_to_others") -> tuple[np.ndarray, np.ndarray]:
     """Final points ``(lanes, seats)`` under perfect play from each lane's position, and the cards
     each seat took on that line of play (consumes ``lanes``)."""
