@@ -460,26 +460,10 @@ def decode_unit(unit: Unit, judge: Judgements) -> Block | None:
         direction=values["pass_direction"].codes(DIRECTION_CODES), moon=values["moon"].codes(MOON_CODES),
         points=_lists_at(values["points"], hand_seats), totals=_lists_at(values["totals"], hand_seats),
         hand_meta=_dictionary_keys(values["hand_meta"]), players=values["players"], game_ids=values["game_id"])
-    return judged_block(headers, judge, Rows(event=event, seat=seat, card=card, index=index,
-                                             hand_rows=np.append(hand_starts, rows),
-                                             hand_number=hand[hand_starts].astype(np.int64), game_hands=game_hands,
-                                             game_rows=np.append(game_rows, rows),
-                                             game_number=game[game_rows].astype(np.int64)),
-                        game_doubt, unit.path, header_rows)
-
-
-class Rows(NamedTuple):
-    """A unit's card rows, and where its hands and games begin: the arrays of :class:`Block` of the same names."""
-
-    event: np.ndarray
-    seat: np.ndarray
-    card: np.ndarray
-    index: np.ndarray
-    hand_rows: np.ndarray
-    hand_number: np.ndarray
-    game_hands: np.ndarray
-    game_rows: np.ndarray
-    game_number: np.ndarray
+    return judged_block(headers, judge, game_doubt, unit.path, header_rows, event=event, seat=seat, card=card,
+                        index=index, hand_rows=np.append(hand_starts, rows),
+                        hand_number=hand[hand_starts].astype(np.int64), game_hands=game_hands,
+                        game_rows=np.append(game_rows, rows), game_number=game[game_rows].astype(np.int64))
 
 
 class HeaderValues(NamedTuple):
@@ -506,10 +490,11 @@ class HeaderValues(NamedTuple):
     game_ids: Any
 
 
-def judged_block(values: HeaderValues, judge: Judgements, rows: Rows, game_doubt: np.ndarray, path: str,
-                 header_rows: np.ndarray | None = None) -> Block:
-    """The block of a unit's rows and values, with each game's rules and meta and each hand's values judged as the
-    reference reader would read them (each distinct header once)."""
+def judged_block(values: HeaderValues, judge: Judgements, game_doubt: np.ndarray, path: str,
+                 header_rows: np.ndarray | None = None, block: type[Block] = Block, **rows: np.ndarray) -> Block:
+    """The ``block`` of a unit's values and card ``rows`` (:class:`Block`'s arrays of the card rows and where hands
+    and games begin, by name), with each game's rules and meta and each hand's values judged as the reference
+    reader would read them (each distinct header once)."""
     seats = values.seats
     game_doubt = game_doubt | (seats == 0)
     rules_key, rules_texts = values.rules
@@ -531,8 +516,8 @@ def judged_block(values: HeaderValues, judge: Judgements, rows: Rows, game_doubt
     game_doubt |= table_index < 0
     complete = complete_of[inverse.ravel()]
 
-    hands = len(rows.hand_rows) - 1
-    hand_seats = np.repeat(seats, np.diff(rows.game_hands))
+    hands = len(rows["hand_rows"]) - 1
+    hand_seats = np.repeat(seats, np.diff(rows["game_hands"]))
     recorded_dealer = values.dealer
     dealer = np.where(recorded_dealer == ABSENT, NULL, recorded_dealer)
     direction, moon = values.direction, values.moon
@@ -549,11 +534,8 @@ def judged_block(values: HeaderValues, judge: Judgements, rows: Rows, game_doubt
             verdict = judge_hand_meta(meta_texts[meta_key[k]], int(hand_seats[k]))
             hand_doubt[k] |= not verdict.readable or any(present[key][k] for key in verdict.null_columns)
             hold_only[k] = verdict.hold_only
-    return Block(event=rows.event, seat=rows.seat, card=rows.card, index=rows.index, hand_rows=rows.hand_rows,
-                 hand_number=rows.hand_number, dealer=dealer, direction=direction, moon=moon,
-                 points=points, has_points=has_points, totals=totals, has_totals=has_totals,
-                 hand_doubt=hand_doubt, hold_only=hold_only, game_hands=rows.game_hands,
+    return block(**rows, dealer=dealer, direction=direction, moon=moon, points=points, has_points=has_points,
+                 totals=totals, has_totals=has_totals, hand_doubt=hand_doubt, hold_only=hold_only,
                  table_index=table_index, tables=judge.table_list, players_column=values.players,
-                 game_id_column=values.game_ids, complete=complete, game_doubt=game_doubt,
-                 game_number=rows.game_number, game_rows=rows.game_rows,
-                 path=path, game_meta=values.game_meta, header_rows=header_rows)
+                 game_id_column=values.game_ids, complete=complete, game_doubt=game_doubt, path=path,
+                 game_meta=values.game_meta, header_rows=header_rows)

@@ -47,7 +47,7 @@ from ..records.parquet import arrays as arrow
 from ..records.parquet.encode import EventBatch
 from ..rules import Rules
 from .block import NULL, Block
-from .decode import ABSENT, At, HeaderValues, Judgements, Rows, judged_block
+from .decode import ABSENT, At, HeaderValues, Judgements, judged_block
 from .jsonl_text import LineEncoder
 from .run import Entry, clean_run, replayed
 from .screen import Verdict, screen_block
@@ -140,11 +140,10 @@ def line_block(batch: EventBatch, judge: Judgements, path: str) -> Block:
         points=_number_lists(batch.h_points, hand_seats), totals=_number_lists(batch.h_totals, hand_seats),
         hand_meta=_distinct(batch.h_meta), players=At(batch.players_array(), every_game),
         game_ids=At(arrow.strings(batch.g_id), every_game))
-    game_number = np.array(batch.g_index, np.int64)
-    found = Rows(event=rows.event, seat=rows.seat, card=rows.card, index=rows.index, hand_rows=hand_rows,
-                 hand_number=np.array(batch.h_number, np.int64), game_hands=game_hands,
-                 game_rows=hand_rows[game_hands], game_number=game_number)
-    return _LineBlock(**vars(judged_block(headers, judge, found, np.zeros(batch.games, bool), path)))
+    return judged_block(headers, judge, np.zeros(batch.games, bool), path, block=_LineBlock, event=rows.event,
+                        seat=rows.seat, card=rows.card, index=rows.index, hand_rows=hand_rows,
+                        hand_number=np.array(batch.h_number, np.int64), game_hands=game_hands,
+                        game_rows=hand_rows[game_hands], game_number=np.array(batch.g_index, np.int64))
 
 
 def _distinct(texts: list[str | None]) -> tuple[np.ndarray, list[str | None]]:
