@@ -485,18 +485,32 @@ def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settin
     """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
     at a time (:func:`_next_batch`) until the class settles or the budget is spent (class
     :data:`UNSETTLED`)."""
-    differences = np.empty(0)
+    def more(count: int) -> np.ndarray:
+        points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
+        return points[0] - points[1]
+
+    verdict, cost, margin, deals = _until_settled(np.empty(0), more, settle, settings)
+    return max(cost, 0.0), margin, verdict, deals
+
+
+def _until_settled(differences: np.ndarray, more: Callable[[int], np.ndarray],
+                   decide: Callable[[float, float, float], str | None], settings: Settings
+                   ) -> tuple[str | None, float, float, int]:
+    """``(verdict, cost, margin, deals)``: the paired ``differences`` so far and ``more(count)`` of them a batch at
+    a time (:func:`_next_batch`), until ``decide(cost, margin, early_tolerance)`` is not :data:`UNSETTLED` or the
+    budget is spent; then ``decide`` with the wider ``tolerance`` has the last word."""
     verdict: str | None = UNSETTLED
     cost = margin = 0.0
-    while verdict == UNSETTLED and len(differences) < settings.budget:
-        count = _next_batch(len(differences), settings)
-        points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
-        differences = np.concatenate([differences, points[0] - points[1]])
+    if len(differences):
         cost, margin = _mean_and_margin(differences, settings.confidence_z)
-        verdict = settle(cost, margin, settings.early_tolerance)
+        verdict = decide(cost, margin, settings.early_tolerance)
+    while verdict == UNSETTLED and len(differences) < settings.budget:
+        differences = np.concatenate([differences, more(_next_batch(len(differences), settings))])
+        cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        verdict = decide(cost, margin, settings.early_tolerance)
     if verdict == UNSETTLED:
-        verdict = settle(cost, margin, settings.tolerance)
-    return max(cost, 0.0), margin, verdict, len(differences)
+        verdict = decide(cost, margin, settings.tolerance)
+    return verdict, cost, margin, len(differences)
 
 
 def _next_batch(judged: int, settings: Settings) -> int:
@@ -546,19 +560,15 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
     cannot tell whether the choice costs points, up to the budget. Two batches of the judging deals
     are enough to tell most (it needs no class), so no more of them are replayed."""
     other = OTHER_MODEL[settings.model]
-    points = fresh.again((chosen, best), other, 2 * settings.batch)[:, :, seat].astype(np.float64)
-    differences = points[0] - points[1]
-    cost, margin = _mean_and_margin(differences, settings.confidence_z)
-    verdict = loss_or_not(cost, margin, settings.early_tolerance)
-    while verdict == UNSETTLED and len(differences) < settings.budget:
-        count = _next_batch(len(differences), settings)
-        points = fresh.rollout(fresh.draw(count), (chosen, best), other)[:, :, seat].astype(np.float64)
-        differences = np.concatenate([differences, points[0] - points[1]])
-        cost, margin = _mean_and_margin(differences, settings.confidence_z)
-        verdict = loss_or_not(cost, margin, settings.early_tolerance)
-    if verdict == UNSETTLED:
-        verdict = loss_or_not(cost, margin, settings.tolerance)
-    return verdict, max(cost, 0.0), margin, len(differences)
+
+    def differences(points: np.ndarray) -> np.ndarray:
+        return points[0, :, seat].astype(np.float64) - points[1, :, seat]
+
+    replayed = differences(fresh.again((chosen, best), other, 2 * settings.batch))
+    verdict, cost, margin, deals = _until_settled(
+        replayed, lambda count: differences(fresh.rollout(fresh.draw(count), (chosen, best), other)),
+        loss_or_not, settings)
+    return verdict, max(cost, 0.0), margin, deals
 
 
 def _leans_to_loss(verdict: str, cost: float) -> bool:
