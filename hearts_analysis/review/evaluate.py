@@ -297,9 +297,7 @@ def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tup
 
 def _paired(own: np.ndarray, a: int, b: int, z: float) -> tuple[float, float]:
     """Mean of ``a``'s points minus ``b``'s over the same deals, and ``z`` standard errors of it."""
-    difference = own[a] - own[b]
-    error = difference.std(ddof=1) / np.sqrt(len(difference)) if len(difference) > 1 else float("inf")
-    return float(difference.mean()), float(z * error)
+    return _mean_and_margin(own[a] - own[b], z)
 
 
 def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
@@ -525,6 +523,7 @@ def _next_batch(judged: int, settings: Settings) -> int:
 
 
 def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
+    """Mean of paired per-deal differences, and ``z`` standard errors of it."""
     error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
     return float(differences.mean()), float(z * error)
 
