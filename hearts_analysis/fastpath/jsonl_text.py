@@ -178,12 +178,11 @@ class LineEncoder(EventEncoder):
         patterns: dict[int, Any] = {}
         for game in run:
             texts, seats = game.header.hands, game.header.seats
-            pattern = patterns.get(seats)
-            found = list(map(pattern, texts)) if pattern is not None else [None]
-            if None in found:
-                pattern = patterns[seats] = _pattern(texts, seats)
-                found = list(map(pattern, texts)) if pattern is not None else [None]
-            if None in found:
+            found = _read(patterns.get(seats), texts)
+            if found is None:       # not the pattern of the last game of this size: this game's own
+                patterns[seats] = _pattern(texts, seats)
+                found = _read(patterns[seats], texts)
+            if found is None:
                 placed += self._add_together(together)
                 together = []
                 placed.append(self._add_alone(game))
@@ -191,7 +190,7 @@ class LineEncoder(EventEncoder):
             if together and together[-1][0].header.seats != seats:
                 placed += self._add_together(together)
                 together = []
-            together.append((game, [match.groups() for match in found]))
+            together.append((game, found))
         return placed + self._add_together(together)
 
     def _add_together(self, together: "list[tuple[_TextGame, list]]") -> list[int]:
@@ -226,6 +225,14 @@ class LineEncoder(EventEncoder):
         except Exception:  # declined, or refused: the usual path decides
             return False
         return True
+
+
+def _read(pattern, texts: list[bytes]) -> list[tuple] | None:
+    """The fields of every hand of ``texts`` by ``pattern``, or ``None`` unless it reads them all."""
+    if pattern is None:
+        return None
+    found = list(map(pattern, texts))
+    return None if None in found else [match.groups() for match in found]
 
 
 class _TextGame(NamedTuple):
