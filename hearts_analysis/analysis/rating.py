@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from operator import itemgetter
 from typing import Any, Iterable
 
 from .points import positions
@@ -111,13 +112,9 @@ def in_played_order(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
             untimed.append(((o.game_id or "", o.players, o.totals), o))
         else:
             timed.append(((moment, o.game_id or "", o.players, o.totals), o))
-    timed.sort(key=_key)
-    untimed.sort(key=_key)
+    timed.sort(key=itemgetter(0))
+    untimed.sort(key=itemgetter(0))
     return [outcome for _, outcome in timed + untimed]
-
-
-def _key(item: tuple[tuple, GameOutcome]) -> tuple:
-    return item[0]
 
 
 class _Teams(list):
