@@ -22,9 +22,10 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import IO, Iterable, Iterator
+
+from .workfiles import clean_leftovers, work_file
 
 STDOUT = "-"
 """The output name for standard output (and the input name for standard input)."""
@@ -125,6 +126,9 @@ def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | o
             continue
         if same:
             raise OutputError(name, f"is also an input ({os.fspath(source)}); choose another output")
+        if _inside(Path(source), target):
+            raise OutputError(name, f"is a folder holding the input {os.fspath(source)}, which writing it would "
+                                    "replace; choose an output outside it")
         if _read_from_folder(Path(source), target):
             raise OutputError(name, f"is a game file inside the input folder {os.fspath(source)}, so it is also "
                                     "an input; choose an output outside it")
@@ -148,6 +152,17 @@ def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | o
 FOLDER_GAME_SUFFIXES = (".json", ".jsonl", ".ndjson", ".parquet", ".pq")
 """Files a folder given as input is always read for (``records.sources`` reads these, and logs it
 recognises by their content)."""
+
+
+def _inside(source: Path, folder: Path) -> bool:
+    """``source`` lies inside the existing folder ``folder`` (by the real paths, so through links too)."""
+    if not folder.is_dir():
+        return False
+    try:
+        Path(os.path.realpath(source)).relative_to(os.path.realpath(folder))
+    except ValueError:
+        return False
+    return True
 
 
 def _read_from_folder(folder: Path, target: Path) -> bool:
@@ -179,24 +194,35 @@ def atomic_path(target: str | os.PathLike[str], mode: int | None = None) -> Iter
         except OSError as error:
             raise _named(error, name, where) from None
         return
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{where.name}.", suffix=".tmp", dir=where.parent)
-    except OSError as error:
-        raise OutputError(name, _blocked_folder(where.parent) or f"cannot be written: {_reason(error)}") \
-            from None
-    os.close(fd)
-    tmp_path = Path(tmp)
-    os.chmod(tmp_path, (0o666 & ~_umask()) if mode is None else mode)  # mkstemp makes it private
-    try:
-        yield tmp_path
-        os.replace(tmp_path, where)
-    except BaseException as error:
-        with contextlib.suppress(FileNotFoundError):
-            tmp_path.unlink()
-        if isinstance(error, OSError):
-            raise _named(error, name, tmp_path, where) from None
-        raise
+    with contextlib.ExitStack() as stack:
+        try:
+            where.parent.mkdir(parents=True, exist_ok=True)
+            clean_leftovers(where)   # what a killed run left beside it
+            fd, tmp_path = stack.enter_context(work_file(where))
+        except OSError as error:
+            raise OutputError(name, _blocked_folder(where.parent) or f"cannot be written: {_reason(error)}") \
+                from None
+        os.fchmod(fd, (0o666 & ~_umask()) if mode is None else mode)  # mkstemp makes it private
+        try:
+            yield tmp_path
+            os.replace(tmp_path, where)
+        except BaseException as error:
+            with contextlib.suppress(FileNotFoundError):
+                tmp_path.unlink()
+            if isinstance(error, OSError):
+                raise _named(error, name, tmp_path, where) from None
+            raise
+
+
+def named_error(error: OSError, target: str | os.PathLike[str], *ours: Path) -> OSError:
+    """An error about one of our work files or folders (or a file inside one), or about writing, told of the
+    user's ``target``; others unchanged."""
+    return _named(error, os.fspath(target), *ours)
+
+
+def _ours(filename, names: set[str]) -> bool:
+    name = os.fspath(filename)
+    return name in names or any(name.startswith(folder + os.sep) for folder in names)
 
 
 def _named(error: OSError, target: str, *ours: Path) -> OSError:
@@ -204,7 +230,7 @@ def _named(error: OSError, target: str, *ours: Path) -> OSError:
     if isinstance(error, OutputError):
         return error
     names = {os.fspath(p) for p in ours}
-    if (os.fspath(error.filename) in names if error.filename is not None else error.errno in WRITE_ERRORS):
+    if (_ours(error.filename, names) if error.filename is not None else error.errno in WRITE_ERRORS):
         return OutputError(target, f"cannot be written: {_reason(error)}")
     text = str(error)
     if error.filename is None and any(name in text for name in names):  # e.g. Arrow's, with the path inside

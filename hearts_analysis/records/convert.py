@@ -129,31 +129,46 @@ READ_BLOCK = 1 << 22
 def _add_json_lines(path: Path, writer, counter: "_Counter") -> None:
     """Every line of a JSON Lines file into ``writer``; a line that is not JSON or not a record is reported
     (with its line number, as ``iter_jsonl`` says it) and skipped, as is a line too long to read
-    (:func:`bounded_lines`)."""
+    (:func:`bounded_lines`). Only an error of reading the file is reported as one: an error of the writer
+    (a full disk) propagates, so that the conversion stops and the old output stays."""
     name = str(path)
     loads, add = orjson.loads, writer.add_json
     try:
-        with open(path, "rb", buffering=READ_BLOCK) as stream:
-            for number, line in enumerate(bounded_lines(stream), 1):
-                if line is None:
-                    counter.error(long_line_item(f"{name}:{number}"))
-                    continue
-                try:
-                    obj = loads(line)
-                except orjson.JSONDecodeError as error:
-                    if line.strip():
-                        source = f"{name}:{number}"
-                        counter.error(Item(source, error=RecordError(bad_json(error, line), source=source)))
-                    continue
-                try:
-                    hands = add(obj)
-                except RecordError as error:
-                    source = f"{name}:{number}"
-                    counter.error(Item(source, error=error.at(source)))
-                    continue
-                counter.count(hands)
+        stream = open(path, "rb", buffering=READ_BLOCK)
     except OSError as error:
-        counter.error(Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name)))
+        counter.error(_unreadable(name, error))
+        return
+    with stream:
+        lines = enumerate(bounded_lines(stream), 1)
+        while True:
+            try:
+                number, line = next(lines)
+            except StopIteration:
+                return
+            except OSError as error:
+                counter.error(_unreadable(name, error))
+                return
+            if line is None:
+                counter.error(long_line_item(f"{name}:{number}"))
+                continue
+            try:
+                obj = loads(line)
+            except orjson.JSONDecodeError as error:
+                if line.strip():
+                    source = f"{name}:{number}"
+                    counter.error(Item(source, error=RecordError(bad_json(error, line), source=source)))
+                continue
+            try:
+                hands = add(obj)
+            except RecordError as error:
+                source = f"{name}:{number}"
+                counter.error(Item(source, error=error.at(source)))
+                continue
+            counter.count(hands)
+
+
+def _unreadable(name: str, error: OSError) -> Item:
+    return Item(name, error=RecordError(f"cannot read: {error.strerror or error}", source=name))
 
 
 class _Counter:

@@ -21,8 +21,6 @@ when complete.
 from __future__ import annotations
 
 import contextlib
-import os
-import secrets
 import shutil
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -30,8 +28,9 @@ from typing import Any, Iterable, Iterator
 
 import pyarrow.parquet as pq
 
-from ...atomic import atomic_path
+from ...atomic import atomic_path, named_error
 from ...cpus import cpu_count
+from ...workfiles import clean_leftovers, replace_folder, work_folder
 from ..model import GameRecord
 from .encode import EventBatch, EventEncoder
 from .layout import META_GAMES, META_HANDS, ROW_GROUP_HANDS, SCHEMA
@@ -218,8 +217,8 @@ class _Part:
 
 @contextlib.contextmanager
 def _atomic_folder(target: Path) -> Iterator[Path]:
-    """A temporary folder beside ``target`` that replaces it on success; only an empty folder or one of
-    part files (an earlier output) is replaced."""
+    """A work folder beside ``target`` that replaces it in one step on success (:mod:`...workfiles`); only an
+    empty folder or one of part files (an earlier output) is replaced. Errors name ``target``."""
     if target.exists():
         if not target.is_dir():
             raise FileExistsError(f"{target}: exists and is not a folder")
@@ -227,32 +226,21 @@ def _atomic_folder(target: Path) -> Iterator[Path]:
         if others:
             raise FileExistsError(f"{target}: the folder holds other files ({', '.join(sorted(others)[:3])}); "
                                   f"choose a new folder")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _new_folder(target, ".tmp")
-    try:
-        yield tmp
-        if target.exists():
-            old = _new_folder(target, ".old")
-            os.replace(target, old / "replaced")
-            os.replace(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-def _new_folder(target: Path, suffix: str) -> Path:
-    """A fresh hidden folder beside ``target``, with the permissions the umask gives (unlike mkdtemp)."""
-    for _ in range(100):
-        folder = target.parent / f".{target.name}.{secrets.token_hex(4)}{suffix}"
+    with contextlib.ExitStack() as stack:
         try:
-            folder.mkdir()
-            return folder
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"{target}: cannot create a temporary folder beside it")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            clean_leftovers(target)   # what a killed run left beside it (an old folder put back first)
+            tmp = stack.enter_context(work_folder(target))
+        except OSError as error:
+            raise named_error(error, target) from None
+        try:
+            yield tmp
+            replace_folder(tmp, target)
+        except BaseException as error:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if isinstance(error, OSError):
+                raise named_error(error, target, tmp) from None
+            raise
 
 
 def write_parquet(games: Iterable[GameRecord], path: str | Path, partition_size: int | None = None) -> int:
