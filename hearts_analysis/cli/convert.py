@@ -111,7 +111,9 @@ def _append(sources: list[str], target: str, partition_size: Optional[int], repo
         with progress("appending", enabled="-" not in sources) as bar:
             done = append_games(sources, target, partition_size, on_error=report, on_skip=skipped,
                                 on_progress=lambda games, hands: bar.advance(games, hands))
-    except (ValueError, OSError) as error:
+    except OSError as error:
+        raise fail(os_error_text(error, target))
+    except ValueError as error:
         raise fail(str(error))
     if not quiet:
         plural = "s" if done.games != 1 else ""

@@ -7,8 +7,13 @@ whose ``game_id`` is already there or came earlier in the same input, telling ``
 A game without a ``game_id`` cannot be checked and is added.
 
 The new part files are written beside the folder and moved in one by one (each move is
-atomic), so a reader sees whole part files only, and an interrupted append leaves the old
-files untouched; running it again skips what was moved in.
+atomic, and never over a file already there), so a reader sees whole part files only, and an
+interrupted append leaves the old files untouched; running it again skips what was moved in,
+and removes what the interrupted run left beside the folder. Appends to one folder take turns
+(each holds an exclusive lock on the folder from reading its ids to moving its parts in), so two
+runs at once neither add a game twice nor write over each other's parts. A part that cannot be
+read is refused, naming it: the games its ids name are not seen by any reader, so skipping them
+as already there would lose them.
 
 >>> import tempfile, pathlib
 >>> from hearts_analysis.rules import Rules
@@ -27,20 +32,19 @@ files untouched; running it again skips what was moved in.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
-import tempfile
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
-
-from .errors import Item
+from ..atomic import named_error
+from ..workfiles import clean_leftovers, locked_folder, work_folder
+from .errors import Item, RecordError
 from .model import GameRecord
-from .parquet.read import is_paired, pairs
+from .parquet.read import iter_row_groups
 from .parquet.write import PART_NAME, GameWriter
 from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES
 from .sources import iter_sources
@@ -72,34 +76,36 @@ def folder_files(folder: Path) -> list[Path]:
 
 
 def parquet_game_ids(path: Path) -> list[str | None]:
-    """The ``game_id`` of every game of a Parquet corpus file, reading the header rows only (``events/2``)."""
-    parquet = pq.ParquetFile(path)
-    names = parquet.schema_arrow.names
-    if "game_id" not in names:
-        return []
-    if is_paired(parquet):
-        tables = [parquet.read_row_group(number, columns=["game_id", "event"]) for number, _, _ in pairs(parquet)]
-        table = pa.concat_tables(tables) if tables else None
-        if table is None:
-            return []
-        games = table.filter(pc.equal(table["event"].cast(pa.string()), "game"))
-        return games["game_id"].cast(pa.string()).to_pylist()
-    table = parquet.read(columns=["game", "game_id"])   # events/1: game_id on every row of its game
-    first = pc.not_equal(table["game"].slice(1), table["game"].slice(0, len(table) - 1)) if len(table) else None
-    keep = [True] + (first.to_pylist() if first is not None else [])
-    return table["game_id"].cast(pa.string()).filter(pa.array(keep[:len(table)])).to_pylist()
+    """The ``game_id`` of every game of a Parquet corpus file, as the readers read it; :class:`UnreadablePart`
+    when a game of it cannot be read (its id, if any, names a game no reader sees)."""
+    found: list[str | None] = []
+    for group in iter_row_groups(path):
+        if isinstance(group, Item):
+            raise UnreadablePart(path, group.error.text())
+        for game in group.games:
+            if isinstance(game, RecordError):
+                raise UnreadablePart(path, game.text())
+            found.append(game.game_id)
+    return found
+
+
+class UnreadablePart(ValueError):
+    """A part of the corpus that cannot be read: appending would skip the games it names but cannot show."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: cannot be read, so the games already in its folder are not known and nothing "
+                         f"was appended ({reason}); repair or remove that part, then append again")
+        self.path = path
 
 
 def corpus_game_ids(folder: Path) -> set[str]:
-    """Every ``game_id`` already in a folder (Parquet header rows; JSON files parsed)."""
+    """Every ``game_id`` already in a folder (Parquet parts as the readers read them; JSON files parsed).
+    Raises :class:`UnreadablePart` for a Parquet part that cannot be read."""
     found: set[str] = set()
     for path in folder_files(folder):
         if path.suffix.lower() in PARQUET_SUFFIXES:
-            try:
-                found.update(game_id for game_id in parquet_game_ids(path) if game_id is not None)
-                continue
-            except (OSError, pa.ArrowException, ValueError):
-                pass   # a damaged file: read what the record reader can
+            found.update(game_id for game_id in parquet_game_ids(path) if game_id is not None)
+            continue
         found.update(item.game.game_id for item in iter_sources([path])
                      if item.game is not None and item.game.game_id is not None)
     return found
@@ -122,18 +128,26 @@ def append_items(items: Iterable[Item], folder: str | Path, partition_size: int 
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{folder}: appending adds part files to a folder; convert this file into one first "
                          f"(hearts convert {folder} {folder.with_suffix('')})")
-    present = corpus_game_ids(folder) if folder.exists() else set()
-    added_from: dict[str, str] = {}
-    counts = {"skipped": 0, "errors": 0, "without_id": 0}
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=f".{folder.name}.", suffix=".append") as staging:
-        staged = Path(staging) / "parts"
-        with GameWriter(staged, partition_size) as writer:
-            for game in _new_games(items, folder, present, added_from, counts, on_error, on_skip):
-                writer.add(game)
-                if on_progress is not None:
-                    on_progress(1, len(game.hands))
-        parts = _move_in(staged, folder) if writer.games else ()
+    staging: Path | None = None
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(folder)   # what a killed run left beside it (an old folder put back first)
+        folder.mkdir(exist_ok=True)
+        with locked_folder(folder), work_folder(folder, ".append") as staging:
+            present = corpus_game_ids(folder)
+            added_from: dict[str, str] = {}
+            counts = {"skipped": 0, "errors": 0, "without_id": 0}
+            with GameWriter(staging / "parts", partition_size) as writer:
+                for game in _new_games(items, folder, present, added_from, counts, on_error, on_skip):
+                    writer.add(game)
+                    if on_progress is not None:
+                        on_progress(1, len(game.hands))
+            try:
+                parts = _move_in(staging / "parts", folder) if writer.games else ()
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+    except OSError as error:
+        raise named_error(error, folder, *([staging] if staging is not None else [])) from None
     return Appended(writer.games, writer.hands, counts["skipped"], counts["errors"], parts, counts["without_id"])
 
 
@@ -160,17 +174,31 @@ def _new_games(items: Iterable[Item], folder: Path, present: set[str], added_fro
 
 
 def _move_in(staged: Path, folder: Path) -> tuple[str, ...]:
-    folder.mkdir(parents=True, exist_ok=True)
+    """The staged parts into ``folder``, numbered after its last part; a link, then the staged name removed, so
+    that a part already there is never replaced."""
     number = next_part_number(folder)
     names = []
     for part in sorted(staged.glob("part-*.parquet")):
         name = PART_NAME.format(number)
-        if (folder / name).exists():
-            raise FileExistsError(f"{folder / name}: appeared while appending; nothing after it was moved")
-        os.replace(part, folder / name)
+        _place(part, folder / name)
         names.append(name)
         number += 1
     return tuple(names)
+
+
+def _place(part: Path, destination: Path) -> None:
+    try:
+        os.link(part, destination)
+    except FileExistsError:
+        raise FileExistsError(f"{destination}: appeared while appending; nothing after it was moved") from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV):
+            raise
+        if destination.exists():   # no hard links here: the folder's lock keeps other appends out
+            raise FileExistsError(f"{destination}: appeared while appending; nothing after it was moved") from None
+        os.replace(part, destination)
+        return
+    part.unlink()
 
 
 def append_games(games: Iterable[GameRecord], folder: str | Path, partition_size: int | None = None) -> Appended:
@@ -190,4 +218,5 @@ def append(sources: Iterable[str | Path], folder: str | Path, partition_size: in
     return append_items(iter_sources(sources), folder, partition_size, on_error, on_skip, on_progress)
 
 
-__all__ = ["Appended", "append", "append_games", "append_items", "corpus_game_ids", "next_part_number"]
+__all__ = ["Appended", "UnreadablePart", "append", "append_games", "append_items", "corpus_game_ids",
+           "next_part_number"]
