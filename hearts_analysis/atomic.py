@@ -23,7 +23,7 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Callable, Iterable, Iterator
 
 from .workfiles import clean_leftovers, work_file
 
@@ -120,6 +120,13 @@ def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | o
     for source in inputs:
         if os.fspath(source) == STDOUT:
             continue
+        for companion in _companions(Path(source)):
+            if _same_file(companion, target):
+                raise OutputError(name, f"is read with the input {os.fspath(source)} (the file beside it that "
+                                        "completes its games); choose another output")
+        if os.path.isdir(source) and _companions(target) and _inside(target, Path(source)):
+            raise OutputError(name, f"completes the games of a file beside it in the input folder "
+                                    f"{os.fspath(source)}, so it is also an input; choose an output outside it")
         try:
             same = os.path.samefile(source, target)
         except OSError:  # one of them does not exist (yet)
@@ -147,6 +154,28 @@ def check_output(output: str | os.PathLike[str] | None, inputs: Iterable[str | o
         problem = _blocked_folder(target.parent)
         if problem:
             raise OutputError(name, problem)
+
+
+_COMPANION_FINDERS: list[Callable[[Path], Iterable[Path]]] = []
+
+
+def register_companions(find: Callable[[Path], Iterable[Path]]) -> None:
+    """Let a format say which files a reader of ``path`` also reads beside it (a log whose scores are in
+    another file); an output that is one of those is refused as an input."""
+    if find not in _COMPANION_FINDERS:
+        _COMPANION_FINDERS.append(find)
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
+def _companions(path: Path) -> list[Path]:
+    """The existing files read with ``path`` (:func:`register_companions`)."""
+    return [companion for find in _COMPANION_FINDERS for companion in find(path) if os.path.lexists(companion)]
 
 
 FOLDER_GAME_SUFFIXES = (".json", ".jsonl", ".ndjson", ".parquet", ".pq")

@@ -28,7 +28,7 @@ format cannot hold is named with the reason, and the run exits 2:
 True
 >>> refused = runner.invoke(app, ["export", "killer", str(folder / "games.jsonl"), "-o", str(folder / "KHearts.log")])
 >>> refused.exit_code, refused.stderr.splitlines()[-1]
-(2, 'exported 0 games as Killer Hearts text log (KHearts.log); 2 left out')
+(2, 'exported 0 games as Killer Hearts text log (KHearts.log); 2 left out; nothing written')
 """
 
 from __future__ import annotations
@@ -132,10 +132,11 @@ def import_openspiel(
     check_output(output, [path], folder=None)
     with _text_input(path) as stream:
         games, errors = _read_reporting(openspiel.read_histories(stream, "<stdin>" if path == "-" else path, rules))
-    _write_games(games, output)
+    if games:   # nothing read: an existing output is left as it was
+        _write_games(games, output)
     under = f" under {openspiel.game_string(rules)}" if rules is not None else ""
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''}{under}"
-               + (f"; {errors:,} bad line(s)" if errors else ""), err=True)
+               + (f"; {errors:,} bad line(s)" if errors else "") + _nothing_written(games, output), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
 
@@ -149,6 +150,11 @@ def _read_reporting(items: Iterable[Item]) -> tuple[list, int]:
         else:
             games.append(item.game)
     return games, errors
+
+
+def _nothing_written(games: list, output: str) -> str:
+    """The note of a run that read or kept no game, so wrote nothing (an existing output is left as it was)."""
+    return "" if games or output == "-" else "; nothing written"
 
 
 def _write_text(output: str, write: Callable[[TextIO], int]) -> int:
@@ -223,13 +229,15 @@ def export_openspiel(
         notes.update(result.rescored)
         exports.append(result)
         exported += 1
-    hands = _write_text(output, lambda out: openspiel.write_histories(exports, chosen or {}, out, plain))
+    hands = _write_text(output, lambda out: openspiel.write_histories(exports, chosen or {}, out, plain)) \
+        if exports else 0   # no game exported: an existing output is left as it was
     for note in sorted(notes):
         typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
     where = openspiel.game_string(chosen or {})
     typer.echo(f"exported {hands:,} hand{'s' if hands != 1 else ''} from {exported:,} "
                f"game{'s' if exported != 1 else ''}; load them with pyspiel.load_game({where!r})"
-               + (f"; {errors:,} game(s) or record(s) left out" if errors else ""), err=True)
+               + (f"; {errors:,} game(s) or record(s) left out" if errors else "") + _nothing_written(exports, output),
+               err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
 
@@ -310,12 +318,11 @@ def _in_format(path: Path, module: ModuleType | None) -> bool:
 def import_files(paths: list[str], output: str, module: ModuleType | None) -> int:
     """Read, report each unreadable game, write the rest; the exit status."""
     games, errors = _read_reporting(item for raw in paths for item in _items(raw, module))
-    if games or not errors:   # nothing read at all: an existing output is left as it was
+    if games:   # nothing read at all: an existing output is left as it was
         _write_games(games, output)
     hands = sum(len(game.hands) for game in games)
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} ({hands:,} hands)"
-               + (f"; {errors:,} could not be read" if errors else "")
-               + ("; nothing written" if errors and not games else ""), err=True)
+               + (f"; {errors:,} could not be read" if errors else "") + _nothing_written(games, output), err=True)
     return EXIT_BAD_INPUT if errors else 0
 
 
@@ -353,7 +360,12 @@ def _register_import(module: ModuleType) -> None:
 
 
 def export_games(paths: list[str], output: str, module: ModuleType) -> int:
-    """Write every game the format can hold; report the others; the exit status."""
+    """Write every game the format can hold; report the others; the exit status. A format that keeps its games
+    in several files (``outputs`` and ``write_set``) writes them all, beside the file named."""
+    written = [Path(file) for file in module.outputs(output)] if hasattr(module, "write_set") and output != "-" \
+        else [output]
+    for file in written:
+        check_output(file, paths)
     games, errors = [], 0
     unfit = getattr(module, "unfit", None)
     for item in iter_sources(paths):
@@ -367,9 +379,19 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
             typer.echo(f"{item.source}: not exported: {reason}", err=True)
             continue
         games.append(item.game)
-    _write_text(output, lambda out: module.write(games, out))
-    typer.echo(f"exported {len(games):,} game{'s' if len(games) != 1 else ''} as {module.TITLE}"
-               + (f"; {errors:,} left out" if errors else ""), err=True)
+    sets = hasattr(module, "write_set") and output != "-"
+    if games and sets:
+        try:
+            module.write_set(games, output)
+        except OSError as error:
+            raise fail(os_error_text(error, output))
+    elif games:   # no game: an existing output is left as it was
+        _write_text(output, lambda out: module.write(games, out))
+    files = f" into {', '.join(str(file) for file in written)}" if games and sets else ""
+    only = getattr(module, "ONE_FILE_NOTE", "") if games and len(written) == 1 and (sets or output == "-") else ""
+    typer.echo(terminal_safe(f"exported {len(games):,} game{'s' if len(games) != 1 else ''} as {module.TITLE}{files}"
+                             + (f"; {errors:,} left out" if errors else "") + only + _nothing_written(games, output)),
+               err=True)
     return EXIT_BAD_INPUT if errors else 0
 
 

@@ -29,12 +29,13 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from ..atomic import register_companions
 from ..records.sources import SNIFF_BYTES, ForeignReader, register_recogniser
 
 MODULES: tuple[str, ...] = ("killer", "sturtevant", "league", "killer_json", "trend", "turbo", "text_notation")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
-__all__ = ["MODULES", "SNIFF_BYTES", "formats", "reader_for", "recognise"]
+__all__ = ["MODULES", "SNIFF_BYTES", "companions", "formats", "reader_for", "recognise"]
 
 
 def formats() -> dict[str, ModuleType]:
@@ -57,4 +58,10 @@ def reader_for(head: str) -> ForeignReader | None:
     return None if module is None else module.read
 
 
+def companions(path):
+    """The files a reader of ``path`` reads beside it (a Hearts League trick file's round and game files)."""
+    return importlib.import_module(f"{__package__}.league").companions(path)
+
+
 register_recogniser(reader_for)
+register_companions(companions)

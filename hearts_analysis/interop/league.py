@@ -31,6 +31,7 @@ says so (``deal-invalid``, ``hand-incomplete``): the missing cards are not guess
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 from collections import OrderedDict
@@ -79,6 +80,26 @@ def sibling(path: str | Path, kind: str) -> Path | None:
         if own in path.name:
             return path.with_name(path.name.replace(own, kind, 1))
     return None
+
+
+ONE_FILE_NOTE = ("; the trick file only, without the points and the names: give an output named like "
+                 "TrickHistory.csv for the round and game files beside it")
+"""What ``hearts export league`` says when it writes the trick file alone (to stdout, or a name without ``Trick``)."""
+KINDS = ("Trick", "Round", "Game")
+FILE_NAMES = tuple(f"{kind}History.csv" for kind in KINDS)
+"""The files of a record set as the program names them, trick file first."""
+
+
+def companions(path: str | Path) -> list[Path]:
+    """The other files of the record set ``path`` belongs to, by name (see :func:`sibling`); CSV files only.
+
+    >>> [p.name for p in companions("L/TrickHistory.csv")], companions("games.jsonl")
+    (['RoundHistory.csv', 'GameHistory.csv'], [])
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".csv":
+        return []
+    return [other for kind in KINDS if (other := sibling(path, kind)) is not None and other != path]
 
 
 # -- recognising ----------------------------------------------------------------------
@@ -311,7 +332,7 @@ def trick_rows(game: GameRecord, index: int = 1) -> list[list]:
 
 
 def write(games: Iterable[GameRecord], out: TextIO) -> int:
-    """The trick file of the games (the scores go in the round file: :func:`write_files`)."""
+    """The trick file of the games alone (to a stream; :func:`write_set` writes the round and game files too)."""
     writer = csv.writer(out, lineterminator="\n")
     count = 0
     for index, game in enumerate(games, 1):
@@ -320,9 +341,29 @@ def write(games: Iterable[GameRecord], out: TextIO) -> int:
     return count
 
 
-def write_files(games: Iterable[GameRecord], folder: str | Path) -> int:
-    """The trick, round and game files of the games in ``folder``, each written atomically."""
-    games = list(games)
+def outputs(path: str | Path) -> list[Path]:
+    """The files :func:`write_set` writes for ``path``: the trick file, and beside it the round and game files
+    when its name says where they go (it holds ``Trick``)."""
+    path = Path(path)
+    if "Trick" not in path.name:
+        return [path]
+    return [path, *(sibling(path, kind) for kind in KINDS[1:])]
+
+
+def write_set(games: Iterable[GameRecord], path: str | Path) -> list[Path]:
+    """The record set of the games at ``path`` (the trick file) and beside it (:func:`outputs`), each file
+    written beside its name and all renamed once every one is complete; returns the files written."""
+    tables = _tables(list(games))
+    files = outputs(path)
+    with contextlib.ExitStack() as stack:
+        for file, rows in zip(files, tables):
+            out = stack.enter_context(atomic_open(file, "w"))
+            csv.writer(out, lineterminator="\n").writerows(rows)
+    return files
+
+
+def _tables(games: list[GameRecord]) -> tuple[list, list, list]:
+    """The rows of the trick, round and game files."""
     tricks, rounds, finals = [], [], []
     for index, game in enumerate(games, 1):
         tricks += trick_rows(game, index)
@@ -335,12 +376,15 @@ def write_files(games: Iterable[GameRecord], folder: str | Path) -> int:
         queens = [sum(h.taken[s] >> QS & 1 for h in result.hands) for s in range(PLAYERS)]
         tricks_won = [sum(h.tricks_won[s] for h in result.hands) for s in range(PLAYERS)]
         finals.append([season, number, *game.players, *result.totals, *hearts, *queens, *tricks_won])
-    folder = Path(folder)
-    for file_name, rows in (("TrickHistory.csv", tricks), ("RoundHistory.csv", rounds), ("GameHistory.csv", finals)):
-        with atomic_open(folder / file_name, "w") as out:
-            csv.writer(out, lineterminator="\n").writerows(rows)
+    return tricks, rounds, finals
+
+
+def write_files(games: Iterable[GameRecord], folder: str | Path) -> int:
+    """The trick, round and game files of the games in ``folder`` (see :func:`write_set`)."""
+    games = list(games)
+    write_set(games, Path(folder) / FILE_NAMES[0])
     return len(games)
 
 
-__all__ = ["NAME", "TITLE", "card_from_league", "league_card", "read", "sibling", "sniff", "trick_rows", "write",
-           "write_files"]
+__all__ = ["FILE_NAMES", "NAME", "TITLE", "card_from_league", "companions", "league_card", "outputs", "read", "sibling",
+           "sniff", "trick_rows", "write", "write_files", "write_set"]
