@@ -20,12 +20,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shutil
 import stat
 import sys
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
-from .workfiles import clean_leftovers, work_file
+from .text import terminal_safe
+from .workfiles import clean_leftovers, replace_folder, work_file, work_folder
 
 STDOUT = "-"
 """The output name for standard output (and the input name for standard input)."""
@@ -44,6 +46,10 @@ class OutputError(OSError):
 
     def __str__(self) -> str:
         return f"{self.filename}: {self.strerror}"
+
+
+class FolderInUse(OutputError, FileExistsError):
+    """A folder output that holds files no earlier run of that output wrote: it is not replaced."""
 
 
 def _umask() -> int:
@@ -240,6 +246,46 @@ def atomic_path(target: str | os.PathLike[str], mode: int | None = None) -> Iter
                 tmp_path.unlink()
             if isinstance(error, OSError):
                 raise _named(error, name, tmp_path, where) from None
+            raise
+
+
+@contextlib.contextmanager
+def atomic_folder(target: str | os.PathLike[str], replaceable: Callable[[Path], bool] = lambda entry: False,
+                  kind: str = "output") -> Iterator[Path]:
+    """A new folder to write that replaces ``target`` in one step when the block succeeds (a crash leaves the
+    old folder or the new one: :mod:`.workfiles`); on failure ``target`` stays as it was.
+
+    An existing folder is replaced only when every entry in it is ``replaceable`` (what an earlier run of the
+    same output wrote), never one holding other files, nor the current folder. A symbolic link is followed.
+    The work folder is made before the block runs, so an output that cannot be written fails before any
+    work. Failures raise :class:`OutputError` naming ``target``.
+    """
+    name = os.fspath(target)
+    where = Path(os.path.realpath(target)) if os.path.islink(target) else Path(target)
+    if where.exists():
+        if not where.is_dir():
+            raise OutputError(name, "exists and is not a folder")
+        if _inside(Path.cwd(), where):
+            raise FolderInUse(name, "holds the current folder; give a new folder for this output")
+        others = sorted(entry.name for entry in where.iterdir() if not replaceable(entry))
+        if others:
+            raise FolderInUse(name, f"the folder holds other files ({', '.join(terminal_safe(o) for o in others[:3])}"
+                                    f"{', ...' if len(others) > 3 else ''}) than a {kind}; choose a new folder")
+    with contextlib.ExitStack() as stack:
+        try:
+            where.parent.mkdir(parents=True, exist_ok=True)
+            clean_leftovers(where)   # what a killed run left beside it (an old folder put back first)
+            work = stack.enter_context(work_folder(where))
+        except OSError as error:
+            raise OutputError(name, _blocked_folder(where.parent) or f"cannot be written: {_reason(error)}") \
+                from None
+        try:
+            yield work
+            replace_folder(work, where)
+        except BaseException as error:
+            shutil.rmtree(work, ignore_errors=True)
+            if isinstance(error, OSError):
+                raise _named(error, name, work, where) from None
             raise
 
 

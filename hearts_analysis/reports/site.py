@@ -25,6 +25,7 @@ With ``max_games=1`` the second game is counted and listed but gets no page of i
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
@@ -33,6 +34,7 @@ import numpy as np
 
 from ..analysis import analyze_game, game_to_dict
 from ..analysis.catalogue import stat
+from ..atomic import atomic_folder
 from ..audit import game_report
 from ..engine.replay import replay_game
 from ..records.errors import Item
@@ -44,7 +46,7 @@ from .extras import GameExtras
 from .game import GAME_SCRIPTS, game_context
 from .names import page_name
 from .players import STAT_COLUMNS, player_rows, players_context
-from .render import SITE, figure_data, render_page, write_assets, write_page
+from .render import PLOTLY_FILE, SITE, figure_data, render_page, write_assets, write_page
 from .sitedata import LeakFinder, RatingHistory, SiteDigest, SiteFilter, find_leaks, rating_history
 
 if TYPE_CHECKING:
@@ -95,11 +97,44 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
                sources: str | None = None) -> SiteResult:
     """Write the site of every game under ``paths`` into ``folder`` and return what was written.
 
+    The site is written into a new folder beside ``folder`` that replaces it when complete, so a failure (a
+    full disk) leaves the earlier site whole, and no page of an earlier site stays. A folder holding other
+    files than a site's is refused, and one that cannot be written fails before any game is read.
+
     ``progress`` is called with each kept game's hand count; ``on_error`` with each unreadable item.
     ``review``: settings, or a :class:`~hearts_analysis.review.batch.ReviewPlan` (workers, a cache, progress
     per reviewed hand) to review every kept game, hands in parallel and several games ahead.
     """
-    folder = Path(folder)
+    final = Path(folder)
+    with atomic_folder(final, _site_file, "site") as folder:
+        return _build(paths, folder, final, rules, site_filter, max_games, review, leaks, ratings, progress,
+                      on_error, sources)
+
+
+def _site_file(entry: Path) -> bool:
+    """What a site is made of, and so what an earlier site in the folder may hold: its pages and assets."""
+    if entry.is_dir():
+        return entry.name == SITE.assets.rstrip("/")
+    return entry.suffix.lower() in (".html", ".htm") or entry.name == PLOTLY_FILE
+
+
+def _keep_assets(old: Path, new: Path) -> None:
+    """The earlier site's asset files, linked into the new site, so that those that did not change keep their
+    file (and time: a browser's or a mirror's copy stays fresh); :func:`write_assets` replaces the others."""
+    if not old.is_dir():
+        return
+    new.mkdir(parents=True, exist_ok=True)
+    for asset in old.iterdir():
+        if asset.is_file() and not asset.is_symlink():
+            try:
+                os.link(asset, new / asset.name)
+            except OSError:
+                pass   # no hard links here: written anew
+
+
+def _build(paths, folder: Path, final: Path, rules, site_filter, max_games, review, leaks, ratings, progress,
+           on_error, sources) -> SiteResult:
+    """The site written into ``folder``, the work folder that becomes ``final``."""
     paths = list(paths)
     sources = sources if sources is not None else ", ".join(str(p) for p in paths)
     digest = SiteDigest(filter=site_filter or SiteFilter(), max_pages=max_games)
@@ -120,9 +155,10 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
             progress(len(result.hands))
     site = Site(digest, sources, find_leaks(digest.tally, leaks), rating_history(digest.games, digest.tally, ratings))
     written += site.write(folder)
+    _keep_assets(final / SITE.assets, folder / SITE.assets)
     write_assets(folder)
     summary = digest.audit.summary
-    return SiteResult(folder=folder, index=folder / INDEX, pages=written, games=len(digest.games),
+    return SiteResult(folder=final, index=final / INDEX, pages=written, games=len(digest.games),
                       hands=summary.hands, violations=summary.violations,
                       game_pages=len(digest.games) - digest.pages_skipped, players=len(site.player_pages),
                       errors=digest.audit.summary.errors, filtered_out=digest.filtered_out,

@@ -43,9 +43,11 @@ ENTRY_FORMAT = 1
 
 
 def default_folder() -> Path:
-    """``$XDG_CACHE_HOME/hearts-analysis/review``, else ``~/.cache/hearts-analysis/review``."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "hearts-analysis" / "review"
+    """``$XDG_CACHE_HOME/hearts-analysis/review``, else ``~/.cache/hearts-analysis/review``. A relative
+    ``XDG_CACHE_HOME`` is ignored, as the XDG Base Directory specification says (it would put the cache
+    under whatever folder the command runs in)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "hearts-analysis" / "review"
 
 
 @lru_cache(maxsize=1)

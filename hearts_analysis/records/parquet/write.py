@@ -21,16 +21,14 @@ when complete.
 from __future__ import annotations
 
 import contextlib
-import shutil
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import pyarrow.parquet as pq
 
-from ...atomic import atomic_path, named_error
+from ...atomic import atomic_folder, atomic_path
 from ...cpus import cpu_count
-from ...workfiles import clean_leftovers, replace_folder, work_folder
 from ..model import GameRecord
 from .encode import EventBatch, EventEncoder
 from .layout import META_GAMES, META_HANDS, ROW_GROUP_HANDS, SCHEMA
@@ -215,32 +213,11 @@ class _Part:
         self.writer.close()
 
 
-@contextlib.contextmanager
-def _atomic_folder(target: Path) -> Iterator[Path]:
-    """A work folder beside ``target`` that replaces it in one step on success (:mod:`...workfiles`); only an
-    empty folder or one of part files (an earlier output) is replaced. Errors name ``target``."""
-    if target.exists():
-        if not target.is_dir():
-            raise FileExistsError(f"{target}: exists and is not a folder")
-        others = [p.name for p in target.iterdir() if not (p.name.startswith("part-") and p.suffix == ".parquet")]
-        if others:
-            raise FileExistsError(f"{target}: the folder holds other files ({', '.join(sorted(others)[:3])}); "
-                                  f"choose a new folder")
-    with contextlib.ExitStack() as stack:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            clean_leftovers(target)   # what a killed run left beside it (an old folder put back first)
-            tmp = stack.enter_context(work_folder(target))
-        except OSError as error:
-            raise named_error(error, target) from None
-        try:
-            yield tmp
-            replace_folder(tmp, target)
-        except BaseException as error:
-            shutil.rmtree(tmp, ignore_errors=True)
-            if isinstance(error, OSError):
-                raise named_error(error, target, tmp) from None
-            raise
+def _atomic_folder(target: Path):
+    """A work folder that replaces ``target`` in one step on success (:func:`...atomic.atomic_folder`); only an
+    empty folder or one of part files (an earlier output) is replaced."""
+    return atomic_folder(target, lambda entry: entry.name.startswith("part-") and entry.suffix == ".parquet",
+                         "corpus of part files")
 
 
 def write_parquet(games: Iterable[GameRecord], path: str | Path, partition_size: int | None = None) -> int:
