@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import stat
 import sys
@@ -65,8 +66,22 @@ def _what(mode: int) -> str:
     return "special file"
 
 
+_ARROW_ERRNO = re.compile(r"\[errno (\d+)\]")
+"""How Arrow's errors quote the system's error number (``... Detail: [errno 28] No space left on device``)."""
+
+
+def _errno(error: OSError) -> int | None:
+    """The system's error number, also from the text of an error that carries none (Arrow's)."""
+    if error.errno is not None:
+        return error.errno
+    match = _ARROW_ERRNO.search(str(error))
+    return int(match.group(1)) if match else None
+
+
 def _reason(error: OSError) -> str:
     """An operating-system error in words, without its number or any file name."""
+    if _ARROW_ERRNO.search(error.strerror or str(error)) and (number := _errno(error)) is not None:
+        return os.strerror(number)   # Arrow's wording around the system's
     return (error.strerror or str(error)).rstrip(".")
 
 
@@ -305,7 +320,7 @@ def _named(error: OSError, target: str, *ours: Path) -> OSError:
     if isinstance(error, OutputError):
         return error
     names = {os.fspath(p) for p in ours}
-    if (_ours(error.filename, names) if error.filename is not None else error.errno in WRITE_ERRORS):
+    if (_ours(error.filename, names) if error.filename is not None else _errno(error) in WRITE_ERRORS):
         return OutputError(target, f"cannot be written: {_reason(error)}")
     text = str(error)
     if error.filename is None and any(name in text for name in names):  # e.g. Arrow's, with the path inside

@@ -214,10 +214,17 @@ def replace_folder(new: Path, target: Path) -> None:
         if exchange(new, target):
             shutil.rmtree(new, ignore_errors=True)
             return
-        old = target.parent / f".{target.name}.{secrets.token_hex(4)}.old"
-        os.rename(target, old)   # still held by us: the lock goes with the folder
+        old = _move_aside(target)
         os.rename(new, target)
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _move_aside(target: Path) -> Path:
+    """The first of two renames where the system cannot swap: ``target`` to ``.NAME.XXXX.old``, still held by the
+    caller (the lock goes with the folder); :func:`clean_leftovers` puts it back if the second never comes."""
+    old = target.parent / f".{target.name}.{secrets.token_hex(4)}.old"
+    os.rename(target, old)
+    return old
 
 
 __all__ = ["clean_leftovers", "exchange", "hold", "locked_folder", "replace_folder", "work_file", "work_folder"]

@@ -134,15 +134,15 @@ def append_items(items: Iterable[Item], folder: str | Path, partition_size: int 
         clean_leftovers(folder)   # what a killed run left beside it (an old folder put back first)
         folder.mkdir(exist_ok=True)
         with locked_folder(folder), work_folder(folder, ".append") as staging:
-            present = corpus_game_ids(folder)
-            added_from: dict[str, str] = {}
-            counts = {"skipped": 0, "errors": 0, "without_id": 0}
-            with GameWriter(staging / "parts", partition_size) as writer:
-                for game in _new_games(items, folder, present, added_from, counts, on_error, on_skip):
-                    writer.add(game)
-                    if on_progress is not None:
-                        on_progress(1, len(game.hands))
             try:
+                present = corpus_game_ids(folder)
+                added_from: dict[str, str] = {}
+                counts = {"skipped": 0, "errors": 0, "without_id": 0}
+                with GameWriter(staging / "parts", partition_size) as writer:
+                    for game in _new_games(items, folder, present, added_from, counts, on_error, on_skip):
+                        writer.add(game)
+                        if on_progress is not None:
+                            on_progress(1, len(game.hands))
                 parts = _move_in(staging / "parts", folder) if writer.games else ()
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
