@@ -3,8 +3,8 @@ a chosen point, a full or read-only disk, or an import or export that read no ga
 
 Races run two real ``python -m hearts_analysis`` processes. Kills and pauses come from :data:`LAUNCH`, which
 starts the command line with one function of the package wrapped (``HEARTS_TEST_WRAP=module:attr|action``):
-paused before it runs, or the process killed with SIGKILL before or after it runs; nothing in the package
-knows of it. Full and read-only disks are tiny tmpfs mounts (skipped where mounting is not allowed).
+paused before or after it runs, or the process killed with SIGKILL before or after it runs; nothing in the
+package knows of it. Full and read-only disks are tiny tmpfs mounts (skipped where mounting is not allowed).
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ if spec:
         if action == "false":
             return False
         result = original(*args, **kwargs)
+        if action.startswith("sleep-after:"):
+            time.sleep(float(action[12:]))
         if action == "kill-after":
             os.kill(os.getpid(), signal.SIGKILL)
         return result
@@ -212,7 +214,7 @@ def test_two_appends_of_different_games_at_once_lose_none(tmp_path, week):
     assert run("convert", week[0], club, "--append").exit_code == 0
     third = tmp_path / "c.jsonl"
     write_games(games(40, 7, "c"), third)
-    slow = "hearts_analysis.records.append:_move_in|sleep:1.5"
+    slow = "hearts_analysis.records.append:next_part_number|sleep-after:1.5"   # between choosing a name and taking it
     runs = [hearts("convert", source, club, "--append", wrap=slow, start_only=True) for source in (week[1], third)]
     assert [p.wait(timeout=300) for p in runs] == [0, 0], [p.stderr.read() for p in runs]
     found = ids(club)
