@@ -46,10 +46,10 @@ def test_hand_written_moon_deal_with_an_exposed_ace():
     hand = game.hands[0]
     assert hand.pass_direction == "left" and hand.extra == {"charged": ["AH"]}
     assert hand.passes[3] == tuple(parse_card(c) for c in ("2C", "3C", "4C"))
-    assert hand.points == (0, 39, 39, 39)
+    assert hand.points == (-312, 0, 0, 0)  # the server's +312: 4 x (13 hearts doubled + QS) x 2 for TC
     result = replay_game(game)
     assert result.violations == ()  # one deal of four: not complete, and not claimed to be
-    assert result.hands[0].moon.seat == 0 and result.hands[0].points == (0, 39, 39, 39)
+    assert result.hands[0].moon.seat == 0 and result.hands[0].points == (-312, 0, 0, 0)
 
 
 def test_without_the_exposure_the_logged_scores_do_not_fit():

@@ -126,30 +126,36 @@ def json_events(stream: TextIO) -> Iterator[tuple[int, Any]]:
 def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | None], known: Sequence[str],
                 new_game: Callable[[int], Any], starts: Callable[[Any, str], bool],
                 apply: Callable[[Any, str, Any, int], None], record: Callable[[Any, str], GameRecord],
-                ends: str | None = None) -> Iterator[Item]:
+                ends: str | None = None, events: Iterable[tuple[int, Any]] | None = None) -> Iterator[Item]:
     """The games of an event log, each an :class:`Item`: read as they end, an error where an event was bad.
 
     ``kind_of`` names an event (``None``: not an event object); events not ``known`` are skipped;
     ``starts(game, kind)`` says an event opens a new game; ``apply`` takes an event into the game
     (raising :class:`RecordError` naming the field); ``record`` builds it; an ``ends`` event closes it.
     The first bad event of a game makes the game an error, named ``file:line``; the next game is read.
+    ``events`` are the ``(line, event)`` pairs when the log is not JSON (default: :func:`json_events`).
+    A game whose ``skipped`` (a list, filled by ``record``) names deals left out yields those errors
+    before the game: a cut-off deal costs only itself.
     """
     stem = Path(name).stem or "log"
     game: Any = None
     count = 0
 
-    def finish(current: Any) -> Item:
+    def finish(current: Any) -> list[Item]:
         nonlocal count
         count += 1
         source = f"{name}:{current.line}"
         if current.error is not None:
-            return Item(source, error=current.error)
+            return [Item(source, error=current.error)]
         try:
-            return Item(source, record(current, f"{stem}-{count}"))
+            built = record(current, f"{stem}-{count}")
         except RecordError as error:
-            return Item(source, error=error.at(source))
+            return [Item(source, error=error.at(source))]
+        skipped = [Item(error.source or source, error=error if error.source else error.at(source))
+                   for error in getattr(current, "skipped", ())]
+        return [*skipped, Item(source, built)]
 
-    for line, event in json_events(stream):
+    for line, event in (json_events(stream) if events is None else events):
         kind = None
         if not isinstance(event, RecordError):
             kind = kind_of(event)
@@ -159,7 +165,7 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
                 continue
         if game is None or (kind is not None and starts(game, kind)):
             if game is not None:
-                yield finish(game)
+                yield from finish(game)
             game = new_game(line)
         if isinstance(event, RecordError):
             if game.error is None:
@@ -171,10 +177,10 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
             if game.error is None:
                 game.error = error.at(f"{name}:{line}")
         if kind == ends:
-            yield finish(game)
+            yield from finish(game)
             game = None
     if game is not None:
-        yield finish(game)
+        yield from finish(game)
 
 
 def replay_for_export(game: GameRecord, preset: str, program: str, players: int = 4) -> GameResult:
