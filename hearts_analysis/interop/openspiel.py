@@ -34,6 +34,10 @@ Other lines starting with ``#`` are comments. A tool that reads histories line b
 line without skipping comments takes the file without them (``grep -v '^#'``), or
 ``hearts export openspiel --plain``.
 
+Either file, and OpenSpiel's playthrough of a hand
+(:mod:`hearts_analysis.interop.openspiel_playthrough`), is recognised from its content
+(:func:`sniff`): ``hearts import FILE`` needs no format name.
+
 >>> openspiel_card(parse_card("2C")), openspiel_card(parse_card("AS"))
 (0, 51)
 >>> game_string(rules_from_parameters(parse_game_string("hearts(jd_bonus=true)")))
@@ -43,6 +47,7 @@ line without skipping comments takes the file without them (``grep -v '^#'``), o
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +61,11 @@ from ..records.json import game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
 from ..text import shown
+from . import openspiel_playthrough
 
+NAME = "openspiel"
+TITLE = "OpenSpiel hearts histories (or its playthrough of a hand)"
+FILE_EXAMPLE = "histories.txt"
 GAME_NAME = "hearts"
 PLAYERS = 4
 CARDS = 52
@@ -314,6 +323,36 @@ CARD_KEYS = ("deal", "passes", "plays", "pass_direction")
 """The hand fields a history holds; a ``# record:`` line holds the others."""
 
 
+def sniff(head: str) -> bool:
+    """A ``# game_string: hearts`` line, an OpenSpiel playthrough of hearts, or lines of 0..51 actions that
+    open as a history does: a pass direction 0-3, then at least the 52 cards of the deal."""
+    first = next((line.strip() for line in head.splitlines() if line.strip()), "")
+    if first.startswith(GAME_STRING_HEADER):
+        return first[len(GAME_STRING_HEADER):].strip().partition("(")[0].strip() == GAME_NAME
+    if openspiel_playthrough.looks_like(head):
+        return first[len(openspiel_playthrough.HEADER):].strip().partition("(")[0].strip() == GAME_NAME
+    lines = [line for line in head.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if len(head) >= SNIFF_LIMIT and len(lines) > 1:
+        lines = lines[:-1]  # the last line of a long head may be cut
+    if not lines:
+        return False
+    for line in lines[:3]:
+        tokens = line.split()
+        if len(tokens) < 1 + CARDS or len(tokens) > 1 + CARDS + PLAYERS * PASS_CARDS + CARDS \
+                or not all(t.isdigit() and int(t) < CARDS for t in tokens) or int(tokens[0]) >= len(DIRECTIONS):
+            return False
+    return True
+
+
+SNIFF_LIMIT = 1 << 16
+"""The size of the head a recogniser is given (``records.sources.SNIFF_BYTES``)."""
+
+
+def read(stream: Iterable[str], name: str) -> Iterator[Item]:
+    """The registry's reader: :func:`read_histories` under each file's own game string."""
+    return read_histories(stream, name)
+
+
 def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None) -> Iterator[Item]:
     """Every game of a stream; a bad line or record is an error item, the rest go on.
 
@@ -323,10 +362,19 @@ def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None)
     A history line after a ``# record:`` line is a hand of that game; any other is a game
     of one hand.
     """
+    lines = iter(stream)
+    opening: list[str] = []
+    for line in lines:
+        opening.append(line)
+        if line.strip():
+            break
+    if opening and opening[-1].lstrip().startswith(openspiel_playthrough.HEADER):
+        yield from openspiel_playthrough.read(itertools.chain(opening, lines), name, rules)
+        return
     stem = Path(name).stem or name
     parsing = rules or Rules.preset(PRESET)
     game: _Gathered | None = None
-    for number, line in enumerate(stream, 1):
+    for number, line in enumerate(itertools.chain(opening, lines), 1):
         text = line.strip()
         if not text:
             continue
@@ -495,8 +543,8 @@ def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool], o
     return count
 
 
-__all__ = ["DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
+__all__ = ["NAME", "TITLE", "DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
            "card_from_openspiel", "export_game", "game_from_history", "game_string",
            "hand_from_history", "history_of_hand", "opening_state", "openspiel_card", "parameters_for",
-           "parse_game_string", "read_histories", "record_header", "rules_from_parameters",
+           "parse_game_string", "read", "read_histories", "record_header", "rules_from_parameters", "sniff",
            "write_histories"]
