@@ -78,9 +78,14 @@ def data(text: str) -> dict:
                           "event")
     try:
         value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as error:
-        why = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise RecordError(f"the data is not a Python dict literal ({why[:120]})", "event") from None
+    except SyntaxError as error:
+        raise RecordError(f"the data is not a Python dict literal ({error.msg}, column {error.offset})",
+                          "event") from None
+    except (ValueError, TypeError) as error:
+        why = "a call, a name or an operator" if "malformed" in str(error) else str(error).splitlines()[0][:120]
+        raise RecordError(f"the data is not a Python dict literal (it holds {why})", "event") from None
+    except (MemoryError, RecursionError):
+        raise RecordError("the data is not a Python dict literal (it is nested too deeply)", "event") from None
     try:
         if not isinstance(value, dict):
             raise ValueError(type(value).__name__)
