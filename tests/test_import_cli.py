@@ -231,3 +231,58 @@ def test_openspiel_histories_and_its_playthrough_are_recognised(tmp_path):
     unknown.write_text("1 2 3\n")
     assert "formats: killer, sturtevant, league, killer-json, trend, turbo, openspiel, text" in \
         run("import", unknown).output
+
+
+# -- a cut-off deal costs only itself, in every importer ---------------------------------------------
+CUT_PRESETS = {"killer": "killer_hearts", "killer-json": "killer_hearts", "sturtevant": "sturtevant",
+               "trend": "trend_hearts", "turbo": "turbo_hearts", "text": "standard", "league": "hearts_league",
+               "openspiel": "standard"}
+
+
+def written_log(name: str, folder: Path):
+    """One simulated game of several deals in the format's own file, and the game."""
+    from hearts_analysis.interop import formats, league, openspiel
+    from hearts_analysis.rules import Rules
+    from hearts_analysis.simulate import simulate_games
+    rules = Rules.preset(CUT_PRESETS[name])
+    if name == "openspiel":
+        rules = Rules.preset("standard", pass_cycle=["left", "right", "across", "hold"], moon="add_to_others",
+                             only_hearts_lead="queen_first")
+    (game,) = simulate_games(1, rules, seed=4)
+    module = formats.formats()[name]
+    if name == "league":
+        league.write_files([game], folder)
+        return module, folder / "TrickHistory.csv", game
+    path = folder / "log.txt"
+    with path.open("w") as out:
+        if name == "openspiel":
+            exported = openspiel.export_game(game)
+            openspiel.write_histories([exported], exported.parameters, out)
+        else:
+            module.write([game], out)
+    return module, path, game
+
+
+@pytest.mark.parametrize("name", sorted(CUT_PRESETS))
+@pytest.mark.parametrize("at_line_end", [True, False])
+def test_a_log_cut_off_keeps_every_complete_deal_before_the_cut(tmp_path, name, at_line_end):
+    module, path, game = written_log(name, tmp_path)
+    text = path.read_text()
+    for fraction in (0.97, 0.9, 0.8):
+        cut = text[:int(len(text) * fraction)]
+        if at_line_end:
+            cut = cut[:cut.rfind("\n") + 1]
+        path.write_text(cut)
+        with path.open() as stream:
+            items = list(module.read(stream, str(path)))
+        read = [item.game for item in items if item.game is not None]
+        assert len(read) == 1, [str(item.error) for item in items]
+        kept = read[0].hands
+        assert len(kept) >= 2 and [h.plays for h in kept[:-1]] == [h.plays for h in game.hands[:len(kept) - 1]]
+        last = kept[-1].plays
+        if name == "sturtevant" and not at_line_end:
+            last = last[:-1]  # a bare card number cut short (32 -> 3) is another card: it cannot be told
+        assert last == game.hands[len(kept) - 1].plays[:len(last)]
+        complete = [h for h in kept if len(h.plays) == 52]
+        assert [[sorted(cards) for cards in h.deal] for h in complete] == \
+            [[sorted(cards) for cards in h.deal] for h in game.hands[:len(complete)]]

@@ -67,6 +67,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import RULE_FIELDS, Rules
+from .rebuild import cut_tolerant
 
 NAME = "killer"
 TITLE = "Killer Hearts text log (KHearts.log)"
@@ -451,6 +452,7 @@ def build_game(deals: Sequence[Deal], name: str, complete: bool | None = None) -
                                    game_id=f"{stem}-{first.number}", complete=ended))
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a Killer Hearts log; a game with a deal that cannot be read is an error item."""
     for deals in group_games(read_deals(stream, name)):

@@ -48,7 +48,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, deal_before_pass, rebuild_direction, replay_for_export
+from .rebuild import cut_tolerant, ExportError, deal_before_pass, rebuild_direction, replay_for_export
 
 NAME = "league"
 TITLE = "Hearts League CSV histories (TrickHistory.csv and RoundHistory.csv)"
@@ -282,6 +282,7 @@ def _record(key: tuple[str, str], game: _Game) -> GameRecord:
                       extra={"league_season": season, "league_game": int(number)})
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """The games of a record set, given either its trick file or its round file (see the module's help)."""
     first = stream.readline()

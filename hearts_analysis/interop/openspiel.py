@@ -401,7 +401,7 @@ def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None)
         except RecordError as error:
             yield Item(source, error=error.at(source))
     if game is not None:
-        yield game.item(rules)
+        yield from game.items(rules, at_end=True)
 
 
 def _record_header(text: str) -> dict:
@@ -422,13 +422,36 @@ class _Gathered:
     def __init__(self, source: str, header: dict, rules: Rules, error: RecordError | None = None):
         self.source, self.header, self.rules, self.error = source, header, rules, error
         self.hands: list[HandRecord] = []
+        self.last = self.error_line = 0
 
     def add(self, line: str, number: int) -> None:
+        self.last = number
         if self.error is None:
             try:
                 self.hands.append(hand_from_history(line, self.rules))
             except RecordError as error:
                 self.error = error.at(f"{self.source.rpartition(':')[0]}:{number}")
+                self.error_line = number
+
+    def items(self, forced: Rules | None, at_end: bool = False) -> list[Item]:
+        """The game; where the file ends inside it (``at_end``: a last history cut, or fewer histories than
+        the record's hands), the hands it does hold, the lost ones named: a cut-off hand costs only itself."""
+        skipped: list[Item] = []
+        extras = self.header.get("hands")
+        if at_end and self.hands and self.error is not None and self.error_line == self.last \
+                and (not isinstance(extras, list) or len(extras) > len(self.hands)):
+            skipped.append(Item(self.error.source or self.source, error=RecordError(
+                f"the file ends inside this hand ({self.error.detail}): it is left out, the {len(self.hands)} "
+                "before it are kept", self.error.field, self.error.source)))
+            self.error = None
+        if at_end and self.error is None and self.hands and isinstance(extras, list) \
+                and len(extras) > len(self.hands):
+            if not skipped:
+                skipped.append(Item(self.source, error=RecordError(
+                    f"the record has {len(extras)} hands and the file ends after {len(self.hands)} history "
+                    f"lines: the {len(self.hands)} are kept", "hands", self.source)))
+            self.header = {**self.header, "hands": extras[:len(self.hands)]}
+        return [*skipped, self.item(forced)]
 
     def item(self, forced: Rules | None) -> Item:
         if self.error is not None:

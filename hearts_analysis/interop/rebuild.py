@@ -13,6 +13,8 @@ it alike and the audit then checks the result.
 
 from __future__ import annotations
 
+import functools
+import io
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
@@ -183,6 +185,35 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
         yield from finish(game)
 
 
+def _hands_read(items: list[Item]) -> int:
+    return sum(len(item.game.hands) for item in items if item.game is not None)
+
+
+def cut_tolerant(read: Callable[[TextIO, str], Iterator[Item]]) -> Callable[[TextIO, str], Iterator[Item]]:
+    """A line-based reader for which a log cut off inside its last line costs only what that line held.
+
+    A file that ends without a newline, and whose reading fails somewhere, is read again without its
+    partial last line; where that reads more hands, that reading is the result, with the cut line named. A
+    cut at a line's end is each reader's to handle (the cut-off deal kept as far as it goes, or named).
+    """
+    def tolerant(stream: TextIO, name: str) -> Iterator[Item]:
+        text = stream.read()
+        items = list(read(io.StringIO(text), name))
+        if text.endswith("\n") or "\n" not in text.rstrip("\n") or all(i.error is None for i in items):
+            yield from items
+            return
+        again = list(read(io.StringIO(text[:text.rfind("\n") + 1]), name))
+        if _hands_read(again) <= _hands_read(items):
+            yield from items
+            return
+        where = f"{name}:{text.count(chr(10)) + 1}"
+        yield Item(where, error=RecordError("the file ends inside this line (a log cut off): the line is not read",
+                                            "line", where))
+        yield from again
+
+    return functools.wraps(read)(tolerant)
+
+
 def replay_for_export(game: GameRecord, preset: str, program: str, players: int = 4) -> GameResult:
     """The game's replay, for a writer whose program plays only its own rules (``preset``) at ``players``
     seats; raises :class:`ExportError` naming the game otherwise."""
@@ -205,5 +236,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "UNMODELLED", "card_list", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
+__all__ = ["ExportError", "UNMODELLED", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
            "trick_winner", "write_events"]

@@ -43,7 +43,7 @@ from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
 from . import pylog
-from .rebuild import card_list, event_games, json_events, replay_for_export, write_events
+from .rebuild import cut_tolerant, card_list, event_games, json_events, replay_for_export, write_events
 
 NAME = "trend"
 TITLE = "Trend Micro Trend Hearts contest game log (JSON events, or the sample bot's Python log)"
@@ -195,6 +195,7 @@ def _kind(event: Any) -> str | None:
     return event.get("eventName") if isinstance(event.get("eventName"), str) else ""
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a log (JSON events or the sample bot's Python log, told apart by the content); an event
     that cannot be read makes its game an error, the others still read."""
