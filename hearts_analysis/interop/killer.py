@@ -62,6 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence, TextIO
 
+import orjson
+
 from ..cards import HEARTS, QS, RANK_LETTERS, SUIT_LETTERS, Card, card_name, make_card, rank_of, suit_of
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
@@ -465,7 +467,7 @@ def unfit(game: GameRecord) -> str | None:
     if game.seats != 4:
         return f"{game.seats} players; Killer Hearts seats 4"
     own = Rules.preset(PRESET)
-    differ = [f"{name} {getattr(game.rules, name)!r}" for name in RULE_FIELDS
+    differ = [f"{name} {orjson.dumps(game.rules.to_dict()[name]).decode()}" for name in RULE_FIELDS
               if name not in ("pass_cycle", "moon") and getattr(game.rules, name) != getattr(own, name)]
     if differ:
         return f"Killer Hearts plays its own rules; this game's differ: {', '.join(differ)}"

@@ -23,9 +23,9 @@ whose ``pass_cycle`` ``any`` takes the direction from the hand's ``pass_directio
 Export writes one history per hand, and comment lines that keep what a history
 cannot hold, so that importing the file gives the games back:
 
-- ``# game_string: hearts(jd_bonus=true)``, first: OpenSpiel's game string, the
-  parameters every history of the file replays under;
-- ``# record: {...}`` before each game's histories: the ``hearts-game/1`` record
+- ``# game_string: hearts(jd_bonus=true)`` before each game: OpenSpiel's game string, the
+  parameters that game's histories replay under (each game keeps its own);
+- ``# record: {...}`` after it: the ``hearts-game/1`` record
   without its cards (game id, players, rules, and each hand's other fields, such
   as the moon choice, points and totals); the history lines that follow, up to
   the next ``# record:``, are its hands in order.
@@ -507,7 +507,7 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
         return Export((), {}, (f"{game.seats} players; OpenSpiel's hearts is for {PLAYERS}",), ())
     mapping = parameters_for(game.rules)
     if parameters is None:
-        if mapping.unplayable:
+        if mapping.unplayable:  # OpenSpiel's own rules cannot follow the game's: say which
             return Export((), mapping.parameters, mapping.unplayable, mapping.rescored)
         parameters = mapping.parameters
     else:
@@ -526,15 +526,37 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
             first = faults[0]
             where = "".join(f" {label} {value}" for label, value in (("trick", first.trick), ("seat", first.seat))
                             if value is not None)
-            problems.append(f"hand {number}{where}: {first.code}: {first.message} (OpenSpiel cannot "
-                            f"replay this hand under {game_string(parameters)})")
+            rule = openspiel_rule(first.code, parameters)
+            problems.append(f"hand {number}{where}: {rule}, and this hand is played otherwise ({first.code}: "
+                            f"{first.message}); OpenSpiel cannot replay it under {game_string(parameters)}")
             continue
         histories.append(history_of_hand(single, direction))
     rescored = mapping.rescored
     if parameters != mapping.parameters:
-        rescored += (f"rules {game.rules.to_spec()} are closest to {game_string(mapping.parameters)}, "
+        rescored += (f"rules {json.dumps(game.rules.to_spec())} are closest to {game_string(mapping.parameters)}, "
                      f"exported as {game_string(parameters)}",)
     return Export(tuple(histories), dict(parameters), tuple(problems), rescored, record_header(game))
+
+
+def openspiel_rule(code: str, parameters: Mapping[str, bool]) -> str:
+    """OpenSpiel's own rule that a hand breaking ``code`` breaks, in words (its hearts game under these
+    parameters): the reason a history cannot hold the hand, rather than the replay's symptom."""
+    p = {**PARAMETER_DEFAULTS, **parameters}
+    rules = {
+        "wrong-first-lead": "OpenSpiel always has the holder of 2C lead the first trick"
+                            + (" with a club" if p["can_lead_any_club"] else ", with 2C"),
+        "out-of-turn": "in OpenSpiel the holder of 2C leads the first trick and each trick's winner the next",
+        "pass-invalid": "OpenSpiel passes 3 cards to the seat its chance action names" if p["pass_cards"]
+                        else "OpenSpiel under pass_cards=false has no pass",
+        "points-on-first-trick": "OpenSpiel (no_pts_on_first_trick=true) keeps hearts and QS off the first trick",
+        "hearts-not-broken": "OpenSpiel (must_break_hearts=true) leads a heart only once hearts are broken"
+                             + (" by a heart or QS" if p["qs_breaks_hearts"] else " by a heart")
+                             + ("" if p["can_lead_hearts_instead_of_qs"]
+                                else ", and a leader with only hearts and QS leads QS"),
+        "revoke": "OpenSpiel makes every player follow suit",
+        "hand-incomplete": "an OpenSpiel hand is 52 plays, one at a time",
+    }
+    return rules.get(code, f"OpenSpiel's hearts under {game_string(p)} forbids it")
 
 
 def record_header(game: GameRecord) -> dict:
@@ -550,15 +572,16 @@ def record_header(game: GameRecord) -> dict:
     return record
 
 
-def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool], out: IO[str],
+def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool] | None, out: IO[str],
                     plain: bool = False) -> int:
-    """The histories of every game, under a ``# game_string:`` line and each game's ``# record:``
-    line (none with ``plain``: the bare histories OpenSpiel tools read); returns the hands written."""
+    """The histories of every game, each game under its own ``# game_string:`` line (its export's
+    parameters: an Omnibus game keeps ``jd_bonus`` beside a standard one) and its ``# record:`` line;
+    none with ``plain``: the bare histories OpenSpiel tools read, all under ``parameters``. Returns the
+    hands written."""
     count = 0
-    if not plain:
-        out.write(f"{GAME_STRING_HEADER} {game_string(parameters)}\n")
     for export in exports:
         if not plain:
+            out.write(f"{GAME_STRING_HEADER} {game_string(export.parameters or parameters or {})}\n")
             out.write(f"{RECORD_HEADER} {json.dumps(export.record, ensure_ascii=False)}\n")
         for line in export.histories:
             out.write(line + "\n")
@@ -567,7 +590,7 @@ def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool], o
 
 
 __all__ = ["NAME", "TITLE", "DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
-           "card_from_openspiel", "export_game", "game_from_history", "game_string",
+           "card_from_openspiel", "export_game", "game_from_history", "game_string", "openspiel_rule",
            "hand_from_history", "history_of_hand", "opening_state", "openspiel_card", "parameters_for",
            "parse_game_string", "read", "read_histories", "record_header", "rules_from_parameters", "sniff",
            "write_histories"]

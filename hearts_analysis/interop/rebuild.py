@@ -222,7 +222,7 @@ def replay_for_export(game: GameRecord, preset: str, program: str, players: int 
         raise ExportError(f"{where}: {game.seats} players; {program} is for {players}")
     if game.rules != Rules.preset(preset):
         raise ExportError(f"{where}: {program} plays only its own rules ({preset}); this game's are "
-                          f"{game.rules.to_spec()}")
+                          f"{orjson.dumps(game.rules.to_spec()).decode()}")
     return replay_game(game)
 
 
