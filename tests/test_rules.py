@@ -233,3 +233,14 @@ def test_spec_round_trip_is_lossless_and_minimal(spec):
     assert all(getattr(rules, k) != getattr(base, k) for k in rules.to_spec() if k != "preset")
     assert Rules.from_spec({"preset": "standard", **rules.to_dict()}) == rules
     assert parse_card(rules.to_dict()["removed_cards"][0]) >= 0 if rules.removed_cards else True
+
+
+def test_each_import_preset_says_what_a_real_log_checked():
+    """The preset a log format imports under names its assumptions, and which a real log confirmed."""
+    from hearts_analysis.interop import formats
+    presets = {getattr(module, "PRESET", None) for module in formats.formats().values()} - {None}
+    assert presets >= {"killer_hearts", "sturtevant", "hearts_league", "trend_hearts", "turbo_hearts", "openspiel"}
+    for name in presets:
+        source = PRESETS[name].source
+        assert "hecked against" in source and ("Not checked" in source or "not checked" in source.lower()), name
+    assert "+312" in PRESETS["trend_hearts"].source
