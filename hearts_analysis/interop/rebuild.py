@@ -198,8 +198,11 @@ def cut_tolerant(read: Callable[[TextIO, str], Iterator[Item]]) -> Callable[[Tex
     """
     def tolerant(stream: TextIO, name: str) -> Iterator[Item]:
         text = stream.read()
+        if text.endswith("\n") or "\n" not in text:  # not cut inside a line: read as it comes
+            yield from read(io.StringIO(text), name)
+            return
         items = list(read(io.StringIO(text), name))
-        if text.endswith("\n") or "\n" not in text.rstrip("\n") or all(i.error is None for i in items):
+        if all(i.error is None for i in items):
             yield from items
             return
         again = list(read(io.StringIO(text[:text.rfind("\n") + 1]), name))
