@@ -57,6 +57,7 @@ from ..cards import TWO_CLUBS, Card, mask_of, parse_card  # parse_card: doctest
 from ..engine.replay import replay_game
 from ..engine.state import HandState
 from ..records.errors import Item, RecordError
+from ..records.sources import SNIFF_BYTES
 from ..records.json import game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
@@ -332,7 +333,7 @@ def sniff(head: str) -> bool:
     if openspiel_playthrough.looks_like(head):
         return first[len(openspiel_playthrough.HEADER):].strip().partition("(")[0].strip() == GAME_NAME
     lines = [line for line in head.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    if len(head) >= SNIFF_LIMIT and len(lines) > 1:
+    if len(head) >= SNIFF_BYTES and len(lines) > 1:
         lines = lines[:-1]  # the last line of a long head may be cut
     if not lines:
         return False
@@ -342,10 +343,6 @@ def sniff(head: str) -> bool:
                 or not all(t.isdigit() and int(t) < CARDS for t in tokens) or int(tokens[0]) >= len(DIRECTIONS):
             return False
     return True
-
-
-SNIFF_LIMIT = 1 << 16
-"""The size of the head a recogniser is given (``records.sources.SNIFF_BYTES``)."""
 
 
 def read(stream: Iterable[str], name: str) -> Iterator[Item]:
