@@ -79,6 +79,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "queen_of_clubs_cancels_queen": (False, True),
     "moon": MOON_RULES,
     "charges": ((), ("AH",), CHARGEABLE),
+    "charged_cards_wait": (True, False),
     "ten_of_clubs": (1, 2),
     "deals_per_game": (0, 4),
     "claims": (False, True),

@@ -31,8 +31,11 @@ ANY_DIRECTION = "any"
 FIRST_LEADS = ("lowest_club", "any_club", "left_of_dealer")
 HEARTS_BROKEN_BY = ("heart", "heart_or_queen")
 ONLY_HEARTS_LEADS = ("allowed", "queen_first", "ends_hand")
-MOON_RULES = ("add_to_others", "subtract_from_shooter", "shooter_choice", "none")
+MOON_RULES = ("add_to_others", "subtract_from_shooter", "shooter_choice", "none", "shooter_gains_fourfold")
 MOON_CHOICES = ("add_to_others", "subtract_from_shooter")
+"""The moon rules a shooter may choose between (and that a record's ``moon`` may name)."""
+FOURFOLD = 4
+"""Under ``moon shooter_gains_fourfold`` the shooter's ordinary deal points, negated, times this (Trend Hearts)."""
 END_AT = ("reach", "exceed")
 CHARGEABLE = ("AH", "QS", "JD", "TC")
 """The cards a charge can double (Turbo Hearts charges all four; Trend Hearts exposes AH)."""
@@ -78,15 +81,18 @@ class Rules:
     moon: str = "shooter_choice"
     """A seat that took every heart and QS: ``add_to_others`` (every other seat scores 26 instead),
     ``subtract_from_shooter`` (the shooter scores -26 instead), ``shooter_choice`` (the shooter picks one of
-    those) or ``none`` (no moon: points as taken)."""
+    those), ``none`` (no moon: points as taken) or ``shooter_gains_fourfold`` (the shooter scores minus four
+    times the points the deal would have given it, charges and TC included; the others score 0, JD apart)."""
     target: int = 100
     """The game ends after the hand in which a total reaches it."""
     end_at: str = "reach"
     """``reach`` (total >= target) or ``exceed`` (total > target)."""
     charges: tuple[str, ...] = ()
     """Cards a seat may charge (expose) after the pass, doubling their penalty: AH (every heart scores double),
-    QS (26), JD (twice jack_of_diamonds), TC (twice ten_of_clubs). A charged card may not be played to the
-    first trick of its suit, led or followed, while its holder has another card it may play there."""
+    QS (26), JD (twice jack_of_diamonds), TC (twice ten_of_clubs)."""
+    charged_cards_wait: bool = True
+    """May a charged card not be played to the first trick of its suit, led or followed, while its holder has
+    another card it may play there (false: a charged card is played like any other)."""
     ten_of_clubs: int = 1
     """The taker of TC has its points for the hand multiplied by this (1: TC is an ordinary card)."""
     deals_per_game: int = 0
@@ -244,9 +250,10 @@ class Table:
     @cached_property
     def needs_reference(self) -> bool:
         """Rules the fast lanes (the clean-hand lane, the columnar screen) leave to the reference engine:
-        charges, TC's multiplier, claims and fixed-length games."""
+        charges, TC's multiplier, claims, fixed-length games and a moon that is neither of the choices."""
         rules = self.rules
-        return bool(rules.charges or rules.ten_of_clubs != 1 or rules.claims or rules.deals_per_game)
+        return bool(rules.charges or rules.ten_of_clubs != 1 or rules.claims or rules.deals_per_game
+                    or rules.moon not in MOON_CHOICES + ("shooter_choice", "none"))
 
     @cached_property
     def point_total(self) -> int:
@@ -348,7 +355,8 @@ _FIELD_TYPES = {
     "only_hearts_lead": _typed(str), "jack_of_diamonds": _typed(int),
     "queen_of_clubs_cancels_queen": _typed(bool), "no_tricks_bonus": _typed(int),
     "moon": _typed(str), "target": _typed(int), "end_at": _typed(str),
-    "charges": lambda key, value: _cards_tuple(key, value) or (), "ten_of_clubs": _typed(int),
+    "charges": lambda key, value: _cards_tuple(key, value) or (), "charged_cards_wait": _typed(bool),
+    "ten_of_clubs": _typed(int),
     "deals_per_game": _typed(int), "claims": _typed(bool),
 }
 RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
@@ -368,6 +376,7 @@ FIELD_VALUES: dict[str, str] = {
     "target": "a positive whole number",
     "end_at": ", ".join(END_AT),
     "charges": f"a list of {', '.join(CHARGEABLE)}; empty: no charging",
+    "charged_cards_wait": "true, false",
     "ten_of_clubs": "a whole number, 1 or more",
     "deals_per_game": "a whole number; 0 plays to the target",
     "claims": "true, false",
@@ -447,7 +456,11 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "no_pts_on_first_trick=false -> "
         "points_on_first_trick true, must_break_hearts=false -> hearts_must_be_broken false, "
         "qs_breaks_hearts=false -> hearts_broken_by heart, can_lead_hearts_instead_of_qs -> only_hearts_lead "
-        "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5.",
+        "allowed, jd_bonus -> jack_of_diamonds -10, avoid_all_tricks_bonus -> no_tricks_bonus -5. "
+        "Checked against real files written by OpenSpiel: the 25 xinxin histories of its examples (every pass "
+        "direction) replay with no violation, and its playthrough of a hand replays with no violation and "
+        "its returns equal 26 less the points scored here. Not checked, and so taken from OpenSpiel's source: "
+        "the moon (no moon in those files), and every non-default parameter.",
         players=(4,), pass_cycle=["any"], only_hearts_lead="queen_first", moon="add_to_others"),
     _preset(
         "sturtevant",
@@ -457,25 +470,34 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "to 100. Its other bits map to overrides: no pass -> pass_count 0, 2C leads -> first_lead lowest_club, "
         "neither clubs rule -> first_lead left_of_dealer, JD bonus -> jack_of_diamonds -10, no-trick bonus -> "
         "no_tricks_bonus -5, no shooting -> moon none. (The program takes 10 off every seat's moon score when "
-        "the shooter took JD; an imported game says so in its audit.)",
+        "the shooter took JD; an imported game says so in its audit.) Not checked against a real .play file "
+        "(none is public): the file's layout and the rules bits are read from the program's source.",
         players=(4,), pass_cycle=["left", "right", "across", "hold"], first_lead="any_club", only_hearts_lead="queen_first",
         moon="add_to_others"),
     _preset(
         "hearts_league",
         "The Hearts League bot-league program: 4 players passing left, right, across in turn (no hold hand), "
         "2C leads, points allowed on trick 1, hearts broken by a heart or QS, a leader with only hearts and QS "
-        "may lead a heart, a seat taking all 26 points scores 0 and the others 26, game to 100.",
+        "may lead a heart, a seat taking all 26 points scores 0 and the others 26, game to 100. Checked against "
+        "the output of the original program, run unmodified with its example roster (24 games, 282 rounds, 4 "
+        "moons): every play fits these rules and every round's points match. Not checked (its bots play the "
+        "first legal card): a leader with only hearts and QS, and the game's end at exactly 100.",
         players=(4,), pass_cycle=["left", "right", "across"], points_on_first_trick=True, moon="add_to_others"),
     _preset(
         "trend_hearts",
         "Trend Micro's Trend Hearts contest server: a game is 4 deals passing left, right, across, then none; "
-        "2C leads, no points on trick 1, hearts broken by a heart or QS; the holder of AH may expose it, which "
-        "doubles every heart; TC doubles its taker's points; a moon adds the points to the others. "
-        "Interpretation: the contest's documents give the events, not the scoring, which is taken from its "
-        "common description (the exposed AH waits for the first heart trick, as every charged card does); the "
-        "imported logs keep the server's deal scores, and the audit compares them.",
-        players=(4,), pass_cycle=["left", "right", "across", "hold"], charges=["AH"], ten_of_clubs=2, moon="add_to_others",
-        deals_per_game=4),
+        "2C leads, no points on trick 1, hearts broken by a heart or QS; each heart scores 1 and QS 13; the "
+        "holder of AH may expose it, which doubles every heart, and the exposed AH may be played, and led, to "
+        "the first heart trick; TC doubles its taker's points; a moon (every heart and QS) gives the shooter "
+        "four times its ordinary deal score as a gain and the others 0; the highest game score wins (here, as "
+        "positive points, the lowest). Checked against a real log (one complete game of 4 deals, written by "
+        "the contest's sample bot): the pass cycle, the heart, QS, exposed-AH and TC scores, the moon (AH "
+        "exposed, TC with the shooter: +312), an exposed AH played to and led on the first heart trick, "
+        "the game's end after 4 deals. Not checked, and so assumptions: a moon without TC or without the "
+        "exposure, a leader with only hearts (taken as allowed to lead one), points on trick 1 by a seat "
+        "holding nothing else, and ties.",
+        players=(4,), pass_cycle=["left", "right", "across", "hold"], charges=["AH"], charged_cards_wait=False,
+        ten_of_clubs=2, moon="shooter_gains_fourfold", deals_per_game=4),
     _preset(
         "turbo_hearts",
         "Turbo Hearts (an online Hearts with charging): a game is 4 deals passing left, right, across, then a "
@@ -484,7 +506,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "x4); JD scores -10, TC doubles its taker's points; a seat taking every heart and QS scores them "
         "negative; claims end a hand. Not modelled, and so named in the audit of an imported game: the keeper "
         "pass. Turbo Hearts also keeps JD off trick 1 and forces JD or QS there on a seat holding only points; "
-        "the audit checks trick 1 as points_on_first_trick false.",
+        "the audit checks trick 1 as points_on_first_trick false. Not checked against a real log (none is "
+        "public): the events and the scoring are read from the program's source.",
         players=(4,), pass_cycle=["left", "right", "across", "hold"], hearts_broken_by="heart", only_hearts_lead="queen_first",
         jack_of_diamonds=-10, charges=["AH", "QS", "JD", "TC"], ten_of_clubs=2, moon="subtract_from_shooter",
         deals_per_game=4, claims=True),
@@ -496,7 +519,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "else), a heart or QS breaks hearts, a leader with only hearts may lead one, the moon is scored by "
         "the shooter's choice (the program adds 26 to the others unless that leaves the shooter behind, "
         "then takes 26 from the shooter: the logged score says which), the game ends when a total reaches "
-        "100. A game whose log starts the pass cycle elsewhere is imported with the cycle rotated.",
+        "100. A game whose log starts the pass cycle elsewhere is imported with the cycle rotated. Not checked "
+        "against a real log (none is public; a reader's source quotes four lines of one): the layout is taken "
+        "from that reader.",
         players=(4,), pass_cycle=["left", "right", "across", "hold"]),
 ]}
 

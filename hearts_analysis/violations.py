@@ -103,7 +103,8 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
     Rule("charge-invalid", "A charge breaks the rules",
          "Only the cards the rules list under charges may be charged (exposed), by the seat holding them "
          "after the pass; a charged card may not be led, or played to, the first trick of its suit while "
-         "its holder has another card it may play there.",
+         "its holder has another card it may play there (unless charged_cards_wait is false, as on Trend "
+         "Hearts' server).",
          "A charge doubles a card's penalty: one the rules do not allow changes the score, and playing a "
          "charged card at once takes away the others' chance to avoid it.",
          "AH is recorded as charged, but the rules allow no charges; seat 2 led charged QS to the first "

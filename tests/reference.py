@@ -212,7 +212,7 @@ class Referee:
         """:meth:`broken_rule`, then: a charged card waits for the first trick of its suit while the seat
         has another card those rules allow (led: not an unled charged card; followed: not charged)."""
         found = self.broken_rule(hand, trick, trick_no, broken, card)
-        if found or card not in self.charged:
+        if found or card not in self.charged or not self.rules.get("charged_cards_wait", True):
             return found
         allowed = [c for c in hand if self.broken_rule(hand, trick, trick_no, broken, c) is None]
         if not trick:
@@ -317,6 +317,8 @@ class Referee:
         if multiplier != 1:
             raw = [p * multiplier if "TC" in taken[s] else p for s, p in enumerate(raw)]
             points = [p * multiplier if "TC" in taken[s] else p for s, p in enumerate(points)]
+        if shooter is not None and rules["moon"] == "shooter_gains_fourfold":
+            points[shooter] = -4 * abs(raw[shooter])  # Trend Hearts: four times the deal score, as a gain
         if recorded_choice is not None:
             if shooter is None:
                 flag("moon-choice-invalid")

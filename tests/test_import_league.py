@@ -71,9 +71,11 @@ def test_round_file_alone_is_an_error_naming_the_missing_file(tmp_path):
     assert items[0].error.source.endswith("s1-RoundHistory.csv:1")
 
 
-def test_sniff_recognises_the_trick_file_only():
+def test_sniff_recognises_the_trick_file_and_the_round_file():
     assert lg.sniff((FIXTURES / "moon" / "TrickHistory.csv").read_text())
-    assert not lg.sniff((FIXTURES / "moon" / "RoundHistory.csv").read_text())
+    assert lg.sniff((FIXTURES / "simulated" / "RoundHistory.csv").read_text())
+    assert not lg.sniff((FIXTURES / "simulated" / "GameHistory.csv").read_text())
+    assert not lg.sniff("Test Season,1,1,0,16,8,2,7\nTest Season,1,2,14,8,4,0,0\n")  # no seat 7 took QS
     assert not lg.sniff((Path(__file__).parent / "fixtures" / "sturtevant" / "suits.play").read_text())
     assert formats.formats()["league"] is lg
     assert formats.recognise((FIXTURES / "simulated" / "TrickHistory.csv").read_text()) is lg
@@ -133,18 +135,39 @@ def test_a_bad_round_row_names_the_round_file(tmp_path):
     assert error.source == f"{rounds}:2" and error.field == "Round"
 
 
-def test_a_cut_round_is_an_incomplete_hand(tmp_path):
+@pytest.mark.parametrize("kept, what", [(16 + 3 + 5, "5 of 13 tricks"), (16 + 2, "2 of the pass's 3 rows")])
+def test_a_cut_round_costs_only_itself(tmp_path, kept, what):
     lg.write_files(league_games(1, seed=6), tmp_path)
     path = tmp_path / "TrickHistory.csv"
     lines = path.read_text().splitlines()
-    path.write_text("\n".join(lines[:16 + 3 + 5]) + "\n")  # round 1, then round 2's pass and 5 tricks
+    path.write_text("\n".join(lines[:kept]) + "\n")  # round 1, then part of round 2
     items = read_path(path)
-    assert items[0].error is None
-    game = items[0].game
-    assert len(game.hands) == 2 and len(game.hands[1].plays) == 20
-    codes = {v.code for v in replay_game(game).violations}
-    assert "hand-incomplete" in codes and "deal-invalid" in codes  # the unplayed cards are not guessed
-    assert replay_game(game).hands[0].violations == ()
+    assert [i.game is None for i in items] == [True, False]
+    assert items[0].error.field == "round 2" and what in items[0].error.text()
+    game = items[1].game
+    assert len(game.hands) == 1  # the unplayed cards are not guessed: round 2 is named and left out
+    assert replay_game(game).violations == ()
+    path.write_text("\n".join(lines[:5]) + "\n")  # a game with no complete round is left out, named
+    assert [i.error.field for i in read_path(path)] == ["round 1"]
+
+
+def test_a_row_given_twice_is_reported_not_overwritten(tmp_path):
+    lg.write_files(league_games(1, seed=6), tmp_path)
+    path = tmp_path / "TrickHistory.csv"
+    lines = path.read_text().splitlines()
+    changed = lines[5].split(",")
+    changed[4:8] = changed[5], changed[4], changed[7], changed[6]
+    path.write_text("\n".join(lines[:6] + [",".join(changed)] + lines[6:]) + "\n")
+    items = read_path(path)
+    assert len(items) == 1 and items[0].error is not None
+    assert items[0].error.source.endswith("TrickHistory.csv:7") and items[0].error.field == "Trick"
+    assert "given twice (first at line 6)" in items[0].error.text()
+    rounds = tmp_path / "RoundHistory.csv"
+    round_lines = rounds.read_text().splitlines()
+    rounds.write_text("\n".join(round_lines[:1] + round_lines[:1] + round_lines[1:]) + "\n")
+    path.write_text("\n".join(lines) + "\n")
+    items = read_path(path)
+    assert items[0].error.source.endswith("RoundHistory.csv:2") and "given twice" in items[0].error.text()
 
 
 def test_passes_that_no_seat_played_are_an_error(tmp_path):

@@ -46,10 +46,10 @@ def test_hand_written_moon_deal_with_an_exposed_ace():
     hand = game.hands[0]
     assert hand.pass_direction == "left" and hand.extra == {"charged": ["AH"]}
     assert hand.passes[3] == tuple(parse_card(c) for c in ("2C", "3C", "4C"))
-    assert hand.points == (0, 39, 39, 39)
+    assert hand.points == (-312, 0, 0, 0)  # the server's +312: 4 x (13 hearts doubled + QS) x 2 for TC
     result = replay_game(game)
     assert result.violations == ()  # one deal of four: not complete, and not claimed to be
-    assert result.hands[0].moon.seat == 0 and result.hands[0].points == (0, 39, 39, 39)
+    assert result.hands[0].moon.seat == 0 and result.hands[0].points == (-312, 0, 0, 0)
 
 
 def test_without_the_exposure_the_logged_scores_do_not_fit():
@@ -123,3 +123,55 @@ def test_a_log_cut_mid_deal_imports_an_incomplete_hand():
 def test_writer_refuses_other_rules():
     with pytest.raises(ExportError, match="trend_hearts"):
         tr.write(simulate_games(1, Rules.preset("standard"), seed=1), io.StringIO())
+
+
+def bot_view(events: list[dict], seat_name: str) -> list[dict]:
+    """The events as the sample bot receives them: its own dealt cards only in ``new_deal``."""
+    out = []
+    for event in events:
+        event = json.loads(json.dumps(event))
+        if event["eventName"] == "new_deal":
+            for player in event["data"]["players"]:
+                if player["playerName"] != seat_name:
+                    player["cards"] = []
+        out.append(event)
+    return out
+
+
+def test_a_cut_off_deal_costs_only_itself():
+    (game,) = trend_games(1, seed=8, expose=False)
+    events = bot_view(tr.game_events(game), "west")
+    last_deal = max(i for i, e in enumerate(events) if e["eventName"] == "new_deal")
+    cut = events[:last_deal + 30]  # deal 4 stops after some plays, before its deal_end
+    items = read_text("\n".join(json.dumps(e) for e in cut) + "\n")
+    assert [i.game is None for i in items] == [True, False]
+    skipped = items[0].error
+    assert skipped.field == "deal 4" and skipped.source == f"log.jsonl:{last_deal + 1}"
+    assert "shows the dealt cards of west only" in skipped.text() and "the 3 before it are kept" in skipped.text()
+    kept = items[1].game
+    assert len(kept.hands) == 3 and [h.plays for h in kept.hands] == [h.plays for h in game.hands[:3]]
+    assert replay_game(kept).violations == ()
+    # a game cut in its first deal has nothing to keep: named, and the next game is still read
+    (other,) = trend_games(1, seed=9, expose=False)
+    first_cut = bot_view(tr.game_events(game), "west")[:12]
+    items = read_text("\n".join(json.dumps(e) for e in first_cut + tr.game_events(other)) + "\n")
+    assert [i.game is None for i in items] == [True, False]
+    assert "the game has no other deal" in items[0].error.text()
+    # where the log shows every dealt hand, the cut deal is imported as far as it goes
+    items = read_text("\n".join(json.dumps(e) for e in tr.game_events(game)[:last_deal + 30]) + "\n")
+    assert [i.error for i in items] == [None] and len(items[0].game.hands) == 4
+    assert [v.code for v in replay_game(items[0].game).violations] == ["hand-incomplete"]
+
+
+def test_python_log_data_is_bounded_and_only_json_kinds_are_kept():
+    from hearts_analysis.interop import pylog
+    head = "2018-09-10 21:37:59,683 INFO new_deal\n2018-09-10 21:37:59,740 INFO "
+    for data, expected in [("{u'a': " + "1" * 5000 + "}", "not a Python dict literal"),
+                           ("{u'a': " + "[" * 50 + "]" * 50 + "}", "dict of JSON values (nested too deeply)"),
+                           ("{u'a': " + "[" * 400 + "]" * 400 + "}", "too many nested parentheses"),
+                           ("{u'a': {1, 2}}", "dict of JSON values (set)"),
+                           ("{u'a': " + "'x' * 9" + "}", "a call, a name or an operator"),
+                           ("{u'a': '" + "x" * (pylog.MAX_DATA_CHARS + 1) + "'}", "at most 1,048,576 are read")]:
+        ((line, error),) = list(pylog.events(head + data))
+        assert line == 2 and isinstance(error, tr.RecordError) and expected in error.text(), error.text()
+    assert not tr.sniff("2018-09-10 21:37:59,683 INFO hello\n2018-09-10 21:37:59,740 INFO {u'a': 1}")

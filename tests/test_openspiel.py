@@ -375,3 +375,29 @@ def test_openspiel_accepts_exported_histories_and_agrees_on_scores(params):
 
 def test_queen_of_spades_constant_matches_openspiel():
     assert osp.openspiel_card(QS) == 10 * 4 + 3
+
+
+# -- export: one game string per game, OpenSpiel's own rule named, values as JSON --------------------
+def test_each_exported_game_keeps_its_own_game_string(tmp_path):
+    """An Omnibus game beside a standard one keeps jd_bonus: each game has its own '# game_string:'."""
+    done, histories, games = _export_then_import(tmp_path, ROOT / "examples" / "clean-4p-standard.json",
+                                                 ROOT / "examples" / "omnibus.json")
+    assert done.exit_code == 0, done.output
+    strings = [line for line in histories.read_text().splitlines() if line.startswith("# game_string:")]
+    assert strings == ["# game_string: hearts(can_lead_hearts_instead_of_qs=true)",
+                       "# game_string: hearts(jd_bonus=true,can_lead_hearts_instead_of_qs=true)"]
+    assert [g.rules.jack_of_diamonds for g in games] == [0, -10]
+    assert all(replay_game(g).valid for g in games)
+
+
+def test_a_hand_openspiel_cannot_play_is_refused_with_openspiels_rule_and_json_values(tmp_path):
+    runner = CliRunner()
+    source = ROOT / "examples" / "left-of-dealer-hearts-break.json"
+    done = runner.invoke(app, ["export", "openspiel", str(source), "--game", "hearts", "-o", str(tmp_path / "h.txt")])
+    assert done.exit_code == 2
+    assert "OpenSpiel always has the holder of 2C lead the first trick, with 2C, and this hand is played " \
+           "otherwise (wrong-first-lead" in done.output
+    done = runner.invoke(app, ["export", "openspiel", str(ROOT / "examples" / "omnibus.json"), "--game", "hearts",
+                               "-o", str(tmp_path / "o.txt")])
+    notes = [line for line in done.output.splitlines() if "are closest to" in line]
+    assert notes and '{"preset": "omnibus"}' in notes[0] and "{'preset'" not in done.output

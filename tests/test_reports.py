@@ -23,7 +23,7 @@ from hearts_analysis.reports.players import bucket_shares, digest_players, playe
 from hearts_analysis.reports.render import (BESIDE, INLINE, PLOTLY_FILE, PlotlyMode, json_for_script, plotly_js,
                                             write_page, write_plotly_beside)
 from hearts_analysis.reports.words import card_parts, rules_in_words
-from hearts_analysis.rules import Rules
+from hearts_analysis.rules import RULE_FIELDS, Rules
 
 from reportdata import ODD_NAME, PLAYERS, XSS_BREAKOUT, XSS_SCRIPT, clean_game, flawed_game, write_corpus
 
@@ -221,6 +221,33 @@ def test_rules_in_words_follow_the_rule_set():
     assert "passes 100" in black and "ends the hand" in black and "adds 26 to every other player" in black
     omnibus = " ".join(rules_in_words(Rules.preset("omnibus"), 5))
     assert "2D, 2C removed" in omnibus and "JD \u221210 points" in omnibus and "reaches 100" in omnibus
+
+
+OTHER_VALUES = {
+    "removed_cards": ["2D", "3D", "2C", "3C"], "pass_count": 0, "pass_cycle": ["left"], "first_lead": "any_club",
+    "points_on_first_trick": True, "hearts_must_be_broken": False, "hearts_broken_by": "heart",
+    "only_hearts_lead": "ends_hand", "jack_of_diamonds": -10, "queen_of_clubs_cancels_queen": True,
+    "no_tricks_bonus": -5, "moon": "shooter_gains_fourfold", "target": 50, "end_at": "exceed", "charges": ["QS"],
+    "charged_cards_wait": False, "ten_of_clubs": 2, "deals_per_game": 4, "claims": True,
+}
+
+
+@pytest.mark.parametrize("field", RULE_FIELDS)
+def test_every_rule_field_has_words(field):
+    """A report states every rule of its table: each field, set otherwise, changes the sentences."""
+    base = Rules.preset("standard", charges=["AH"]) if field == "charged_cards_wait" else Rules.preset("standard")
+    changed = base.replace(**{field: OTHER_VALUES[field]})
+    assert rules_in_words(changed, 4) != rules_in_words(base, 4)
+
+
+def test_turbo_and_trend_pages_say_a_game_is_four_deals():
+    for preset in ("turbo_hearts", "trend_hearts"):
+        words = " ".join(rules_in_words(Rules.preset(preset), 4))
+        assert "A game is 4 deals" in words and "reaches 100" not in words
+        assert "charge (expose)" in words and "TC has its points for the hand multiplied by 2" in words
+    assert "claim the remaining tricks" in " ".join(rules_in_words(Rules.preset("turbo_hearts"), 4))
+    trend = " ".join(rules_in_words(Rules.preset("trend_hearts"), 4))
+    assert "four times its points for the hand as a gain" in trend and "played at any time" in trend
 
 
 def test_cards_have_a_symbol_and_a_spoken_label():

@@ -11,7 +11,7 @@ CONTRACT_DEFAULTS = {
     "points_on_first_trick": False, "hearts_must_be_broken": True, "hearts_broken_by": "heart_or_queen",
     "only_hearts_lead": "allowed", "jack_of_diamonds": 0, "queen_of_clubs_cancels_queen": False,
     "no_tricks_bonus": 0, "moon": "shooter_choice", "target": 100, "end_at": "reach",
-    "charges": [], "ten_of_clubs": 1, "deals_per_game": 0, "claims": False,
+    "charges": [], "charged_cards_wait": True, "ten_of_clubs": 1, "deals_per_game": 0, "claims": False,
 }
 
 
@@ -90,7 +90,7 @@ PRESET_FIELDS = {
     "hearts_league": {"pass_cycle": ("left", "right", "across"), "points_on_first_trick": True,
                       "moon": "add_to_others"},
     "trend_hearts": {"pass_cycle": ("left", "right", "across", "hold"), "charges": ("AH",), "ten_of_clubs": 2,
-                     "moon": "add_to_others", "deals_per_game": 4},
+                     "moon": "shooter_gains_fourfold", "charged_cards_wait": False, "deals_per_game": 4},
     "turbo_hearts": {"pass_cycle": ("left", "right", "across", "hold"), "hearts_broken_by": "heart",
                      "only_hearts_lead": "queen_first", "jack_of_diamonds": -10,
                      "charges": ("AH", "QS", "JD", "TC"), "ten_of_clubs": 2, "moon": "subtract_from_shooter",
@@ -233,3 +233,14 @@ def test_spec_round_trip_is_lossless_and_minimal(spec):
     assert all(getattr(rules, k) != getattr(base, k) for k in rules.to_spec() if k != "preset")
     assert Rules.from_spec({"preset": "standard", **rules.to_dict()}) == rules
     assert parse_card(rules.to_dict()["removed_cards"][0]) >= 0 if rules.removed_cards else True
+
+
+def test_each_import_preset_says_what_a_real_log_checked():
+    """The preset a log format imports under names its assumptions, and which a real log confirmed."""
+    from hearts_analysis.interop import formats
+    presets = {getattr(module, "PRESET", None) for module in formats.formats().values()} - {None}
+    assert presets >= {"killer_hearts", "sturtevant", "hearts_league", "trend_hearts", "turbo_hearts", "openspiel"}
+    for name in presets:
+        source = PRESETS[name].source
+        assert "hecked against" in source and ("Not checked" in source or "not checked" in source.lower()), name
+    assert "+312" in PRESETS["trend_hearts"].source

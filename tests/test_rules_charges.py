@@ -72,10 +72,15 @@ def test_a_moon_shooter_taking_tc_has_its_moon_multiplied():
     assert points(Rules.preset("turbo_hearts"), taken, "TC") == [-104, -10, 0, 0]
 
 
-def test_trend_moon_adds_the_doubled_hearts_to_the_others():
+def test_trend_moon_gives_the_shooter_four_times_its_deal_score_and_the_others_nothing():
+    """As the Trend Hearts server scored the real log's moon (+312 = 4 x 78, 78 = 39 doubled by TC)."""
     taken = ["2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH QS", "TC", "2C", "3C"]
-    assert points(Rules.preset("trend_hearts"), taken) == [0, 52, 26, 26]
-    assert points(Rules.preset("trend_hearts"), taken, "AH") == [0, 78, 39, 39]
+    assert points(Rules.preset("trend_hearts"), taken) == [-104, 0, 0, 0]
+    assert points(Rules.preset("trend_hearts"), taken, "AH") == [-156, 0, 0, 0]
+    with_ten = ["2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH QS TC", "4C", "2C", "3C"]
+    assert points(Rules.preset("trend_hearts"), with_ten, "AH") == [-312, 0, 0, 0]
+    # the same cards under the other moon rule: the doubled hearts go to the others
+    assert points(Rules.preset("trend_hearts", moon="add_to_others"), taken, "AH") == [0, 78, 39, 39]
 
 
 def test_without_charges_or_multiplier_scoring_is_unchanged():
@@ -111,6 +116,15 @@ def test_charged_card_may_lead_its_suit_only_when_nothing_else_can_be_led():
     found = [(v.code, v.trick, v.seat, v.card) for v in replay_game(game(DEAL, led_early, rules=rules,
                                                                             extra={"charged": ["QS"]})).violations]
     assert found == [("charge-invalid", 3, 0, "QS")]
+    # where charged cards need not wait (Trend Hearts' server), the same lead is legal, and still doubled
+    free = tiny_rules(DEAL, charges=["QS"], hearts_must_be_broken=False, charged_cards_wait=False)
+    result = replay_game(game(DEAL, led_early, rules=free, extra={"charged": ["QS"]}))
+    assert result.violations == () and result.hands[0].points == (0, 1 + 26, 0, 3)
+
+
+def test_trend_hearts_lets_an_exposed_ace_of_hearts_go_to_the_first_heart_trick():
+    assert Rules.preset("trend_hearts").charged_cards_wait is False
+    assert Rules.preset("turbo_hearts").charged_cards_wait is True
 
 
 # -- claims --------------------------------------------------------------------------------

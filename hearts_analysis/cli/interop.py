@@ -189,16 +189,17 @@ def export_openspiel(
     output: str = typer.Option("-", "--output", "-o", help="Histories file, one hand per line; - for stdout."),
     game: Optional[str] = typer.Option(
         None, "--game", "-g",
-        help=GAME_OPTION_HELP + " Default: those of the first game's rules; every game must replay under them."),
+        help=GAME_OPTION_HELP + " Default: each game's own (its '# game_string:' line); with --plain, the first "
+                                "game's, and every game must replay under them."),
     plain: bool = typer.Option(False, "--plain", help="Histories only, without the '# game_string:' and "
                                                        "'# record:' lines (games are then not given back whole)."),
 ) -> None:
     """Export 4-player games as OpenSpiel `hearts` histories, one line per hand.
 
-    The file starts with a '# game_string:' line (the OpenSpiel game the
-    histories replay in) and each game's histories follow a '# record:' line
-    (its id, players, rules and what else a history cannot hold), so that
-    `hearts import openspiel` gives the games back whole.
+    Each game's histories follow its own '# game_string:' line (the OpenSpiel
+    game they replay in) and a '# record:' line (its id, players, rules and
+    what else a history cannot hold), so that `hearts import openspiel` gives
+    the games back whole.
 
     Every hand is checked to be legal under the OpenSpiel parameters, since
     OpenSpiel can only replay legal hands; a game with a hand it cannot replay
@@ -212,13 +213,14 @@ def export_openspiel(
     exports: list[openspiel.Export] = []
     chosen: dict[str, bool] | None = forced
     notes: set[str] = set()
+    strings: dict[str, None] = {}
     errors = exported = 0
     for item in iter_sources(paths):
         if item.game is None:
             errors += 1
             typer.echo(error_line(item), err=True)
             continue
-        result = openspiel.export_game(item.game, chosen)
+        result = openspiel.export_game(item.game, chosen if plain or forced is not None else None)
         if result.problems:
             errors += 1
             for problem in result.problems:
@@ -226,6 +228,7 @@ def export_openspiel(
             continue
         if chosen is None:
             chosen = result.parameters
+        strings.setdefault(openspiel.game_string(result.parameters), None)
         notes.update(result.rescored)
         exports.append(result)
         exported += 1
@@ -233,9 +236,11 @@ def export_openspiel(
         if exports else 0   # no game exported: an existing output is left as it was
     for note in sorted(notes):
         typer.echo(f"note: OpenSpiel scores differently: {note}", err=True)
-    where = openspiel.game_string(chosen or {})
+    where = " or ".join(f"pyspiel.load_game({s!r})" for s in strings) or \
+        f"pyspiel.load_game({openspiel.game_string(chosen or {})!r})"
+    each = " (each game's is on its '# game_string:' line)" if len(strings) > 1 else ""
     typer.echo(f"exported {hands:,} hand{'s' if hands != 1 else ''} from {exported:,} "
-               f"game{'s' if exported != 1 else ''}; load them with pyspiel.load_game({where!r})"
+               f"game{'s' if exported != 1 else ''}; load them with {where}{each}"
                + (f"; {errors:,} game(s) or record(s) left out" if errors else "") + _nothing_written(exports, output),
                err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)

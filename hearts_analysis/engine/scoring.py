@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..cards import HEARTS_MASK, JD, QC, QS, Mask, parse_card
-from ..rules import QUEEN_POINTS, Rules, Table
+from ..rules import FOURFOLD, QUEEN_POINTS, Rules, Table
 
 
 AH, TC = parse_card("AH"), parse_card("TC")
@@ -106,18 +106,33 @@ def moon_shooter(table: Table, taken: list[Mask]) -> int | None:
 
 
 def moon_points(table: Table, taken: list[Mask], shooter: int, choice: str, charged: Mask = 0) -> list[int]:
-    """Points for a moon hand: JD stays with its taker, no-trick bonuses do not apply, TC multiplies last."""
-    jd = table.rules.jack_of_diamonds * _double(charged, JD)
+    """Points for a moon hand: JD stays with its taker, no-trick bonuses do not apply, TC multiplies last.
+
+    Under ``shooter_gains_fourfold`` (Trend Hearts' server) the shooter's ordinary points, charges and TC
+    included, come back negated and fourfold; the others keep only JD. The real log's moon: AH exposed,
+    every heart (26), QS (13), TC (x2): 78, and the shooter gains 312:
+
+    >>> from hearts_analysis.cards import HEARTS_MASK, QS
+    >>> trend = Rules.preset("trend_hearts").table(4)
+    >>> moon_points(trend, [HEARTS_MASK | 1 << QS | 1 << TC, 0, 0, 0], 0, "shooter_gains_fourfold", 1 << AH)
+    [-312, 0, 0, 0]
+    """
+    rules = table.rules
+    jd = rules.jack_of_diamonds * _double(charged, JD)
     points = [jd if cards >> JD & 1 else 0 for cards in taken]
     value = moon_value(table, charged)
     if choice == "subtract_from_shooter":
         points[shooter] -= value
+    elif choice == "shooter_gains_fourfold":
+        points[shooter] = 0
     else:
         for seat in range(len(points)):
             if seat != shooter:
                 points[seat] += value
-    if charged or table.rules.ten_of_clubs != 1:
-        points = [p * ten_multiplier(table.rules, cards, charged) for p, cards in zip(points, taken)]
+    if charged or rules.ten_of_clubs != 1:
+        points = [p * ten_multiplier(rules, cards, charged) for p, cards in zip(points, taken)]
+    if choice == "shooter_gains_fourfold":
+        points[shooter] = -FOURFOLD * abs(_raw_points(rules, (taken[shooter],), (1,), charged)[0])
     return points
 
 

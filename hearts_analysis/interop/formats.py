@@ -15,7 +15,7 @@ module registers :func:`reader_for` with :mod:`hearts_analysis.records.sources`,
 command reading games (and every folder it is given) recognises these logs by their content.
 
 >>> sorted(formats())
-['killer', 'killer-json', 'league', 'sturtevant', 'text', 'trend', 'turbo']
+['killer', 'killer-json', 'league', 'openspiel', 'sturtevant', 'text', 'trend', 'turbo']
 >>> recognise("game club-7\\nplayer A: alice\\nhand 1\\ndeal: 2C 3C / ...\\n").NAME
 'text'
 >>> recognise("   spades  hearts  clubs  diamonds   1WL\\nW: 85  AQ8  QJT5  T652\\n").NAME
@@ -32,7 +32,8 @@ from types import ModuleType
 from ..atomic import register_companions
 from ..records.sources import SNIFF_BYTES, ForeignReader, register_recogniser
 
-MODULES: tuple[str, ...] = ("killer", "sturtevant", "league", "killer_json", "trend", "turbo", "text_notation")
+MODULES: tuple[str, ...] = ("killer", "sturtevant", "league", "killer_json", "trend", "turbo", "openspiel",
+                            "text_notation")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
 __all__ = ["MODULES", "SNIFF_BYTES", "companions", "formats", "reader_for", "recognise"]

@@ -62,11 +62,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence, TextIO
 
+import orjson
+
 from ..cards import HEARTS, QS, RANK_LETTERS, SUIT_LETTERS, Card, card_name, make_card, rank_of, suit_of
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import RULE_FIELDS, Rules
+from .rebuild import cut_tolerant
 
 NAME = "killer"
 TITLE = "Killer Hearts text log (KHearts.log)"
@@ -451,6 +454,7 @@ def build_game(deals: Sequence[Deal], name: str, complete: bool | None = None) -
                                    game_id=f"{stem}-{first.number}", complete=ended))
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a Killer Hearts log; a game with a deal that cannot be read is an error item."""
     for deals in group_games(read_deals(stream, name)):
@@ -463,7 +467,7 @@ def unfit(game: GameRecord) -> str | None:
     if game.seats != 4:
         return f"{game.seats} players; Killer Hearts seats 4"
     own = Rules.preset(PRESET)
-    differ = [f"{name} {getattr(game.rules, name)!r}" for name in RULE_FIELDS
+    differ = [f"{name} {orjson.dumps(game.rules.to_dict()[name]).decode()}" for name in RULE_FIELDS
               if name not in ("pass_cycle", "moon") and getattr(game.rules, name) != getattr(own, name)]
     if differ:
         return f"Killer Hearts plays its own rules; this game's differ: {', '.join(differ)}"

@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Iterable, Iterator, TextIO
 
@@ -147,12 +148,18 @@ def deal_from_entry(entry: Any, index: int) -> tuple[Deal, tuple[int, ...]]:
 
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of the array; a deal that cannot be read makes its game an error item."""
+    text = stream.read()
     try:
-        entries = orjson.loads(stream.read())
+        entries = orjson.loads(text)
     except orjson.JSONDecodeError as error:
-        yield Item(f"{name}:{error.lineno}", error=RecordError(f"bad JSON: {error.msg} (line {error.lineno}, "
-                                                               f"column {error.colno})", source=f"{name}:{error.lineno}"))
-        return
+        entries = _cut_array(text, error)
+        if entries is None:
+            yield Item(f"{name}:{error.lineno}", error=RecordError(
+                f"bad JSON: {error.msg} (line {error.lineno}, column {error.colno})", source=f"{name}:{error.lineno}"))
+            return
+        where = f"{name}:{error.lineno}"
+        yield Item(where, error=RecordError(f"the file ends inside this deal ({error.msg}): it is left out, the "
+                                            f"{len(entries)} before it are kept", f"[{len(entries)}]", source=where))
     if not isinstance(entries, list):
         yield Item(name, error=RecordError("expected a JSON array of deals", source=name))
         return
@@ -171,6 +178,26 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
         game.append(deal)
     if game:
         yield _game(game, name)
+
+
+def _cut_array(text: str, error: orjson.JSONDecodeError) -> list | None:
+    """The whole deals of an array the file ends inside of (a log cut off), or ``None`` when the JSON is
+    bad elsewhere: a cut-off deal costs only itself."""
+    if "end of data" not in error.msg or not text.lstrip().startswith("["):
+        return None
+    decoder = json.JSONDecoder()
+    at = text.index("[") + 1
+    entries: list = []
+    while True:
+        while at < len(text) and text[at] in " \t\r\n,":
+            at += 1
+        if at >= len(text) or text[at] == "]":
+            return None  # not cut after all: the error was elsewhere
+        try:
+            entry, at = decoder.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            return entries
+        entries.append(entry)
 
 
 def _game(deals: list[Deal], name: str) -> Item:

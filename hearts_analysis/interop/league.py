@@ -22,8 +22,13 @@ A card is ``suit * 13 + rank`` with suits clubs 0, diamonds 1, spades 2, hearts 
 to ace 12. Players 1-4 sit at seats 0-3 and pass to ``player + direction``: 1 (left), 3
 (right), 2 (across), in that cycle from the first round. The deal is rebuilt from each player's
 plays, less what it received, plus what it gave; the direction from where the passed cards were
-played. A round cut off mid-hand keeps only the cards seen: its deal is then short, and the audit
-says so (``deal-invalid``, ``hand-incomplete``): the missing cards are not guessed.
+played. A cut-off round costs only itself: the last round of a game with fewer than 13 tricks (or
+part of its pass) is named and left out, since its deal cannot be known (the unplayed cards are not
+guessed), and the complete rounds before it are the game. A row given twice (the same round and
+trick of a game) is an error naming both lines, never a silent overwrite.
+
+Either file is recognised from its content (:func:`sniff`); in a folder, a round file whose trick
+file is beside it is read through that one (:func:`companion`), so no game is read twice.
 
 >>> card_name(card_from_league(36)), league_card(parse_card("2C"))
 ('QS', 0)
@@ -44,7 +49,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import ExportError, deal_before_pass, rebuild_direction, replay_for_export
+from .rebuild import cut_tolerant, ExportError, deal_before_pass, rebuild_direction, replay_for_export
 
 NAME = "league"
 TITLE = "Hearts League CSV histories (TrickHistory.csv and RoundHistory.csv)"
@@ -118,18 +123,33 @@ def _int_text(text: str) -> int:
 
 
 def sniff(head: str) -> bool:
-    """Rows of ten fields: a season, then whole numbers, tricks -3..12, cards 0-51 (the trick file)."""
+    """The trick file (rows of ten fields: a season, then whole numbers, tricks -3..12, cards 0-51) or the
+    round file (rows of eight: a season, game, round from 1, four scores 0-26, the QS taker 0-3)."""
     rows = [r for r in csv.reader(io.StringIO(head)) if r][:8]
-    if rows and rows[0][:4] == list(TRICK_COLUMNS[:4]):
+    if rows and rows[0][:4] in (list(TRICK_COLUMNS[:4]), list(ROUND_COLUMNS[:4])):
         rows = rows[1:]
-    if len(rows) < 2:
-        return False
+    width = len(rows[0]) if rows else 0
+    if len(rows) < 2 and not (width == len(ROUND_COLUMNS) and head.endswith("\n")):
+        return False  # one row is enough only for a round file's complete line
     complete_rows = rows[:-1] if not head.endswith("\n") else rows
     for row in complete_rows or rows[:1]:
-        values = _row_ints(row, 1) if len(row) == len(TRICK_COLUMNS) else None
-        if values is None or not -3 <= values[2] <= 12 or not all(0 <= c <= 51 for c in values[3:7]):
+        values = _row_ints(row, 1) if len(row) == width else None
+        if values is None:
+            return False
+        if width == len(TRICK_COLUMNS):
+            if not -3 <= values[2] <= 12 or not all(0 <= c <= 51 for c in values[3:7]):
+                return False
+        elif width != len(ROUND_COLUMNS) or values[1] < 1 or not all(0 <= p <= 26 for p in values[2:6]) \
+                or not 0 <= values[6] < PLAYERS:
             return False
     return True
+
+
+def companion(path: str | Path) -> Path | None:
+    """The trick file a round file is read through (``None`` for a trick file): a folder holding both
+    lists only the trick file's games."""
+    trick = sibling(path, "Trick")
+    return trick if trick is not None and trick.name != Path(path).name else None
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -146,6 +166,10 @@ class _Game:
         self.rounds: OrderedDict[int, _Round] = OrderedDict()
         self.error: RecordError | None = None
         self.players: tuple[str, ...] | None = None
+        self.rows: dict[tuple[int, int], int] = {}
+        """The line of each ``(round, trick)`` row read: a second one is an error."""
+        self.skipped: list[RecordError] = []
+        """The cut-off last round, named and left out."""
 
 
 def _cells(row: list[str], columns: tuple[str, ...], where: str) -> tuple[str, int, list[int]]:
@@ -179,6 +203,10 @@ def _read_tricks(stream: TextIO, name: str, games: OrderedDict, errors: list[Ite
                     raise RecordError(f"{value} is not a card code 0-51", TRICK_COLUMNS[4 + i])
             if not -3 <= trick < TRICKS:
                 raise RecordError(f"{trick} is not a trick (-3..-1 the pass, 0-12 the plays)", "Trick")
+            first = game.rows.setdefault((round_no, trick), line)
+            if first != line:
+                raise RecordError(f"round {round_no} trick {trick} of this game is given twice (first at line "
+                                  f"{first}); the second row is not read", "Trick")
             hand = game.rounds.setdefault(round_no, _Round())
             if trick < 0:
                 hand.passes[trick] = [card_from_league(c) for c in cards]
@@ -208,6 +236,9 @@ def _read_rounds(path: Path, games: OrderedDict, errors: list[Item]) -> None:
                     if game.rounds and round_no > max(game.rounds):
                         continue  # the trick file was cut off before this round
                     raise RecordError(f"no round {round_no} of this game in the trick file", "Round")
+                if game.rounds[round_no].points is not None:
+                    raise RecordError(f"round {round_no} of this game is given twice; the second row is not read",
+                                      "Round")
                 game.rounds[round_no].points = tuple(scores[:PLAYERS])
             except RecordError as error:
                 error.at(f"{path}:{line}")
@@ -255,6 +286,16 @@ def _record(key: tuple[str, str], game: _Game) -> GameRecord:
     rounds = list(game.rounds.items())
     if [n for n, _ in rounds] != list(range(1, len(rounds) + 1)):
         raise RecordError(f"rounds {[n for n, _ in rounds]} are not 1, 2, 3, ...", "Round")
+    if rounds:
+        last_number, last = rounds[-1]
+        if len(last.tricks) < TRICKS or len(last.passes) < PASS_CARDS:
+            why = (f"cut off after {len(last.passes)} of the pass's 3 rows and {len(last.tricks)} of 13 tricks, "
+                   "so its deal cannot be known")
+            rounds.pop()
+            if not rounds:
+                raise RecordError(f"{why}: the game has no other round, and is left out", f"round {last_number}")
+            game.skipped.append(RecordError(f"{why}: this round is left out, the {len(rounds)} before it are kept",
+                                            f"round {last_number}"))
     hands = tuple(_hand(n, r) for n, r in rounds)
     rules = Rules.preset(PRESET)
     return GameRecord(players=game.players or tuple(f"P{i}" for i in range(1, PLAYERS + 1)), hands=hands,
@@ -262,6 +303,7 @@ def _record(key: tuple[str, str], game: _Game) -> GameRecord:
                       extra={"league_season": season, "league_game": int(number)})
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """The games of a record set, given either its trick file or its round file (see the module's help)."""
     first = stream.readline()
@@ -291,9 +333,12 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
             yield Item(source, error=game.error)
             continue
         try:
-            yield Item(source, _record(key, game))
+            record = _record(key, game)
         except RecordError as error:
             yield Item(source, error=error.at(source))
+            continue
+        yield from (Item(source, error=error.at(source)) for error in game.skipped)
+        yield Item(source, record)
 
 
 def _chain(first: str, stream: TextIO) -> Iterator[str]:

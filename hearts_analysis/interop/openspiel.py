@@ -23,9 +23,9 @@ whose ``pass_cycle`` ``any`` takes the direction from the hand's ``pass_directio
 Export writes one history per hand, and comment lines that keep what a history
 cannot hold, so that importing the file gives the games back:
 
-- ``# game_string: hearts(jd_bonus=true)``, first: OpenSpiel's game string, the
-  parameters every history of the file replays under;
-- ``# record: {...}`` before each game's histories: the ``hearts-game/1`` record
+- ``# game_string: hearts(jd_bonus=true)`` before each game: OpenSpiel's game string, the
+  parameters that game's histories replay under (each game keeps its own);
+- ``# record: {...}`` after it: the ``hearts-game/1`` record
   without its cards (game id, players, rules, and each hand's other fields, such
   as the moon choice, points and totals); the history lines that follow, up to
   the next ``# record:``, are its hands in order.
@@ -33,6 +33,10 @@ cannot hold, so that importing the file gives the games back:
 Other lines starting with ``#`` are comments. A tool that reads histories line by
 line without skipping comments takes the file without them (``grep -v '^#'``), or
 ``hearts export openspiel --plain``.
+
+Either file, and OpenSpiel's playthrough of a hand
+(:mod:`hearts_analysis.interop.openspiel_playthrough`), is recognised from its content
+(:func:`sniff`): ``hearts import FILE`` needs no format name.
 
 >>> openspiel_card(parse_card("2C")), openspiel_card(parse_card("AS"))
 (0, 51)
@@ -43,6 +47,7 @@ line without skipping comments takes the file without them (``grep -v '^#'``), o
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,11 +57,16 @@ from ..cards import TWO_CLUBS, Card, mask_of, parse_card  # parse_card: doctest
 from ..engine.replay import replay_game
 from ..engine.state import HandState
 from ..records.errors import Item, RecordError
+from ..records.sources import SNIFF_BYTES
 from ..records.json import game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
 from ..text import shown
+from . import openspiel_playthrough
 
+NAME = "openspiel"
+TITLE = "OpenSpiel hearts histories (or its playthrough of a hand)"
+FILE_EXAMPLE = "histories.txt"
 GAME_NAME = "hearts"
 PLAYERS = 4
 CARDS = 52
@@ -314,6 +324,32 @@ CARD_KEYS = ("deal", "passes", "plays", "pass_direction")
 """The hand fields a history holds; a ``# record:`` line holds the others."""
 
 
+def sniff(head: str) -> bool:
+    """A ``# game_string: hearts`` line, an OpenSpiel playthrough of hearts, or lines of 0..51 actions that
+    open as a history does: a pass direction 0-3, then at least the 52 cards of the deal."""
+    first = next((line.strip() for line in head.splitlines() if line.strip()), "")
+    if first.startswith(GAME_STRING_HEADER):
+        return first[len(GAME_STRING_HEADER):].strip().partition("(")[0].strip() == GAME_NAME
+    if openspiel_playthrough.looks_like(head):
+        return first[len(openspiel_playthrough.HEADER):].strip().partition("(")[0].strip() == GAME_NAME
+    lines = [line for line in head.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if len(head) >= SNIFF_BYTES and len(lines) > 1:
+        lines = lines[:-1]  # the last line of a long head may be cut
+    if not lines:
+        return False
+    for line in lines[:3]:
+        tokens = line.split()
+        if len(tokens) < 1 + CARDS or len(tokens) > 1 + CARDS + PLAYERS * PASS_CARDS + CARDS \
+                or not all(t.isdigit() and int(t) < CARDS for t in tokens) or int(tokens[0]) >= len(DIRECTIONS):
+            return False
+    return True
+
+
+def read(stream: Iterable[str], name: str) -> Iterator[Item]:
+    """The registry's reader: :func:`read_histories` under each file's own game string."""
+    return read_histories(stream, name)
+
+
 def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None) -> Iterator[Item]:
     """Every game of a stream; a bad line or record is an error item, the rest go on.
 
@@ -323,10 +359,19 @@ def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None)
     A history line after a ``# record:`` line is a hand of that game; any other is a game
     of one hand.
     """
+    lines = iter(stream)
+    opening: list[str] = []
+    for line in lines:
+        opening.append(line)
+        if line.strip():
+            break
+    if opening and opening[-1].lstrip().startswith(openspiel_playthrough.HEADER):
+        yield from openspiel_playthrough.read(itertools.chain(opening, lines), name, rules)
+        return
     stem = Path(name).stem or name
     parsing = rules or Rules.preset(PRESET)
     game: _Gathered | None = None
-    for number, line in enumerate(stream, 1):
+    for number, line in enumerate(itertools.chain(opening, lines), 1):
         text = line.strip()
         if not text:
             continue
@@ -353,7 +398,7 @@ def read_histories(stream: Iterable[str], name: str, rules: Rules | None = None)
         except RecordError as error:
             yield Item(source, error=error.at(source))
     if game is not None:
-        yield game.item(rules)
+        yield from game.items(rules, at_end=True)
 
 
 def _record_header(text: str) -> dict:
@@ -374,13 +419,36 @@ class _Gathered:
     def __init__(self, source: str, header: dict, rules: Rules, error: RecordError | None = None):
         self.source, self.header, self.rules, self.error = source, header, rules, error
         self.hands: list[HandRecord] = []
+        self.last = self.error_line = 0
 
     def add(self, line: str, number: int) -> None:
+        self.last = number
         if self.error is None:
             try:
                 self.hands.append(hand_from_history(line, self.rules))
             except RecordError as error:
                 self.error = error.at(f"{self.source.rpartition(':')[0]}:{number}")
+                self.error_line = number
+
+    def items(self, forced: Rules | None, at_end: bool = False) -> list[Item]:
+        """The game; where the file ends inside it (``at_end``: a last history cut, or fewer histories than
+        the record's hands), the hands it does hold, the lost ones named: a cut-off hand costs only itself."""
+        skipped: list[Item] = []
+        extras = self.header.get("hands")
+        if at_end and self.hands and self.error is not None and self.error_line == self.last \
+                and (not isinstance(extras, list) or len(extras) > len(self.hands)):
+            skipped.append(Item(self.error.source or self.source, error=RecordError(
+                f"the file ends inside this hand ({self.error.detail}): it is left out, the {len(self.hands)} "
+                "before it are kept", self.error.field, self.error.source)))
+            self.error = None
+        if at_end and self.error is None and self.hands and isinstance(extras, list) \
+                and len(extras) > len(self.hands):
+            if not skipped:
+                skipped.append(Item(self.source, error=RecordError(
+                    f"the record has {len(extras)} hands and the file ends after {len(self.hands)} history "
+                    f"lines: the {len(self.hands)} are kept", "hands", self.source)))
+            self.header = {**self.header, "hands": extras[:len(self.hands)]}
+        return [*skipped, self.item(forced)]
 
     def item(self, forced: Rules | None) -> Item:
         if self.error is not None:
@@ -436,7 +504,7 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
         return Export((), {}, (f"{game.seats} players; OpenSpiel's hearts is for {PLAYERS}",), ())
     mapping = parameters_for(game.rules)
     if parameters is None:
-        if mapping.unplayable:
+        if mapping.unplayable:  # OpenSpiel's own rules cannot follow the game's: say which
             return Export((), mapping.parameters, mapping.unplayable, mapping.rescored)
         parameters = mapping.parameters
     else:
@@ -455,15 +523,37 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
             first = faults[0]
             where = "".join(f" {label} {value}" for label, value in (("trick", first.trick), ("seat", first.seat))
                             if value is not None)
-            problems.append(f"hand {number}{where}: {first.code}: {first.message} (OpenSpiel cannot "
-                            f"replay this hand under {game_string(parameters)})")
+            rule = openspiel_rule(first.code, parameters)
+            problems.append(f"hand {number}{where}: {rule}, and this hand is played otherwise ({first.code}: "
+                            f"{first.message}); OpenSpiel cannot replay it under {game_string(parameters)}")
             continue
         histories.append(history_of_hand(single, direction))
     rescored = mapping.rescored
     if parameters != mapping.parameters:
-        rescored += (f"rules {game.rules.to_spec()} are closest to {game_string(mapping.parameters)}, "
+        rescored += (f"rules {json.dumps(game.rules.to_spec())} are closest to {game_string(mapping.parameters)}, "
                      f"exported as {game_string(parameters)}",)
     return Export(tuple(histories), dict(parameters), tuple(problems), rescored, record_header(game))
+
+
+def openspiel_rule(code: str, parameters: Mapping[str, bool]) -> str:
+    """OpenSpiel's own rule that a hand breaking ``code`` breaks, in words (its hearts game under these
+    parameters): the reason a history cannot hold the hand, rather than the replay's symptom."""
+    p = {**PARAMETER_DEFAULTS, **parameters}
+    rules = {
+        "wrong-first-lead": "OpenSpiel always has the holder of 2C lead the first trick"
+                            + (" with a club" if p["can_lead_any_club"] else ", with 2C"),
+        "out-of-turn": "in OpenSpiel the holder of 2C leads the first trick and each trick's winner the next",
+        "pass-invalid": "OpenSpiel passes 3 cards to the seat its chance action names" if p["pass_cards"]
+                        else "OpenSpiel under pass_cards=false has no pass",
+        "points-on-first-trick": "OpenSpiel (no_pts_on_first_trick=true) keeps hearts and QS off the first trick",
+        "hearts-not-broken": "OpenSpiel (must_break_hearts=true) leads a heart only once hearts are broken"
+                             + (" by a heart or QS" if p["qs_breaks_hearts"] else " by a heart")
+                             + ("" if p["can_lead_hearts_instead_of_qs"]
+                                else ", and a leader with only hearts and QS leads QS"),
+        "revoke": "OpenSpiel makes every player follow suit",
+        "hand-incomplete": "an OpenSpiel hand is 52 plays, one at a time",
+    }
+    return rules.get(code, f"OpenSpiel's hearts under {game_string(p)} forbids it")
 
 
 def record_header(game: GameRecord) -> dict:
@@ -479,15 +569,16 @@ def record_header(game: GameRecord) -> dict:
     return record
 
 
-def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool], out: IO[str],
+def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool] | None, out: IO[str],
                     plain: bool = False) -> int:
-    """The histories of every game, under a ``# game_string:`` line and each game's ``# record:``
-    line (none with ``plain``: the bare histories OpenSpiel tools read); returns the hands written."""
+    """The histories of every game, each game under its own ``# game_string:`` line (its export's
+    parameters: an Omnibus game keeps ``jd_bonus`` beside a standard one) and its ``# record:`` line;
+    none with ``plain``: the bare histories OpenSpiel tools read, all under ``parameters``. Returns the
+    hands written."""
     count = 0
-    if not plain:
-        out.write(f"{GAME_STRING_HEADER} {game_string(parameters)}\n")
     for export in exports:
         if not plain:
+            out.write(f"{GAME_STRING_HEADER} {game_string(export.parameters or parameters or {})}\n")
             out.write(f"{RECORD_HEADER} {json.dumps(export.record, ensure_ascii=False)}\n")
         for line in export.histories:
             out.write(line + "\n")
@@ -495,8 +586,8 @@ def write_histories(exports: Iterable[Export], parameters: Mapping[str, bool], o
     return count
 
 
-__all__ = ["DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
-           "card_from_openspiel", "export_game", "game_from_history", "game_string",
+__all__ = ["NAME", "TITLE", "DIRECTIONS", "Export", "OpenSpielError", "PARAMETER_DEFAULTS", "PLAYER_NAMES",
+           "card_from_openspiel", "export_game", "game_from_history", "game_string", "openspiel_rule",
            "hand_from_history", "history_of_hand", "opening_state", "openspiel_card", "parameters_for",
-           "parse_game_string", "read_histories", "record_header", "rules_from_parameters",
+           "parse_game_string", "read", "read_histories", "record_header", "rules_from_parameters", "sniff",
            "write_histories"]

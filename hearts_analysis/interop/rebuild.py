@@ -13,6 +13,8 @@ it alike and the audit then checks the result.
 
 from __future__ import annotations
 
+import functools
+import io
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
@@ -126,30 +128,36 @@ def json_events(stream: TextIO) -> Iterator[tuple[int, Any]]:
 def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | None], known: Sequence[str],
                 new_game: Callable[[int], Any], starts: Callable[[Any, str], bool],
                 apply: Callable[[Any, str, Any, int], None], record: Callable[[Any, str], GameRecord],
-                ends: str | None = None) -> Iterator[Item]:
+                ends: str | None = None, events: Iterable[tuple[int, Any]] | None = None) -> Iterator[Item]:
     """The games of an event log, each an :class:`Item`: read as they end, an error where an event was bad.
 
     ``kind_of`` names an event (``None``: not an event object); events not ``known`` are skipped;
     ``starts(game, kind)`` says an event opens a new game; ``apply`` takes an event into the game
     (raising :class:`RecordError` naming the field); ``record`` builds it; an ``ends`` event closes it.
     The first bad event of a game makes the game an error, named ``file:line``; the next game is read.
+    ``events`` are the ``(line, event)`` pairs when the log is not JSON (default: :func:`json_events`).
+    A game whose ``skipped`` (a list, filled by ``record``) names deals left out yields those errors
+    before the game: a cut-off deal costs only itself.
     """
     stem = Path(name).stem or "log"
     game: Any = None
     count = 0
 
-    def finish(current: Any) -> Item:
+    def finish(current: Any) -> list[Item]:
         nonlocal count
         count += 1
         source = f"{name}:{current.line}"
         if current.error is not None:
-            return Item(source, error=current.error)
+            return [Item(source, error=current.error)]
         try:
-            return Item(source, record(current, f"{stem}-{count}"))
+            built = record(current, f"{stem}-{count}")
         except RecordError as error:
-            return Item(source, error=error.at(source))
+            return [Item(source, error=error.at(source))]
+        skipped = [Item(error.source or source, error=error if error.source else error.at(source))
+                   for error in getattr(current, "skipped", ())]
+        return [*skipped, Item(source, built)]
 
-    for line, event in json_events(stream):
+    for line, event in (json_events(stream) if events is None else events):
         kind = None
         if not isinstance(event, RecordError):
             kind = kind_of(event)
@@ -159,7 +167,7 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
                 continue
         if game is None or (kind is not None and starts(game, kind)):
             if game is not None:
-                yield finish(game)
+                yield from finish(game)
             game = new_game(line)
         if isinstance(event, RecordError):
             if game.error is None:
@@ -171,10 +179,42 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
             if game.error is None:
                 game.error = error.at(f"{name}:{line}")
         if kind == ends:
-            yield finish(game)
+            yield from finish(game)
             game = None
     if game is not None:
-        yield finish(game)
+        yield from finish(game)
+
+
+def _hands_read(items: list[Item]) -> int:
+    return sum(len(item.game.hands) for item in items if item.game is not None)
+
+
+def cut_tolerant(read: Callable[[TextIO, str], Iterator[Item]]) -> Callable[[TextIO, str], Iterator[Item]]:
+    """A line-based reader for which a log cut off inside its last line costs only what that line held.
+
+    A file that ends without a newline, and whose reading fails somewhere, is read again without its
+    partial last line; where that reads more hands, that reading is the result, with the cut line named. A
+    cut at a line's end is each reader's to handle (the cut-off deal kept as far as it goes, or named).
+    """
+    def tolerant(stream: TextIO, name: str) -> Iterator[Item]:
+        text = stream.read()
+        if text.endswith("\n") or "\n" not in text:  # not cut inside a line: read as it comes
+            yield from read(io.StringIO(text), name)
+            return
+        items = list(read(io.StringIO(text), name))
+        if all(i.error is None for i in items):
+            yield from items
+            return
+        again = list(read(io.StringIO(text[:text.rfind("\n") + 1]), name))
+        if _hands_read(again) <= _hands_read(items):
+            yield from items
+            return
+        where = f"{name}:{text.count(chr(10)) + 1}"
+        yield Item(where, error=RecordError("the file ends inside this line (a log cut off): the line is not read",
+                                            "line", where))
+        yield from again
+
+    return functools.wraps(read)(tolerant)
 
 
 def replay_for_export(game: GameRecord, preset: str, program: str, players: int = 4) -> GameResult:
@@ -185,7 +225,7 @@ def replay_for_export(game: GameRecord, preset: str, program: str, players: int 
         raise ExportError(f"{where}: {game.seats} players; {program} is for {players}")
     if game.rules != Rules.preset(preset):
         raise ExportError(f"{where}: {program} plays only its own rules ({preset}); this game's are "
-                          f"{game.rules.to_spec()}")
+                          f"{orjson.dumps(game.rules.to_spec()).decode()}")
     return replay_game(game)
 
 
@@ -199,5 +239,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "UNMODELLED", "card_list", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
+__all__ = ["ExportError", "UNMODELLED", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
            "trick_winner", "write_events"]

@@ -40,7 +40,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import UNMODELLED, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats
+from .rebuild import cut_tolerant, UNMODELLED, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats
 
 NAME = "sturtevant"
 TITLE = "Sturtevant's Hearts (xinxin) game history, .play"
@@ -270,7 +270,8 @@ def _card(value: int, field: str) -> Card:
     return card_from_sturtevant(value)
 
 
-def _game(lines: _Lines, stem: str, index: int) -> GameRecord:
+def _game(lines: _Lines, stem: str, index: int, skipped: list[RecordError]) -> GameRecord:
+    """One game; a last hand the file ends inside of is named in ``skipped`` and left out."""
     line, text = lines.take()
     count = integers(text, "hands", 1)[0]
     line, text = lines.take()
@@ -285,7 +286,19 @@ def _game(lines: _Lines, stem: str, index: int) -> GameRecord:
         if not lines or _is_game_start(lines):
             break
         clubs_lead = rules.first_lead != "left_of_dealer"
-        hand, cut = _hand(lines, number, clubs_lead)
+        try:
+            hand, cut = _hand(lines, number, clubs_lead)
+        except RecordError as error:
+            if lines:
+                raise
+            # the file ends inside this hand's cards: its deal cannot be known, and only it is lost
+            if not hands:
+                raise RecordError(f"the file ends inside the game's first hand ({error.detail})", error.field
+                                  ).at(error.source or "")
+            why = "" if error.detail.startswith("the file ends") else f" ({error.detail})"
+            skipped.append(RecordError(f"the file ends inside this hand{why}: it is left out, the "
+                                       f"{len(hands)} before it are kept", error.field).at(error.source or ""))
+            break
         if not clubs_lead:  # the seat left of this dealer, (k - 1) mod 4, leads hand k
             hand = HandRecord(deal=hand.deal, plays=hand.plays, passes=hand.passes, dealer=(number - 2) % PLAYERS,
                               pass_direction=hand.pass_direction, points=hand.points)
@@ -297,6 +310,7 @@ def _game(lines: _Lines, stem: str, index: int) -> GameRecord:
                       game_id=f"{stem}-{index}", extra={**extra, "sturtevant_rules": bits})
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a history file; an unreadable game is an error item and the next game is read."""
     stem = Path(name).stem or "player4"
@@ -311,14 +325,18 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
     while lines:
         index += 1
         start = lines.lines[lines.at][0]
+        skipped: list[RecordError] = []
         try:
-            game = _game(lines, stem, index)
+            game = _game(lines, stem, index, skipped)
         except RecordError as error:
             where = error.source or f"line {start}"
             yield Item(f"{name}:{start}", error=error.at(f"{name}:{where.removeprefix('line ')}"))
             while lines and not _is_game_start(lines):
                 lines.take()
             continue
+        for error in skipped:
+            where = (error.source or f"line {start}").removeprefix("line ")
+            yield Item(f"{name}:{where}", error=error.at(f"{name}:{where}"))
         yield Item(f"{name}:{start}", game)
 
 

@@ -59,6 +59,7 @@ import orjson
 from ..cards import CardError, card_name, parse_card
 from ..records.errors import Item, RecordError
 from ..records.json import game_from_dict, game_to_dict
+from .rebuild import cut_tolerant
 
 NAME = "text"
 TITLE = "hand-entry text notation"
@@ -345,6 +346,7 @@ def _finish(game: _Game, name: str) -> Item:
         return Item(source, error=error.at(source))
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a text; a game with a typing error is an error item (``file:line:column``), the others go on."""
     game: _Game | None = None

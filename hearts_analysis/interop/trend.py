@@ -1,8 +1,10 @@
 """Trend Micro "Trend Hearts" contest game logs <-> ``hearts-game/1`` records.
 
 The contest's game node speaks JSON events ``{"eventName": ..., "data": {...}}`` (its SDK
-document); a log is those events, one per line (or a JSON list of them). A game is four deals;
-what the importer reads:
+document); a log is those events, one per line (or a JSON list of them), or, as the contest's
+Python sample bot logs them, Python ``logging`` lines: the event's name, then its data as a
+Python dict repr (:mod:`hearts_analysis.interop.pylog`); either is recognised from its content.
+A game is four deals; what the importer reads:
 
 - ``new_game``: ``players[].playerName``, north, east, south, west: our seats 0-3, clockwise;
 - ``new_deal``: ``dealNumber`` and each player's ``cards`` (the dealt hand, where the log shows it);
@@ -15,15 +17,24 @@ what the importer reads:
 
 Other events (``new_round``, ``your_turn``, ``round_end``, ``pass_cards``, ...) repeat what these
 say and are skipped. The pass direction is where the cards went (``receivedFrom``), the deal is
-``initialCards`` (else the ``new_deal`` cards). A deal cut off before ``deal_end`` keeps its plays:
-the audit reports it incomplete.
+``initialCards`` (else the ``new_deal`` cards). A cut-off deal costs only itself: where the log shows
+every dealt hand it keeps its plays (the audit reports it incomplete); where it does not (a bot's
+log shows only the bot's ``new_deal`` cards, and ``deal_end`` never came) the deal is named and
+left out, and the complete deals before it are the game.
+
+What a real log showed (the sample bot's, one complete game): the seats are the ``new_game``
+order, ``dealScore`` and ``gameScore`` are the server's scores (penalties negative, a moon's gain
+positive), ``deal_end`` repeats every seat's ``initialCards``; the rest is from the SDK document.
 
 >>> sniff('{"eventName": "new_deal", "data": {"dealNumber": 1}}')
+True
+>>> sniff("2018-09-10 21:37:59,683 INFO new_deal\\n2018-09-10 21:37:59,740 INFO {u'dealNumber': 1}")
 True
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import card_name, names, parse_card
@@ -31,10 +42,11 @@ from ..engine.replay import CHARGED
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import card_list, event_games, replay_for_export, write_events
+from . import pylog
+from .rebuild import cut_tolerant, card_list, event_games, json_events, replay_for_export, write_events
 
 NAME = "trend"
-TITLE = "Trend Micro Trend Hearts contest game log (JSON events)"
+TITLE = "Trend Micro Trend Hearts contest game log (JSON events, or the sample bot's Python log)"
 PRESET = "trend_hearts"
 PLAYERS = 4
 DIRECTIONS = {1: "left", 2: "across", 3: "right"}
@@ -42,9 +54,10 @@ KNOWN_EVENTS = ("new_game", "new_deal", "pass_cards_end", "expose_cards_end", "t
 
 
 def sniff(head: str) -> bool:
-    """JSON objects with an ``eventName`` of the contest's protocol."""
-    return '"eventName"' in head and any(f'"{name}"' in head for name in ("new_deal", "turn_end", "deal_end",
-                                                                            "new_game", "pass_cards_end"))
+    """JSON objects with an ``eventName`` of the contest's protocol, or Python log lines naming its events."""
+    if '"eventName"' in head and any(f'"{name}"' in head for name in KNOWN_EVENTS):
+        return True
+    return pylog.looks_like(head, KNOWN_EVENTS + ("new_peer", "game_prepare", "new_round", "your_turn"))
 
 
 # -- reading --------------------------------------------------------------------------
@@ -68,6 +81,8 @@ class _Game:
         self.deals: list[_Deal] = []
         self.complete: bool | None = None
         self.error: RecordError | None = None
+        self.skipped: list[RecordError] = []
+        """The cut-off deal left out, named (filled by :func:`_record`)."""
 
 
 def _seat(game: _Game, name: Any, field: str) -> int:
@@ -84,7 +99,7 @@ def _players(data: dict, field: str) -> list[dict]:
     return players
 
 
-def _apply(game: _Game, event: str, data: dict) -> None:
+def _apply(game: _Game, event: str, data: dict, line: int = 0) -> None:
     """One event into the game being read; raises :class:`RecordError` naming the field."""
     if event == "new_game" or not game.players:
         named = [p.get("playerName") for p in _players(data, event)]
@@ -100,7 +115,7 @@ def _apply(game: _Game, event: str, data: dict) -> None:
     if event == "new_deal" or not game.deals or (isinstance(number, int) and number != game.deals[-1].number):
         if not isinstance(number, int) or isinstance(number, bool):
             raise RecordError(f"expected a deal number, got {number!r}", f"{event}.dealNumber")
-        game.deals.append(_Deal(number, 0))
+        game.deals.append(_Deal(number, line))
     deal = game.deals[-1]
     if event == "new_deal":
         for seat, player in enumerate(_players(data, event)):
@@ -154,9 +169,23 @@ def _hand(deal: _Deal) -> HandRecord:
                       points=deal.points, totals=deal.totals, extra=extra)
 
 
-def _record(game: _Game, game_id: str) -> GameRecord:
+def _record(game: _Game, game_id: str, name: str = "") -> GameRecord:
+    """The game; a last deal cut off before ``deal_end`` whose dealt hands the log does not show is left
+    out and named in ``game.skipped`` (only that deal: the ones before it are the game)."""
     rules = Rules.preset(PRESET)
-    return GameRecord(players=tuple(game.players), hands=tuple(_hand(d) for d in game.deals), rules=rules,
+    deals = list(game.deals)
+    last = deals[-1] if deals else None
+    if last is not None and last.points is None and any(d is None for d in last.dealt):
+        shown_seats = [game.players[s] for s, d in enumerate(last.dealt) if d is not None]
+        why = (f"cut off after {len(last.plays)} play(s), before deal_end, and the log shows the dealt cards "
+               f"of {', '.join(shown_seats) or 'no player'} only")
+        deals.pop()
+        if not deals:
+            raise RecordError(f"{why}: the game has no other deal, and is left out", f"deal {last.number}")
+        error = RecordError(f"{why}: this deal is left out, the {len(deals)} before it are kept",
+                            f"deal {last.number}")
+        game.skipped.append(error.at(f"{name}:{last.line}") if name and last.line else error)
+    return GameRecord(players=tuple(game.players), hands=tuple(_hand(d) for d in deals), rules=rules,
                       rules_spec=rules.to_spec(), game_id=game_id, complete=game.complete)
 
 
@@ -166,12 +195,18 @@ def _kind(event: Any) -> str | None:
     return event.get("eventName") if isinstance(event.get("eventName"), str) else ""
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
-    """Every game of a log; an event that cannot be read makes its game an error, the others still read."""
+    """Every game of a log (JSON events or the sample bot's Python log, told apart by the content); an event
+    that cannot be read makes its game an error, the others still read."""
+    text = stream.read()
+    events = (pylog.events(text) if not text.lstrip().startswith(("{", "["))
+              and pylog.looks_like(text[:1 << 16]) else json_events(io.StringIO(text)))
     return event_games(stream, name, kind_of=_kind, known=KNOWN_EVENTS, new_game=_Game,
                        starts=lambda game, kind: kind == "new_game" and bool(game.deals),
-                       apply=lambda game, kind, event, line: _apply(game, kind, event.get("data") or {}),
-                       record=_record, ends="game_end")
+                       apply=lambda game, kind, event, line: _apply(game, kind, event.get("data") or {}, line),
+                       record=lambda game, game_id: _record(game, game_id, name), ends="game_end",
+                       events=events)
 
 
 # -- writing --------------------------------------------------------------------------

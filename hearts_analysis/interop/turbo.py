@@ -32,7 +32,7 @@ from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import card_list, ExportError, event_games, replay_for_export, write_events
+from .rebuild import cut_tolerant, card_list, ExportError, event_games, replay_for_export, write_events
 
 NAME = "turbo"
 TITLE = "Turbo Hearts game event stream (JSON events)"
@@ -184,6 +184,7 @@ _READ = ("sit", "deal", "send_pass", "recv_pass", "charge", "reveal_charges", "p
          "reject_claim", "hand_complete", "game_complete")
 
 
+@cut_tolerant
 def read(stream: TextIO, name: str) -> Iterator[Item]:
     """Every game of a stream (a ``sit`` starts one); an unreadable event makes its game an error."""
     return event_games(stream, name, kind_of=lambda e: (e.get("type") or "") if isinstance(e, dict) else None,

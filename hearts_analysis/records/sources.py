@@ -141,7 +141,8 @@ def read_stdin_items(rules: Rules | None = None, stream: io.BufferedIOBase | Non
 def folder_files(folder: Path) -> list[Path]:
     """The game files of a folder, recursively and in order: records by suffix, logs by content.
 
-    Hidden files and folders are left out.
+    Hidden files and folders are left out, and so is a log read through another file of the folder (a
+    Hearts League round file beside its trick file: the reader's module names it with ``companion``).
     """
     found = []
     for path in sorted(folder.rglob("*")):
@@ -151,10 +152,15 @@ def folder_files(folder: Path) -> list[Path]:
             found.append(path)
             continue
         try:
-            if foreign_reader(path) is not None:
-                found.append(path)
+            reader = foreign_reader(path)
         except OSError:
             found.append(path)  # reported when read
+            continue
+        if reader is not None:
+            companion = getattr(sys.modules.get(reader.__module__), "companion", None)
+            other = companion(path) if companion is not None else None
+            if other is None or not other.is_file():
+                found.append(path)
     return found
 
 

@@ -63,19 +63,41 @@ def rules_in_words(rules: Rules, players: int) -> list[str]:
     if r.jack_of_diamonds:
         scoring += f", JD {_points(r.jack_of_diamonds)}"
     lines.append(scoring + ".")
+    if r.ten_of_clubs != 1:
+        lines.append(f"The player who takes TC has its points for the hand multiplied by {r.ten_of_clubs}.")
+    if r.charges:
+        doubled = {"AH": "AH doubles every heart", "QS": "QS scores 26",
+                   "JD": f"JD scores {_points(2 * r.jack_of_diamonds)}" if r.jack_of_diamonds else "JD doubles",
+                   "TC": f"TC multiplies by {2 * r.ten_of_clubs}"}
+        lines.append(f"After the pass, a player may charge (expose) {joined(list(r.charges))}: "
+                     + "; ".join(doubled[c] for c in r.charges) + ".")
+        lines.append("A charged card may not be played to the first trick of its suit while its holder has "
+                     "another card it may play there." if r.charged_cards_wait
+                     else "A charged card may be played at any time, the first trick of its suit included.")
     if r.queen_of_clubs_cancels_queen:
         lines.append("A player who takes QC and QS scores nothing for QS.")
     if r.no_tricks_bonus:
         lines.append(f"A player who takes no trick scores {_points(r.no_tricks_bonus)}.")
-    lines.append({
+    moon = {
         "add_to_others": "Shooting the moon (all hearts and QS) adds 26 to every other player.",
         "subtract_from_shooter": "Shooting the moon (all hearts and QS) subtracts 26 from the shooter.",
         "shooter_choice": "Shooting the moon (all hearts and QS): the shooter chooses \u221226 for itself "
                           "or +26 to every other player.",
         "none": "There is no moon: every point counts as taken.",
-    }[r.moon].replace("26", str(table.point_total)))
-    verb = "passes" if r.end_at == "exceed" else "reaches"
-    lines.append(f"The game ends when a total {verb} {r.target}; the lowest total wins.")
+        "shooter_gains_fourfold": "Shooting the moon (all hearts and QS): the shooter scores four times its "
+                                  "points for the hand as a gain, and every other player 0.",
+    }[r.moon].replace("26", str(table.point_total))
+    if r.charges and r.moon in ("add_to_others", "subtract_from_shooter", "shooter_choice"):
+        moon = moon[:-1] + " (charged cards doubling it)."
+    lines.append(moon)
+    if r.claims:
+        lines.append("A player may claim the remaining tricks; if the others accept, the hand ends and the "
+                     "claimer takes every card not yet played.")
+    if r.deals_per_game:
+        lines.append(f"A game is {r.deals_per_game} deals, whatever the totals; the lowest total wins.")
+    else:
+        verb = "passes" if r.end_at == "exceed" else "reaches"
+        lines.append(f"The game ends when a total {verb} {r.target}; the lowest total wins.")
     return lines
 
 

@@ -89,7 +89,8 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         points = moon_points(table, public.taken, shooter, moon)
     return HandRecord(deal=tuple(dealt), plays=tuple(plays), passes=passes, dealer=dealer,
                       pass_direction=direction if table.pass_direction(number) == "any" else None,
-                      moon=moon, points=tuple(points),
+                      moon=moon if moon in MOON_CHOICES else None,  # a record names a choice, not other rules
+                      points=tuple(points),
                       totals=tuple(t + p for t, p in zip(totals, points)))
 
 
