@@ -306,14 +306,15 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
 
     Alternatives the deals cannot tell from the lowest, and within ``tolerance`` of it, are all
     best; of them the one most like the choice is named (the smallest change to what was played),
-    so that which of several equal answers is named does not turn on the luck of the deals.
+    so that which of several equal answers is named does not turn on the luck of the deals. The
+    choice is one of them when it ties: then it is named, at no cost.
     """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
     lowest = int(np.argmin(means))
-    if means[chosen] <= means[lowest]:
+    if means[chosen] <= means[lowest] or _within(own, chosen, lowest, settings):
         return chosen, 0.0, 0.0
-    tied = [i for i in range(len(means)) if i != chosen and (i == lowest or _within(own, i, lowest, settings))]
+    tied = [i for i in range(len(means)) if i == lowest or _within(own, i, lowest, settings)]
     best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]), means[i], i))
     cost, margin = _paired(own, chosen, best, settings.confidence_z)
     return best, max(cost, 0.0), margin
@@ -329,10 +330,19 @@ def _within(own: np.ndarray, a: int, b: int, settings: Settings) -> bool:
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
-    """How far one choice is from another: cards not in common, then for one card, another suit
-    and the distance in rank."""
+    """How far one choice is from another: cards not in common, then for one card, another suit,
+    and within the suit the distance in rank. Ranks of two suits are not near each other: AD is
+    no more like KS than like 2C.
+
+    >>> from hearts_analysis.cards import parse_card
+    >>> ad, ks, c2, kd = (parse_card(c) for c in ("AD", "KS", "2C", "KD"))
+    >>> _unlike((ks,), (ad,)) == _unlike((c2,), (ad,)), _unlike((kd,), (ad,))
+    (True, (0, 1))
+    """
     if len(cards) == 1 and len(other) == 1:
-        return int(cards[0] // 13 != other[0] // 13), abs(cards[0] % 13 - other[0] % 13)
+        if cards[0] // 13 != other[0] // 13:
+            return 1, 0
+        return 0, abs(cards[0] % 13 - other[0] % 13)
     return len(set(cards) - set(other)), 0
 
 
@@ -597,13 +607,17 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     best, cost, margin = _judge(outcomes, seat, chosen, settings, alternatives)
     deals = outcomes.points.shape[1]
     verdict = None
-    # The choosing deals favour the best (it won on them): a cost clearly under the first class
-    # even so needs no judging; any other is judged on fresh deals.
+    # The choosing deals favour the best (it won on them), so every cost is measured on fresh
+    # deals: a cost the deals that chose the alternative claim would overstate what it saves. Where
+    # the fresh deals find it saves nothing, the choice is named: a decision that costs nothing
+    # names what was played.
     other: tuple[str, float, float, int] | None = None
     at_least = None
-    if best != chosen and settle(cost, margin, 0.0) is not None:
+    if best != chosen:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
+        if cost <= 0.0:
+            best = chosen
         floor = band(cost - margin + settings.tolerance)
         if verdict == UNSETTLED and floor is not None:
             # The budget is spent, but the loss is beyond doubt: flagged with the least class the
