@@ -357,15 +357,34 @@ class Position:
     players: tuple[str, ...] = field(default=())
 
 
+def play_choices(state: HandState, seat: int, card: Card | None = None) -> tuple[list[Card], int | None]:
+    """One card for each real choice of ``seat`` at ``state`` (``card`` for its own group), and the
+    index of ``card``'s choice (``None`` without a card)."""
+    groups = equivalent_groups(state, seat, state.legal_cards(seat))
+    chosen = None if card is None else next(i for i, group in enumerate(groups) if card in group)
+    return [card if i == chosen else group[0] for i, group in enumerate(groups)], chosen
+
+
+def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
+                  history: History | None = None, model: str | None = None) -> Outcomes:
+    """Each of ``cards`` played by ``seat`` at ``state`` on the deals ``hands``, under the rollout player
+    ``model`` (the settings' by default) or the settings' simulator bots: the one evaluator of a play,
+    for the review's verdicts and the judge's own play alike."""
+    if settings.bot is None:
+        return play_out(state, hands, cards, settings.exact_tricks, MODELS[model or settings.model].plays)
+    if history is None:
+        raise ValueError("reviewing with bots needs the hand's history")
+    return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
+                              settings.exact_tricks)
+
+
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
                 index: int, settings: Settings, history: History | None = None) -> Decision:
     """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
     or ``settings.infer``)."""
-    legal = state.legal_cards(seat)
-    groups = equivalent_groups(state, seat, legal)
-    chosen = next(i for i, group in enumerate(groups) if card in group)
+    representatives, chosen = play_choices(state, seat, card)
     trick = state.trick_number
-    if len(groups) == 1:
+    if len(representatives) == 1:
         return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
     judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
@@ -376,26 +395,50 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
         return inferred_hands(knowledge, count, generator, state.table, history.first_leader, history.plays,
                               settings.infer)
 
-    hands = draw(settings.samples, rng)
-    representatives = [card if i == chosen else group[0] for i, group in enumerate(groups)]
-    if settings.bot is None:
-        outcomes = play_out(state, hands, representatives, settings.exact_tricks, MODELS[settings.model].plays)
-    else:
-        if history is None:
-            raise ValueError("reviewing with bots needs the hand's history")
-        outcomes = play_out_with_bots(state.table, history, seat, hands, representatives, settings.bot,
-                                      settings.seed, settings.exact_tricks)
+    outcomes = play_outcomes(state, seat, draw(settings.samples, rng), representatives, settings, history)
     alternatives = [(c,) for c in representatives]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
-        cards = [representatives[i] for i in pair]
-        if settings.bot is None:
-            return play_out(state, deals, cards, settings.exact_tricks, MODELS[model].plays).points
-        return play_out_with_bots(state.table, history, seat, deals, cards, settings.bot, settings.seed,
-                                  settings.exact_tricks).points
+        return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history,
+                             model).points
 
     fresh = FreshDeals(draw, rollout, settings.model)
     return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
+
+
+def pass_candidates(table: Table, dealt: Mask, bound: Mask, direction: str) -> dict[Mask, Mask]:
+    """``{choice: shown}``: every real pass (:func:`pass_choices`) that breaks no passing advice the
+    pass ``bound`` kept (:mod:`.advice`), each shown as the interchangeable pass that keeps it
+    (``bound`` itself for its own choice)."""
+    bounding = AdviceBound(dealt, bound, direction)
+    groups = interchangeable(table, dealt, table.deck & ~dealt)
+    own = canonical_pass(table, dealt, bound)
+    shown = {}
+    for choice in pass_choices(table, dealt, table.rules.pass_count):
+        member = bound if choice == own else bounding.shown(members(groups, choice))
+        if member is not None:
+            shown[choice] = member
+    return shown
+
+
+def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str, dealer: int,
+                  candidates: list[Mask], settings: Settings, rng: np.random.Generator,
+                  keep: Mask | None = None) -> tuple[list[Mask], Outcomes]:
+    """``(finalists, outcomes)``: ``candidates`` screened to ``pass_finalists`` (with ``keep`` among them),
+    then played out on ``pass_deals`` deals: the one evaluator of a pass, for the review's verdicts
+    and the judge's own pass alike."""
+    model = MODELS[settings.model]
+    finalists = candidates
+    if len(candidates) > settings.pass_finalists + 1:
+        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
+                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
+                                                          model=model).points[:, :, seat],
+                            settings.pass_finalists)
+    if keep is not None and keep not in finalists:
+        finalists = finalists + [keep]
+    outcomes = pass_out(table, seat, sample_hands(knowledge, settings.pass_deals, rng), direction, finalists,
+                        dealer, settings.exact_tricks, model)
+    return finalists, outcomes
 
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
@@ -404,31 +447,15 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     advice the played pass kept (:mod:`.advice`), screened, then the finalists and the actual pass
     on fresh deals."""
     table = position.table
-    count = table.rules.pass_count
     rng = rng_for(settings, position.game_key, position.hand, 0, seat)
     knowledge = before_pass(table, seat, dealt)
     actual, passed = passed, canonical_pass(table, dealt, passed)
     # One judge per page: only passes that break no passing advice the played pass kept compete
     # (:mod:`.advice`), each shown as the interchangeable pass that keeps it.
-    bound = AdviceBound(dealt, actual, direction)
-    groups = interchangeable(table, dealt, table.deck & ~dealt)
-    shown = {}
-    for choice in pass_choices(table, dealt, count):
-        member = actual if choice == passed else bound.shown(members(groups, choice))
-        if member is not None:
-            shown[choice] = member
-    candidates = list(shown)
-    finalists = candidates
-    if len(candidates) > settings.pass_finalists + 1:
-        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
-                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
-                                                          model=MODELS[settings.model]).points[:, :, seat],
-                            settings.pass_finalists)
-    if passed not in finalists:
-        finalists = finalists + [passed]
+    shown = pass_candidates(table, dealt, actual, direction)
+    finalists, outcomes = pass_outcomes(table, seat, knowledge, direction, dealer, list(shown), settings, rng,
+                                        keep=passed)
     chosen = finalists.index(passed)
-    outcomes = pass_out(table, seat, sample_hands(knowledge, settings.pass_deals, rng), direction, finalists,
-                        dealer, settings.exact_tricks, MODELS[settings.model])
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
