@@ -92,7 +92,7 @@ def _played(rules: Rules, k: int, seat: int, bots, seed: int):
 
 
 def one_deal(job) -> Deal:
-    k, baseline, mode, seed, calibrate = job
+    k, baseline, mode, seed, calibrate, settings = job
     seat, direction = k % 4, DIRECTIONS[(k // 4) % 4]
     rules = Rules.preset("standard", pass_cycle=[direction])
     factory = BOT_KINDS[baseline]
@@ -101,7 +101,7 @@ def one_deal(job) -> Deal:
     def bots(judged: bool):
         seats = [factory(random.Random(f"{seed}:{k}:{s}")) for s in range(4)]
         if judged:
-            seats[seat] = Timed(JudgeBot(random.Random(0)), seats[seat], mode, clock)
+            seats[seat] = Timed(JudgeBot(random.Random(0), settings), seats[seat], mode, clock)
         return seats
 
     _, judge, jq, js, jsuf = _played(rules, k, seat, bots(True), seed)
@@ -169,13 +169,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
+    parser.add_argument("--mix", default="", help="the judge's Settings.mix, e.g. strong")
+    parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
+    parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
     args = parser.parse_args()
+    settings = Settings(samples=args.samples, pass_samples=args.pass_samples,
+                        mix=tuple(m for m in args.mix.split(",") if m))
+    print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
+          f"mix={settings.mix}; the review that claims costs: the defaults")
     calibrate = not args.no_calibration
     print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) |" if calibrate else " |"))
     print("|" + "---|" * (12 + 2 * calibrate))
     started = time.perf_counter()
     for baseline in args.baselines.split(","):
-        jobs = [(k, baseline, args.mode, args.seed, calibrate) for k in range(args.hands)]
+        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings) for k in range(args.hands)]
         if args.workers > 1:
             with Pool(args.workers) as pool:
                 deals = pool.map(one_deal, jobs, chunksize=4)

@@ -106,6 +106,10 @@ class Settings:
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
     ``basic`` stays the default until the strong player is shown better on something it was not
     built to imitate (it agrees with the simulator's heuristic bot on 99% of plays)."""
+    mix: tuple[str, ...] = ()
+    """Other rollout players under which every alternative is also played out on the same deals when
+    the best is chosen, as so many more deals (the fresh deals that judge a cost stay with
+    :attr:`model`): a best choice that holds against more than one model of the others."""
 
     @property
     def pass_deals(self) -> int:
@@ -371,6 +375,9 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
     ``model`` (the settings' by default) or the settings' simulator bots: the one evaluator of a play,
     for the review's verdicts and the judge's own play alike."""
     if settings.bot is None:
+        if model is None and settings.mix:
+            return _joined([play_out(state, hands, cards, settings.exact_tricks, MODELS[m].plays)
+                            for m in (settings.model,) + settings.mix])
         return play_out(state, hands, cards, settings.exact_tricks, MODELS[model or settings.model].plays)
     if history is None:
         raise ValueError("reviewing with bots needs the hand's history")
@@ -436,9 +443,18 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
                             settings.pass_finalists)
     if keep is not None and keep not in finalists:
         finalists = finalists + [keep]
-    outcomes = pass_out(table, seat, sample_hands(knowledge, settings.pass_deals, rng), direction, finalists,
-                        dealer, settings.exact_tricks, model)
+    deals = sample_hands(knowledge, settings.pass_deals, rng)
+    outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks, MODELS[m])
+                        for m in (settings.model,) + settings.mix])
     return finalists, outcomes
+
+
+def _joined(outcomes: list[Outcomes]) -> Outcomes:
+    """Outcomes of the same alternatives under several rollout players, as one set of more deals."""
+    if len(outcomes) == 1:
+        return outcomes[0]
+    return Outcomes(np.concatenate([o.points for o in outcomes], axis=1),
+                    np.concatenate([o.taken for o in outcomes], axis=1))
 
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
