@@ -15,6 +15,16 @@ True
 >>> wrong = dataclasses.replace(game, hands=(dataclasses.replace(first, points=(0, 1, 6, 20)),) + game.hands[1:])
 >>> [(v.code, v.location()) for v in replay_game(wrong).violations]
 [('points-mismatch', 'hand 1 seat 3')]
+
+:func:`advise` is the analysis board: the judge's verdict on a hand in progress, for the seat to
+move, best choice first (here the winner of the first trick of the last hand leads the second):
+
+>>> from hearts_analysis import advise
+>>> in_progress = dataclasses.replace(game, hands=game.hands[:-1] + (dataclasses.replace(
+...     game.hands[-1], plays=game.hands[-1].plays[:4], points=None, totals=None),), complete=None)
+>>> advice = advise(in_progress)
+>>> advice.kind, advice.seat == game.hands[-1].plays[4][0], advice.best == tuple(advice.to_dict()["best"])
+('play', True, True)
 """
 
 from .cards import Card, Mask, card_name, parse_card
@@ -26,14 +36,21 @@ from .violations import CATALOGUE, Violation
 
 __version__ = "0.1.0"
 
-__all__ = ["CATALOGUE", "Card", "GameRecord", "GameResult", "HandRecord", "HandResult", "HandState",
+__all__ = ["Advice", "CATALOGUE", "Card", "GameRecord", "GameResult", "HandRecord", "HandResult", "HandState",
            "Mask", "PRESETS", "RecordError", "RuleError", "Rules", "Violation", "card_name",
-           "parse_card", "read_games", "replay_game"]
+           "advise", "parse_card", "read_games", "replay_game"]
+
+_LAZY = {"read_corpus": "corpus", "Corpus": "corpus", "advise": "review.board", "Advice": "review.board"}
 
 
 def __getattr__(name: str):
-    """``read_corpus`` (and ``Corpus``) on first use, so that importing the package does not load pandas."""
-    if name in ("read_corpus", "Corpus"):
-        from . import corpus
-        return getattr(corpus, name)
+    """``read_corpus`` (and ``Corpus``), ``advise`` (and ``Advice``) on first use, so that importing the
+    package loads neither pandas nor the review."""
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -434,3 +434,66 @@ def test_the_blunder_bot_records_one_certain_queen_loss_per_hand_it_finds():
             assert QS in [c for _, c in record.plays[(trick - 1) * 4:trick * 4]]  # ...and the queen with it
             assert blunder.better != blunder.card
     assert len(found) > hands / 15 and len(kinds) >= 2
+
+
+# -- the judge as a player ---------------------------------------------------------------------
+def _judge_hand(seed: int, watched: int):
+    """One standard hand, the judge in seat ``watched`` against three heuristic bots."""
+    from hearts_analysis.simulate import JudgeBot
+    table = Rules.preset("standard").table(4)
+    rng = random.Random(seed)
+    bots = [HeuristicBot(random.Random(s)) for s in range(4)]
+    bots[watched] = JudgeBot(random.Random(seed))
+    hands = [mask_of(cards) for cards in deal(table, rng)]
+    play = HandPlay(table, hands, 1, 0, None, "left")
+    given = [b.choose_pass(play.views[s], 3) for s, b in enumerate(bots)]
+    play.exchange(given, table.pass_offset("left"))
+    play.start()
+    start, leader = play.hands, play.public.leader
+    return table, hands, given, start, leader, play.play_out(bots), play
+
+
+@pytest.mark.parametrize("seed, watched", [(1, 0), (2, 3)])
+def test_the_judge_decides_only_on_what_its_seat_knows(seed, watched):
+    """Redeal the cards the judge has not seen at its last turn but one (keeping every card played,
+    and the cards it passed with their receiver): it passes and plays the same throughout."""
+    from hearts_analysis.simulate import JudgeBot
+    table, hands, given, start, leader, plays, _ = _judge_hand(seed, watched)
+    turns = [i for i, (seat, _) in enumerate(plays) if seat == watched]
+    until = turns[-2]
+    keep = [0] * 4
+    for seat, card in plays[:until]:
+        keep[seat] |= 1 << card
+    keep[watched] |= start[watched]
+    keep[(watched + 1) % 4] |= given[watched] & start[(watched + 1) % 4]
+    rng = random.Random(seed + 100)
+    pool = [c for c in range(52) if not any(k >> c & 1 for k in keep)]
+    rng.shuffle(pool)
+    twin_hands = list(keep)
+    for seat in range(4):
+        while twin_hands[seat].bit_count() < 13:
+            twin_hands[seat] |= 1 << pool.pop()
+    assert twin_hands != start
+    twin = HandPlay(table, twin_hands, 1, 0, None, "left")
+    view, again = twin.views[watched], JudgeBot(random.Random(seed + 1))
+    view.hand = hands[watched]
+    assert again.choose_pass(view, 3) == given[watched]
+    view.hand, view.passed, view.pass_offset = start[watched], given[watched], 1
+    twin.start(leader)
+    for seat, card in plays[:until + 1]:
+        if seat == watched:
+            assert again.choose_play(view, twin.legal(seat)) == card
+        twin.push(seat, card)
+
+
+def test_the_judges_play_is_the_reviews_best_choice():
+    """One evaluator: the review of the judge's own hand finds next to nothing to flag."""
+    from hearts_analysis.review import Settings, review_game
+    from hearts_analysis.simulate import JudgeBot
+    game = simulate_game(Rules.preset("standard"), ["judge", "b", "c", "d"], seed=4,
+                         bot=[JudgeBot, HeuristicBot, HeuristicBot, HeuristicBot], max_hands=2)
+    assert replay_game(game).valid
+    decisions = [d for d in review_game(game, Settings(confirm=False), seats=[0]).decisions if not d.forced]
+    assert len(decisions) >= 10
+    assert not [d for d in decisions if d.category in ("mistake", "blunder")]
+    assert sum(d.best == d.played for d in decisions) >= 0.8 * len(decisions)

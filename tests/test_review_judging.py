@@ -153,3 +153,69 @@ def test_the_better_pass_never_breaks_passing_advice_the_played_pass_kept(direct
                    for o in decision.options)
         named += better != played
     assert named >= 4
+
+
+def _outcomes(per_alternative: list[np.ndarray], seat: int = 1):
+    """Outcomes whose ``seat`` takes ``per_alternative[a][i]`` points with alternative ``a`` on deal ``i``."""
+    from hearts_analysis.review.rollout import Outcomes
+    points = np.zeros((len(per_alternative), len(per_alternative[0]), 4), np.int64)
+    for a, row in enumerate(per_alternative):
+        points[a, :, seat] = row
+    return Outcomes(points, np.zeros(points.shape, np.uint64))
+
+
+def test_a_choice_that_ties_the_lowest_is_named_at_no_cost():
+    from hearts_analysis.review.evaluate import _judge
+    luck = np.random.default_rng(0).integers(0, 14, 200)
+    lower = luck.copy()
+    lower[:4] -= 1                        # 0.02 points fewer: a tie by the tolerance and the deals
+    outcomes = _outcomes([luck, lower, luck + 5])
+    assert _judge(outcomes, 1, 0, Settings(), [(0,), (1,), (2,)]) == (0, 0.0, 0.0)
+
+
+def test_most_like_the_choice_does_not_cross_suits_by_rank():
+    from hearts_analysis.cards import parse_card
+    from hearts_analysis.review.evaluate import _judge
+    luck = np.random.default_rng(1).integers(0, 14, 200)
+    two_clubs = luck.copy()
+    two_clubs[:4] -= 1                   # the lowest, by a tie's margin
+    outcomes = _outcomes([luck + 6, luck, two_clubs])          # AD played; KS and 2C tie for best
+    alternatives = [(parse_card("AD"),), (parse_card("KS"),), (parse_card("2C"),)]
+    best, cost, _ = _judge(outcomes, 1, 0, Settings(), alternatives)
+    assert alternatives[best] == (parse_card("2C"),) and cost > 5
+
+
+def _pass_decision(choosing: list[np.ndarray], fresh_cost: float):
+    from hearts_analysis.review.evaluate import Position, _decision
+
+    def fresh(count, pair):
+        base = np.random.default_rng(count).integers(0, 14, count).astype(float)
+        points = np.zeros((2, count, 4))
+        points[0, :, 1], points[1, :, 1] = base + fresh_cost, base
+        return points
+    alternatives = [(0, 1, 2), (3, 4, 5)]
+    return _decision(Position(TABLE, 1, (0, 0, 0, 0)), None, 1, "pass", None, _outcomes(choosing),
+                     alternatives, 0, Settings(confirm=False), fresh)
+
+
+@pytest.mark.parametrize("fresh_cost", [0.3, 2.0])
+def test_a_claimed_cost_is_measured_on_deals_that_did_not_choose_the_alternative(fresh_cost):
+    luck = np.random.default_rng(2).integers(0, 14, 200)
+    decision = _pass_decision([luck + np.arange(200) % 2, luck], fresh_cost)   # the choosing deals claim 0.5
+    assert decision.best == (3, 4, 5) and abs(decision.cost - fresh_cost) < 1e-9
+
+
+def test_where_fresh_deals_find_the_alternative_saves_nothing_the_choice_is_named():
+    luck = np.random.default_rng(3).integers(0, 14, 200)
+    decision = _pass_decision([luck + 1, luck], -0.4)
+    assert decision.best == decision.played == (0, 1, 2) and decision.cost == 0.0 and decision.category is None
+
+
+def test_every_review_decision_that_costs_nothing_names_the_played_choice():
+    from hearts_analysis.review import review_game
+    from hearts_analysis.simulate import simulate_game
+    game = simulate_game(Rules.preset("standard"), ["a", "b", "c", "d"], seed=5, max_hands=1)
+    decisions = review_game(game, Settings(samples=60, pass_screen_samples=24, budget=256)).decisions
+    unforced = [d for d in decisions if not d.forced]
+    assert len(unforced) > 20
+    assert all((d.cost == 0.0) == (d.best == d.played) for d in unforced)

@@ -151,3 +151,12 @@ def test_parquet_output_reads_back_the_same_games(tmp_path):
 def test_help_has_an_example():
     result = runner.invoke(app, ["simulate", "--help"])
     assert result.exit_code == 0 and "Example: hearts simulate" in result.stdout
+
+
+def test_the_judge_sits_at_the_table_among_the_bots(tmp_path):
+    out = tmp_path / "judged.jsonl"
+    result = run("-n", "1", "--bots", "judge=1,heuristic=3", "--set", "target=20", "--seed", "2", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    (game,) = read_jsonl(out)
+    assert sorted(game.extra["bots"]) == ["heuristic", "heuristic", "heuristic", "judge"]
+    assert replay_game(game).valid and replay_game(game).complete

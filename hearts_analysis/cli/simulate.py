@@ -44,6 +44,7 @@ class BotKind(str, Enum):
     heuristic = "heuristic"
     random = "random"
     mixed = "mixed"
+    judge = "judge"
 
 
 
@@ -70,8 +71,9 @@ def simulate(
     seed: int = typer.Option(0, "--seed", help="The same seed, rules and counts give the same games."),
     bot: BotKind = typer.Option(BotKind.heuristic, "--bot", "-b",
                                 help="heuristic (careful play, passes by the book, occasional moon "
-                                     "runs), random (any legal card), or mixed (each seat heuristic "
-                                     "three times in four, else random)."),
+                                     "runs), random (any legal card), mixed (each seat heuristic "
+                                     "three times in four, else random), or judge (the review's best "
+                                     "choice, slow: about 0.3 s a hand)."),
     pool: Optional[int] = typer.Option(None, "--pool", min=1, metavar="N",
                                        help="A pool of N named players (p01, p02...) who rotate between "
                                             "tables and seats, round by round; each is always played by the "
@@ -95,6 +97,8 @@ def simulate(
     Example: hearts simulate --games 1000 --players 4 --rules omnibus --seed 7 -o corpus.jsonl
 
     Example: hearts simulate --games 300 --pool 12 --bots heuristic=10,random=2 -o club.parquet
+
+    Example: hearts simulate --games 5 --bots judge=1,heuristic=3 -o judged.jsonl
     """
     chosen = rules_from_options(rules or "standard", set_)
     try:

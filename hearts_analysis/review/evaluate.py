@@ -106,6 +106,10 @@ class Settings:
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
     ``basic`` stays the default until the strong player is shown better on something it was not
     built to imitate (it agrees with the simulator's heuristic bot on 99% of plays)."""
+    mix: tuple[str, ...] = ()
+    """Other rollout players under which every alternative is also played out on the same deals when
+    the best is chosen, as so many more deals (the fresh deals that judge a cost stay with
+    :attr:`model`): a best choice that holds against more than one model of the others."""
 
     @property
     def pass_deals(self) -> int:
@@ -306,14 +310,15 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
 
     Alternatives the deals cannot tell from the lowest, and within ``tolerance`` of it, are all
     best; of them the one most like the choice is named (the smallest change to what was played),
-    so that which of several equal answers is named does not turn on the luck of the deals.
+    so that which of several equal answers is named does not turn on the luck of the deals. The
+    choice is one of them when it ties: then it is named, at no cost.
     """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
     lowest = int(np.argmin(means))
-    if means[chosen] <= means[lowest]:
+    if means[chosen] <= means[lowest] or _within(own, chosen, lowest, settings):
         return chosen, 0.0, 0.0
-    tied = [i for i in range(len(means)) if i != chosen and (i == lowest or _within(own, i, lowest, settings))]
+    tied = [i for i in range(len(means)) if i == lowest or _within(own, i, lowest, settings)]
     best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]), means[i], i))
     cost, margin = _paired(own, chosen, best, settings.confidence_z)
     return best, max(cost, 0.0), margin
@@ -329,10 +334,19 @@ def _within(own: np.ndarray, a: int, b: int, settings: Settings) -> bool:
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
-    """How far one choice is from another: cards not in common, then for one card, another suit
-    and the distance in rank."""
+    """How far one choice is from another: cards not in common, then for one card, another suit,
+    and within the suit the distance in rank. Ranks of two suits are not near each other: AD is
+    no more like KS than like 2C.
+
+    >>> from hearts_analysis.cards import parse_card
+    >>> ad, ks, c2, kd = (parse_card(c) for c in ("AD", "KS", "2C", "KD"))
+    >>> _unlike((ks,), (ad,)) == _unlike((c2,), (ad,)), _unlike((kd,), (ad,))
+    (True, (0, 1))
+    """
     if len(cards) == 1 and len(other) == 1:
-        return int(cards[0] // 13 != other[0] // 13), abs(cards[0] % 13 - other[0] % 13)
+        if cards[0] // 13 != other[0] // 13:
+            return 1, 0
+        return 0, abs(cards[0] % 13 - other[0] % 13)
     return len(set(cards) - set(other)), 0
 
 
@@ -347,15 +361,37 @@ class Position:
     players: tuple[str, ...] = field(default=())
 
 
+def play_choices(state: HandState, seat: int, card: Card | None = None) -> tuple[list[Card], int | None]:
+    """One card for each real choice of ``seat`` at ``state`` (``card`` for its own group), and the
+    index of ``card``'s choice (``None`` without a card)."""
+    groups = equivalent_groups(state, seat, state.legal_cards(seat))
+    chosen = None if card is None else next(i for i, group in enumerate(groups) if card in group)
+    return [card if i == chosen else group[0] for i, group in enumerate(groups)], chosen
+
+
+def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
+                  history: History | None = None, model: str | None = None) -> Outcomes:
+    """Each of ``cards`` played by ``seat`` at ``state`` on the deals ``hands``, under the rollout player
+    ``model`` (the settings' by default) or the settings' simulator bots: the one evaluator of a play,
+    for the review's verdicts and the judge's own play alike."""
+    if settings.bot is None:
+        if model is None and settings.mix:
+            return _joined([play_out(state, hands, cards, settings.exact_tricks, MODELS[m].plays)
+                            for m in (settings.model,) + settings.mix])
+        return play_out(state, hands, cards, settings.exact_tricks, MODELS[model or settings.model].plays)
+    if history is None:
+        raise ValueError("reviewing with bots needs the hand's history")
+    return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
+                              settings.exact_tricks)
+
+
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
                 index: int, settings: Settings, history: History | None = None) -> Decision:
     """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
     or ``settings.infer``)."""
-    legal = state.legal_cards(seat)
-    groups = equivalent_groups(state, seat, legal)
-    chosen = next(i for i, group in enumerate(groups) if card in group)
+    representatives, chosen = play_choices(state, seat, card)
     trick = state.trick_number
-    if len(groups) == 1:
+    if len(representatives) == 1:
         return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
     judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
@@ -366,26 +402,59 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
         return inferred_hands(knowledge, count, generator, state.table, history.first_leader, history.plays,
                               settings.infer)
 
-    hands = draw(settings.samples, rng)
-    representatives = [card if i == chosen else group[0] for i, group in enumerate(groups)]
-    if settings.bot is None:
-        outcomes = play_out(state, hands, representatives, settings.exact_tricks, MODELS[settings.model].plays)
-    else:
-        if history is None:
-            raise ValueError("reviewing with bots needs the hand's history")
-        outcomes = play_out_with_bots(state.table, history, seat, hands, representatives, settings.bot,
-                                      settings.seed, settings.exact_tricks)
+    outcomes = play_outcomes(state, seat, draw(settings.samples, rng), representatives, settings, history)
     alternatives = [(c,) for c in representatives]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
-        cards = [representatives[i] for i in pair]
-        if settings.bot is None:
-            return play_out(state, deals, cards, settings.exact_tricks, MODELS[model].plays).points
-        return play_out_with_bots(state.table, history, seat, deals, cards, settings.bot, settings.seed,
-                                  settings.exact_tricks).points
+        return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history,
+                             model).points
 
     fresh = FreshDeals(draw, rollout, settings.model)
     return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
+
+
+def pass_candidates(table: Table, dealt: Mask, bound: Mask, direction: str) -> dict[Mask, Mask]:
+    """``{choice: shown}``: every real pass (:func:`pass_choices`) that breaks no passing advice the
+    pass ``bound`` kept (:mod:`.advice`), each shown as the interchangeable pass that keeps it
+    (``bound`` itself for its own choice)."""
+    bounding = AdviceBound(dealt, bound, direction)
+    groups = interchangeable(table, dealt, table.deck & ~dealt)
+    own = canonical_pass(table, dealt, bound)
+    shown = {}
+    for choice in pass_choices(table, dealt, table.rules.pass_count):
+        member = bound if choice == own else bounding.shown(members(groups, choice))
+        if member is not None:
+            shown[choice] = member
+    return shown
+
+
+def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str, dealer: int,
+                  candidates: list[Mask], settings: Settings, rng: np.random.Generator,
+                  keep: Mask | None = None) -> tuple[list[Mask], Outcomes]:
+    """``(finalists, outcomes)``: ``candidates`` screened to ``pass_finalists`` (with ``keep`` among them),
+    then played out on ``pass_deals`` deals: the one evaluator of a pass, for the review's verdicts
+    and the judge's own pass alike."""
+    model = MODELS[settings.model]
+    finalists = candidates
+    if len(candidates) > settings.pass_finalists + 1:
+        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
+                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
+                                                          model=model).points[:, :, seat],
+                            settings.pass_finalists)
+    if keep is not None and keep not in finalists:
+        finalists = finalists + [keep]
+    deals = sample_hands(knowledge, settings.pass_deals, rng)
+    outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks, MODELS[m])
+                        for m in (settings.model,) + settings.mix])
+    return finalists, outcomes
+
+
+def _joined(outcomes: list[Outcomes]) -> Outcomes:
+    """Outcomes of the same alternatives under several rollout players, as one set of more deals."""
+    if len(outcomes) == 1:
+        return outcomes[0]
+    return Outcomes(np.concatenate([o.points for o in outcomes], axis=1),
+                    np.concatenate([o.taken for o in outcomes], axis=1))
 
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
@@ -394,31 +463,15 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     advice the played pass kept (:mod:`.advice`), screened, then the finalists and the actual pass
     on fresh deals."""
     table = position.table
-    count = table.rules.pass_count
     rng = rng_for(settings, position.game_key, position.hand, 0, seat)
     knowledge = before_pass(table, seat, dealt)
     actual, passed = passed, canonical_pass(table, dealt, passed)
     # One judge per page: only passes that break no passing advice the played pass kept compete
     # (:mod:`.advice`), each shown as the interchangeable pass that keeps it.
-    bound = AdviceBound(dealt, actual, direction)
-    groups = interchangeable(table, dealt, table.deck & ~dealt)
-    shown = {}
-    for choice in pass_choices(table, dealt, count):
-        member = actual if choice == passed else bound.shown(members(groups, choice))
-        if member is not None:
-            shown[choice] = member
-    candidates = list(shown)
-    finalists = candidates
-    if len(candidates) > settings.pass_finalists + 1:
-        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
-                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
-                                                          model=MODELS[settings.model]).points[:, :, seat],
-                            settings.pass_finalists)
-    if passed not in finalists:
-        finalists = finalists + [passed]
+    shown = pass_candidates(table, dealt, actual, direction)
+    finalists, outcomes = pass_outcomes(table, seat, knowledge, direction, dealer, list(shown), settings, rng,
+                                        keep=passed)
     chosen = finalists.index(passed)
-    outcomes = pass_out(table, seat, sample_hands(knowledge, settings.pass_deals, rng), direction, finalists,
-                        dealer, settings.exact_tricks, MODELS[settings.model])
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
@@ -597,13 +650,17 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     best, cost, margin = _judge(outcomes, seat, chosen, settings, alternatives)
     deals = outcomes.points.shape[1]
     verdict = None
-    # The choosing deals favour the best (it won on them): a cost clearly under the first class
-    # even so needs no judging; any other is judged on fresh deals.
+    # The choosing deals favour the best (it won on them), so every cost is measured on fresh
+    # deals: a cost the deals that chose the alternative claim would overstate what it saves. Where
+    # the fresh deals find it saves nothing, the choice is named: a decision that costs nothing
+    # names what was played.
     other: tuple[str, float, float, int] | None = None
     at_least = None
-    if best != chosen and settle(cost, margin, 0.0) is not None:
+    if best != chosen:
         cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
         deals += judged
+        if cost <= 0.0:
+            best = chosen
         floor = band(cost - margin + settings.tolerance)
         if verdict == UNSETTLED and floor is not None:
             # The budget is spent, but the loss is beyond doubt: flagged with the least class the

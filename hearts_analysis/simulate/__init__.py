@@ -14,12 +14,12 @@ a worker process can ask for the same game again, and every game is legal:
 True
 """
 
-from .bots import Blunder, BlunderBot, Bot, BotFactory, HeuristicBot, RandomBot, mixed_bot
+from .bots import Blunder, BlunderBot, Bot, BotFactory, HeuristicBot, JudgeBot, RandomBot, mixed_bot
 from .game import choose_moon, deal, play_hand, played_at, simulate_game, simulate_games
 from .knowledge import PublicInfo, SeatView
 from .play import BotError, HandPlay
 from .pool import BOT_KINDS, BOTS_FIELD, PoolPlayer, make_pool, parse_mix, pool_bots, simulate_pool
 
-__all__ = ["BOTS_FIELD", "BOT_KINDS", "Blunder", "BlunderBot", "Bot", "BotError", "BotFactory", "HandPlay", "HeuristicBot",
+__all__ = ["BOTS_FIELD", "BOT_KINDS", "Blunder", "BlunderBot", "Bot", "BotError", "BotFactory", "HandPlay", "HeuristicBot", "JudgeBot",
            "PoolPlayer", "PublicInfo", "RandomBot", "SeatView", "choose_moon", "deal", "make_pool", "mixed_bot",
            "parse_mix", "play_hand", "played_at", "pool_bots", "simulate_game", "simulate_games", "simulate_pool"]

@@ -38,7 +38,7 @@ class PublicInfo:
     __slots__ = ("table", "players", "deck", "hand_number", "dealer", "totals", "pass_direction",
                  "trick_number", "leader", "turn", "trick", "trick_cards", "led", "top", "winner",
                  "played", "taken", "tricks_won", "trick_winners", "voids", "point_seats",
-                 "broken", "ended")
+                 "broken", "ended", "plays")
 
     def __init__(self, table: Table, hand_number: int = 1, dealer: int = 0,
                  totals: tuple[int, ...] | None = None, pass_direction: str = "hold"):
@@ -75,6 +75,9 @@ class PublicInfo:
         """A bit per seat that has taken a heart or QS."""
         self.broken = False
         self.ended = False
+        self.plays: list[tuple[int, Card]] = []
+        """Every ``(seat, card)`` played so far, from trick 1: what a player that reasons from the
+        whole public record (the review's judge) reads."""
 
 
 class SeatView:

@@ -112,6 +112,7 @@ class HandPlay:
         self.views[seat].hand ^= bit
         p.played |= bit
         p.trick.append((seat, card))
+        p.plays.append((seat, card))
         p.trick_cards |= bit
         led = p.led
         if not led:

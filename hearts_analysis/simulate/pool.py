@@ -27,10 +27,11 @@ from typing import Iterator, Sequence
 
 from ..records.model import GameRecord
 from ..rules import Rules
-from .bots import BotFactory, HeuristicBot, RandomBot, mixed_bot
+from .bots import BotFactory, HeuristicBot, JudgeBot, RandomBot, mixed_bot
 from .game import played_at, simulate_game
 
-BOT_KINDS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot, "mixed": mixed_bot}
+BOT_KINDS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot, "mixed": mixed_bot,
+                                    "judge": JudgeBot}
 """The bots a pool player can be, by the name ``--bots`` uses."""
 
 BOTS_FIELD = "bots"

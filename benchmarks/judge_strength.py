@@ -1,0 +1,197 @@
+"""How strong the review's judge plays: duplicate matches against each of the simulator's bots.
+
+Deal ``k`` is played twice, with the same cards and the same random streams for every seat:
+once with the judge (:class:`~hearts_analysis.simulate.JudgeBot`, the review's default settings)
+in seat ``k % 4`` against three of the baseline bot, once with the baseline bot itself in that
+seat. Seats and pass directions (left, right, across, hold) rotate with ``k``. Standard rules,
+a moon +26 to the others, each hand on its own (totals 0).
+
+Reported per baseline: points per hand of the seat (judge, baseline, the paired difference with
+its standard error), QS taken, moons shot and suffered, CPU seconds per judge decision, and
+**calibration**: the cost the review claims for the baseline's decisions in each hand (its
+``Decision.cost``, summed over the seat's pass and plays) against the points the judge really
+saves there (baseline minus judge), as the ratio of the two sums with its standard error (1 is
+a review whose claims come true).
+
+    python benchmarks/judge_strength.py --hands 400 --baselines heuristic
+    python benchmarks/judge_strength.py --hands 200 --mode passes --no-calibration
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from dataclasses import dataclass
+from multiprocessing import Pool
+
+from hearts_analysis.cards import QS
+from hearts_analysis.engine import replay_game
+from hearts_analysis.engine.scoring import moon_shooter
+from hearts_analysis.records.model import GameRecord
+from hearts_analysis.review import Settings, review_game
+from hearts_analysis.rules import Rules
+from hearts_analysis.simulate import BOT_KINDS, JudgeBot
+from hearts_analysis.simulate.game import play_hand
+
+DIRECTIONS = ("left", "right", "across", "hold")
+PLAYERS = ("north", "east", "south", "west")
+
+
+class Timed:
+    """The judge (or the judge for one kind of decision, the baseline for the other), timed."""
+
+    def __init__(self, judge: JudgeBot, baseline, mode: str, clock: dict):
+        self.judge, self.baseline, self.mode, self.clock = judge, baseline, mode, clock
+
+    def choose_pass(self, view, count):
+        if self.mode == "plays":
+            return self.baseline.choose_pass(view, count)
+        started = time.process_time()
+        chosen = self.judge.choose_pass(view, count)
+        self.clock["pass"].append(time.process_time() - started)
+        return chosen
+
+    def choose_play(self, view, legal):
+        if self.mode == "passes":
+            return self.baseline.choose_play(view, legal)
+        started = time.process_time()
+        card = self.judge.choose_play(view, legal)
+        if legal & (legal - 1):
+            self.clock["play"].append(time.process_time() - started)
+        return card
+
+
+@dataclass
+class Deal:
+    k: int
+    seat: int
+    direction: str
+    judge: int
+    baseline: int
+    judge_queen: bool
+    baseline_queen: bool
+    judge_shot: bool
+    baseline_shot: bool
+    judge_suffered: bool
+    baseline_suffered: bool
+    claimed: float | None
+    plays: list
+    passes: list
+
+
+def _played(rules: Rules, k: int, seat: int, bots, seed: int):
+    table = rules.table(4)
+    hand = play_hand(table, 1, bots, random.Random(f"{seed}:{k}"), (0, 0, 0, 0))
+    game = GameRecord(players=PLAYERS, hands=(hand,), rules=rules, rules_spec=rules.to_spec(),
+                      game_id=f"duplicate-{seed}-{k}")
+    taken = replay_game(game).hands[0].taken
+    shooter = moon_shooter(table, list(taken))
+    return game, hand.points[seat], bool(taken[seat] >> QS & 1), shooter == seat, shooter not in (None, seat)
+
+
+def one_deal(job) -> Deal:
+    k, baseline, mode, seed, calibrate, settings = job
+    seat, direction = k % 4, DIRECTIONS[(k // 4) % 4]
+    rules = Rules.preset("standard", pass_cycle=[direction])
+    factory = BOT_KINDS[baseline]
+    clock = {"pass": [], "play": []}
+
+    def bots(judged: bool):
+        seats = [factory(random.Random(f"{seed}:{k}:{s}")) for s in range(4)]
+        if judged:
+            seats[seat] = Timed(JudgeBot(random.Random(0), settings), seats[seat], mode, clock)
+        return seats
+
+    _, judge, jq, js, jsuf = _played(rules, k, seat, bots(True), seed)
+    game, base, bq, bs, bsuf = _played(rules, k, seat, bots(False), seed)
+    claimed = None
+    if calibrate:
+        decisions = review_game(game, Settings(), seats=[seat]).decisions
+        claimed = sum(d.cost for d in decisions
+                      if mode == "all" or (d.kind == "pass") == (mode == "passes"))
+    return Deal(k, seat, direction, judge, base, jq, bq, js, bs, jsuf, bsuf, claimed, clock["play"], clock["pass"])
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else float("nan")
+    return mean, math.sqrt(var / n)
+
+
+def calibration(claimed: list[float], saved: list[float]) -> tuple[float, float]:
+    """Sum of the points saved over the sum of the costs claimed, and its standard error (delta method)."""
+    n = len(claimed)
+    mean_claimed = sum(claimed) / n
+    if mean_claimed <= 0:
+        return float("nan"), float("nan")
+    ratio = sum(saved) / sum(claimed)
+    residual = [s - ratio * c for s, c in zip(saved, claimed)]
+    _, se = _mean_se(residual)
+    return ratio, se / mean_claimed
+
+
+def report(baseline: str, deals: list[Deal], mode: str) -> str:
+    n = len(deals)
+    diff, se = _mean_se([d.judge - d.baseline for d in deals])
+    judge = sum(d.judge for d in deals) / n
+    base = sum(d.baseline for d in deals) / n
+    plays = [t for d in deals for t in d.plays]
+    passes = [t for d in deals for t in d.passes]
+    cells = [baseline, mode, str(n), f"{judge:.2f}", f"{base:.2f}", f"{diff:+.2f} \u00b1 {se:.2f}",
+             f"{-100 * diff / base:.0f}%" if base else "-",
+             f"{sum(d.judge_queen for d in deals) / n:.0%} / {sum(d.baseline_queen for d in deals) / n:.0%}",
+             f"{sum(d.judge_shot for d in deals)} / {sum(d.baseline_shot for d in deals)}",
+             f"{sum(d.judge_suffered for d in deals)} / {sum(d.baseline_suffered for d in deals)}",
+             f"{1000 * sum(plays) / len(plays):.0f}" if plays else "-",
+             f"{1000 * sum(passes) / len(passes):.0f}" if passes else "-"]
+    if deals[0].claimed is not None:
+        claimed = [d.claimed for d in deals]
+        ratio, ratio_se = calibration(claimed, [d.baseline - d.judge for d in deals])
+        cells.append(f"{sum(claimed) / n:.2f}")
+        cells.append(f"{ratio:.2f} \u00b1 {ratio_se:.2f}")
+    return "| " + " | ".join(cells) + " |"
+
+
+HEADER = ("| baseline | judge plays | hands | judge pts/hand | baseline pts/hand | judge minus baseline | fewer "
+          "| QS taken (judge / baseline) | moons shot | moons suffered | ms/play | ms/pass")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200, help="deals per baseline (each played twice)")
+    parser.add_argument("--baselines", default="heuristic,random,mixed",
+                        help=f"comma-separated simulator bots ({', '.join(k for k in BOT_KINDS if k != 'judge')})")
+    parser.add_argument("--mode", choices=("all", "plays", "passes"), default="all",
+                        help="the judge makes every decision, or only its plays, or only its passes")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
+    parser.add_argument("--mix", default="", help="the judge's Settings.mix, e.g. strong")
+    parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
+    parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
+    args = parser.parse_args()
+    settings = Settings(samples=args.samples, pass_samples=args.pass_samples,
+                        mix=tuple(m for m in args.mix.split(",") if m))
+    print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
+          f"mix={settings.mix}; the review that claims costs: the defaults")
+    calibrate = not args.no_calibration
+    print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) |" if calibrate else " |"))
+    print("|" + "---|" * (12 + 2 * calibrate))
+    started = time.perf_counter()
+    for baseline in args.baselines.split(","):
+        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings) for k in range(args.hands)]
+        if args.workers > 1:
+            with Pool(args.workers) as pool:
+                deals = pool.map(one_deal, jobs, chunksize=4)
+        else:
+            deals = [one_deal(job) for job in jobs]
+        print(report(baseline, deals, args.mode), flush=True)
+    print(f"\n({time.perf_counter() - started:.0f} s wall clock; ms are CPU milliseconds per unforced judge "
+          "decision; moons are counts)")
+
+
+if __name__ == "__main__":
+    main()

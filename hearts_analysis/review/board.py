@@ -1,0 +1,273 @@
+"""The analysis board: the judge's verdict on a position in progress, for the seat that must decide.
+
+A review says what a decision cost after the game; the board says, during it, what each choice
+is worth. Both ask one evaluator (:func:`~.evaluate.play_outcomes`,
+:func:`~.evaluate.pass_outcomes`), so the judge's own choice is the review's best choice.
+
+The board reads only what the seat could know: its cards, what it passed, the public plays and
+what the rules reveal (:mod:`.knowledge`). The other seats' cards never reach it: the position
+it evaluates holds, for the others, any cards that fit their counts, and its deals are drawn
+from the seat's knowledge by a random stream seeded from the seat's information state alone.
+So the same position always gets the same advice, however the unseen cards lie.
+
+Seat 1 of a simulated game, asked for its pass, then for its first play once the passes are made:
+
+>>> from dataclasses import replace
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=3, max_hands=1)
+>>> hand = game.hands[0]
+>>> asked = replace(game, hands=(replace(hand, passes=None, plays=(), points=None, totals=None),), complete=None)
+>>> advice = advise(asked, 1, settings=Settings(samples=50))
+>>> advice.kind, len(advice.best), list(advice.to_dict())
+('pass', 3, ['seat', 'kind', 'best', 'options'])
+>>> opened = replace(asked, hands=(replace(asked.hands[0], passes=hand.passes, plays=hand.plays[:5]),))
+>>> advice = advise(opened, settings=Settings(samples=50))
+>>> advice.kind, advice.seat == hand.plays[5][0], advice == advise(opened, settings=Settings(samples=50))
+('play', True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..cards import Card, Mask, iter_cards, mask_of, names
+from ..engine.replay import replay_game
+from ..engine.state import HandState
+from ..records.json import game_from_dict
+from ..records.model import GameRecord
+from ..rules import Table
+from .evaluate import (Option, Settings, _mean_and_margin, _options, canonical_pass, pass_candidates,
+                       pass_outcomes, play_choices, play_outcomes)
+from .game import UNREVIEWED
+from .knowledge import at_play, before_pass, observe
+from .lanes import U64
+from .policy import MODELS
+from .reasons import explain
+from .rollout import History
+from .sampling import sample_hands
+
+
+class PositionError(ValueError):
+    """The game does not stand at a decision the board can advise on (named in the message)."""
+
+
+@dataclass(frozen=True)
+class AdvisedOption:
+    """One choice and what it leads to, over the deals the seat's knowledge allows."""
+
+    cards: tuple[Card, ...]
+    expected: float
+    """Expected hand points for the seat."""
+    margin: float
+    """``confidence_z`` standard errors of :attr:`expected`."""
+    reason: str
+    """Why it stands where it does, in words."""
+    option: Option
+    """The evaluator's numbers for it (chance of QS, hearts, a moon against)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cards": names(self.cards), "expected_points": round(self.expected, 2),
+                "margin": round(self.margin, 2)}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The judge's verdict on one decision: every real choice, best first."""
+
+    seat: int
+    kind: str
+    """``play`` or ``pass``."""
+    options: tuple[AdvisedOption, ...]
+    samples: int
+    """Deals each choice was played out on."""
+
+    @property
+    def best_cards(self) -> tuple[Card, ...]:
+        return self.options[0].cards
+
+    @property
+    def best(self) -> tuple[str, ...]:
+        """The best choice's card names (three for a pass of three)."""
+        return tuple(names(self.best_cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "best": list(self.best),
+                "options": [o.to_dict() for o in self.options]}
+
+
+def information_rng(settings: Settings, *facts: object) -> np.random.Generator:
+    """A random stream seeded from the settings' seed and ``facts``, which must be what the seat
+    knows and nothing else: then two positions the seat cannot tell apart draw the same deals."""
+    digest = hashlib.blake2b(repr((settings.seed,) + facts).encode(), digest_size=16).digest()
+    return np.random.default_rng(list(np.frombuffer(digest, np.uint32)))
+
+
+def _ranked(table: Table, seat: int, kind: str, state: HandState | None, alternatives: list[tuple[Card, ...]],
+            own: np.ndarray, options: list[Option], settings: Settings) -> tuple[AdvisedOption, ...]:
+    order = sorted(range(len(options)), key=lambda i: (options[i].expected, i))
+    best = order[0]
+    ranked = []
+    for i in order:
+        _, margin = _mean_and_margin(own[i], settings.confidence_z)
+        ranked.append(AdvisedOption(alternatives[i], options[i].expected, margin,
+                                    _reason(state, seat, kind, options, i, best, own, settings), options[i]))
+    return tuple(ranked)
+
+
+def _reason(state: HandState | None, seat: int, kind: str, options: list[Option], index: int, best: int,
+            own: np.ndarray, settings: Settings) -> str:
+    option = options[index]
+    if index == best:
+        lead = "the only real choice" if len(options) == 1 else "fewest points on average"
+        return (f"{lead}: QS in {option.queen:.0%} of the deals, {option.hearts:.1f} hearts, "
+                f"another seat shoots the moon in {option.moon_against:.0%}")
+    more, margin = _mean_and_margin(own[index] - own[best], settings.confidence_z)
+    why = explain(state, seat, kind, option, options[best])
+    return f"{more:.1f} \u00b1 {margin:.1f} points more than {' '.join(names(options[best].cards))}" + (
+        f": {why}" if why else "")
+
+
+def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: int,
+                totals: tuple[int, ...], settings: Settings = Settings()) -> Advice:
+    """The judge's pass for ``seat`` dealt ``dealt``: the passes that keep every rule of the passing
+    advice the rollout player's own pass keeps (:func:`~.evaluate.pass_candidates`), screened, and
+    the finalists played out."""
+    count = table.rules.pass_count
+    model_pass = int(MODELS[settings.model].passes(np.array([dealt], U64), count, direction, table.rules)[0])
+    shown = pass_candidates(table, dealt, model_pass, direction)
+    rng = information_rng(settings, "pass", seat, dealt, direction, dealer, tuple(totals))
+    finalists, outcomes = pass_outcomes(table, seat, before_pass(table, seat, dealt), direction, dealer,
+                                        list(shown), settings, rng, keep=canonical_pass(table, dealt, model_pass))
+    alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
+    options = _options(table, outcomes, seat, alternatives)
+    own = outcomes.points[:, :, seat].astype(np.float64)
+    return Advice(seat, "pass", _ranked(table, seat, "pass", None, alternatives, own, options, settings),
+                  outcomes.points.shape[1])
+
+
+def seat_state(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
+               passed: Mask = 0, receiver: int | None = None) -> tuple[HandState, tuple[Mask, ...]]:
+    """The hand as ``seat`` sees it after ``plays``, holding ``hand``: ``(state, shown)``. The other
+    seats hold cards that fit their counts (the cards ``seat`` passed with the receiver while
+    unplayed, then the rest, other suits before hearts), never their own: nothing of theirs can
+    leak into what is read from it. ``shown`` is what their plays revealed (:func:`.knowledge.observe`)."""
+    n = table.players
+    played_by = [0] * n
+    played = 0
+    for who, card in plays:
+        played_by[who] |= 1 << card
+        played |= 1 << card
+    start = [cards for cards in played_by]
+    start[seat] |= hand
+    room = [table.hand_size - start[s].bit_count() for s in range(n)]
+    room[seat] = 0
+    unseen = table.deck & ~played & ~hand
+    if receiver is not None:
+        kept = passed & unseen
+        start[receiver] |= kept
+        room[receiver] -= kept.bit_count()
+        unseen &= ~kept
+    hearts_last = sorted(iter_cards(unseen), key=lambda c: (c // 13 == 2, c))
+    others = [s for s in range(n) if s != seat]
+    turn = 0
+    for card in hearts_last:
+        while room[others[turn % len(others)]] <= 0:
+            turn += 1
+        start[others[turn % len(others)]] |= 1 << card
+        room[others[turn % len(others)]] -= 1
+        turn += 1
+    state = HandState(table, start, first_leader)
+    shown: tuple[Mask, ...] = (0,) * n
+    for who, card in plays:
+        shown = observe(shown, state, who, card)
+        state.push(who, card)
+    return state, shown
+
+
+def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
+                totals: tuple[int, ...], settings: Settings = Settings(), passed: Mask = 0, offset: int = 0,
+                hand_number: int = 1, dealer: int = 0, direction: str = "hold") -> Advice:
+    """The judge's play for ``seat`` holding ``hand`` after ``plays`` (from trick 1, led by
+    ``first_leader``); ``passed``: the cards it gave ``offset`` seats on."""
+    receiver = (seat + offset) % table.players if offset else None
+    plays = tuple(plays)
+    state, shown = seat_state(table, seat, hand, plays, first_leader, passed, receiver)
+    if state.is_over or state.to_play != seat:
+        raise PositionError(f"seat {seat} is not to play after {len(plays)} plays")
+    cards, _ = play_choices(state, seat)
+    alternatives = [(c,) for c in cards]
+    knowledge = at_play(state, seat, shown, passed, receiver)
+    rng = information_rng(settings, "play", seat, hand, plays, first_leader, passed, offset, tuple(totals))
+    own_pass = tuple(passed if s == seat else 0 for s in range(table.players))
+    history = History(first_leader, plays, own_pass, hand_number, dealer, tuple(totals), direction)
+    outcomes = play_outcomes(state, seat, sample_hands(knowledge, settings.samples, rng), cards, settings, history)
+    options = _options(table, outcomes, seat, alternatives)
+    own = outcomes.points[:, :, seat].astype(np.float64)
+    return Advice(seat, "play", _ranked(table, seat, "play", state, alternatives, own, options, settings),
+                  outcomes.points.shape[1])
+
+
+def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settings | None = None) -> Advice:
+    """The judge's advice at the end of ``game``, whose last hand is in progress.
+
+    On a hand that passes, with no ``passes`` and no plays yet, it is ``seat``'s pass (``seat`` is
+    then required); otherwise the play of the seat to move (``seat``, if given, must be it). The
+    hands before the last give the game totals. Raises :class:`PositionError` (a ``ValueError``)
+    naming the hand and what is wrong when the game does not stand at such a decision, and
+    :class:`~hearts_analysis.records.RecordError` for a record that cannot be read.
+    """
+    settings = settings or Settings()
+    if not isinstance(game, GameRecord):
+        game = game_from_dict(game)
+    if not game.hands:
+        raise PositionError("the game has no hands: nothing to advise on")
+    n = game.seats
+    if seat is not None and not 0 <= seat < n:
+        raise PositionError(f"seat {seat} is not at the table (seats 0-{n - 1})")
+    table = game.rules.table(n)
+    number = len(game.hands)
+    record = game.hands[-1]
+    if table.needs_reference or any(key in record.extra for key in UNREVIEWED):
+        raise PositionError(f"hand {number}: the judge does not model charges, TC multipliers, claims, "
+                            "fixed-length games or what an importer marked unmodelled")
+    result = replay_game(replace(game, complete=None))
+    for hand in result.hands[:-1]:
+        if hand.violations:
+            v = hand.violations[0]
+            raise PositionError(f"hand {hand.number} breaks the rules ({v.code}: {v.message}); "
+                                "the totals before the hand in progress are not known")
+    last = result.hands[-1]
+    totals = result.hands[-2].totals if number > 1 else (0,) * n
+    awaiting_pass = last.pass_direction != "hold" and table.rules.pass_count > 0 and record.passes is None
+    if awaiting_pass and record.plays:
+        raise PositionError(f"hand {number} passes {last.pass_direction} but records plays and no "
+                            "passes: give the passes")
+    allowed = {"hand-incomplete"} | ({"pass-invalid"} if awaiting_pass else set())
+    wrong = [v for v in last.violations if v.code not in allowed]
+    if wrong:
+        raise PositionError(f"hand {number} breaks the rules ({wrong[0].code}: {wrong[0].message})")
+    if awaiting_pass:
+        if seat is None:
+            raise PositionError(f"hand {number} is at the pass ({last.pass_direction}): name the seat to "
+                                "advise")
+        return advise_pass(table, seat, mask_of(record.deal[seat]), last.pass_direction, last.dealer, totals,
+                           settings)
+    held = list(last.held)
+    first_leader = HandState.first_leader_for(table, held, last.dealer)
+    state = HandState(table, held, first_leader)
+    for who, card in record.plays:
+        state.push(who, card)
+    if state.is_over:
+        raise PositionError(f"hand {number} is over: every card is played, nothing to advise on")
+    mover = state.to_play
+    if seat is not None and seat != mover:
+        raise PositionError(f"seat {seat} is not to move: seat {mover} plays next in hand {number}, "
+                            f"trick {state.trick_number}")
+    offset = table.pass_offset(last.pass_direction) if last.pass_direction != "hold" else 0
+    return advise_play(table, mover, state.hands[mover], record.plays, first_leader, totals, settings,
+                       last.passed[mover], offset, number, last.dealer, last.pass_direction)
