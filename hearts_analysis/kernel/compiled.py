@@ -164,7 +164,7 @@ def position(state: "HandState", hands: Sequence[int] | None = None) -> np.ndarr
 
 
 # -- masks --------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def popcount(mask):
     """Cards in a mask (SWAR; a mask has at most 52 bits, so the product's top byte is the count)."""
     mask = mask - ((mask >> 1) & 0x5555555555555555)
@@ -173,13 +173,13 @@ def popcount(mask):
     return (mask * 0x0101010101010101) >> 56
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def highest(mask):
     """The top card of a mask, -1 for none."""
     return 63 - leading_zeros(mask)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def lowest(mask):
     """The bottom card of a mask, -1 for none."""
     if mask == 0:
@@ -187,36 +187,37 @@ def lowest(mask):
     return trailing_zeros(mask)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def bit(card):
     """The mask of ``card``; nothing for -1."""
     return 0 if card < 0 else np.int64(1) << card
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def keep_or(keep, legal):
     """One cascade step: the kept cards, unless none would be left."""
     return keep if keep != 0 else legal
 
 
 # -- the position ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def mover(state, rules):
-    return (state[LEADER] + state[POSITION]) % rules[PLAYERS]
+    seat = state[LEADER] + state[POSITION]
+    return seat - rules[PLAYERS] if seat >= rules[PLAYERS] else seat   # no division: it is slow
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def tricks_left(state, rules):
     """Tricks still to finish, the current one included."""
     return rules[HAND_SIZE] - state[NUMBER] + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def is_over(state, rules):
     return state[NUMBER] > rules[HAND_SIZE] or state[ENDED] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def held(state, rules):
     """Every card still in a hand."""
     out = 0
@@ -225,7 +226,7 @@ def held(state, rules):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def legal(state, rules, seat):
     """The cascade of :func:`~hearts_analysis.engine.interpreter.legal_cards`."""
     cards = state[HANDS + seat]
@@ -244,7 +245,7 @@ def legal(state, rules, seat):
     return cards
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def play(state, rules, seat, card):
     """``seat`` plays ``card`` (-1: a hand that has ended plays nothing)."""
     mask = bit(card)
@@ -263,7 +264,7 @@ def play(state, rules, seat, card):
         finish_trick(state, rules)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def play_last_trick(state, rules):
     """The forced last trick at once: each seat's last card, the top card of the led suit wins."""
     players = rules[PLAYERS]
@@ -281,7 +282,7 @@ def play_last_trick(state, rules):
     finish_trick(state, rules)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def finish_trick(state, rules):
     live = state[ENDED] == 0
     winner = state[WINNER]
@@ -297,7 +298,7 @@ def finish_trick(state, rules):
     sweep(state, rules)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def sweep(state, rules):
     """``only_hearts_lead ends_hand``: a leader left with only hearts while unbroken takes the rest
     (:func:`~hearts_analysis.engine.interpreter.sweeps`)."""
@@ -316,7 +317,7 @@ def sweep(state, rules):
 
 
 # -- scoring ----------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def points_into(state, rules, out):
     """Hand points per seat into ``out``, as :func:`~hearts_analysis.engine.scoring.score_hand` gives
     them (under ``shooter_choice`` the shooter adds to the others)."""
@@ -346,7 +347,7 @@ def points_into(state, rules, out):
                 out[seat] = jack + (0 if shot else rules[POINT_TOTAL])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def points(state, rules):
     out = np.zeros(rules[PLAYERS], np.int64)
     points_into(state, rules, out)
@@ -378,19 +379,19 @@ _MOON_HEARTS = 5
 _RUN_ORDER = (HEARTS, SPADES, DIAMONDS, CLUBS)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def field(mask, suit):
     """A suit's 13-bit pattern of ``mask``."""
     return (mask >> (13 * suit)) & _FIELD
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def below(card):
     """The cards lower than ``card``, of every suit (intersect with a suit)."""
     return (1 << card) - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def choose(state, rules, seat, player):
     """``player``'s card for ``seat``, the seat to move (-1 when it holds nothing legal)."""
     cards = legal(state, rules, seat)
@@ -404,7 +405,7 @@ def choose(state, rules, seat, player):
 
 
 # -- basic --------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _basic(state, rules, seat, cards):
     if state[POSITION] == 0:
         return _basic_lead(cards)
@@ -418,7 +419,7 @@ def _basic(state, rules, seat, cards):
     return _basic_discard(cards, queen_out)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _basic_lead(cards):
     """The lowest-ranked safe card (no heart, no QS when there is a choice); ties go to the lower suit."""
     safe = keep_or(cards & ~POINTS, cards)
@@ -430,7 +431,7 @@ def _basic_lead(cards):
     return key % 4 * 13 + key // 4
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _basic_follow(state, rules, follow):
     """Duck as high as possible; else win cheaply, or high when last to a trick without points."""
     top = max(state[TOP], 0)
@@ -443,7 +444,7 @@ def _basic_follow(state, rules, follow):
     return lowest(no_queen)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _basic_discard(cards, queen_out):
     """QS, then KS/AS while QS is out, then the highest heart, then the highest-ranked card."""
     spades = field(cards, SPADES)
@@ -464,7 +465,7 @@ def _basic_discard(cards, queen_out):
 
 
 # -- strong -------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _strong(state, rules, seat, cards):
     players = rules[PLAYERS]
     hand = state[HANDS + seat]
@@ -497,7 +498,7 @@ def _strong(state, rules, seat, cards):
     return _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter, running)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _can_run(hand, unseen, queen_out):
     """A hand that can take every point card: at most a few losers (counted as in bridge: the
     missing top cards among each suit's first three, against the unseen cards), hearts led by
@@ -517,7 +518,7 @@ def _can_run(hand, unseen, queen_out):
     return not weak_hearts and losers <= _MOON_LOSERS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _lead(state, rules, cards, hand, unseen, queen_out, shooter, running):
     jd = rules[JACK]
     spade_risk = (hand & QS_BIT) != 0 or (queen_out and (hand & _HIGH_SPADES) != 0)
@@ -551,7 +552,7 @@ def _lead(state, rules, cards, hand, unseen, queen_out, shooter, running):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _run_lead(cards, unseen):
     """A sure winner (hearts first), else the top card of the longest suit."""
     longest, length = -1, -1
@@ -565,7 +566,7 @@ def _run_lead(cards, unseen):
     return longest * 13 + highest(field(cards, longest))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter, running):
     jd = rules[JACK]
     players = rules[PLAYERS]
@@ -611,7 +612,7 @@ def _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter
     return card
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _discard(state, rules, cards, hand, unseen, queen_out, trick_points, shooter, running):
     jd = rules[JACK]
     if shooter >= 0 and state[WINNER] == shooter:
@@ -647,7 +648,7 @@ def _discard(state, rules, cards, hand, unseen, queen_out, trick_points, shooter
 
 
 # -- exact search ----------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def equivalent(lower, higher, live, special):
     """``higher`` is as good as ``lower`` (the next lower legal card): the same suit, no card still in
     play between them, neither scoring on its own (hearts score alike). Then it wins and loses the
@@ -659,42 +660,98 @@ def equivalent(lower, higher, live, special):
     return (between & live) == 0 and ((low | high) & special) == 0
 
 
-@njit(cache=True)
-def solve(state, rules):
-    """``(points per seat, final position)`` under perfect play from ``state`` (consumed); the
-    final position's taken cards are those of the line played."""
-    players = rules[PLAYERS]
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _copy(source, target):
+    for i in range(SIZE):
+        target[i] = source[i]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _forced(state, rules):
+    """Play the forced cards of the last trick; whether the hand is over."""
     while not is_over(state, rules):
-        if tricks_left(state, rules) == 1:
-            if state[POSITION] == 0:   # the forced last trick at once
-                play_last_trick(state, rules)
-                break
-            seat = mover(state, rules)
-            play(state, rules, seat, lowest(legal(state, rules, seat)))
-            continue
+        if tricks_left(state, rules) != 1:
+            return False
+        if state[POSITION] == 0:   # the forced last trick at once
+            play_last_trick(state, rules)
+            return True
         seat = mover(state, rules)
-        cards = legal(state, rules, seat)
-        live = held(state, rules) | state[TRICK]
-        best_values = np.zeros(players, np.int64)
-        best_state = state
-        found = False
-        previous = -1
-        while cards != 0:
-            card = lowest(cards)
-            cards &= ~bit(card)
-            skip = equivalent(previous, card, live, rules[SPECIAL])
-            previous = card
-            if skip:
-                continue
-            child = state.copy()
-            play(child, rules, seat, card)
-            values, final = solve(child, rules)
-            if not found or values[seat] < best_values[seat]:
-                best_values, best_state, found = values, final, True
-        return best_values, best_state
-    out = np.zeros(players, np.int64)
-    points_into(state, rules, out)
-    return out, state
+        play(state, rules, seat, lowest(legal(state, rules, seat)))
+    return True
+
+
+_SEAT, _CARDS, _LIVE, _PREVIOUS, _FOUND, _CHILD = range(6)
+"""A search level's frame: the mover, the cards still to try, the cards in play, the last card
+tried, whether a best line is known, whether a child's line waits to be compared."""
+FRAME = 6
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def search(stack, root, rules, values, finals, frames):
+    """Exact search from ``stack[root]`` (consumed): the points per seat under perfect play into
+    ``values[root]``, the final position of that line (its taken cards) into ``finals[root]``.
+    Depth first without recursion: row ``level + 1`` of each array is the child of ``level``, and
+    ``frames`` (:data:`FRAME` numbers a level) keeps where each level is, so nothing is allocated."""
+    players = rules[PLAYERS]
+    special = rules[SPECIAL]
+    level = root
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            state = stack[level]
+            if _forced(state, rules):
+                points_into(state, rules, values[level])
+                _copy(state, finals[level])
+                if level == root:
+                    return
+                level -= 1
+            else:
+                frame = frames[level]
+                frame[_SEAT] = mover(state, rules)
+                frame[_CARDS] = legal(state, rules, frame[_SEAT])
+                frame[_LIVE] = held(state, rules) | state[TRICK]
+                frame[_PREVIOUS] = -1
+                frame[_FOUND] = 0
+                frame[_CHILD] = 0
+        frame = frames[level]
+        seat = frame[_SEAT]
+        if frame[_CHILD] != 0:
+            frame[_CHILD] = 0
+            if frame[_FOUND] == 0 or values[level + 1, seat] < values[level, seat]:
+                frame[_FOUND] = 1
+                for other in range(players):
+                    values[level, other] = values[level + 1, other]
+                _copy(finals[level + 1], finals[level])
+        while frame[_CARDS] != 0:
+            card = lowest(frame[_CARDS])
+            frame[_CARDS] &= ~bit(card)
+            skip = equivalent(frame[_PREVIOUS], card, frame[_LIVE], special)
+            frame[_PREVIOUS] = card
+            if not skip:
+                child = stack[level + 1]
+                _copy(stack[level], child)
+                play(child, rules, seat, card)
+                frame[_CHILD] = 1
+                entering = True
+                break
+        if entering:
+            level += 1
+        elif level == root:
+            return
+        else:
+            level -= 1
+
+
+@njit(cache=True, error_model="numpy")
+def solve(state, rules):
+    """``(points per seat, final position)`` under perfect play from ``state`` (not changed)."""
+    levels = rules[HAND_SIZE] * rules[PLAYERS] + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    _copy(state, stack[0])
+    search(stack, 0, rules, values, finals, frames)
+    return values[0, :rules[PLAYERS]].copy(), finals[0].copy()
 
 
 # -- rollouts --------------------------------------------------------------------------------
@@ -702,44 +759,62 @@ _SPECIAL = QS_BIT | JD_BIT | QC_BIT
 """QS, JD and QC: cards that may score alone under some rule variant (never interchangeable)."""
 
 
-@njit(cache=True)
-def finish(state, rules, exact, player):
-    """``(points per seat, final position)``: ``player`` plays every seat until ``exact`` tricks
-    remain, exact search the rest (consumes ``state``)."""
+@njit(cache=True, _nrt=False, error_model="numpy")
+def play_to_end(stack, rules, exact, player, values, finals, frames):
+    """``player`` plays every seat of ``stack[0]`` until ``exact`` tricks remain, exact search the
+    rest: the points into ``values[0]``, the final position into ``finals[0]``."""
+    state = stack[0]
     while not is_over(state, rules):
         if tricks_left(state, rules) <= exact:
-            return solve(state, rules)
+            search(stack, 0, rules, values, finals, frames)
+            return
         if tricks_left(state, rules) == 1 and state[POSITION] == 0:
             play_last_trick(state, rules)
             break
         seat = mover(state, rules)
         play(state, rules, seat, choose(state, rules, seat, player))
-    out = np.zeros(rules[PLAYERS], np.int64)
-    points_into(state, rules, out)
-    return out, state
+    points_into(state, rules, values[0])
+    _copy(state, finals[0])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def finish(state, rules, exact, player):
+    """``(points per seat, final position)``: ``player`` plays every seat until ``exact`` tricks
+    remain, exact search the rest (``state`` is not changed)."""
+    levels = exact * rules[PLAYERS] + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    _copy(state, stack[0])
+    play_to_end(stack, rules, exact, player, values, finals, frames)
+    return values[0, :rules[PLAYERS]].copy(), finals[0].copy()
+
+
+@njit(cache=True, error_model="numpy")
 def finish_all(rules, hands, leaders, exact, player):
     """Every deal of ``hands`` (``(lanes, seats)``, at trick 1) played out from its leader:
     ``(points, taken)``, each ``(lanes, seats)``."""
     count, players = hands.shape
     points = np.zeros((count, players), np.int64)
     taken = np.zeros((count, players), np.int64)
+    levels = exact * players + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    state = stack[0]
     for lane in range(count):
-        state = np.zeros(SIZE, np.int64)
+        state[:] = 0
         for seat in range(players):
             state[HANDS + seat] = hands[lane, seat]
         state[LEADER] = leaders[lane]
         state[NUMBER] = 1
         sweep(state, rules)
-        values, final = finish(state, rules, exact, player)
-        points[lane] = values
-        taken[lane] = final[TAKEN:TAKEN + players]
+        play_to_end(stack, rules, exact, player, values, finals, frames)
+        for seat in range(players):
+            points[lane, seat] = values[0, seat]
+            taken[lane, seat] = finals[0, TAKEN + seat]
     return points, taken
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, player):
     """Each of ``cards`` played by the seat to move after ``base`` (a position at the start of its
     trick, hands empty) and the trick's plays so far, on each deal of ``hands`` (the cards each seat
@@ -747,9 +822,13 @@ def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, pla
     count, players = hands.shape
     points = np.zeros((len(cards), count, players), np.int64)
     taken = np.zeros((len(cards), count, players), np.int64)
+    levels = exact * players + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    state = stack[0]
     for alternative in range(len(cards)):
         for lane in range(count):
-            state = base.copy()
+            _copy(base, state)
             for seat in range(players):
                 state[HANDS + seat] = hands[lane, seat]
             for k in range(len(trick_seats)):
@@ -758,13 +837,14 @@ def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, pla
             for k in range(len(trick_seats)):
                 play(state, rules, trick_seats[k], trick_cards[k])
             play(state, rules, mover(state, rules), cards[alternative])
-            values, final = finish(state, rules, exact, player)
-            points[alternative, lane] = values
-            taken[alternative, lane] = final[TAKEN:TAKEN + players]
+            play_to_end(stack, rules, exact, player, values, finals, frames)
+            for seat in range(players):
+                points[alternative, lane, seat] = values[0, seat]
+                taken[alternative, lane, seat] = finals[0, TAKEN + seat]
     return points, taken
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def model_choices(rules, hands, leader, seats, cards, seat, player):
     """Replay ``(seats[k], cards[k])`` from trick 1 on each deal of ``hands`` (as dealt to trick 1):
     for every play by a seat other than ``seat``, whether ``player`` would have played that card or

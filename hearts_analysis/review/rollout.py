@@ -101,6 +101,8 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
     others pass what the rollout player ``model`` would."""
     n = table.players
     offset = table.pass_offset(direction)
+    if offset == 0:     # held: every pass comes back to its passer, so none need be chosen
+        return np.tile(dealt, (len(options), 1))
     given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction, table.rules).reshape(dealt.shape)
     given[:, seat] = ZERO
     after = (dealt & ~given) | np.roll(given, offset, axis=1)
@@ -113,7 +115,7 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
 
 def first_leaders(table: Table, hands: np.ndarray, dealer: int) -> np.ndarray:
     """The seat that leads trick 1 in each row of ``hands`` (as :meth:`HandState.first_leader_for`)."""
-    if table.rules.first_lead == "left_of_dealer":
+    if not table.first_lead_cards:
         return np.full(len(hands), (dealer + 1) % table.players)
     return np.argmax((hands & BIT[table.lowest_club]) != ZERO, axis=1)
 
