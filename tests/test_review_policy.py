@@ -10,7 +10,7 @@ import pytest
 
 from hearts_analysis.cards import card_name, mask_of, parse_card
 from hearts_analysis.engine.state import HandState
-from hearts_analysis.review.lanes import Lanes
+from hearts_analysis.kernel.compiled import choose, facts, mover, play, position, start
 from hearts_analysis.review.policy import MODELS
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot
@@ -25,23 +25,24 @@ def _mask(text: str) -> int:
 
 
 def _lanes(hands: list[str], leader: int, trick: str = "", taken: list[str] | None = None, rules=STANDARD,
-           trick_number: int = 6) -> Lanes:
-    """One lane: ``hands`` (the trick's cards still in them), ``taken`` per seat, then ``trick`` played."""
+           trick_number: int = 6):
+    """A kernel position: ``hands`` (the trick's cards still in them), ``taken`` per seat, then ``trick``
+    played; with its rules."""
     played = [parse_card(c) for c in trick.split()]
     rows = [_mask(h) for h in hands]
     for step, card in enumerate(played):
         rows[(leader + step) % 4] |= 1 << card
     won = [_mask(t) for t in (taken or [""] * 4)]
-    lanes = Lanes(rules.table(4), np.array([rows], np.uint64), np.array([leader]),
-                  taken=np.array([won], np.uint64), broken=np.array([True]), trick_number=trick_number)
-    for card in played:
-        lanes.play(np.array([card]))
-    return lanes
+    table = facts(rules.table(4))
+    state = start(table, rows, leader, taken=won, broken=True, trick_number=trick_number)
+    for step, card in enumerate(played):
+        play(state, table, (leader + step) % 4, card)
+    return state, table
 
 
-def _play(lanes: Lanes, model: str = "strong") -> str:
-    seat = lanes.mover()
-    return card_name(int(MODELS[model].plays(lanes, seat, lanes.legal(seat))[0]))
+def _play(lanes, model: str = "strong") -> str:
+    state, table = lanes
+    return card_name(int(choose(state, table, mover(state, table), MODELS[model].plays)))
 
 
 def _pass(hand: str, direction: str = "left", model: str = "strong") -> set[str]:
@@ -159,14 +160,14 @@ def _bot_positions(rules, hands: int):
             legal = play.legal(seat)
             card = bots[seat].choose_play(play.views[seat], legal)
             if legal & (legal - 1) and not bots[seat].shooting:
-                yield Lanes.from_state(state, np.array([state.hands], np.uint64)), card
+                yield (position(state), facts(table)), card
             play.push(seat, card)
             state.push(seat, card)
 
 
 @pytest.mark.parametrize("rules", [STANDARD, OMNIBUS], ids=["standard", "omnibus"])
 def test_the_strong_player_plays_the_heuristic_bots_card(rules):
-    """The two implementations of one strategy (numpy lanes, one card at a time) nearly always agree;
+    """The two implementations of one strategy (the compiled kernel, one card at a time) nearly always agree;
     the basic player does not."""
     same = {model: 0 for model in MODELS}
     total = 0

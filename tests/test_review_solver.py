@@ -1,17 +1,15 @@
-"""Exact search: the memoised max^n solver equals brute force, and the vectorised endgame equals both."""
+"""Exact search: the memoised max^n solver equals brute force, and the kernel's search equals both."""
 
 from __future__ import annotations
 
 import copy
 import random
 
-import numpy as np
 import pytest
 
 from hearts_analysis.cards import iter_cards, parse_card
 from hearts_analysis.engine.scoring import score_hand
-from hearts_analysis.review.endgame import solve_lanes
-from hearts_analysis.review.lanes import Lanes
+from hearts_analysis.kernel.compiled import TAKEN, facts, position, solve as solve_kernel
 from hearts_analysis.review.solver import brute_force, solve, solve_cards
 
 from review_positions import PRESET_RULES, RULE_IDS, crafted, random_position
@@ -35,26 +33,25 @@ def test_solver_equals_brute_force(rules, tricks_left, count):
 
 
 @pytest.mark.parametrize("rules", PRESET_RULES, ids=RULE_IDS)
-def test_vectorised_endgame_equals_solver_and_its_line_scores_its_value(rules):
+def test_the_kernels_search_equals_the_solver_and_its_line_scores_its_value(rules):
     rng = random.Random(f"lanes:{rules}")
     table = rules.table(4)
     for _ in range(150):
         state, _, _ = random_position(rules, rng, rng.choice([1, 2]))
         if state.is_over:
             continue
-        lanes = Lanes.from_state(state, np.array([state.hands], np.uint64))
-        values, taken = solve_lanes(lanes)
-        assert tuple(values[0]) == solve(state)
-        line = [int(t) for t in taken[0]]
+        values, final = solve_kernel(position(state), facts(table))
+        assert tuple(values) == solve(state)
+        line = [int(t) for t in final[TAKEN:TAKEN + 4]]
         assert sum(m.bit_count() for m in line) == table.hand_size * table.players
-        assert tuple(score_hand(table, line, [1] * 4, "add_to_others")[1]) == tuple(values[0]) or \
+        assert tuple(score_hand(table, line, [1] * 4, "add_to_others")[1]) == tuple(values) or \
             table.rules.no_tricks_bonus
 
 
 @pytest.mark.parametrize("rules", PRESET_RULES, ids=RULE_IDS)
-def test_vectorised_endgame_equals_solver_lane_by_lane_on_many_deals_of_one_position(rules):
-    # many lanes at once: the hidden cards dealt again among the other seats in every lane, so
-    # lanes differ in which cards are equivalent and which seats must follow suit
+def test_the_kernels_search_equals_the_solver_on_many_deals_of_one_position(rules):
+    # the hidden cards dealt again among the other seats in every deal, so
+    # deals differ in which cards are equivalent and which seats must follow suit
     rng = random.Random(f"many:{rules}")
     for _ in range(12):
         state, _, _ = random_position(rules, rng, rng.choice([2, 3]))
@@ -72,12 +69,12 @@ def test_vectorised_endgame_equals_solver_lane_by_lane_on_many_deals_of_one_posi
                 hands[s] = sum(1 << card for card in hidden[start:start + size])
                 start += size
             deals.append(hands)
-        values, taken = solve_lanes(Lanes.from_state(state, np.array(deals, np.uint64)))
-        for lane, hands in enumerate(deals):
+        for hands in deals:
+            values, final = solve_kernel(position(state, hands), facts(state.table))
             dealt = copy.deepcopy(state)
             dealt.hands = list(hands)
-            assert tuple(values[lane]) == solve(dealt)
-            assert sum(int(t).bit_count() for t in taken[lane]) == rules.table(4).hand_size * 4
+            assert tuple(values) == solve(dealt)
+            assert sum(int(t).bit_count() for t in final[TAKEN:TAKEN + 4]) == rules.table(4).hand_size * 4
 
 
 def test_solve_cards_gives_each_alternative_and_the_best_matches_solve():

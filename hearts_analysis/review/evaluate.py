@@ -45,7 +45,7 @@ from ..simulate.bots import BotFactory
 from . import context
 from .advice import AdviceBound, members
 from .knowledge import Knowledge, before_pass
-from .lanes import HEARTS, U64, popcount, special_cards
+from ..kernel.masks import HEARTS, U64, popcount, special_cards
 from .reasons import explain
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots

@@ -41,10 +41,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cards import JD, QC, QS, Card
+from ..cards import Card
+from ..kernel.compiled import facts, model_choices
+from ..kernel.masks import BIT, U64
 from ..rules import Table
 from .knowledge import Knowledge
-from .lanes import BELOW, BIT, U64, ZERO, Lanes, popcount
 from .policy import MODELS
 from .sampling import sample_hands
 
@@ -52,8 +53,6 @@ EPSILON = 0.2
 """Chance the model gives a seat of playing a card it would not choose, spread over the legal cards."""
 OVERSAMPLE = 4
 """Deals drawn for each one kept after resampling."""
-_SPECIAL = BIT[QS] | BIT[JD] | BIT[QC]
-"""Cards that may score alone under some rule variant: never interchangeable with a neighbour."""
 
 
 def start_hands(hands: np.ndarray, plays: Sequence[tuple[int, Card]]) -> np.ndarray:
@@ -68,33 +67,17 @@ def play_log_likelihood(table: Table, first_leader: int, plays: Sequence[tuple[i
                         hands: np.ndarray, model: str = "basic", epsilon: float = EPSILON) -> np.ndarray:
     """Log-likelihood per deal of ``hands`` (each seat's cards now) of every card the seats other
     than ``seat`` played in ``plays`` (the hand from trick 1), under the rollout player ``model``."""
-    lanes = Lanes(table, start_hands(hands, plays), np.full(len(hands), first_leader))
-    policy = MODELS[model].plays
+    seats = np.array([mover for mover, _ in plays], np.int64)
+    cards = np.array([card for _, card in plays], np.int64)
+    alike, count = model_choices(facts(table), start_hands(hands, plays).view(np.int64), first_leader, seats, cards,
+                                 seat, MODELS[model].plays)
     total = np.zeros(len(hands))
-    for mover, card in plays:
-        movers = np.full(len(hands), mover)
-        if mover != seat:
-            legal = lanes.legal(movers)
-            choice = policy(lanes, movers, legal)
-            alike = _interchangeable(lanes, mover, choice, card)
-            count = popcount(legal).astype(np.float64)
-            chance = np.where(alike, 1.0 - epsilon, 0.0) + epsilon / count
-            total += np.where(count > 1, np.log(chance), 0.0)
-        lanes.play(np.full(len(hands), card), movers)
+    for k in range(len(plays)):
+        if seats[k] != seat:
+            legal = count[:, k].astype(np.float64)
+            chance = np.where(alike[:, k], 1.0 - epsilon, 0.0) + epsilon / legal
+            total += np.where(legal > 1, np.log(chance), 0.0)
     return total
-
-
-def _interchangeable(lanes: Lanes, mover: int, choice: np.ndarray, card: Card) -> np.ndarray:
-    """Whether ``choice`` (per lane) and ``card`` are the same choice: equal, or same suit with no card
-    of another hand or of the trick between them and neither a card that scores alone."""
-    live = lanes.trick.copy()
-    for other in range(lanes.players):
-        if other != mover:
-            live |= lanes.hands[:, other]
-    low, high = np.minimum(choice, card), np.maximum(choice, card)
-    between = BELOW[high] & ~BELOW[low] & ~BIT[low]
-    plain = ((BIT[choice] | BIT[card]) & _SPECIAL) == ZERO
-    return (choice == card) | ((choice // 13 == card // 13) & ((between & live) == ZERO) & plain)
 
 
 def inferred_hands(knowledge: Knowledge, count: int, rng: np.random.Generator, table: Table, first_leader: int,

@@ -41,18 +41,19 @@ import numpy as np
 
 from ..cards import Card, Mask, iter_cards
 from ..engine.state import HandState
+from ..kernel.compiled import BROKEN, LEADER, NUMBER, SIZE, TAKEN, WON, facts, finish_all, play_out_all
+from ..kernel.masks import BIT, U64, ZERO
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from ..simulate.play import HandPlay
-from .endgame import solve_lanes
-from .lanes import BIT, U64, ZERO, Lanes
-from .policy import MODELS, Model, choose_plays
+from .policy import MODELS, Model, STRONG
 from .solver import Solver, final_points
 
 DEFAULT_EXACT_TRICKS = 2
 
-Policy = Callable[[Lanes, np.ndarray, np.ndarray], np.ndarray]
-"""``policy(lanes, seat, legal) -> cards``: a player for every lane at once."""
+Policy = int
+"""A rollout player of the kernel (:data:`~hearts_analysis.kernel.compiled.BASIC` or ``STRONG``): it
+plays every lane, one after another."""
 
 
 @dataclass(frozen=True)
@@ -65,31 +66,33 @@ class Outcomes:
     """``(alternatives, samples, seats)`` masks of the cards each seat took."""
 
 
-def finish(lanes: Lanes, exact_tricks: int = DEFAULT_EXACT_TRICKS,
-           policy: Policy = choose_plays) -> tuple[np.ndarray, np.ndarray]:
-    """Play the lanes to the end: ``policy`` (the rollout player), then exact search for the last tricks."""
-    while not lanes.is_over:
-        if lanes.tricks_left <= exact_tricks:
-            return solve_lanes(lanes)
-        if lanes.tricks_left == 1 and lanes.position == 0:
-            lanes.play_last_trick()
-            break
-        seat = lanes.mover()
-        lanes.play(policy(lanes, seat, lanes.legal(seat)), seat)
-    return lanes.points(), lanes.taken
-
-
 def _outcomes(points: np.ndarray, taken: np.ndarray, alternatives: int) -> Outcomes:
-    shape = (alternatives, -1, points.shape[1])
-    return Outcomes(points.reshape(shape), taken.reshape(shape))
+    shape = (alternatives, -1, points.shape[-1])
+    return Outcomes(points.reshape(shape), taken.view(U64).reshape(shape))
+
+
+def _masks(hands: np.ndarray) -> np.ndarray:
+    """``hands`` as the kernel's ``int64`` masks (52 bits: the same numbers)."""
+    return np.ascontiguousarray(hands, dtype=U64).view(np.int64)
 
 
 def play_out(state: HandState, hands: np.ndarray, cards: Sequence[Card],
-             exact_tricks: int = DEFAULT_EXACT_TRICKS, policy: Policy = choose_plays) -> Outcomes:
-    """Each of ``cards`` played by the seat to move at ``state``, on each deal of ``hands``."""
-    lanes = Lanes.from_state(state, hands, len(cards))
-    lanes.play(np.repeat(np.asarray(cards, np.int64), len(hands)))
-    return _outcomes(*finish(lanes, exact_tricks, policy), len(cards))
+             exact_tricks: int = DEFAULT_EXACT_TRICKS, policy: Policy = STRONG) -> Outcomes:
+    """Each of ``cards`` played by the seat to move at ``state``, on each deal of ``hands``
+    (lane ``a * samples + i`` is alternative ``a`` on deal ``i``)."""
+    if state.ended:
+        raise ValueError("the hand is over")
+    table = state.table
+    base = np.zeros(SIZE, np.int64)
+    n = table.players
+    base[TAKEN:TAKEN + n] = state.taken
+    base[WON:WON + n] = state.tricks_won
+    base[LEADER], base[BROKEN], base[NUMBER] = state.leader, state.broken, state.trick_number
+    seats = np.array([seat for seat, _ in state.trick], np.int64)
+    played = np.array([card for _, card in state.trick], np.int64)
+    points, taken = play_out_all(facts(table), base, seats, played, _masks(hands), np.asarray(cards, np.int64),
+                                 exact_tricks, policy)
+    return _outcomes(points, taken, len(cards))
 
 
 def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask],
@@ -98,6 +101,8 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
     others pass what the rollout player ``model`` would."""
     n = table.players
     offset = table.pass_offset(direction)
+    if offset == 0:     # held: every pass comes back to its passer, so none need be chosen
+        return np.tile(dealt, (len(options), 1))
     given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction, table.rules).reshape(dealt.shape)
     given[:, seat] = ZERO
     after = (dealt & ~given) | np.roll(given, offset, axis=1)
@@ -110,7 +115,7 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
 
 def first_leaders(table: Table, hands: np.ndarray, dealer: int) -> np.ndarray:
     """The seat that leads trick 1 in each row of ``hands`` (as :meth:`HandState.first_leader_for`)."""
-    if table.rules.first_lead == "left_of_dealer":
+    if not table.first_lead_cards:
         return np.full(len(hands), (dealer + 1) % table.players)
     return np.argmax((hands & BIT[table.lowest_club]) != ZERO, axis=1)
 
@@ -120,8 +125,9 @@ def pass_out(table: Table, seat: int, dealt: np.ndarray, direction: str, options
     """Each pass in ``options`` made by ``seat`` on each sampled deal ``dealt``, the hand played out
     (the other seats' passes and every play by ``model``)."""
     hands = passed_hands(table, seat, dealt, direction, options, model)
-    lanes = Lanes(table, hands, first_leaders(table, hands, dealer))
-    return _outcomes(*finish(lanes, exact_tricks, model.plays), len(options))
+    points, taken = finish_all(facts(table), _masks(hands), first_leaders(table, hands, dealer), exact_tricks,
+                               model.plays)
+    return _outcomes(points, taken, len(options))
 
 
 @dataclass(frozen=True)

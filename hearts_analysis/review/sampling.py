@@ -31,7 +31,7 @@ import numpy as np
 
 from ..cards import iter_cards
 from .knowledge import Knowledge
-from .lanes import BIT, U64, ZERO
+from ..kernel.masks import BIT, U64, ZERO
 
 
 class InconsistentKnowledge(ValueError):

@@ -1,0 +1,134 @@
+"""Rollouts per second per core, and a whole 4-seat hand's review time, for this tree and a baseline
+tree, in one run, with the ratios; and whether the two trees reach the same outcomes.
+
+Each tree is measured in a process of its own (``PYTHONPATH`` set to the tree), the two alternately
+(A B A B ...), so that both meet the same load on a shared machine; times are CPU seconds of the
+measuring process. A rollout is one whole hand from its first card: 13 tricks of the rollout player,
+the last ``exact_tricks`` searched exactly (``review.rollout.pass_out`` on held hands), on the same
+sampled deals in both trees.
+
+    git worktree add /tmp/base main
+    python benchmarks/bench_rollouts.py --against /tmp/base
+    python benchmarks/bench_rollouts.py --against /tmp/base --deals 20000 --hands 6 --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+ROOT = HERE.parents[1]
+
+
+def _deals(count: int, seed: int):
+    """``count`` random 4-seat deals of the whole deck, as ``(count, 4)`` masks (the same in every tree)."""
+    import numpy as np
+
+    order = np.argsort(np.random.default_rng(seed).random((count, 52)), axis=1)
+    bits = np.left_shift(np.uint64(1), order.astype(np.uint64)).reshape(count, 4, 13)
+    return np.bitwise_or.reduce(bits, axis=2)
+
+
+def _cpu(run):
+    start = time.process_time()
+    value = run()
+    return time.process_time() - start, value
+
+
+def worker(deals: int, hands: int, seed: int) -> dict:
+    """Measure this interpreter's ``hearts_analysis`` (whichever tree ``PYTHONPATH`` names)."""
+    from hearts_analysis.review import Settings, review_game
+    from hearts_analysis.review.policy import MODELS
+    from hearts_analysis.review.rollout import pass_out
+    from hearts_analysis.rules import Rules
+    from hearts_analysis.simulate import simulate_games
+
+    table = Rules.preset("standard").table(4)
+    dealt = _deals(deals, seed)
+    out: dict = {}
+    first, _ = _cpu(lambda: [pass_out(table, 0, dealt[:8], "hold", [0], 0, model=MODELS[m]) for m in MODELS])
+    out["first_call"] = first
+    digest = hashlib.sha256()
+    for name, model in MODELS.items():
+        seconds, outcomes = _cpu(lambda: pass_out(table, 0, dealt, "hold", [0], 0, model=model))
+        out[f"rollouts_{name}"] = deals / seconds
+        digest.update(outcomes.points.tobytes())
+        digest.update(outcomes.taken.tobytes())
+    out["rollout_digest"] = digest.hexdigest()[:16]
+
+    jobs = []
+    for game in simulate_games(50, Rules.preset("standard"), 4, seed=seed):
+        for number in range(1, len(game.hands) + 1):
+            if len(jobs) < hands:
+                jobs.append((game, number))
+    settings = Settings(seed=seed)
+    per_hand, decisions = [], []
+    for game, number in jobs:
+        seconds, review = _cpu(lambda: review_game(game, settings, hands=[number]))
+        per_hand.append(seconds)
+        decisions.extend(review.decisions)
+    out["hand_seconds"] = statistics.mean(per_hand)
+    out["decisions"] = len(decisions)
+    fields = [(d.hand, d.seat, d.kind, d.trick, d.played, d.best, round(d.cost, 9), round(d.margin, 9), d.category,
+               d.unclear, d.samples) for d in decisions]
+    out["review_digest"] = hashlib.sha256(repr(fields).encode()).hexdigest()[:16]
+    return out
+
+
+def _measure(tree: Path, args: argparse.Namespace) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    command = [sys.executable, str(HERE), "--worker", "--deals", str(args.deals), "--hands", str(args.hands),
+               "--seed", str(args.seed)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        sys.exit(f"the measurement of {tree} failed:\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", type=Path, help="the baseline tree (a worktree of the code at the start)")
+    parser.add_argument("--deals", type=int, default=20000, help="sampled deals per rollout measurement")
+    parser.add_argument("--hands", type=int, default=6, help="whole hands (all four seats) reviewed")
+    parser.add_argument("--rounds", type=int, default=1, help="alternations A B of the two trees")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.deals, args.hands, args.seed)))
+        return
+    trees = {"new": ROOT} if args.against is None else {"base": args.against.resolve(), "new": ROOT}
+    runs: dict[str, list[dict]] = {name: [] for name in trees}
+    for _ in range(args.rounds):
+        for name, tree in trees.items():
+            runs[name].append(_measure(tree, args))
+    best = {name: {key: (max(r[key] for r in rs) if key.startswith("rollouts") else
+                         min(r[key] for r in rs) if isinstance(rs[0][key], float) else rs[0][key])
+                   for key in rs[0]} for name, rs in runs.items()}
+    print(f"rollouts: {args.deals:,} sampled held 4-seat deals, standard rules; review: {args.hands} whole hands "
+          f"(all four seats) at the default settings; best of {args.rounds} round(s), CPU seconds")
+    for name, figures in best.items():
+        print(f"{name:5} ({trees[name]}): basic {figures['rollouts_basic']:,.0f}/s, strong "
+              f"{figures['rollouts_strong']:,.0f}/s; {figures['hand_seconds']:.3f} s per hand "
+              f"({figures['decisions']} decisions); first call {figures['first_call']:.2f} s; "
+              f"digests rollouts {figures['rollout_digest']} review {figures['review_digest']}")
+    if "base" in best:
+        base, new = best["base"], best["new"]
+        for model in ("basic", "strong"):
+            print(f"rollouts per second per core, {model}: {new[f'rollouts_{model}'] / base[f'rollouts_{model}']:.1f}x "
+                  f"the baseline's")
+        print(f"a whole hand's review: {new['hand_seconds'] / base['hand_seconds']:.2f}x the baseline's time")
+        same = base["rollout_digest"] == new["rollout_digest"] and base["review_digest"] == new["review_digest"]
+        print(f"outcomes: {'identical' if same else 'DIFFERENT'} (rollout points and taken cards; every decision)")
+
+
+if __name__ == "__main__":
+    main()

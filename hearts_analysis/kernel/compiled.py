@@ -1,0 +1,881 @@
+"""The rules of play and the rollout players, compiled (numba, cached on disk): one module, because
+numba's disk cache notices a change to the file that defines a function but not to the files of the
+functions it calls.
+
+**Positions.** A position is one ``int64`` array of :data:`SIZE` numbers: each seat's hand, taken
+cards and tricks won, then the leader, the trick's cards, the led suit, the top card, the trick's
+winner so far, hearts broken, ended, the trick number and the position in the trick. Masks are
+``int64`` (52 bits), so no arithmetic mixes signed and unsigned numbers. The rules are the facts of
+the :class:`~hearts_analysis.rules.Table` the interpreter reads (:func:`facts`), so the two cannot
+disagree on what a rule is; the tests hold every step to
+:mod:`~hearts_analysis.engine.interpreter` and :func:`~hearts_analysis.engine.scoring.score_hand`.
+
+**The players.** :data:`BASIC` ducks and dumps, :data:`STRONG` plays like a careful club player;
+:mod:`~hearts_analysis.review.basic` and :mod:`~hearts_analysis.review.policy` say what each does and
+why (their passes are there too: they run once per deal, in numpy). Both are deterministic and see
+only what their seat could know: its hand, the trick, the cards played and who took them (the
+others' hands only as the union of the cards not yet seen).
+
+**Exact search** of the last tricks (:func:`solve`) is max^n, depth first, each mover taking its own
+minimum, ties to the lowest card (the rule of :mod:`~hearts_analysis.review.solver`, which the tests
+hold this to). A card as good as the next lower legal one (the same suit, no card in play between
+them, neither scoring on its own) is not searched: the tie would go to the lower.
+
+**Rollouts** (:func:`finish_all`, :func:`play_out_all`) play many deals, one lane after another.
+The review samples the deals in numpy and hands them here, so the random streams of a seeded review
+do not depend on the kernel.
+
+Functions that allocate nothing are compiled without reference counting (``_nrt=False``): an array
+passed to a compiled function is otherwise counted with atomic operations on every call, which
+made a play five times slower.
+
+The last trick of two positions that differ only in seat 2's card: the same plays give QS and the
+hearts to a different seat.
+
+>>> from hearts_analysis.cards import card_name, mask_of, names, parse_card
+>>> from hearts_analysis.rules import Rules
+>>> rules = facts(Rules.preset("standard").table(4))
+>>> def last_trick(*cards):
+...     state = start(rules, [1 << parse_card(c) for c in cards], 0, trick_number=13, broken=True)
+...     for seat, card in enumerate(cards):
+...         play(state, rules, seat, parse_card(card))
+...     return points(state, rules).tolist()
+>>> last_trick("KH", "QS", "AH", "2C"), last_trick("KH", "QS", "2H", "2C")
+([0, 0, 15, 0], [15, 0, 0, 0])
+
+Two tricks left, seat 0 to lead: whatever anyone plays, seat 3's AS wins the spade trick that QS
+falls on.
+
+>>> hands = [mask_of(parse_card(c) for c in text.split()) for text in ("2S 3C", "QS 4C", "KS 5C", "AS 6C")]
+>>> values, final = solve(start(rules, hands, 0, broken=True, trick_number=12), rules)
+>>> values.tolist(), names(int(final[TAKEN + 3]))
+([0, 0, 0, 13], ['3C', '4C', '5C', '6C', '2S', 'QS', 'KS', 'AS'])
+
+Seat 0 leads trick 2: both players lead low from the suit where the others hold the cards above.
+
+>>> hands = [mask_of(parse_card(c) for c in text.split()) for text in (
+...     "3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D AD", "8D 9D TD JD QD KD 7D 2S 3S 4S 5S 6S",
+...     "9C TC JC QC KC AC 2H 3H 4H 5H 6H 7H", "9H TH JH QH KH AH 8H 9S TS JS QS KS")]
+>>> state = start(rules, hands, 0, trick_number=2)
+>>> card_name(choose(state, rules, 0, BASIC)), card_name(choose(state, rules, 0, STRONG))
+('2D', '2D')
+
+A whole rollout: seat 1 wins the first club and runs its clubs; seat 0, void, must give it every
+heart, and seat 3 the queen: a moon.
+
+>>> hands = np.array([[mask_of(parse_card(c) for c in text.split()) for text in (
+...     "2C 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC AH",
+...     "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")]])
+>>> finish_all(rules, hands, np.array([0]), 2, STRONG)[0].tolist()
+[[26, 0, 26, 26]]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from ..cards import CLUBS, DECK, DIAMONDS, HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SPADES, SUIT_MASKS
+from ..rules import QUEEN_POINTS, Table
+
+if TYPE_CHECKING:
+    from ..engine.state import HandState
+
+SEATS = 8
+"""Room for every table (at most 7 players)."""
+HANDS, TAKEN, WON = 0, SEATS, 2 * SEATS
+LEADER, TRICK, LED, TOP, WINNER, BROKEN, ENDED, NUMBER, POSITION = range(3 * SEATS, 3 * SEATS + 9)
+SIZE = 3 * SEATS + 9
+
+# the rules: facts of the table
+(PLAYERS, HAND_SIZE, FIRST_LEAD, FIRST_BARRED, HEART_LEAD, HEART_LEAD_ANY, BREAKERS, ENDS_HAND, MOON_CARDS,
+ POINT_TOTAL, JACK, QC_CANCELS, BONUS, SUBTRACT, POINTS_FIRST, SPECIAL) = range(16)
+FACTS = 16
+
+POINTS = POINT_CARDS_MASK
+NOT_HEARTS = DECK & ~HEARTS_MASK
+SUIT = np.array(SUIT_MASKS, np.int64)
+QS_BIT, JD_BIT, QC_BIT = 1 << QS, 1 << JD, 1 << QC
+
+
+@lru_cache(maxsize=64)
+def _facts(table: Table) -> tuple[int, ...]:
+    rules = table.rules
+    values = [0] * FACTS
+    values[PLAYERS] = table.players
+    values[HAND_SIZE] = table.hand_size
+    values[FIRST_LEAD] = table.first_lead_cards
+    values[FIRST_BARRED] = table.first_trick_barred
+    values[HEART_LEAD] = table.heart_lead_hand
+    values[HEART_LEAD_ANY] = table.heart_lead_hand == DECK
+    values[BREAKERS] = table.breakers
+    values[ENDS_HAND] = table.ends_hand
+    values[MOON_CARDS] = table.moon_cards
+    values[POINT_TOTAL] = table.point_total
+    values[JACK] = rules.jack_of_diamonds
+    values[QC_CANCELS] = rules.queen_of_clubs_cancels_queen
+    values[BONUS] = rules.no_tricks_bonus
+    # under shooter_choice the rollouts' shooter adds to the others (the review's convention)
+    values[SUBTRACT] = rules.moon == "subtract_from_shooter"
+    values[POINTS_FIRST] = rules.points_on_first_trick
+    special = QS_BIT | (JD_BIT if rules.jack_of_diamonds else 0) | (QC_BIT if rules.queen_of_clubs_cancels_queen else 0)
+    values[SPECIAL] = special
+    return tuple(int(v) for v in values)
+
+
+def facts(table: Table) -> np.ndarray:
+    """The rules of ``table`` as the kernel reads them."""
+    return np.array(_facts(table), np.int64)
+
+
+def start(rules: np.ndarray, hands: Sequence[int], leader: int, *, taken: Sequence[int] | None = None,
+          won: Sequence[int] | None = None, broken: bool = False, trick_number: int = 1) -> np.ndarray:
+    """A position at the start of a trick (the ``ends_hand`` sweep already applied)."""
+    state = np.zeros(SIZE, np.int64)
+    players = int(rules[PLAYERS])
+    state[HANDS:HANDS + players] = [int(h) for h in hands]
+    if taken is not None:
+        state[TAKEN:TAKEN + players] = [int(t) for t in taken]
+    if won is not None:
+        state[WON:WON + players] = [int(w) for w in won]
+    state[LEADER] = leader
+    state[BROKEN] = broken
+    state[NUMBER] = trick_number
+    sweep(state, rules)
+    return state
+
+
+def position(state: "HandState", hands: Sequence[int] | None = None) -> np.ndarray:
+    """The kernel's copy of ``state``, with ``hands`` (the cards each seat holds now) for its own
+    (as :func:`play_out_all` builds each lane)."""
+    rules = facts(state.table)
+    held = list(state.hands if hands is None else hands)
+    for seat, card in state.trick:
+        held[seat] |= 1 << card
+    out = start(rules, held, state.leader, taken=state.taken, won=state.tricks_won, broken=state.broken,
+                trick_number=state.trick_number)
+    for seat, card in state.trick:
+        play(out, rules, seat, card)
+    return out
+
+
+# -- masks --------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def popcount(mask):
+    """Cards in a mask (SWAR; a mask has at most 52 bits, so the product's top byte is the count)."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (mask * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def highest(mask):
+    """The top card of a mask, -1 for none."""
+    return 63 - leading_zeros(mask)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def lowest(mask):
+    """The bottom card of a mask, -1 for none."""
+    if mask == 0:
+        return -1
+    return trailing_zeros(mask)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def bit(card):
+    """The mask of ``card``; nothing for -1."""
+    return 0 if card < 0 else np.int64(1) << card
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def keep_or(keep, legal):
+    """One cascade step: the kept cards, unless none would be left."""
+    return keep if keep != 0 else legal
+
+
+# -- the position ---------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def mover(state, rules):
+    seat = state[LEADER] + state[POSITION]
+    return seat - rules[PLAYERS] if seat >= rules[PLAYERS] else seat   # no division: it is slow
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def tricks_left(state, rules):
+    """Tricks still to finish, the current one included."""
+    return rules[HAND_SIZE] - state[NUMBER] + 1
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def is_over(state, rules):
+    return state[NUMBER] > rules[HAND_SIZE] or state[ENDED] != 0
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def held(state, rules):
+    """Every card still in a hand."""
+    out = 0
+    for seat in range(rules[PLAYERS]):
+        out |= state[HANDS + seat]
+    return out
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def legal(state, rules, seat):
+    """The cascade of :func:`~hearts_analysis.engine.interpreter.legal_cards`."""
+    cards = state[HANDS + seat]
+    leading = state[POSITION] == 0
+    first_trick = state[NUMBER] == 1
+    if not leading:
+        cards = keep_or(cards & SUIT[state[LED]], cards)
+    elif first_trick and rules[FIRST_LEAD] != 0:
+        cards = keep_or(cards & rules[FIRST_LEAD], cards)
+    if first_trick and rules[FIRST_BARRED] != 0:
+        cards = keep_or(cards & ~rules[FIRST_BARRED], cards)
+    if leading and rules[HEART_LEAD_ANY] == 0:
+        # a card outside heart_lead_hand is not a heart, so the step always keeps something
+        if state[BROKEN] == 0 and (cards & ~rules[HEART_LEAD]) != 0:
+            cards &= NOT_HEARTS
+    return cards
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def play(state, rules, seat, card):
+    """``seat`` plays ``card`` (-1: a hand that has ended plays nothing)."""
+    mask = bit(card)
+    state[HANDS + seat] &= ~mask
+    state[TRICK] |= mask
+    suit = card // 13
+    if state[POSITION] == 0:
+        state[LED] = suit
+        state[TOP] = card
+        state[WINNER] = seat
+    elif suit == state[LED] and card > state[TOP]:
+        state[TOP] = card
+        state[WINNER] = seat
+    state[POSITION] += 1
+    if state[POSITION] == rules[PLAYERS]:
+        finish_trick(state, rules)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def play_last_trick(state, rules):
+    """The forced last trick at once: each seat's last card, the top card of the led suit wins."""
+    players = rules[PLAYERS]
+    lead = highest(state[HANDS + state[LEADER]])
+    winner, top, trick = 0, -1, 0
+    for seat in range(players):
+        card = highest(state[HANDS + seat])
+        if card >= 0 and card // 13 == lead // 13 and card > top:
+            winner, top = seat, card
+        trick |= state[HANDS + seat]
+        state[HANDS + seat] = 0
+    state[WINNER] = winner
+    state[TRICK] = trick
+    state[POSITION] = players - 1
+    finish_trick(state, rules)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def finish_trick(state, rules):
+    live = state[ENDED] == 0
+    winner = state[WINNER]
+    state[TAKEN + winner] |= state[TRICK]
+    if live:
+        state[WON + winner] += 1
+        state[LEADER] = winner
+    if (state[TRICK] & rules[BREAKERS]) != 0:
+        state[BROKEN] = 1
+    state[TRICK] = 0
+    state[POSITION] = 0
+    state[NUMBER] += 1
+    sweep(state, rules)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def sweep(state, rules):
+    """``only_hearts_lead ends_hand``: a leader left with only hearts while unbroken takes the rest
+    (:func:`~hearts_analysis.engine.interpreter.sweeps`)."""
+    if rules[ENDS_HAND] == 0 or state[NUMBER] > rules[HAND_SIZE]:
+        return
+    leader = state[LEADER]
+    hand = state[HANDS + leader]
+    if state[BROKEN] != 0 or state[ENDED] != 0 or hand == 0 or (hand & NOT_HEARTS) != 0:
+        return
+    rest = held(state, rules)
+    state[TAKEN + leader] |= rest
+    state[WON + leader] += popcount(rest) // rules[PLAYERS]
+    for seat in range(rules[PLAYERS]):
+        state[HANDS + seat] = 0
+    state[ENDED] = 1
+
+
+# -- scoring ----------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def points_into(state, rules, out):
+    """Hand points per seat into ``out``, as :func:`~hearts_analysis.engine.scoring.score_hand` gives
+    them (under ``shooter_choice`` the shooter adds to the others)."""
+    players = rules[PLAYERS]
+    needed = rules[MOON_CARDS]
+    moon = False
+    for seat in range(players):
+        taken = state[TAKEN + seat]
+        if needed != 0 and (taken & needed) == needed:
+            moon = True
+        queen = 1 if (taken & QS_BIT) != 0 else 0
+        if rules[QC_CANCELS] != 0 and (taken & QC_BIT) != 0:
+            queen = 0
+        jack = rules[JACK] if (taken & JD_BIT) != 0 else 0
+        value = popcount(taken & HEARTS_MASK) + QUEEN_POINTS * queen + jack
+        if state[WON + seat] == 0:
+            value += rules[BONUS]
+        out[seat] = value
+    if moon:
+        for seat in range(players):
+            taken = state[TAKEN + seat]
+            jack = rules[JACK] if (taken & JD_BIT) != 0 else 0
+            shot = (taken & needed) == needed
+            if rules[SUBTRACT] != 0:
+                out[seat] = jack - (rules[POINT_TOTAL] if shot else 0)
+            else:
+                out[seat] = jack + (0 if shot else rules[POINT_TOTAL])
+
+
+@njit(cache=True, error_model="numpy")
+def points(state, rules):
+    out = np.zeros(rules[PLAYERS], np.int64)
+    points_into(state, rules, out)
+    return out
+
+
+# -- the rollout players ----------------------------------------------------------------------
+BASIC, STRONG, LOWEST = 0, 1, 2
+"""The players, as the kernel names them (``LOWEST`` plays the lowest legal card: a player simple
+enough that the tests can play it on the simulator's engine too)."""
+
+_FIELD = 0x1FFF
+_NONE = 1 << 20
+_HEARTS = SUIT[HEARTS]
+_SPADES = SUIT[SPADES]
+_JD = 1 << JD
+_HIGH_SPADES = (1 << (QS + 1)) | (1 << (QS + 2))
+_LOW_SPADES = ((1 << QS) - 1) & int(_SPADES)
+_ABOVE_JD = int(SUIT[DIAMONDS]) & ~((1 << JD) - 1) & ~_JD
+_KING_ACE = (1 << 11) | (1 << 12)
+_QUEEN_RANK = QS - 13 * SPADES
+_JACK_RANK = JD - 13 * DIAMONDS
+_THREAT_CARDS = 3
+"""Point cards a lone taker must hold before the others play to stop its moon."""
+_MOON_LOSERS = 3
+"""Losers a hand may carry and still run for the moon."""
+_MOON_HEARTS = 5
+"""Hearts (held or taken) a hand needs to run for the moon."""
+_RUN_ORDER = (HEARTS, SPADES, DIAMONDS, CLUBS)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def field(mask, suit):
+    """A suit's 13-bit pattern of ``mask``."""
+    return (mask >> (13 * suit)) & _FIELD
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def below(card):
+    """The cards lower than ``card``, of every suit (intersect with a suit)."""
+    return (1 << card) - 1
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def choose(state, rules, seat, player):
+    """``player``'s card for ``seat``, the seat to move (-1 when it holds nothing legal)."""
+    cards = legal(state, rules, seat)
+    if cards == 0:
+        return -1
+    if player == BASIC:
+        return _basic(state, rules, seat, cards)
+    if player == LOWEST:
+        return lowest(cards)
+    return _strong(state, rules, seat, cards)
+
+
+# -- basic --------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _basic(state, rules, seat, cards):
+    if state[POSITION] == 0:
+        return _basic_lead(cards)
+    follow = cards & SUIT[state[LED]]
+    if follow != 0:
+        return _basic_follow(state, rules, follow)
+    taken = 0
+    for other in range(rules[PLAYERS]):
+        taken |= state[TAKEN + other]
+    queen_out = ((taken | state[TRICK]) & QS_BIT) == 0
+    return _basic_discard(cards, queen_out)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _basic_lead(cards):
+    """The lowest-ranked safe card (no heart, no QS when there is a choice); ties go to the lower suit."""
+    safe = keep_or(cards & ~POINTS, cards)
+    key = _NONE
+    for suit in range(4):
+        low = lowest(field(safe, suit))
+        if low >= 0 and low * 4 + suit < key:
+            key = low * 4 + suit
+    return key % 4 * 13 + key // 4
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _basic_follow(state, rules, follow):
+    """Duck as high as possible; else win cheaply, or high when last to a trick without points."""
+    top = max(state[TOP], 0)
+    under = follow & below(top)
+    if under != 0:
+        return highest(under)
+    no_queen = keep_or(follow & ~QS_BIT, follow)
+    if state[POSITION] == rules[PLAYERS] - 1 and (state[TRICK] & POINTS) == 0:
+        return highest(no_queen)
+    return lowest(no_queen)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _basic_discard(cards, queen_out):
+    """QS, then KS/AS while QS is out, then the highest heart, then the highest-ranked card."""
+    spades = field(cards, SPADES)
+    if (spades >> _QUEEN_RANK) & 1 == 1:
+        return QS
+    king_ace = highest(spades & _KING_ACE)
+    if queen_out and king_ace >= 0:
+        return 13 * SPADES + king_ace
+    hearts = highest(field(cards, HEARTS))
+    if hearts >= 0:
+        return 13 * HEARTS + hearts
+    key = -1
+    for suit in range(4):
+        high = highest(field(cards, suit))
+        if high >= 0 and high * 4 + 3 - suit > key:
+            key = high * 4 + 3 - suit
+    return (3 - key % 4) * 13 + key // 4
+
+
+# -- strong -------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _strong(state, rules, seat, cards):
+    players = rules[PLAYERS]
+    hand = state[HANDS + seat]
+    unseen = 0
+    for other in range(players):
+        unseen |= state[HANDS + other]
+    unseen &= ~hand  # what the others hold: the cards the seat has not seen
+    queen_out = (unseen & QS_BIT) != 0
+    trick_points = (state[TRICK] & POINTS) != 0
+    shooter = -1
+    running = False
+    if rules[MOON_CARDS] != 0:
+        many = 0
+        first = -1
+        for other in range(players):
+            if state[TAKEN + other] & POINTS != 0:
+                many += 1
+                if first < 0:
+                    first = other
+        if many == 1 and first != seat and popcount(state[TAKEN + first] & POINTS) >= _THREAT_CARDS:
+            shooter = first
+        mine = state[TAKEN + seat] & POINTS
+        if many == (1 if mine != 0 else 0) and popcount((hand | mine) & _HEARTS) >= _MOON_HEARTS:
+            running = _can_run(hand, unseen, queen_out)
+    if state[POSITION] == 0:
+        return _lead(state, rules, cards, hand, unseen, queen_out, shooter, running)
+    follow = cards & SUIT[state[LED]]
+    if follow == 0:
+        return _discard(state, rules, cards, hand, unseen, queen_out, trick_points, shooter, running)
+    return _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter, running)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _can_run(hand, unseen, queen_out):
+    """A hand that can take every point card: at most a few losers (counted as in bridge: the
+    missing top cards among each suit's first three, against the unseen cards), hearts led by
+    their top."""
+    losers = 0
+    weak_hearts = False
+    for suit in range(4):
+        mine = field(hand, suit)
+        length = popcount(mine)
+        winners = popcount(mine >> (highest(field(unseen, suit)) + 1))
+        missing = max(min(length, 3) - winners, 0) if length > 0 else 0
+        losers += missing
+        if suit == HEARTS and length > 0 and (missing > 1 or winners == 0):
+            weak_hearts = True
+    if queen_out and (hand & (QS_BIT | _HIGH_SPADES)) == 0:
+        losers += 1
+    return not weak_hearts and losers <= _MOON_LOSERS
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _lead(state, rules, cards, hand, unseen, queen_out, shooter, running):
+    jd = rules[JACK]
+    spade_risk = (hand & QS_BIT) != 0 or (queen_out and (hand & _HIGH_SPADES) != 0)
+    best_key, card = _NONE, -1
+    for suit in range(4):
+        mine = field(cards, suit)
+        if jd < 0 and suit == DIAMONDS and (mine & ~(1 << _JACK_RANK)) != 0:
+            mine &= ~(1 << _JACK_RANK)
+        low = lowest(mine)
+        if low < 0:
+            continue
+        over = popcount(field(unseen, suit) >> (low + 1))
+        score = popcount(field(hand, suit)) * 3 + low
+        score += 40 if over == 0 else (4 if over < rules[PLAYERS] - 1 else 0)
+        if suit == HEARTS:
+            score += 2
+        if suit == SPADES and (spade_risk or low == _QUEEN_RANK):
+            score += 60
+        if score * 4 + suit < best_key:
+            best_key, card = score * 4 + suit, suit * 13 + low
+    spades = cards & _SPADES
+    if queen_out and spades != 0 and (hand & _SPADES & ~_LOW_SPADES) == 0:
+        card = lowest(spades)
+    hearts = highest(cards & _HEARTS)
+    if shooter >= 0 and hearts >= 0 and (unseen & _HEARTS & ~below(hearts) & ~bit(hearts)) == 0:
+        card = hearts
+    if jd < 0 and (cards & _JD) != 0 and (unseen & _ABOVE_JD) == 0:
+        card = JD
+    if running:
+        card = _run_lead(cards, unseen)
+    return card
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _run_lead(cards, unseen):
+    """A sure winner (hearts first), else the top card of the longest suit."""
+    longest, length = -1, -1
+    for suit in _RUN_ORDER:
+        mine = field(cards, suit)
+        high = highest(mine)
+        if high >= 0 and highest(field(unseen, suit)) < high:
+            return suit * 13 + high
+        if popcount(mine) > length:
+            longest, length = suit, popcount(mine)
+    return longest * 13 + highest(field(cards, longest))
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter, running):
+    jd = rules[JACK]
+    players = rules[PLAYERS]
+    position = state[POSITION]
+    top = max(state[TOP], 0)
+    under = follow & below(top)
+    jack = follow & _JD if jd < 0 else 0
+    winning_jack = jack != 0 and state[TOP] < JD
+    under = keep_or(under & ~jack, under)
+    to_win = keep_or(follow & ~QS_BIT & ~jack, keep_or(follow & ~QS_BIT, follow))
+    can_duck = under != 0
+    trick = state[TRICK]
+    if state[NUMBER] == 1 and rules[POINTS_FIRST] == 0:
+        card = JD if winning_jack else highest(to_win)
+    elif position == players - 1:
+        value = popcount(trick & _HEARTS) + (13 if (trick & QS_BIT) != 0 else 0) + (jd if (trick & _JD) != 0 else 0)
+        shy = rules[BONUS] < 0
+        has_trick = state[WON + seat] > 0
+        clean = value < 0 or (value == 0 and (has_trick or not shy))
+        if clean:
+            card = highest(to_win)
+        elif can_duck:
+            card = highest(under)
+        else:
+            card = JD if winning_jack else highest(to_win)
+        if winning_jack and value + jd <= 0:
+            card = JD
+    else:
+        careful = trick_points or (state[LED] == SPADES and queen_out)
+        card = lowest(to_win) if careful else highest(to_win)
+        if jd < 0 and winning_jack and (unseen & _ABOVE_JD) == 0:
+            card = JD
+        if can_duck:
+            card = highest(under)
+    over = follow & ~below(top) & ~bit(top)
+    if shooter >= 0 and state[WINNER] == shooter and over != 0:
+        card = highest(keep_or(over & ~QS_BIT, over))
+    if running and (over != 0 or not trick_points):
+        if over != 0:
+            card = lowest(over) if position == players - 1 else highest(over)
+        else:
+            card = lowest(follow)
+    return card
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _discard(state, rules, cards, hand, unseen, queen_out, trick_points, shooter, running):
+    jd = rules[JACK]
+    if shooter >= 0 and state[WINNER] == shooter:
+        cards = keep_or(cards & ~POINTS, cards)
+    spare = cards
+    if jd < 0:
+        keep = _JD | (_ABOVE_JD if (unseen & _JD) != 0 else 0)
+        spare = keep_or(cards & ~keep, cards)
+    best, card = -(1 << 30), -1
+    for suit in range(4):
+        high = highest(field(spare, suit))
+        score = -1
+        if high >= 0:
+            score = high * 2 + (3 if popcount(field(hand, suit)) <= 2 else 0)
+            if suit == HEARTS:
+                score += 10
+        if score > best:
+            best, card = score, suit * 13 + high
+    high_spades = cards & _HIGH_SPADES
+    if queen_out and high_spades != 0:
+        card = highest(high_spades)
+    if (cards & QS_BIT) != 0:
+        card = QS
+    if running and not trick_points and (cards & ~POINTS) != 0:
+        plain = cards & ~POINTS
+        key = _NONE
+        for suit in range(4):
+            low = lowest(field(plain, suit))
+            if low >= 0 and low * 4 + suit < key:
+                key = low * 4 + suit
+        card = (key % 4) * 13 + key // 4
+    return card
+
+
+# -- exact search ----------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def equivalent(lower, higher, live, special):
+    """``higher`` is as good as ``lower`` (the next lower legal card): the same suit, no card still in
+    play between them, neither scoring on its own (hearts score alike). Then it wins and loses the
+    same tricks, and the tie would go to ``lower`` anyway, so it needs no search of its own."""
+    if lower < 0 or higher < 0 or lower // 13 != higher // 13:
+        return False
+    low, high = bit(lower), bit(higher)
+    between = (high - low) & ~low
+    return (between & live) == 0 and ((low | high) & special) == 0
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _copy(source, target):
+    for i in range(SIZE):
+        target[i] = source[i]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _forced(state, rules):
+    """Play the forced cards of the last trick; whether the hand is over."""
+    while not is_over(state, rules):
+        if tricks_left(state, rules) != 1:
+            return False
+        if state[POSITION] == 0:   # the forced last trick at once
+            play_last_trick(state, rules)
+            return True
+        seat = mover(state, rules)
+        play(state, rules, seat, lowest(legal(state, rules, seat)))
+    return True
+
+
+_SEAT, _CARDS, _LIVE, _PREVIOUS, _FOUND, _CHILD = range(6)
+"""A search level's frame: the mover, the cards still to try, the cards in play, the last card
+tried, whether a best line is known, whether a child's line waits to be compared."""
+FRAME = 6
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def search(stack, root, rules, values, finals, frames):
+    """Exact search from ``stack[root]`` (consumed): the points per seat under perfect play into
+    ``values[root]``, the final position of that line (its taken cards) into ``finals[root]``.
+    Depth first without recursion: row ``level + 1`` of each array is the child of ``level``, and
+    ``frames`` (:data:`FRAME` numbers a level) keeps where each level is, so nothing is allocated."""
+    players = rules[PLAYERS]
+    special = rules[SPECIAL]
+    level = root
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            state = stack[level]
+            if _forced(state, rules):
+                points_into(state, rules, values[level])
+                _copy(state, finals[level])
+                if level == root:
+                    return
+                level -= 1
+            else:
+                frame = frames[level]
+                frame[_SEAT] = mover(state, rules)
+                frame[_CARDS] = legal(state, rules, frame[_SEAT])
+                frame[_LIVE] = held(state, rules) | state[TRICK]
+                frame[_PREVIOUS] = -1
+                frame[_FOUND] = 0
+                frame[_CHILD] = 0
+        frame = frames[level]
+        seat = frame[_SEAT]
+        if frame[_CHILD] != 0:
+            frame[_CHILD] = 0
+            if frame[_FOUND] == 0 or values[level + 1, seat] < values[level, seat]:
+                frame[_FOUND] = 1
+                for other in range(players):
+                    values[level, other] = values[level + 1, other]
+                _copy(finals[level + 1], finals[level])
+        while frame[_CARDS] != 0:
+            card = lowest(frame[_CARDS])
+            frame[_CARDS] &= ~bit(card)
+            skip = equivalent(frame[_PREVIOUS], card, frame[_LIVE], special)
+            frame[_PREVIOUS] = card
+            if not skip:
+                child = stack[level + 1]
+                _copy(stack[level], child)
+                play(child, rules, seat, card)
+                frame[_CHILD] = 1
+                entering = True
+                break
+        if entering:
+            level += 1
+        elif level == root:
+            return
+        else:
+            level -= 1
+
+
+@njit(cache=True, error_model="numpy")
+def solve(state, rules):
+    """``(points per seat, final position)`` under perfect play from ``state`` (not changed)."""
+    levels = rules[HAND_SIZE] * rules[PLAYERS] + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    _copy(state, stack[0])
+    search(stack, 0, rules, values, finals, frames)
+    return values[0, :rules[PLAYERS]].copy(), finals[0].copy()
+
+
+# -- rollouts --------------------------------------------------------------------------------
+_SPECIAL = QS_BIT | JD_BIT | QC_BIT
+"""QS, JD and QC: cards that may score alone under some rule variant (never interchangeable)."""
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def play_to_end(stack, rules, exact, player, values, finals, frames):
+    """``player`` plays every seat of ``stack[0]`` until ``exact`` tricks remain, exact search the
+    rest: the points into ``values[0]``, the final position into ``finals[0]``."""
+    state = stack[0]
+    while not is_over(state, rules):
+        if tricks_left(state, rules) <= exact:
+            search(stack, 0, rules, values, finals, frames)
+            return
+        if tricks_left(state, rules) == 1 and state[POSITION] == 0:
+            play_last_trick(state, rules)
+            break
+        seat = mover(state, rules)
+        play(state, rules, seat, choose(state, rules, seat, player))
+    points_into(state, rules, values[0])
+    _copy(state, finals[0])
+
+
+@njit(cache=True, error_model="numpy")
+def finish(state, rules, exact, player):
+    """``(points per seat, final position)``: ``player`` plays every seat until ``exact`` tricks
+    remain, exact search the rest (``state`` is not changed)."""
+    levels = exact * rules[PLAYERS] + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    _copy(state, stack[0])
+    play_to_end(stack, rules, exact, player, values, finals, frames)
+    return values[0, :rules[PLAYERS]].copy(), finals[0].copy()
+
+
+@njit(cache=True, error_model="numpy")
+def finish_all(rules, hands, leaders, exact, player):
+    """Every deal of ``hands`` (``(lanes, seats)``, at trick 1) played out from its leader:
+    ``(points, taken)``, each ``(lanes, seats)``."""
+    count, players = hands.shape
+    points = np.zeros((count, players), np.int64)
+    taken = np.zeros((count, players), np.int64)
+    levels = exact * players + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    state = stack[0]
+    for lane in range(count):
+        state[:] = 0
+        for seat in range(players):
+            state[HANDS + seat] = hands[lane, seat]
+        state[LEADER] = leaders[lane]
+        state[NUMBER] = 1
+        sweep(state, rules)
+        play_to_end(stack, rules, exact, player, values, finals, frames)
+        for seat in range(players):
+            points[lane, seat] = values[0, seat]
+            taken[lane, seat] = finals[0, TAKEN + seat]
+    return points, taken
+
+
+@njit(cache=True, error_model="numpy")
+def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, player):
+    """Each of ``cards`` played by the seat to move after ``base`` (a position at the start of its
+    trick, hands empty) and the trick's plays so far, on each deal of ``hands`` (the cards each seat
+    holds now): ``(points, taken)``, each ``(alternatives, deals, seats)``."""
+    count, players = hands.shape
+    points = np.zeros((len(cards), count, players), np.int64)
+    taken = np.zeros((len(cards), count, players), np.int64)
+    levels = exact * players + 2
+    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
+        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    state = stack[0]
+    for alternative in range(len(cards)):
+        for lane in range(count):
+            _copy(base, state)
+            for seat in range(players):
+                state[HANDS + seat] = hands[lane, seat]
+            for k in range(len(trick_seats)):
+                state[HANDS + trick_seats[k]] |= bit(trick_cards[k])
+            sweep(state, rules)
+            for k in range(len(trick_seats)):
+                play(state, rules, trick_seats[k], trick_cards[k])
+            play(state, rules, mover(state, rules), cards[alternative])
+            play_to_end(stack, rules, exact, player, values, finals, frames)
+            for seat in range(players):
+                points[alternative, lane, seat] = values[0, seat]
+                taken[alternative, lane, seat] = finals[0, TAKEN + seat]
+    return points, taken
+
+
+@njit(cache=True, error_model="numpy")
+def model_choices(rules, hands, leader, seats, cards, seat, player):
+    """Replay ``(seats[k], cards[k])`` from trick 1 on each deal of ``hands`` (as dealt to trick 1):
+    for every play by a seat other than ``seat``, whether ``player`` would have played that card or
+    one interchangeable with it, and how many cards were legal (0 for ``seat``'s own plays)."""
+    count, players = hands.shape
+    alike = np.zeros((count, len(seats)), np.bool_)
+    legal_count = np.zeros((count, len(seats)), np.int64)
+    for lane in range(count):
+        state = np.zeros(SIZE, np.int64)
+        for other in range(players):
+            state[HANDS + other] = hands[lane, other]
+        state[LEADER] = leader
+        state[NUMBER] = 1
+        sweep(state, rules)
+        for k in range(len(seats)):
+            moving, card = seats[k], cards[k]
+            if moving != seat:
+                options = legal(state, rules, moving)
+                choice = choose(state, rules, moving, player)
+                live = state[TRICK]
+                for other in range(players):
+                    if other != moving:
+                        live |= state[HANDS + other]
+                low, high = min(choice, card), max(choice, card)
+                between = ((1 << high) - 1) & ~((1 << low) - 1) & ~bit(low)
+                plain = ((bit(choice) | bit(card)) & _SPECIAL) == 0
+                alike[lane, k] = choice == card or (choice // 13 == card // 13 and (between & live) == 0 and plain)
+                n = 0
+                while options != 0:
+                    options &= options - 1
+                    n += 1
+                legal_count[lane, k] = n
+            play(state, rules, moving, card)
+    return alike, legal_count
