@@ -73,7 +73,7 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
         lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over "
                      f"{_count(unforced, 'unforced decision')}: {tally}")
         shown = mine if show_all else [d for d in mine if d["class"] or d.get("unclear")]
-        for d in sorted(shown, key=lambda d: -d["cost"]):
+        for d in sorted(shown, key=lambda d: (not d["class"], -d["cost"])):  # flagged first, then worst
             if show_all and d["forced"]:
                 continue
             lines.append(decision_line(d))
