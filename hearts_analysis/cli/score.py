@@ -54,8 +54,9 @@ def render_text(sheet: dict, paint: Painter = plain) -> str:
         lines.append(f"the game ended after hand {sheet['ended_at']}; the totals are those at its end")
     if sheet["complete"]:
         names = " and ".join(players[s] for s in sheet["winners"])
-        lines.append(paint(f"winner: {names}" if len(sheet["winners"]) == 1 else f"tied winners: {names}",
-                           "bold green"))
+        # the label plain, the name green: a bold line under the bold total reads as one run-on block
+        label = "winner: " if len(sheet["winners"]) == 1 else "tied winners: "
+        lines.append(label + paint(names, "green"))
     else:
         lines.append("game not finished: no total has reached the target")
     if sheet["violations"]:
