@@ -353,8 +353,8 @@ def test_cli_folder_gives_a_site_of_linked_pages(corpus, tmp_path):
                                                                   "report.js", "review.js", "site.js"]
     links = [a["href"] for a in Page((out / "audit.html").read_text(encoding="utf-8")).named("a")
              if a.get("href", "").startswith("game-")]
-    # every game page is listed; the worst game is also linked from its details
-    assert links == ["game-clean-1.html", "game-flawed-2.html", "game-clean-3.html", "game-flawed-2.html"]
+    # every game page is listed, newest first; the worst game is also linked from its details
+    assert links == ["game-clean-3.html", "game-flawed-2.html", "game-clean-1.html", "game-flawed-2.html"]
     assert all((out / link).exists() for link in links)
     assert re.fullmatch(r"site: 3 games \(\d+ hands\), [1-9]\d* violations?, 7 players, 13 pages \(\d+\.\d MB\), "
                         r"2 unreadable records", result.output.splitlines()[-2])

@@ -195,3 +195,21 @@ def test_worst_first_lists_the_flagged_decisions_before_the_unclear_ones():
                             decision(4, 1.5, "inaccuracy"), decision(5, 4.0, "mistake")]}
     lines = [line for line in render_text(report, [0], False).splitlines() if line.startswith("  hand")]
     assert [line.split(":")[0].split()[-1] for line in lines] == ["2", "5", "4", "1", "3"]
+
+
+def test_review_progress_moves_a_hand_at_a_time(monkeypatch):
+    """Reviewed here, a game's hands report as each is done, not all at once when the game is returned."""
+    from hearts_analysis.records.errors import Item
+    from hearts_analysis.review import Settings, batch
+    events = []
+    real = batch.review_hand_task
+
+    def task(*args):
+        events.append("hand")
+        return real(*args)
+    monkeypatch.setattr(batch, "review_hand_task", task)
+    game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=2, max_hands=3)
+    done = list(batch.review_items([Item("g.json:1", game)], Settings(samples=10, budget=0), hands=[1, 2, 3],
+                                   progress=lambda k: events.append(f"+{k}")))
+    assert len(done) == 1
+    assert events == ["hand", "+1", "hand", "+1", "hand", "+1"]

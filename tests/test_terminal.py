@@ -113,3 +113,37 @@ def test_stats_columns_chooses_the_columns():
     assert result.output.split("\n")[0].split() == ["player", "games", "win_pct"]
     bad = CliRunner().invoke(app, ["stats", str(EXAMPLES), "--columns", "player,wins_pct"])
     assert bad.exit_code == 2 and "wins_pct" in bad.output
+
+
+def test_no_progress_display_where_stdout_goes_to_a_pager():
+    """``hearts validate examples/ | less -R``: stderr is the terminal, stdout a pipe whose reader draws on it."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    environment["TERM"] = "xterm-256color"
+    process = subprocess.Popen([sys.executable, "-m", "hearts_analysis", "validate", str(EXAMPLES)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=environment,
+                               close_fds=True)
+    os.close(slave)
+    piped = process.stdout.read()
+    process.wait(timeout=120)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    terminal = b"".join(chunks).decode("utf-8", "replace")
+    assert b"revoke" in piped
+    assert not progress_pieces(terminal, "validating"), terminal
