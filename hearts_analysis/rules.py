@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Card, CardError, Mask,
                     card_name, lowest, mask_of, parse_card, popcount)
+from .suggest import did_you_mean
 from .text import shown
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
@@ -141,13 +142,15 @@ class Rules:
             raise RuleError("rules: expected a preset name or an object of rule fields")
         name = spec.get("preset", "standard")
         if not isinstance(name, str) or name not in PRESETS:
-            raise RuleError(f"preset: unknown preset {shown(name)} (known: {', '.join(PRESETS)})")
+            raise RuleError(f"preset: unknown preset {shown(name)}"
+                            f"{did_you_mean(name, PRESETS) if isinstance(name, str) else ''} (known: {', '.join(PRESETS)})")
         values = dict(PRESETS[name].fields)
         for key, value in spec.items():
             if key == "preset":
                 continue
             if key not in _FIELD_TYPES:
-                raise RuleError(f"{shown(key)}: unknown rule field (known: {', '.join(_FIELD_TYPES)})")
+                raise RuleError(f"{shown(key)}: unknown rule field{did_you_mean(key, _FIELD_TYPES)} "
+                                f"(known: {', '.join(_FIELD_TYPES)})")
             values[key] = _coerce(key, value)
         return cls(**values, preset=name)
 
@@ -386,7 +389,7 @@ FIELD_VALUES: dict[str, str] = {
 
 def _coerce(key: str, value: Any) -> Any:
     if key not in _FIELD_TYPES:
-        raise RuleError(f"{shown(key)}: unknown rule field")
+        raise RuleError(f"{shown(key)}: unknown rule field{did_you_mean(key, _FIELD_TYPES)}")
     return _FIELD_TYPES[key](key, value)
 
 

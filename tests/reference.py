@@ -367,11 +367,13 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
                     found.append(("totals-mismatch", k, None, seat, None))
                 carried[seat] = off
         if ended_after is None and _over(rules, result.totals, k):
-            ended_after = k
+            ended_after, final = k, list(result.totals)
         result.violations += found
         result.points.append(points)
         result.raw.append(raw)
     result.complete = ended_after is not None
+    if result.complete:  # the standings when the game ended: a hand played after it does not count
+        result.totals = final
     if game.get("complete") is True and ended_after is None:
         result.violations.append(("game-over-early", None, None, None, None))
     return result

@@ -33,7 +33,7 @@ def test_appending_adds_part_files_and_skips_games_already_there(tmp_path):
     done = runner.invoke(app, ["convert", str(first), str(club), "--append"])
     assert done.exit_code == 0, done.output
     before = snapshot(club)
-    done = runner.invoke(app, ["convert", str(second), str(club), "--append"])
+    done = runner.invoke(app, ["convert", str(second), str(club), "--append", "--verbose"])
     assert done.exit_code == 0, done.output
     assert f"{second}:1: skipped: game_id 'sim-3-9' is already in {club}" in done.stderr
     assert f"{second}:2: skipped: game_id 'sim-3-10'" in done.stderr
@@ -46,6 +46,19 @@ def test_appending_adds_part_files_and_skips_games_already_there(tmp_path):
     # the statistics and the ratings of the grown folder are those of the whole corpus
     grown, whole = tally_paths([club]), tally_games(GAMES)
     assert grown.player_rows() == whole.player_rows() and grown.rating_rows() == whole.rating_rows()
+
+
+def test_a_second_append_of_the_same_games_says_so_in_one_line(tmp_path):
+    week = tmp_path / "week.jsonl"
+    write_games(GAMES[:12], week)
+    club = tmp_path / "club"
+    assert runner.invoke(app, ["convert", str(week), str(club), "--append"]).exit_code == 0
+    again = runner.invoke(app, ["convert", str(week), str(club), "--append"])
+    assert again.exit_code == 0
+    assert again.stderr.splitlines() == [f"appended 0 games (0 hands) to {club}; skipped 12 already there "
+                                         "(--verbose names them)"]
+    named = runner.invoke(app, ["convert", str(week), str(club), "--append", "-v"])
+    assert len([line for line in named.stderr.splitlines() if ": skipped: game_id" in line]) == 12
 
 
 def test_repeats_within_one_input_are_skipped_and_an_empty_append_adds_no_file(tmp_path):

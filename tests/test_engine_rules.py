@@ -466,6 +466,15 @@ def test_target_reach_and_exceed(end_at, target, over_after):
     assert [v.code for v in short.violations] == ["game-over-early"]
 
 
+def test_the_result_is_the_standings_when_the_game_ended_not_after_a_hand_played_past_it():
+    rules = tiny_rules(SCORE_DEAL, target=32)
+    result = replay_game(game(hands=scoring_hands(3), rules=rules))
+    assert [(v.code, v.hand) for v in result.violations] == [("game-continued", 3)]
+    assert result.ended_at == 2 and result.totals == (0, 2, 0, 32) and result.winners == (0, 2)
+    assert result.hands[2].totals == (0, 3, 0, 48)  # the hand after the end is still audited and scored
+    assert [h.number for h in result.counted] == [1, 2] and result.after_end(result.hands[2])
+
+
 def test_winners_are_the_lowest_totals_when_the_game_ends():
     other = ["2C 5D QS 9S", "3C JD 4H KS", "AC 7D 6H 8H", "QC KD 5H 3S"]  # seats 2 and 3 swapped
     play = "0:2C 1:3C 2:AC 3:QC  2:7D 3:KD 0:5D 1:JD  3:3S 0:9S 1:KS 2:8H  1:4H 2:6H 3:5H 0:QS"

@@ -216,6 +216,30 @@ def test_recorded_points_that_differ_are_highlighted(flawed):
     assert "recorded" in row
 
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_the_game_page_and_the_score_sheet_give_the_standings_when_the_game_ended():
+    """The example's game ends after hand 12 and records a 13th: the page's winner, totals and players table
+    are those after hand 12, as the score sheet's, and hand 13 is marked as played after the end."""
+    from hearts_analysis.audit import score_sheet
+    from hearts_analysis.records.sources import iter_sources
+    item = next(iter_sources([EXAMPLES / "every-violation.jsonl"]))
+    result = replay_game(item.game)
+    assert result.ended_at == 12 and len(result.hands) == 13
+    sheet = score_sheet(result, item.source)
+    assert sheet["totals"] == list(result.hands[11].totals) == list(result.totals)
+    assert [h["counted"] for h in sheet["hands"]] == [True] * 12 + [False]
+    page_html = render_game_report(result, item.source, NONE, extras=False)
+    winner = min(result.totals)
+    assert f"wins with {winner} points after hand 12" in page_html
+    assert f"{max(result.hands[12].totals)} points" not in page_html.split('id="hands"')[0]
+    last = re.search(r'<tr id="hand-13"([^>]*)>(.*?)</tr>', page_html, re.S)
+    assert 'class="after-end"' in last.group(1) and "after the end" in last.group(2)
+    foot = re.search(r'<tr class="total">(.*?)</tr>', page_html, re.S).group(1)
+    assert re.findall(r'<td class="num">(-?\d+)</td>', foot) == [str(t) for t in result.totals]
+
+
 def test_rules_in_words_follow_the_rule_set():
     black = " ".join(rules_in_words(Rules.preset("black_queen"), 4))
     assert "passes 100" in black and "ends the hand" in black and "adds 26 to every other player" in black
@@ -356,8 +380,8 @@ def test_cli_folder_gives_a_site_of_linked_pages(corpus, tmp_path):
                                                                   "report.js", "review.js", "site.js"]
     links = [a["href"] for a in Page((out / "audit.html").read_text(encoding="utf-8")).named("a")
              if a.get("href", "").startswith("game-")]
-    # every game page is listed; the worst game is also linked from its details
-    assert links == ["game-clean-1.html", "game-flawed-2.html", "game-clean-3.html", "game-flawed-2.html"]
+    # every game page is listed, newest first; the worst game is also linked from its details
+    assert links == ["game-clean-3.html", "game-flawed-2.html", "game-clean-1.html", "game-flawed-2.html"]
     assert all((out / link).exists() for link in links)
     assert re.fullmatch(r"site: 3 games \(\d+ hands\), [1-9]\d* violations?, 7 players, 13 pages \(\d+\.\d MB\), "
                         r"2 unreadable records", result.output.splitlines()[-2])

@@ -179,3 +179,37 @@ def test_the_chance_of_winning_is_told_only_where_the_decision_changes_it(games)
         assert "chance of winning" not in decision_line({**decision, "win_chance": {"played": same, "best": same}})
     line = decision_line({**decision, "win_chance": {"played": 0.22, "best": 0.33}})
     assert "; chance of winning 22% against 33%" in line
+
+
+def test_worst_first_lists_the_flagged_decisions_before_the_unclear_ones():
+    """An unclear decision's cost is not settled: a larger estimate must not lead the list of flagged ones."""
+    from hearts_analysis.cli.review import render_text
+
+    def decision(trick, cost, name, unclear=False):
+        return {"hand": 1, "trick": trick, "seat": 0, "player": "ann", "kind": "play", "played": "3D",
+                "best": "AD", "cost": cost, "margin": 1.0, "class": name, "unclear": unclear, "forced": False,
+                "win_chance": None, "reason": None}
+    report = {"game_id": "g", "source": "g.json", "players": ["ann", "bob", "cy", "dee"], "accuracy": {"0": 50.0},
+              "skipped_hands": [],
+              "decisions": [decision(1, 20.5, None, True), decision(2, 9.0, "blunder"), decision(3, 11.3, None, True),
+                            decision(4, 1.5, "inaccuracy"), decision(5, 4.0, "mistake")]}
+    lines = [line for line in render_text(report, [0], False).splitlines() if line.startswith("  hand")]
+    assert [line.split(":")[0].split()[-1] for line in lines] == ["2", "5", "4", "1", "3"]
+
+
+def test_review_progress_moves_a_hand_at_a_time(monkeypatch):
+    """Reviewed here, a game's hands report as each is done, not all at once when the game is returned."""
+    from hearts_analysis.records.errors import Item
+    from hearts_analysis.review import Settings, batch
+    events = []
+    real = batch.review_hand_task
+
+    def task(*args):
+        events.append("hand")
+        return real(*args)
+    monkeypatch.setattr(batch, "review_hand_task", task)
+    game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=2, max_hands=3)
+    done = list(batch.review_items([Item("g.json:1", game)], Settings(samples=10, budget=0), hands=[1, 2, 3],
+                                   progress=lambda k: events.append(f"+{k}")))
+    assert len(done) == 1
+    assert events == ["hand", "+1", "hand", "+1", "hand", "+1"]

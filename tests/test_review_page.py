@@ -125,6 +125,33 @@ def test_counts_graph_and_filter_markup(page_html):
     assert "http://" not in running and "https://" not in running
 
 
+def test_the_cost_graph_marks_classes_and_draws_nothing_in_a_band_the_table_does_not_count():
+    """An unclear decision of cost 20.5 counts in no class: it is drawn hollow, below the first line, and a
+    flagged one is ringed in its class's colour inside its class's band."""
+    from hearts_analysis.reports.game import CLASS_COLOURS, REVIEW_BANDS
+    result, _ = reviewed_game()
+    plays = result.record.hands[0].plays
+    kinds = [(20.5, None, True), (7.4, "mistake", False), (9.0, "blunder", False), (0.3, None, False)]
+    decisions = [{"hand": 1, "trick": i // 4 + 1, "seat": seat, "player": PLAYERS[seat], "kind": "play",
+                  "played": card_name(card), "best": "2C", "cost": cost, "margin": 1.0, "class": name,
+                  "unclear": unclear, "forced": False, "spread": 30.0, "reason": None}
+                 for i, ((seat, card), (cost, name, unclear)) in enumerate(zip(plays, kinds))]
+    extras = GameExtras(None, {"decisions": decisions, "accuracy": {str(s): 50.0 for s in range(4)}})
+    page = Page(render_game_report(result, "g.json", NONE, extras=extras))
+    drawn = {}
+    for trace in page.data("fig-review")["data"]:
+        for y, (hand, play), symbol, ring in zip(trace["y"], trace["customdata"], trace["marker"]["symbol"],
+                                                 trace["marker"]["line"]["color"]):
+            drawn[play] = (y, symbol, ring)
+    blunder_line = REVIEW_BANDS[-1][0]
+    assert drawn[1][0] < REVIEW_BANDS[0][0] and drawn[1][1].endswith("-open")
+    assert 3.0 <= drawn[2][0] < blunder_line and drawn[2][2] == CLASS_COLOURS["mistake"]
+    assert drawn[3][0] == 9.0 and drawn[3][2] == CLASS_COLOURS["blunder"]
+    assert drawn[4][0] == 0.3 and not drawn[4][1].endswith("-open")
+    above = [play for play, (y, _, _) in drawn.items() if y >= blunder_line]
+    assert above == [3]   # the one blunder the table counts
+
+
 def test_hostile_names_and_ids_stay_text_on_the_review_page(page_html):
     page = Page(page_html)
     assert XSS_SCRIPT not in page_html and XSS_BREAKOUT not in page_html and HOSTILE_ID not in page_html

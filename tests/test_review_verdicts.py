@@ -53,6 +53,20 @@ def test_dumping_qs_when_void():
     assert "void in diamonds" in decision.reason and "dumping QS" in decision.reason
 
 
+def test_the_reason_names_the_points_that_differ_in_their_direction():
+    """Omnibus, trick 12: bob leads 5D and cy holds AD 3D with JD still out. The AD wins JD's -10 at the
+    cost of hearts: the reason names JD, says the hearts go against the better card, and names no QS."""
+    state, shown = crafted(["JD 4H", "5D 6H", "AD 3D", "7H 8H"], 1, 12, plays=[(1, "5D")],
+                           rules=Rules.preset("omnibus"))
+    decision = judge(state, shown, 2, "3D")
+    assert best(decision) == "AD" and decision.category is not None
+    assert "JD (-10)" in decision.reason and "with the AD" in decision.reason
+    assert "though you take" in decision.reason and "more heart" in decision.reason
+    assert "QS" not in decision.reason and "no single cause" not in decision.reason
+    parts = {cause: value for cause, value, _ in decision.options[0].parts}
+    assert abs(sum(parts.values()) - decision.options[0].expected) < 1e-9   # the parts add up to the points
+
+
 def test_more_samples_or_a_larger_budget_do_not_move_a_settled_verdict():
     """The judging deals are a stream of their own: more deals to choose with, or a larger budget, judge
     on the same deals first, so a verdict settled within the smaller budget stays as it was."""

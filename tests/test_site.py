@@ -213,15 +213,42 @@ def test_rules_keeps_the_games_of_a_preset_and_judges_none_under_another(tmp_pat
     assert refused.exit_code == 2 and "--rules" in refused.output
 
 
-def test_max_games_caps_the_game_pages_and_the_home_page_list(tmp_path):
+def test_max_games_gives_the_newest_games_a_page_and_lists_every_game_newest_first(tmp_path):
     corpus = write_pool_corpus(tmp_path, 5, ["ann", "ben", "cat", "dan"])
     result = CliRunner().invoke(app, ["report", str(corpus), "-o", str(tmp_path / "site"), "--max-games", "2"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "site").glob("game-*.html")) == ["game-club-1.html", "game-club-2.html"]
+    assert sorted(p.name for p in (tmp_path / "site").glob("game-*.html")) == ["game-club-4.html", "game-club-5.html"]
+    for name in ("index.html", "audit.html"):
+        html_text = (tmp_path / "site" / name).read_text(encoding="utf-8")
+        page = Page(html_text)
+        assert [a["href"] for a in page.named("a") if a.get("href", "").startswith("game-")][:2] == \
+            ["game-club-5.html", "game-club-4.html"]
+        listed = re.findall(r"club-(\d)(?:</a>| <span class=\"no-page)", html_text)
+        assert listed[:5] == ["5", "4", "3", "2", "1"], name     # every game, newest first
+        assert html_text.count('class="no-page') == 3
+        assert "--max-games" not in html_text and "--" not in "".join(page.text).replace("&ndash;", "")
     index = Page((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
-    assert len([a for a in index.named("a") if a.get("href", "").startswith("game-")]) == 2
-    assert "The first 2 of 5 games have a page" in "".join(index.text)
-    assert "site: 5 games" in result.output and "game pages for the first 2 (--max-games)" in result.output
+    assert "The newest 2 of 5 games have a page" in "".join(index.text)
+    assert "site: 5 games" in result.output and "game pages for the newest 2 (--max-games)" in result.output
+
+
+def test_a_game_played_later_takes_the_page_of_an_older_one_read_before_it(tmp_path):
+    """Input order is not age: the games' played_at decides which are the newest, and a game that loses its
+    page loses every link to it (its player's results, the leak evidence)."""
+    games = [orjson.loads(line) for line in write_pool_corpus(tmp_path, 4, ["ann", "ben", "cat", "dan"])
+             .read_bytes().splitlines()]
+    games[0]["played_at"] = "2030-01-01T10:00:00Z"     # read first, played last
+    corpus = tmp_path / "shuffled.jsonl"
+    corpus.write_bytes(b"\n".join(orjson.dumps(g) for g in games) + b"\n")
+    built = build_site([corpus], tmp_path / "site", max_games=2)
+    newest = sorted(games, key=lambda g: g["played_at"])[-2:]
+    assert sorted(p.name for p in (tmp_path / "site").glob("game-*.html")) == \
+        sorted(f"game-{g['game_id']}.html" for g in newest)
+    assert built.game_pages == 2
+    pages = {p.name for p in (tmp_path / "site").glob("game-*.html")}
+    for player in (tmp_path / "site").glob("player-*.html"):
+        linked = set(re.findall(r'href="(game-[^"#]+\.html)', player.read_text(encoding="utf-8")))
+        assert linked <= pages, player.name
 
 
 def test_a_rebuild_keeps_the_assets_untouched(tmp_path):

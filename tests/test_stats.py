@@ -102,6 +102,33 @@ def test_a_leak_is_significant_only_after_the_correction_for_every_test():
     assert "(not significant)" in tally.leak_sentences(all_leaks=True)["bob"][0]
 
 
+def test_fewer_errors_than_the_typical_player_is_never_a_costly_leak():
+    """A missed stop is an error by definition: a corpus in which missed stops happen to go with fewer points
+    (a negative impact) must not make a player who misses fewer stops look leaky, even with --all-leaks."""
+    tally = Tally()
+    for name, missed in (("ann", 2), ("bob", 4), ("cat", 4), ("dan", 8)):
+        tally.players[name].update({"games": 10, "complete_games": 10, "wins": 2, "hands": 100,
+                                    "missed_stop_pct.opp": 100, "missed_stop_pct.hit": missed})
+    tally.impact["missed_stop_pct"].update({"hit_points": 20, "hits": 10, "miss_points": 300, "misses": 100})
+    assert tally.impacts()["missed_stop_pct"] < 0
+    leaks = {row["player"]: row for row in tally.leak_rows()}
+    assert leaks["ann"]["cost_per_hand"] < 0 and leaks["dan"]["cost_per_hand"] > 0
+    assert not any(s.startswith("missed_stop_pct") for s in tally.leak_sentences(all_leaks=True)["ann"])
+    assert any(s.startswith("missed_stop_pct") for s in tally.leak_sentences(all_leaks=True)["dan"])
+
+
+def test_every_leak_the_table_counts_reaches_the_text_and_p_values_read_plainly():
+    from hearts_analysis.simulate import make_pool, parse_mix, simulate_pool
+    pool = make_pool(4, parse_mix("heuristic=3,random=1"), seed=1)
+    tally = tally_games(simulate_pool(20, Rules.preset("standard", target=50), pool, players=4, seed=1))
+    counted = {row["player"]: row["leaks"] for row in tally.player_rows()}
+    sentences = tally.leak_sentences()
+    assert counted["p04"] > 3      # more than the three the text used to stop at
+    assert {name: len(found) for name, found in sentences.items()} == counted
+    assert all("e-" not in s for found in tally.leak_sentences(all_leaks=True).values() for s in found)
+    assert any("p < 0.001" in s for s in sentences["p04"])
+
+
 CORPUS = list(simulate_games(6, Rules(), 4, seed=11))
 
 

@@ -56,9 +56,37 @@ def test_violation_codes_and_seats_are_coloured_on_a_terminal_only():
     assert ": revoke: " in piped and "\x1b" not in piped
 
 
-def test_score_totals_are_bold_on_a_terminal():
+def test_score_totals_are_bold_on_a_terminal_and_the_bold_ends_with_them():
     _, output = run_in_terminal("score", str(EXAMPLES / "omnibus.json"))
-    assert any(line.startswith("\x1b[1mtotal ") for line in output.split("\n"))
+    lines = output.split("\n")
+    total = next(k for k, line in enumerate(lines) if line.startswith("\x1b[1mtotal "))
+    assert lines[total].rstrip().endswith("\x1b[0m")
+    winner = lines[total + 1]
+    assert winner.startswith("winner: ") and "\x1b[1" not in winner   # plain label, the name in green
+    assert "\x1b[32mcarol\x1b[0m" in winner
+
+
+def test_stats_shows_the_rating_it_sorts_by_keeps_leaks_and_wraps_leak_lines_at_words(tmp_path):
+    from hearts_analysis.records.json import write_games
+    from hearts_analysis.rules import Rules
+    from hearts_analysis.simulate import make_pool, parse_mix, simulate_pool
+    pool = make_pool(4, parse_mix("heuristic=3,random=1"), seed=1)
+    club = tmp_path / "club.jsonl"
+    write_games(simulate_pool(20, Rules.preset("standard", target=50), pool, players=4, seed=1), club)
+    code, output = run_in_terminal("stats", str(club), "--all-leaks", columns=120)
+    assert code == 0
+    lines = [ANSI.sub("", line).rstrip("\r") for line in output.split("\n")]
+    lines = [line.split("\r")[-1] for line in lines]
+    header = next(line for line in lines if line.lstrip().startswith("player"))
+    assert "rating_conservative" in header.split() and "leaks" in header.split()
+    assert all(len(line) <= 120 for line in lines)
+    leak_lines = [k for k, line in enumerate(lines) if line.startswith("leak: ")]
+    assert leak_lines and any(lines[k + 1].startswith("    ") for k in leak_lines)
+    # a wrapped sentence, put back together, is the sentence: no word was cut
+    first = leak_lines[0]
+    sentence = " ".join([lines[first]] + [line.strip() for line in lines[first + 1:]
+                                          if line.startswith("    ")][:1])
+    assert "  " not in sentence.split(": ", 2)[2]
 
 
 def test_stats_fits_the_terminal_and_says_what_it_left_out():
@@ -69,7 +97,8 @@ def test_stats_fits_the_terminal_and_says_what_it_left_out():
     assert len(header.rstrip()) <= 80 and "games" in header
     table = pieces[pieces.index(header):pieces.index(header) + 6]
     assert all(len(piece.rstrip()) <= 80 for piece in table)
-    note = next(piece for piece in pieces if piece.startswith("left out to fit the terminal:"))
+    at = next(k for k, piece in enumerate(pieces) if piece.startswith("left out to fit the terminal:"))
+    note = " ".join([pieces[at]] + [p.strip() for p in pieces[at + 1:] if p.startswith("    ")][:2])
     assert "violations_per_100_hands" in note and "--columns" in note
     _, wide = run_in_terminal("stats", str(EXAMPLES), columns=250)
     assert not any(piece.startswith("left out") for piece in visible_pieces(wide))
@@ -84,3 +113,37 @@ def test_stats_columns_chooses_the_columns():
     assert result.output.split("\n")[0].split() == ["player", "games", "win_pct"]
     bad = CliRunner().invoke(app, ["stats", str(EXAMPLES), "--columns", "player,wins_pct"])
     assert bad.exit_code == 2 and "wins_pct" in bad.output
+
+
+def test_no_progress_display_where_stdout_goes_to_a_pager():
+    """``hearts validate examples/ | less -R``: stderr is the terminal, stdout a pipe whose reader draws on it."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    environment["TERM"] = "xterm-256color"
+    process = subprocess.Popen([sys.executable, "-m", "hearts_analysis", "validate", str(EXAMPLES)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=environment,
+                               close_fds=True)
+    os.close(slave)
+    piped = process.stdout.read()
+    process.wait(timeout=120)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    terminal = b"".join(chunks).decode("utf-8", "replace")
+    assert b"revoke" in piped
+    assert not progress_pieces(terminal, "validating"), terminal

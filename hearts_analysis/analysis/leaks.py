@@ -17,7 +17,9 @@ when all of them are the same program. So:
   points a hand, where the *impact* is how much the statistic goes with the score in the
   corpus: average points in a hand where the event happened minus where it could have and
   did not (``Tally.impacts``). Errors by definition (a missed stop, a violation) can only
-  cost in the direction of more of them.
+  cost in the direction of more of them: their cost is ``(value - reference) x |impact|``, so
+  fewer errors than the typical player's is never a costly leak, whatever the sign the corpus
+  happens to give their impact.
 * **Significant only beyond luck.** Each (player, statistic) is tested one-sided in the
   costly direction: Fisher's exact test for a rate (the player's events against the
   reference player's, a hypergeometric law), Welch's t-test for a mean. The
@@ -172,6 +174,8 @@ def _rate_rows(tally: Counts) -> list[dict[str, Any]]:
             per_hand = opp / tally.players[name]["hands"]
             low, high = wilson_interval(hits, opp, CONFIDENCE)
             more_costs = impact > 0 or rate in ERROR_RATES
+            if rate in ERROR_RATES:   # an error costs in the direction of more of them, by definition
+                impact = abs(impact)
             # Fisher's exact test: given all the events of the two, the player's share follows a hypergeometric law
             rows.append({"player": name, "statistic": rate, "value": value, "reference": reference,
                          "unit": "percent", "sample_size": int(opp),
@@ -265,10 +269,19 @@ def leak_summary(row: dict[str, Any]) -> str:
             f"(+{row['cost_per_hand']:.2f})")
 
 
+def p_text(p: float) -> str:
+    """A p-value as a reader reads it: two figures, and below 0.001 only that it is.
+
+    >>> p_text(6.8e-248), p_text(0.0), p_text(0.0123), p_text(1.0)
+    ('p < 0.001', 'p < 0.001', 'p = 0.012', 'p = 1')
+    """
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
+
+
 def leak_sentence(row: dict[str, Any], definition: str) -> str:
     """One leak in plain words, with its evidence."""
     flag = "" if row["significant"] else " (not significant)"
-    p_value = f"p = {row['p_value']:.2g}" if row["p_value"] else "p < 1e-300"
+    p_value = p_text(row["p_value"])
     return (f"{row['statistic']} {_shown(row, row['value'])} against {_shown(row, row['reference'])} for the "
             f"typical player ({definition[0].lower() + definition[1:]}): about {row['cost_per_hand']:.2f} points a "
             f"hand; 95% CI {_shown(row, row['ci_low'])}-{_shown(row, row['ci_high'])} over {row['sample_size']:,}, "
@@ -276,4 +289,4 @@ def leak_sentence(row: dict[str, Any], definition: str) -> str:
 
 
 __all__ = ["ALPHA", "ERROR_RATES", "LEAK_RATES", "REVIEW_STAT", "ReviewCosts", "costly", "find_leaks",
-           "leak_sentence", "leak_summary", "read_review_costs"]
+           "leak_sentence", "leak_summary", "p_text", "read_review_costs"]

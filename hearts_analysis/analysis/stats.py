@@ -352,11 +352,11 @@ class Tally:
         return rows
 
     def leak_sentences(self, all_leaks: bool = False, review: ReviewCosts | None = None) -> dict[str, list[str]]:
-        """Each player's significant leaks (``all_leaks``: every costly one), largest first, in plain words."""
+        """Each player's significant leaks (``all_leaks``: every costly one), largest first, in plain words: every
+        one the players table counts, none left out."""
         out: dict[str, list[str]] = {name: [] for name in sorted(self.players)}
         for leak in costly(self.leak_rows(review), all_leaks):
-            if len(out[leak["player"]]) < TOP_LEAKS:
-                out[leak["player"]].append(leak_sentence(leak, _definition(leak["statistic"])))
+            out[leak["player"]].append(leak_sentence(leak, _definition(leak["statistic"])))
         return out
 
     def document(self, review: ReviewCosts | None = None) -> dict[str, Any]:

@@ -33,8 +33,33 @@ from ..rules import RuleError, Rules, parse_override
 from ..text import os_error_text, terminal_safe
 
 
+_METAVARS = {"int": "N", "int range": "N", "integer": "N", "integer range": "N", "float": "X",
+             "float range": "X", "path": "PATH", "str": "TEXT", "text": "TEXT"}
+"""Placeholders in the help, in one style (``--workers N``, as the explicit ones), by the name of an option's
+type (the click that typer carries is its own: its classes are not click's)."""
+
+
+def _placeholder(param) -> str | None:
+    return _METAVARS.get(getattr(param.type, "name", None))
+
+
+def _placeholders(group) -> None:
+    """Every option of every command under ``group`` (sub-apps too) without a placeholder gets one."""
+    for command in group.commands.values():
+        for param in command.params:
+            if param.param_type_name == "option" and param.metavar is None and not param.is_flag:
+                param.metavar = _placeholder(param)
+        if getattr(command, "commands", None):
+            _placeholders(command)
+
+
 class _Commands(TyperGroup):
-    """Every command: an output that cannot or must not be written is a one-line message and exit 2."""
+    """Every command: an output that cannot or must not be written is a one-line message and exit 2; every
+    option without a placeholder of its own gets one of :func:`_placeholder`'s."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _placeholders(self)
 
     def invoke(self, ctx):
         try:
@@ -53,7 +78,7 @@ Examples:
   hearts report examples/ -o reports/  HTML reports of every game
   hearts review game.json --player alice
   hearts validate --help               every command has --help with an example""",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -61,6 +86,27 @@ Examples:
 )
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_BAD_INPUT = 0, 1, 2
+
+HINT = "hearts: give a command, e.g. hearts validate games.jsonl; hearts COMMAND --help shows its options"
+"""What bare ``hearts`` says after the help: the next step."""
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+        typer.echo(f"hearts-analysis {__version__}")
+        raise typer.Exit(EXIT_CLEAN)
+
+
+@app.callback()
+def _main(ctx: typer.Context,
+          version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Bare ``hearts``: the help, and a hint of what to type (exit 0: nothing went wrong)."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        typer.echo(HINT, err=True)
+        raise typer.Exit(EXIT_CLEAN)
 
 
 class Format(str, Enum):

@@ -31,7 +31,7 @@ import typer
 
 from ..records.convert import convert as convert_games
 from ..records.errors import Item
-from ..text import os_error_text
+from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, error_line, fail
 from .progress import progress
 
@@ -48,7 +48,9 @@ def convert(
     append: bool = typer.Option(
         False, "--append", "-a",
         help="Add the games to the corpus folder DST as new part files, leaving its files as they are; a game "
-             "whose game_id is already in DST (or earlier in SRC) is skipped and named on stderr."),
+             "whose game_id is already in DST (or earlier in SRC) is skipped and counted on stderr."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="With --append: also name each game skipped, one line each."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary line."),
 ) -> None:
     """Convert games between JSON, JSON Lines and Parquet, in either direction, without loss.
@@ -63,7 +65,8 @@ def convert(
     With --append, DST is a corpus folder that grows: the new games go into
     new part files numbered after its last one (part-00007.parquet, ...); the
     files already there are not rewritten, and a game whose game_id is already
-    in the folder is skipped and reported (skipping is not an error). Then run
+    in the folder is skipped and counted in the summary (--verbose names each;
+    skipping is not an error). Then run
     hearts stats or hearts report on the folder: they read every part.
 
     Exit status: 0 every record converted, 2 some input could not be read (or
@@ -83,7 +86,7 @@ def convert(
         typer.echo(error_line(item), err=True)
 
     if append:
-        _append(sources, target, partition_size, report, quiet)
+        _append(sources, target, partition_size, report, quiet, verbose)
 
     try:
         with progress("converting", enabled="-" not in sources) as bar:
@@ -102,10 +105,12 @@ def convert(
     raise typer.Exit(EXIT_BAD_INPUT if done.errors else EXIT_CLEAN)
 
 
-def _append(sources: list[str], target: str, partition_size: Optional[int], report, quiet: bool) -> None:
+def _append(sources: list[str], target: str, partition_size: Optional[int], report, quiet: bool,
+            verbose: bool = False) -> None:
     from ..records.append import append as append_games   # pyarrow: only when appending
     def skipped(item: Item, where: str) -> None:
-        typer.echo(f"{item.source}: skipped: game_id {item.game.game_id!r} is {where}", err=True)
+        if verbose:   # a second append of the same week would otherwise print a line per game
+            typer.echo(terminal_safe(f"{item.source}: skipped: game_id {item.game.game_id!r} is {where}"), err=True)
 
     try:
         with progress("appending", enabled="-" not in sources) as bar:
@@ -120,7 +125,7 @@ def _append(sources: list[str], target: str, partition_size: Optional[int], repo
         parts = f" as {', '.join(done.parts)}" if done.parts else ""
         summary = f"appended {done.games:,} game{plural} ({done.hands:,} hands) to {target}{parts}"
         if done.skipped:
-            summary += f"; skipped {done.skipped:,} already there"
+            summary += f"; skipped {done.skipped:,} already there" + ("" if verbose else " (--verbose names them)")
         if done.without_id:
             summary += f"; {done.without_id:,} without a game_id could not be checked for repeats"
         if done.errors:

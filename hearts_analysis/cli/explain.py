@@ -7,7 +7,7 @@
 (0, 'revoke: Did not follow suit (revoke)')
 >>> wrong = CliRunner().invoke(app, ["explain", "revoked"])
 >>> wrong.exit_code, wrong.stderr.splitlines()[:2]
-(2, ['hearts: unknown violation code "revoked"; the codes are:', '  deal-invalid           The deal is not a legal deal'])
+(2, ['hearts: unknown violation code "revoked" (did you mean "revoke"?); the codes are:', '  deal-invalid           The deal is not a legal deal'])
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Optional
 import typer
 
 from ..violations import CATALOGUE, explain
+from ..suggest import did_you_mean
 from ..text import shown
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app
 
@@ -41,7 +42,8 @@ def explain_command(
         raise typer.Exit(EXIT_CLEAN)
     wanted = code.strip().lower()
     if wanted not in CATALOGUE:
-        typer.echo(f"hearts: unknown violation code {shown(code)}; the codes are:\n{code_list()}", err=True)
+        hint = did_you_mean(wanted, CATALOGUE)
+        typer.echo(f"hearts: unknown violation code {shown(code)}{hint}; the codes are:\n{code_list()}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
     typer.echo(explain(wanted).rstrip())
     raise typer.Exit(EXIT_CLEAN)

@@ -6,7 +6,8 @@ cleared) and the display comes back at the next step that follows a quiet spell:
 line is ever glued to a spinner frame.
 
 Where stderr is a pipe or a file, the display stays off and writes nothing, so a log
-of a run holds only its messages:
+of a run holds only its messages; so it does where stdout is a pipe, whose reader (a pager)
+may draw on the same terminal:
 
 >>> import contextlib, io
 >>> with contextlib.redirect_stderr(io.StringIO()) as err, progress("validating") as bar:
@@ -18,6 +19,8 @@ of a run holds only its messages:
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 import time
 from contextlib import contextmanager
@@ -25,6 +28,20 @@ from typing import Callable, Iterator
 
 RESUME_AFTER = 0.5
 """Seconds without output before a display taken down for output comes back."""
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def _piped(stream) -> bool:
+    """Whether ``stream`` is a pipe or a socket: a pager or another program, which may well draw on the same
+    terminal as stderr (``hearts validate games/ | less -R``), so a display there would be glued to it."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 class _Quiet:
@@ -49,7 +66,7 @@ class _Live:
         self.games += games
         self.hands += hands
         self.progress.update(self.task, advance=hands if self.by_hands else games,
-                             description=f"{self.games:,} games, {self.hands:,} hands")
+                             description=f"{_count(self.games, 'game')}, {_count(self.hands, 'hand')}")
         if not self.shown and time.monotonic() - self.hidden_at > RESUME_AFTER:
             self.progress.start()
             self.shown = True
@@ -87,7 +104,7 @@ def _clearing(stream, before: Callable[[], None]) -> io.TextIOWrapper:
 def progress(label: str, enabled: bool = True, total_hands: int | None = None) -> Iterator[_Quiet | _Live]:
     """``with progress("validating") as bar: bar.advance(hands=13)``; with ``total_hands``, a bar
     of the hands done and the time left."""
-    if not (enabled and sys.stderr.isatty()):
+    if not (enabled and sys.stderr.isatty()) or _piped(sys.stdout):
         yield _Quiet()
         return
     from rich.console import Console

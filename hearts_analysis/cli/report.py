@@ -263,7 +263,7 @@ def _default(paths: list[str], output: Path | None, forced, plotly, max_games: i
 
 
 def _site(paths: list[str], folder: Path, forced, max_games: int, reviewing, site_filter) -> int:
-    from ..reports.site import build_site, site_review_hands
+    from ..reports.site import NoGames, build_site, site_review_hands
 
     def unreadable(item) -> None:
         typer.echo(error_line(item), err=True)
@@ -271,10 +271,13 @@ def _site(paths: list[str], folder: Path, forced, max_games: int, reviewing, sit
     with progress("building the site", enabled="-" not in paths, total_hands=total) as bar:
         plan = reviewing.start(bar, total) if reviewing is not None else None
         # with a review the bar counts reviewed hands; the site's own callback then counts games
-        built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games, review=plan,
-                           progress=(lambda hands: bar.advance(hands=hands)) if plan is None
-                           else (lambda hands: bar.advance(games=1)),
-                           on_error=unreadable, sources=_sources(paths))
+        try:
+            built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games,
+                               review=plan, progress=(lambda hands: bar.advance(hands=hands)) if plan is None
+                               else (lambda hands: bar.advance(games=1)),
+                               on_error=unreadable, sources=_sources(paths))
+        except NoGames as error:
+            raise fail(f"{error}; nothing written")
     typer.echo(site_line(built))
     _open_hint(built.index)
     return 2 if built.errors else 0
@@ -287,7 +290,7 @@ def site_line(built) -> str:
              f"{built.players:,} player{'s' if built.players != 1 else ''}",
              f"{built.pages:,} pages ({built.bytes / 1e6:.1f} MB)"]
     if built.game_pages < built.games:
-        parts.append(f"game pages for the first {built.game_pages:,} (--max-games)")
+        parts.append(f"game pages for the newest {built.game_pages:,} (--max-games)")
     if built.filtered_out:
         parts.append(f"{built.filtered_out:,} games left out by the filters")
     if built.errors:

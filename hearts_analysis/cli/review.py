@@ -73,7 +73,7 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
         lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over "
                      f"{_count(unforced, 'unforced decision')}: {tally}")
         shown = mine if show_all else [d for d in mine if d["class"] or d.get("unclear")]
-        for d in sorted(shown, key=lambda d: -d["cost"]):
+        for d in sorted(shown, key=lambda d: (not d["class"], -d["cost"])):  # flagged first, then worst
             if show_all and d["forced"]:
                 continue
             lines.append(decision_line(d))
@@ -98,7 +98,8 @@ def _emit(text: str, output: Optional[Path]) -> None:
 @app.command()
 def review(
     paths: list[str] = typer.Argument(..., metavar="PATH...", help="Game files, folders, or - for stdin."),
-    player: Optional[str] = typer.Option(None, "--player", "-p", help="Review only this player's decisions."),
+    player: Optional[str] = typer.Option(None, "--player", "-p", metavar="NAME",
+                                          help="Review only this player's decisions."),
     format: Format = typer.Option(Format.text, "--format", "-f",
                                   help="text (flagged decisions, worst first), json, or csv (one row per decision)."),
     summary: bool = typer.Option(False, "--summary", help="Accuracy per player over all games instead of decisions."),
@@ -202,7 +203,10 @@ def review(
                 reports.append((game_dict(done.review, item.source),
                                 None if done.seats is None else list(done.seats)))
     if player is not None and not found_player and not errors:
-        raise fail(f"no game has a player named {shown(player)}")
+        from ..suggest import did_you_mean
+        names = sorted({name for item in iter_sources(paths, forced) if item.game is not None
+                        for name in item.game.players}) if "-" not in paths else []
+        raise fail(f"no game has a player named {shown(player)}{did_you_mean(player, names)}")
     if puzzles_file is not None:
         from ..review.puzzles import puzzles_document
         with atomic_open(puzzles_file) as handle:

@@ -45,13 +45,18 @@ def render_text(sheet: dict, paint: Painter = plain) -> str:
         cells = "  ".join(f"{f'{pts:>3} {tot:>5}':>{width}}" for pts, tot in zip(hand["points"], hand["totals"]))
         moon = hand["moon"]
         note = f"{players[moon['seat']]} shot the moon ({moon['choice'].replace('_', ' ')})" if moon else ""
+        if not hand.get("counted", True):
+            note = "; ".join(filter(None, [note, "after the end: not counted"]))
         lines.append(f"{hand['hand']:>4}  {cells}  {note}".rstrip())
     lines.append("-" * len(head))
     lines.append(paint(f"{'total':>4}  " + "  ".join(f"{t:>{width}}" for t in sheet["totals"]), "bold"))
+    if sheet.get("ended_at") is not None and sheet["ended_at"] < len(sheet["hands"]):
+        lines.append(f"the game ended after hand {sheet['ended_at']}; the totals are those at its end")
     if sheet["complete"]:
         names = " and ".join(players[s] for s in sheet["winners"])
-        lines.append(paint(f"winner: {names}" if len(sheet["winners"]) == 1 else f"tied winners: {names}",
-                           "bold green"))
+        # the label plain, the name green: a bold line under the bold total reads as one run-on block
+        label = "winner: " if len(sheet["winners"]) == 1 else "tied winners: "
+        lines.append(label + paint(names, "green"))
     else:
         lines.append("game not finished: no total has reached the target")
     if sheet["violations"]:

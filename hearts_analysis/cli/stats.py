@@ -1,21 +1,27 @@
 """``hearts stats``: one row per player over a corpus, streamed.
 
-On a terminal the leaderboard fits its width: columns are dropped from the right, and a
-line says which, so a narrow window still shows who leads:
+On a terminal the leaderboard fits its width: the columns that matter least are dropped
+first (the rating the board is sorted by, the games and the leaks last), a line says which,
+and a leak's sentence wraps at a word, so a narrow window still shows who leads:
 
 >>> from hearts_analysis.analysis.stats import tally_games
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
 >>> tally = tally_games(simulate_games(2, Rules.preset("standard", target=30), seed=7))
->>> print(render_text(tally, ("player", "games", "wins", "win_pct"), width=20))
-player  games  wins
-  bot4      2     2
-  bot3      2     0
-  bot1      2     0
-  bot2      2     0
-2 games, 6 hands; best first by rating - 3 x rating_sigma
-left out to fit the terminal: win_pct (choose with --columns)
-leaks: significant ones only (--all-leaks shows every costly difference)
+>>> print(render_text(tally, ("player", "games", "wins", "win_pct", "rating_conservative"), width=40))
+player  games  wins  rating_conservative
+  bot4      2     2                 5.89
+  bot3      2     0                 0.92
+  bot1      2     0                -1.05
+  bot2      2     0                -1.52
+2 games, 6 hands; best first by
+    rating_conservative (rating - 3 x
+    rating_sigma)
+left out to fit the terminal: win_pct
+    (choose with --columns)
+leaks: significant ones only
+    (--all-leaks shows every costly
+    difference)
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import gc
 import math
 import shutil
 import sys
+import textwrap
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -67,9 +74,12 @@ PASS_TABLES = (StatsTable.pass_summary, StatsTable.pass_outcomes)
 """Tables of the pass details, counted only when asked for (see ``tally_corpus``)."""
 SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
                   ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
-TEXT_COLUMNS = ("player", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
+TEXT_COLUMNS = ("player", "rating_conservative", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
                 "points_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct",
                 "violations_per_100_hands", "leaks")
+KEPT_LONGEST = ("player", "rating_conservative", "games", "leaks", "wins")
+"""Columns a narrow terminal keeps longest, most needed first: who, the rating the board is sorted by, the
+sample, the leaks; the others are dropped from the right before any of these."""
 
 _COLUMN_HELP = "\b\n" + help_text("players")
 
@@ -86,21 +96,30 @@ def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: in
         return f"{tally.games} games, {tally.hands} hands: no players"
     cells = [[_cell(row[column]) for column in columns] for row in rows]
     widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
-    shown = len(columns)
-    while width is not None and shown > 1 and sum(widths[:shown]) + 2 * (shown - 1) > width:
-        shown -= 1
-    lines = ["  ".join(column.rjust(width) for column, width in zip(columns[:shown], widths))]
-    lines += ["  ".join(cell.rjust(width) for cell, width in zip(line[:shown], widths)) for line in cells]
-    lines.append(f"{tally.games:,} games, {tally.hands:,} hands; best first by rating - 3 x rating_sigma")
-    if shown < len(columns):
-        lines.append(f"left out to fit the terminal: {', '.join(columns[shown:])} (choose with --columns)")
+    kept = list(range(len(columns)))
+    drop_order = [i for i in reversed(kept) if columns[i] not in KEPT_LONGEST] + \
+        sorted((i for i in kept if columns[i] in KEPT_LONGEST), key=lambda i: -KEPT_LONGEST.index(columns[i]))
+    while width is not None and len(kept) > 1 and sum(widths[i] for i in kept) + 2 * (len(kept) - 1) > width:
+        kept.remove(drop_order.pop(0))
+    lines = ["  ".join(columns[i].rjust(widths[i]) for i in kept)]
+    lines += ["  ".join(line[i].rjust(widths[i]) for i in kept) for line in cells]
+    lines.append(f"{tally.games:,} games, {tally.hands:,} hands; best first by rating_conservative "
+                 "(rating - 3 x rating_sigma)")
+    if len(kept) < len(columns):
+        left = [column for i, column in enumerate(columns) if i not in kept]
+        lines.append(f"left out to fit the terminal: {', '.join(left)} (choose with --columns)")
     sentences = tally.leak_sentences(all_leaks, review)
     for row in rows:
         for sentence in sentences[row["player"]]:
             lines.append(f"leak: {row['player']}: {sentence}")
     if not all_leaks:
         lines.append("leaks: significant ones only (--all-leaks shows every costly difference)")
-    return "\n".join(map(terminal_safe, lines))
+    lines = list(map(terminal_safe, lines))
+    if width is not None:   # a long line wraps at a word, not wherever the terminal's edge falls
+        lines = [wrapped for line in lines for wrapped in
+                 (textwrap.wrap(line, width, subsequent_indent="    ", break_long_words=False,
+                                break_on_hyphens=False) if len(line) > width else [line])]
+    return "\n".join(lines)
 
 
 def _cell(value) -> str:

@@ -66,6 +66,9 @@ class GameResult:
     hands: tuple[HandResult, ...]
     violations: tuple[Violation, ...]
     totals: tuple[int, ...]
+    """The standings when the game ended (after hand ``ended_at``), else after the last hand: a hand
+    recorded after the end is audited (``game-continued``) and keeps its running totals, but does not
+    change the result."""
     complete: bool
     """A total reached the target (the game is over under the rules)."""
     ended_at: int | None
@@ -76,6 +79,15 @@ class GameResult:
     @property
     def valid(self) -> bool:
         return not self.violations
+
+    @property
+    def counted(self) -> tuple[HandResult, ...]:
+        """The hands that count towards the result: those up to the end of the game."""
+        return self.hands if self.ended_at is None else self.hands[:self.ended_at]
+
+    def after_end(self, hand: HandResult) -> bool:
+        """Whether ``hand`` was recorded after the game had ended (it is audited, not counted)."""
+        return self.ended_at is not None and hand.number > self.ended_at
 
 
 _BIT = tuple(1 << card for card in range(52)).__getitem__
@@ -501,7 +513,8 @@ def replay_game(game: GameRecord) -> GameResult:
     results = [replay_hand(table, number, record, game.players, running)
                for number, record in enumerate(game.hands, 1)]
     violations = unmodelled(game) + [v for hand in results for v in hand.violations]
-    totals, ended_at = running.totals, running.ended_at
+    ended_at = running.ended_at
+    totals = running.totals if ended_at is None or ended_at == len(results) else results[ended_at - 1].totals
     if game.complete and ended_at is None:
         top = max(totals) if game.hands else 0
         verb = "exceeded" if table.rules.end_at == "exceed" else "reached"

@@ -145,21 +145,23 @@ def _hand_rows(result: GameResult, limit: int) -> list[dict[str, Any]]:
             })
         qs_taker = next((seat for seat, taken in enumerate(hand.taken) if taken >> QS & 1), None)
         rows.append({"number": hand.number, "direction": hand.pass_direction, "cells": cells,
-                     "qs_taker": qs_taker, "moon": hand.moon, "violations": len(hand.violations)})
+                     "qs_taker": qs_taker, "moon": hand.moon, "violations": len(hand.violations),
+                     "after_end": result.after_end(hand)})
     return rows
 
 
 def _seat_summary(result: GameResult) -> list[dict[str, Any]]:
     placed = positions(result.totals)
+    counted = result.counted
     out = []
     for seat, player in enumerate(result.record.players):
         out.append({
             "seat": seat, "player": player, "total": result.totals[seat], "place": ordinal(placed[seat]),
             "winner": seat in result.winners, "colour": charts.colour(seat),
-            "qs": sum(1 for h in result.hands if h.taken[seat] >> QS & 1),
-            "hearts": sum((h.taken[seat] & HEARTS_MASK).bit_count() for h in result.hands),
-            "moons": sum(1 for h in result.hands if h.moon is not None and h.moon.seat == seat),
-            "tricks": sum(h.tricks_won[seat] for h in result.hands),
+            "qs": sum(1 for h in counted if h.taken[seat] >> QS & 1),
+            "hearts": sum((h.taken[seat] & HEARTS_MASK).bit_count() for h in counted),
+            "moons": sum(1 for h in counted if h.moon is not None and h.moon.seat == seat),
+            "tricks": sum(h.tricks_won[seat] for h in counted),
         })
     return out
 
@@ -204,32 +206,60 @@ def points_figure(result: GameResult) -> go.Figure:
 
 REVIEW_BANDS = ((1.0, "inaccuracy"), (3.0, "mistake"), (7.0, "blunder"))
 """The cost thresholds of the review's classes, drawn as lines on the cost graph."""
+CLASS_COLOURS = {"inaccuracy": "#c99700", "mistake": "#e36209", "blunder": "#b4233c"}
+"""Each class's colour: its line on the cost graph and the ring of a point of that class."""
+UNCLEAR_AT_MOST = 0.9
+"""Where the graph draws an unclear decision at most: below the first class's line, since it counts in no
+class (its hover gives the estimate); no point stands in a band whose class the table does not count it in."""
+
+
+def drawn_cost(d: dict[str, Any]) -> float:
+    """The height of a decision on the cost graph: its cost, kept inside the band of the class it counts in.
+
+    >>> drawn_cost({"cost": 20.5, "class": None, "unclear": True}), drawn_cost({"cost": 7.4, "class": "mistake"})
+    (0.9, 6.99)
+    >>> drawn_cost({"cost": 0.4, "class": None}), drawn_cost({"cost": 8.2, "class": "blunder"})
+    (0.4, 8.2)
+    """
+    cost = d["cost"]
+    name = d.get("class")
+    if not name:
+        return min(cost, UNCLEAR_AT_MOST) if d.get("unclear") else min(cost, REVIEW_BANDS[0][0] - 0.01)
+    bands = [threshold for threshold, _ in REVIEW_BANDS] + [float("inf")]
+    at = [band for _, band in REVIEW_BANDS].index(name)
+    return max(bands[at], min(cost, bands[at + 1] - 0.01))
 
 
 def review_figure(page: "ReviewPage", players: list[str]) -> go.Figure:
     """The cost of every unforced decision over the game, one trace per reviewed player (``meta``: the seat,
     ``customdata``: hand and play, which a click on a point opens in the replay). A hand spans one unit of x:
-    its pass at the left, its plays in order across."""
+    its pass at the left, its plays in order across. A flagged point is ringed in its class's colour and sized by
+    it; an unclear one is hollow and grey, below the first line (:func:`drawn_cost`)."""
     hands = [d["hand"] for d in page.decisions] or [1]
     fig = charts.figure(None, xaxis=dict(title="hand", tick0=1, dtick=1 if max(hands) - min(hands) < 30 else None,
                                          range=[min(hands) - 0.5, max(hands) + 0.5], showgrid=False,
                                          minor=dict(tick0=0.5, dtick=1, showgrid=True, gridcolor=charts.GRID)),
                         yaxis=dict(title="expected points lost", rangemode="tozero"), hovermode="closest")
+    sizes = {None: 6, "inaccuracy": 9, "mistake": 12, "blunder": 15}
     for row in page.players:
         seat = row["seat"]
         mine = [d for d in page.decisions if d["seat"] == seat]
-        sizes = {None: 6, "inaccuracy": 9, "mistake": 12, "blunder": 15}
+        unclear = [bool(d.get("unclear")) and not d.get("class") for d in mine]
         fig.add_scatter(
-            x=[d["hand"] - 0.5 + d["play"] / 60 for d in mine], y=[d["cost"] for d in mine],
+            x=[d["hand"] - 0.5 + d["play"] / 60 for d in mine], y=[drawn_cost(d) for d in mine],
             mode="markers", name=charts.label(players[seat]), meta=seat,
-            marker=dict(color=charts.colour(seat), symbol=charts.MARKERS[seat % 7],
-                        size=[sizes.get(d.get("class"), 6) for d in mine], line=dict(color="#1d2330", width=0.5)),
+            marker=dict(color=[charts.MUTED if u else charts.colour(seat) for u in unclear],
+                        symbol=[("circle-open" if u else charts.MARKERS[seat % 7]) for u in unclear],
+                        size=[9 if u else sizes.get(d.get("class"), 6) for d, u in zip(mine, unclear)],
+                        line=dict(color=[CLASS_COLOURS.get(d.get("class"), charts.MUTED if u else "#1d2330")
+                                         for d, u in zip(mine, unclear)],
+                                  width=[2.5 if d.get("class") else 1.5 if u else 0.5 for d, u in zip(mine, unclear)])),
             customdata=[[d["hand"], d["play"]] for d in mine],
             text=[charts.label(_decision_hover(d, players)) for d in mine],
             hovertemplate="%{text}<extra>" + charts.label(players[seat]) + "</extra>")
     for threshold, name in REVIEW_BANDS:
-        fig.add_hline(y=threshold, line=dict(color=charts.MUTED, dash="dot", width=1),
-                      annotation=dict(text=name, font=dict(color=charts.MUTED, size=11), xanchor="left"),
+        fig.add_hline(y=threshold, line=dict(color=CLASS_COLOURS[name], dash="dot", width=1),
+                      annotation=dict(text=name, font=dict(color=CLASS_COLOURS[name], size=11), xanchor="left"),
                       annotation_position="top left")
     return fig
 
@@ -240,7 +270,11 @@ def _decision_hover(d: dict[str, Any], players: list[str]) -> str:
     best = " ".join(d["best"]) if isinstance(d["best"], list) else d["best"]
     verb = "passed" if d.get("kind") == "pass" else "played"
     text = f"{where}: {players[d['seat']]} {verb} {played}, cost {d['cost']:.1f}"
-    return text + (f" ({d['class']}; better {best})" if d.get("class") else "")
+    if d.get("class"):
+        return text + f" ({d['class']}; better {best})"
+    if d.get("unclear"):
+        return text + f" \u00b1 {d.get('margin', 0.0):.1f}: unclear, counted in no class (better {best}?)"
+    return text
 
 
 def _violation_rows(result: GameResult, hands: int, limit: int) -> list[dict[str, Any]]:
@@ -268,6 +302,10 @@ def game_context(result: GameResult, source: str, extras: GameExtras | None = No
     if result.complete:
         verdict = (f"{joined(winners)} {'wins' if len(winners) == 1 else 'tie for the win'} with "
                    f"{result.totals[result.winners[0]]} points after hand {result.ended_at}.")
+        after = len(result.hands) - result.ended_at
+        if after:
+            verdict += (f" The game ended there; the {after} hand{'s' if after > 1 else ''} recorded after it "
+                        f"{'are' if after > 1 else 'is'} audited but not counted.")
     elif not result.hands:
         verdict = "No hand was recorded."
     else:
@@ -294,6 +332,7 @@ def game_context(result: GameResult, source: str, extras: GameExtras | None = No
         "shown_hands": REPORT_HANDS,
         "hands_left_out": max(0, len(result.hands) - REPORT_HANDS),
         "totals": list(result.totals),
+        "ended_at": result.ended_at if result.ended_at is not None and result.ended_at < len(result.hands) else None,
         "has_recorded": any(h.points is not None for h in game.hands),
         "violations": _violation_rows(result, REPORT_HANDS, REPORT_VIOLATIONS),
         "violations_left_out": max(0, len(result.violations) - REPORT_VIOLATIONS),

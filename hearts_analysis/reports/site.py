@@ -3,10 +3,12 @@ the players, a page per player and a page per game, all linked by one navigation
 
 The stylesheet, the scripts and plotly.js are written once into ``assets/``; pages link
 them, so a 200-game site is a few megabytes rather than a gigabyte. Games stream through
-one replay and one analysis each; a game's page is written as soon as it is read, the other
-pages at the end from the digest (:class:`~hearts_analysis.reports.sitedata.SiteDigest`).
+one replay and one analysis each; a game's page is rendered as soon as it is read and kept
+(compressed) while it is among the newest ``max_games``, and the pages are written at the end
+with the others, from the digest (:class:`~hearts_analysis.reports.sitedata.SiteDigest`).
 
-With ``max_games=1`` the second game is counted and listed but gets no page of its own:
+With ``max_games=1`` the first game is counted and listed but gets no page of its own: the newest
+games have the pages:
 
 >>> import pathlib, tempfile
 >>> from hearts_analysis.records import write_games
@@ -18,7 +20,7 @@ With ``max_games=1`` the second game is counted and listed but gets no page of i
 >>> result.games, result.game_pages, result.players, result.violations
 (2, 1, 4, 0)
 >>> sorted(page.name for page in result.folder.glob("*.html"))  # doctest: +NORMALIZE_WHITESPACE
-['audit.html', 'game-sim-0-1.html', 'index.html', 'player-bot1.html', 'player-bot2.html',
+['audit.html', 'game-sim-0-2.html', 'index.html', 'player-bot1.html', 'player-bot2.html',
  'player-bot3.html', 'player-bot4.html', 'players.html']
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
@@ -47,7 +50,7 @@ from .game import GAME_SCRIPTS, game_context
 from .names import page_name
 from .players import STAT_COLUMNS, player_rows, players_context
 from .render import PLOTLY_FILE, SITE, figure_data, render_page, write_assets, write_page
-from .sitedata import LeakFinder, RatingHistory, SiteDigest, SiteFilter, find_leaks, rating_history
+from .sitedata import LeakFinder, RatingHistory, SiteDigest, SiteFilter, find_leaks, newest_first, rating_history
 
 if TYPE_CHECKING:
     from ..review import Settings
@@ -62,6 +65,10 @@ DISTRIBUTION_STATS = ("rating", "win_pct", "avg_position", "points_per_hand", "q
 """The statistics a player page sets beside the corpus's distribution (those the rows have)."""
 MAX_LISTED = 200
 """A player page lists this many of the player's latest games (its chart has them all)."""
+
+
+class NoGames(ValueError):
+    """The filters name players of no game: nothing is written (an empty site would look like a result)."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,7 @@ def build_site(paths: Iterable[str | Path], folder: str | Path, *, rules: Rules 
     ``progress`` is called with each kept game's hand count; ``on_error`` with each unreadable item.
     ``review``: settings, or a :class:`~hearts_analysis.review.batch.ReviewPlan` (workers, a cache, progress
     per reviewed hand) to review every kept game, hands in parallel and several games ahead.
+    Raises :class:`NoGames`, writing nothing, where the filter's players played none of the games.
     """
     final = Path(folder)
     with atomic_folder(final, _site_file, "site") as folder:
@@ -139,20 +147,30 @@ def _build(paths, folder: Path, final: Path, rules, site_filter, max_games, revi
     sources = sources if sources is not None else ", ".join(str(p) for p in paths)
     digest = SiteDigest(filter=site_filter or SiteFilter(), max_pages=max_games)
     written = 0
+    pending: dict[int, bytes] = {}
+    """The pages of the newest games so far, compressed: a newer game may still take a page's place."""
     for item, document in _reviewed(_kept(paths, rules, digest, on_error), review):
         result = replay_game(item.game)
         analysis = analyze_game(result, item.source)
         extras = GameExtras(game_to_dict(analysis), document)
         row = digest.add(item, game_report(result, item.source), analysis, extras)
+        for index in digest.evicted:
+            pending.pop(index, None)
+        digest.evicted.clear()
         if row["page"] is not None:
             context = game_context(result, item.source, extras)
             context["site_nav"] = nav(None)
             page = render_page("game.html", context, SITE if result.hands else SITE.without_charts(),
                                scripts=GAME_SCRIPTS)
-            write_page(page, folder / row["page"], SITE)
-            written += 1
+            pending[row["index"]] = zlib.compress(page.encode(), 6)
         if progress is not None:
             progress(len(result.hands))
+    unknown = digest.unknown_players()
+    if unknown is not None:
+        raise NoGames(unknown)
+    for index, page in pending.items():
+        write_page(zlib.decompress(page).decode(), folder / digest.games[index]["page"], SITE)
+        written += 1
     site = Site(digest, sources, find_leaks(digest.tally, leaks), rating_history(digest.games, digest.tally, ratings))
     written += site.write(folder)
     _keep_assets(final / SITE.assets, folder / SITE.assets)
@@ -255,8 +273,9 @@ class Site:
         return rows
 
     def game_rows(self) -> list[dict[str, Any]]:
-        """The games that have a page (at most ``max_games``: the home page stays small)."""
-        return [{**g, "links": [self.player_link(p) for p in g["players"]]} for g in self.digest.games if g["page"]]
+        """Every game, newest first; the newest ``max_games`` have a page, the others are listed without one."""
+        return [{**g, "links": [self.player_link(p) for p in g["players"]]}
+                for g in sorted(self.digest.games, key=newest_first, reverse=True)]
 
     # -- pages --------------------------------------------------------------------
     def write(self, folder: Path) -> int:
@@ -280,7 +299,8 @@ class Site:
 
     def audit(self) -> str:
         pages = [{"href": g["page"], "source": g["source"], "game_id": g["game_id"], "players": g["players"],
-                  "hands": g["hands"], "violations": g["violations"]} for g in self.digest.games if g["page"]]
+                  "hands": g["hands"], "violations": g["violations"], "played_at": g["played_at"],
+                  "index": g["index"]} for g in sorted(self.digest.games, key=newest_first, reverse=True)]
         by_key = {(g["source"], g["game_id"]): g["page"] for g in self.digest.games}
         context = audit_context(self.digest.audit, self.sources, lambda src, gid: by_key.get((src, gid)), pages)
         context.update(self._base("Audit report", "audit report", "audit", AUDIT))
@@ -408,4 +428,4 @@ def accuracy_figure(accuracy: list[dict[str, Any]]) -> dict[str, Any]:
     return figure_data(fig)
 
 
-__all__ = ["Site", "SiteResult", "build_site", "site_review_hands"]
+__all__ = ["NoGames", "Site", "SiteResult", "build_site", "site_review_hands"]

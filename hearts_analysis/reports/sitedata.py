@@ -25,6 +25,7 @@ A filter compares ``played_at`` on the prefix given, so a day keeps all its game
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -123,9 +124,19 @@ def event_play(rate: str, hand: HandAnalysis, seat: int, happened: bool, plays, 
     return 0
 
 
+def newest_first(row: dict[str, Any]) -> tuple[str, int]:
+    """The order of the list of games, newest first when reversed: by ``played_at`` (a game without one is the
+    oldest), then by input order (a later game is the newer)."""
+    return row["played_at"] or "", row["index"]
+
+
 @dataclass
 class SiteDigest:
-    """A corpus folded, one game at a time, into what the site's pages show."""
+    """A corpus folded, one game at a time, into what the site's pages show.
+
+    The newest ``max_pages`` games have a page (:func:`newest_first`): a game newer than the oldest holder
+    takes its page, and the holder's row, results and evidence lose their link (``evicted`` lists such games,
+    for the caller to drop their pages)."""
 
     filter: SiteFilter = field(default_factory=SiteFilter)
     max_pages: int = 200
@@ -139,7 +150,15 @@ class SiteDigest:
     """``(player, statistic, happened) -> [{"game", "page", "hand", "play"}]`` (at most :data:`EVIDENCE_HANDS`)."""
     filtered_out: int = 0
     pages_skipped: int = 0
+    other_players: set[str] = field(default_factory=set)
+    """The players of the games a player filter left out (for a near name when it keeps none)."""
+    evicted: list[int] = field(default_factory=list)
+    """Games that held a page and lost it to a newer game since the caller last emptied this list."""
     _taken: set[str] = field(default_factory=set)
+    _holders: list[tuple[tuple[str, int], int]] = field(default_factory=list)
+    """A heap of ``(newest_first key, index)`` of the games that have a page: the oldest on top."""
+    _links: dict[int, list[tuple[list | None, dict[str, Any]]]] = field(default_factory=dict)
+    """Per page holder, the entries that link its page (and the evidence list an entry is in)."""
 
     def skip(self, item: Item) -> bool:
         """Count an unreadable or filtered-out item; ``True`` when the game is to be added."""
@@ -149,8 +168,20 @@ class SiteDigest:
             return False
         if not self.filter.keeps(item.game):
             self.filtered_out += 1
+            if self.filter.players:
+                self.other_players.update(item.game.players)
             return False
         return True
+
+    def unknown_players(self) -> str | None:
+        """Where ``--player`` names only players of no game: a message naming them (and a near name), else
+        ``None``."""
+        if not self.filter.players or self.games:
+            return None
+        from ..suggest import did_you_mean
+        from ..text import shown
+        return "; ".join(f"no game has a player named {shown(name)}{did_you_mean(name, sorted(self.other_players))}"
+                         for name in sorted(self.filter.players))
 
     def add(self, item: Item, report: dict[str, Any], analysis: GameAnalysis,
             extras: GameExtras | None = None) -> dict[str, Any]:
@@ -158,30 +189,52 @@ class SiteDigest:
         result = analysis.result
         self.audit.add(item, report)
         self.players.add(analysis)
+        index = len(self.games)
+        key = (result.record.played_at or "", index)
         page = None
-        if len(self.games) - self.pages_skipped < self.max_pages:
+        if self.max_pages > 0 and (len(self._holders) < self.max_pages or key > self._holders[0][0]):
+            if len(self._holders) == self.max_pages:
+                self._evict(heapq.heappop(self._holders)[1])
+            heapq.heappush(self._holders, (key, index))
             page = page_name("game", result.record.game_id or _source_stem(item.source), self._taken)
+            self._links[index] = []
         else:
             self.pages_skipped += 1
-        row = _game_row(len(self.games), item.source, result, analysis, page)
+        row = _game_row(index, item.source, result, analysis, page)
         self.games.append(row)
         self._add_results(row, result)
         if extras is not None:
             for seat, percent in extras.accuracy:
-                self.accuracy.setdefault(row["players"][seat], []).append(
-                    {"game": row["index"], "game_id": row["game_id"], "played_at": row["played_at"],
-                     "accuracy": percent, "page": page})
+                entry = {"game": row["index"], "game_id": row["game_id"], "played_at": row["played_at"],
+                         "accuracy": percent, "page": page}
+                self.accuracy.setdefault(row["players"][seat], []).append(entry)
+                self._link(row, None, entry)
         if page is not None:
             self._add_evidence(row, analysis)
         return row
+
+    def _link(self, row: dict[str, Any], kept: list | None, entry: dict[str, Any]) -> None:
+        if row["page"] is not None:
+            self._links[row["index"]].append((kept, entry))
+
+    def _evict(self, index: int) -> None:
+        """Game ``index`` gives its page up to a newer game: nothing links it any more."""
+        self.games[index]["page"] = None
+        for kept, entry in self._links.pop(index):
+            entry["page"] = None
+            if kept is not None and entry in kept:
+                kept.remove(entry)
+        self.pages_skipped += 1
+        self.evicted.append(index)
 
     def _add_results(self, row: dict[str, Any], result: GameResult) -> None:
         totals = list(result.totals)
         average = sum(totals) / len(totals) if totals else 0.0
         for seat, name in enumerate(row["players"]):
-            self.results.setdefault(name, []).append({
-                "game": row["index"], "played_at": row["played_at"], "points": totals[seat],
-                "average": average, "place": row["places"][seat], "page": row["page"], "game_id": row["game_id"]})
+            entry = {"game": row["index"], "played_at": row["played_at"], "points": totals[seat],
+                     "average": average, "place": row["places"][seat], "page": row["page"], "game_id": row["game_id"]}
+            self.results.setdefault(name, []).append(entry)
+            self._link(row, None, entry)
 
     def _add_evidence(self, row: dict[str, Any], analysis: GameAnalysis) -> None:
         record = analysis.record
@@ -194,9 +247,13 @@ class SiteDigest:
                     if not possible:
                         continue
                     kept = self.evidence.setdefault((name, rate, bool(happened)), [])
-                    if len(kept) < EVIDENCE_HANDS and (not kept or kept[-1]["game"] != row["index"]):
-                        kept.append({"game": row["index"], "game_id": row["game_id"], "page": row["page"],
-                                     "hand": hand.number, "play": event_play(rate, hand, seat, happened, plays, n)})
+                    if not kept or kept[-1]["game"] != row["index"]:   # the latest games' hands, one a game
+                        entry = {"game": row["index"], "game_id": row["game_id"], "page": row["page"],
+                                 "hand": hand.number, "play": event_play(rate, hand, seat, happened, plays, n)}
+                        kept.append(entry)
+                        self._link(row, kept, entry)
+                        if len(kept) > EVIDENCE_HANDS:
+                            del kept[0]
 
     # -- results ----------------------------------------------------------------
     @property

@@ -89,7 +89,8 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
 
     ``executor``: anything with ``submit(fn, *args)`` returning a future (a process pool, a Dask
     client wrapper); ``None`` reviews here. ``ahead`` bounds the hands in flight beyond the game
-    being returned. ``progress(k)`` is called as ``k`` more hands are done.
+    being returned. ``progress(k)`` is called as ``k`` more hands are done: as each is reviewed here (or found
+    in the cache), and as the game that an executor's hand belongs to is returned.
     """
     wanted = None if hands is None else list(hands)
     pending: deque[tuple[Item, tuple[int, ...] | None, list]] = deque()
@@ -107,7 +108,7 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
                 cache.put(key, review)
             reviews.append(review)
             in_flight -= not isinstance(future, _Done)
-            if progress:
+            if progress and not isinstance(future, _Done):   # a hand at hand was counted when it was done
                 progress(1)
         game = item.game
         decisions = tuple(d for r in reviews for d in r.decisions)
@@ -134,6 +135,8 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
                 else:
                     parts.append((number, key, executor.submit(review_hand_task, item.game, number, seats, settings)))
                     in_flight += 1
+                if progress and isinstance(parts[-1][2], _Done):   # the bar moves a hand at a time
+                    progress(1)
             pending.append((item, seats, parts))
         while pending and (executor is None or in_flight > ahead or len(pending) > ahead):
             yield finish()

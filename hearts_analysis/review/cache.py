@@ -109,7 +109,8 @@ def review_from_dict(data: dict) -> GameReview:
     """The :class:`GameReview` that :func:`dataclasses.asdict` gave ``data`` (lists back to tuples)."""
     decisions = []
     for d in data["decisions"]:
-        options = tuple(Option(**{**o, "cards": tuple(o["cards"])}) for o in d["options"])
+        options = tuple(Option(**{**o, "cards": tuple(o["cards"]), "parts": tuple(map(tuple, o.get("parts", ())))})
+                        for o in d["options"])
         win = d["win_chance"]
         decisions.append(Decision(**{**d, "played": tuple(d["played"]), "best": tuple(d["best"]),
                                      "options": options, "win_chance": None if win is None else tuple(win)}))

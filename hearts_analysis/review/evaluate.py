@@ -46,7 +46,7 @@ from . import context
 from .advice import AdviceBound, members
 from .knowledge import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount, special_cards
-from .reasons import explain
+from .reasons import explain, point_parts
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .inference import inferred_hands
@@ -132,6 +132,8 @@ class Option:
     moon_against: float
     """Chance another seat shoots the moon."""
     win_chance: float | None = None
+    parts: tuple[tuple[str, float, float], ...] = ()
+    """``(cause, expected points, rate)`` per cause of the points (:func:`~.reasons.point_parts`)."""
 
 
 @dataclass(frozen=True)
@@ -295,8 +297,9 @@ def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tup
     means = outcomes.points[:, :, seat].mean(axis=1)
     queen = ((taken >> U64(QS)) & U64(1)).mean(axis=1)
     hearts = popcount(taken & HEARTS).mean(axis=1)
-    return [Option(cards, float(m), float(q), float(h), float(a))
-            for cards, m, q, h, a in zip(alternatives, means, queen, hearts, against.mean(axis=1))]
+    return [Option(cards, float(m), float(q), float(h), float(a),
+                   parts=point_parts(table, outcomes.taken[i], outcomes.points[i, :, seat], seat))
+            for i, (cards, m, q, h, a) in enumerate(zip(alternatives, means, queen, hearts, against.mean(axis=1)))]
 
 
 def _paired(own: np.ndarray, a: int, b: int, z: float) -> tuple[float, float]:
@@ -673,8 +676,7 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     win = None
     if settings.game_context and context.can_end(position.table, position.totals):
         chances = context.win_chances(position.table, position.totals, outcomes.points, seat)
-        options = [Option(o.cards, o.expected, o.queen, o.hearts, o.moon_against, float(c))
-                   for o, c in zip(options, chances)]
+        options = [replace(o, win_chance=float(c)) for o, c in zip(options, chances)]
         win = (float(chances[chosen]), float(chances[best]))
     unclear = verdict == UNSETTLED
     doubt = None

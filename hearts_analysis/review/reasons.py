@@ -1,29 +1,50 @@
 """A reason in plain words for every flagged decision.
 
-The cost of a choice splits into what it changes: the chance of taking QS
-(13 points), the chance another seat shoots the moon (26), the hearts taken
-(1 each). The largest part names the reason; the position adds the story
-(QS still out, a duck available, a void, a seat with every point so far).
-Where no part stands out, the reason says so and gives the parts.
+The cost of a choice splits into the points that make it, cause by cause
+(:func:`point_parts`): QS (13), the hearts (1 each), JD (the rules' bonus,
+-10 under Omnibus), QC cancelling QS, the no-trick bonus, the moon (another
+seat shooting it, or the seat itself), and TC and charged cards, whatever the
+review models of them. The parts add up to the expected points, so the
+differences between two alternatives add up to the cost. The largest
+difference names the reason, the position adds the story (QS still out, a
+duck available, a void, a seat with every point so far), and a part that goes
+the other way is said as such. A part that does not differ is never named.
 
 >>> from types import SimpleNamespace
 >>> from hearts_analysis.cards import parse_card
->>> def option(cards, expected, queen):
+>>> def option(cards, expected, queen, hearts=2.0, parts=()):
 ...     return SimpleNamespace(cards=tuple(parse_card(c) for c in cards.split()), expected=expected,
-...                            queen=queen, hearts=2.0, moon_against=0.0)
+...                            queen=queen, hearts=hearts, moon_against=0.0, parts=parts)
 >>> explain(None, 0, "pass", option("KD AD AH", 8.4, 0.5), option("5C 9C AH", 1.4, 0.1))
 'passing 5C 9C AH instead of KD AD AH, you take QS in 10% of the deals rather than 50%'
->>> text = explain(None, 0, "pass", option("KD AD AH", 2.4, 0.12), option("5C 9C AH", 2.0, 0.1))
+
+Where JD's -10 is the cause, the reason names it, and says what it costs in hearts:
+
+>>> jd = (("jack", -10.0, 1.0), ("hearts", 5.0, 5.0))
+>>> none = (("jack", 0.0, 0.0), ("hearts", 4.0, 4.0))
+>>> explain(None, 0, "pass", option("3D 4D 5D", 4.0, 0.0, 4.0, none), option("AD KD QD", -5.0, 0.0, 5.0, jd))
+'passing AD KD QD instead of 3D 4D 5D, you take JD (-10) in 100% of the deals rather than 0%, though you take 1.0 more heart'
+
+With no part standing out, the parts that differ are given, each in its direction:
+
+>>> a = (("queen", 1.56, 0.12), ("hearts", 2.6, 2.6))
+>>> b = (("queen", 1.3, 0.1), ("hearts", 2.4, 2.4))
+>>> text = explain(None, 0, "pass", option("KD AD AH", 4.16, 0.12, 2.6, a), option("5C 9C AH", 3.7, 0.1, 2.4, b))
 >>> text[text.index("from"):]
-'from no single cause (QS in 10% of the deals rather than 12%, 2.0 hearts rather than 2.0)'
+'from no single cause (QS in 10% of the deals rather than 12%; 0.2 fewer hearts)'
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from ..cards import POINT_CARDS_MASK, QS, SUIT_MASKS, Card, card_name, highest, names
+import numpy as np
+
+from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SUIT_MASKS, Card, card_name, highest, names
 from ..engine.state import HandState
+from ..rules import Table
+
+QUEEN_POINTS = 13
 
 
 class Option(Protocol):
@@ -40,41 +61,151 @@ class Option(Protocol):
     def hearts(self) -> float: ...
     @property
     def moon_against(self) -> float: ...
+    @property
+    def parts(self) -> tuple[tuple[str, float, float], ...]: ...
 
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
 CLEAR = 0.5
 """Points a part must carry to be named as the reason."""
+DIFFERS = 0.05
+"""Points a part must differ by to be named at all."""
+CAUSES = ("queen", "hearts", "jack", "clubs", "bonus", "moon", "shoot", "multiplier")
+"""The parts of a seat's hand points, in the order they are named."""
+
+
+def point_parts(table: Table, taken: np.ndarray, points: np.ndarray, seat: int) -> tuple[tuple[str, float, float], ...]:
+    """``(cause, expected points, rate)`` of each cause that can score under the rules, for ``seat`` over sampled
+    deals: ``taken`` ``(samples, seats)`` masks of the cards each seat took, ``points`` ``(samples,)`` its hand
+    points. The rate is the chance of the event (the mean number of hearts for ``hearts``). The expected points
+    add up to the mean of ``points``: the moon's part is what a shot changes, and ``multiplier`` what is left
+    (TC and charged cards, where the points count them)."""
+    rules = table.rules
+    mine = taken[:, seat]
+    bit = lambda card: ((mine >> np.uint64(card)) & np.uint64(1)).astype(np.int64)  # noqa: E731
+    hearts = np.bitwise_count(mine & np.uint64(HEARTS_MASK)).astype(np.int64)
+    queen = bit(QS)
+    base = hearts + QUEEN_POINTS * queen
+    rows = [("queen", QUEEN_POINTS * queen, queen), ("hearts", hearts, hearts)]
+    if rules.jack_of_diamonds:
+        jack = bit(JD)
+        rows.append(("jack", rules.jack_of_diamonds * jack, jack))
+        base = base + rules.jack_of_diamonds * jack
+    if rules.queen_of_clubs_cancels_queen:
+        cancels = queen * bit(QC)
+        rows.append(("clubs", -QUEEN_POINTS * cancels, cancels))
+        base = base - QUEEN_POINTS * cancels
+    if rules.no_tricks_bonus:
+        none = (mine == 0).astype(np.int64)  # a seat that won a trick took its cards
+        rows.append(("bonus", rules.no_tricks_bonus * none, none))
+        base = base + rules.no_tricks_bonus * none
+    rest = np.asarray(points, dtype=np.float64) - base
+    if table.moon_cards:
+        needed = np.uint64(table.moon_cards)
+        shot = (taken & needed) == needed
+        own, other = shot[:, seat], shot.any(axis=1) & ~shot[:, seat]
+        rows.append(("moon", np.where(other, rest, 0.0), other))
+        rows.append(("shoot", np.where(own, rest, 0.0), own))
+        rest = np.where(own | other, 0.0, rest)
+    rows.append(("multiplier", rest, rest != 0))
+    return tuple((cause, float(np.mean(value)), float(np.mean(rate))) for cause, value, rate in rows)
+
+
+def _parts(option: Option) -> dict[str, tuple[float, float]]:
+    """``cause: (points, rate)``; from the summary fields where the option carries no parts."""
+    parts = getattr(option, "parts", ())
+    if parts:
+        return {cause: (value, rate) for cause, value, rate in parts}
+    return {"queen": (QUEEN_POINTS * option.queen, option.queen), "hearts": (option.hearts, option.hearts),
+            "moon": (26 * option.moon_against, option.moon_against)}
+
+
+def differences(played: Option, best: Option) -> dict[str, float]:
+    """Points ``played`` costs more than ``best``, cause by cause (negative: the cause favours ``played``)."""
+    a, b = _parts(played), _parts(best)
+    return {cause: a.get(cause, (0.0, 0.0))[0] - b.get(cause, (0.0, 0.0))[0]
+            for cause in CAUSES if cause in a or cause in b}
+
+
+def _rates(option: Option, cause: str) -> float:
+    return _parts(option).get(cause, (0.0, 0.0))[1]
 
 
 def explain(state: HandState | None, seat: int, kind: str, played: Option, best: Option,
             players: tuple[str, ...] = ()) -> str | None:
-    parts = {"queen": 13 * (played.queen - best.queen),
-             "moon": 26 * (played.moon_against - best.moon_against),
-             "hearts": played.hearts - best.hearts}
-    main = max(parts, key=parts.get)
-    if parts[main] < CLEAR:
-        return _no_single_cause(kind, played, best)
+    diffs = differences(played, best)
+    main = max(diffs, key=diffs.get)
+    if diffs[main] < CLEAR:
+        return _no_single_cause(kind, played, best, diffs)
     if kind == "pass":
-        return _pass_reason(main, played, best)
-    return _play_reason(main, state, seat, played, best, players)
+        text = _pass_reason(main, played, best)
+    else:
+        text = _play_reason(main, state, seat, played, best, players)
+    against = [_against(cause, played, best) for cause, diff in diffs.items() if diff <= -CLEAR]
+    return text + (f", though {' and '.join(against)}" if against else "")
 
 
-def _no_single_cause(kind: str, played: Option, best: Option) -> str:
+def _chance(cause: str, option: Option) -> str:
+    return f"{_rates(option, cause):.0%}"
+
+
+def _event(cause: str, best: Option, played: Option) -> str:
+    """What ``cause`` is about, with its chance under ``best`` then under ``played``."""
+    if cause == "hearts":
+        return f"{_rates(best, cause):.1f} hearts in the hand on average rather than {_rates(played, cause):.1f}"
+    what = {"queen": "QS", "jack": "JD", "clubs": "QC with QS (QC cancels it)", "bonus": "no trick",
+            "multiplier": "TC or a charged card"}[cause]
+    if cause == "jack":
+        what = f"JD ({_jack(best, played):+d})"
+    return f"{what} in {_chance(cause, best)} of the deals rather than {_chance(cause, played)}"
+
+
+def _jack(best: Option, played: Option) -> int:
+    for option in (best, played):
+        value, rate = _parts(option).get("jack", (0.0, 0.0))
+        if rate:
+            return round(value / rate)
+    return -10
+
+
+def _moon_words(cause: str, best: Option, played: Option) -> str:
+    if cause == "shoot":
+        return f"you shoot the moon in {_chance(cause, best)} of the deals rather than {_chance(cause, played)}"
+    return f"another seat shoots the moon in {_chance(cause, best)} of the deals rather than {_chance(cause, played)}"
+
+
+def _against(cause: str, played: Option, best: Option) -> str:
+    """A part that favours the choice made: what it gave up for the better one."""
+    if cause == "hearts":
+        more = _rates(best, cause) - _rates(played, cause)
+        return f"you take {more:.1f} more heart{'' if round(more, 1) == 1 else 's'}"
+    if cause in ("moon", "shoot"):
+        return _moon_words(cause, best, played)
+    return f"you take {_event(cause, best, played)}"
+
+
+def _no_single_cause(kind: str, played: Option, best: Option, diffs: dict[str, float]) -> str:
     verb = "passing" if kind == "pass" else "playing"
+    said = []
+    for cause, diff in sorted(diffs.items(), key=lambda item: -abs(item[1])):
+        if abs(diff) < DIFFERS:
+            continue
+        if cause == "hearts":
+            change = _rates(played, cause) - _rates(best, cause)
+            said.append(f"{abs(change):.1f} {'fewer' if change > 0 else 'more'} hearts")
+        elif cause in ("moon", "shoot"):
+            said.append(_moon_words(cause, best, played))
+        else:
+            said.append(f"{_event(cause, best, played).replace(' in the hand on average', '')}")
+    detail = f" ({'; '.join(said)})" if said else ""
     return (f"{verb} {' '.join(names(best.cards))} instead of {' '.join(names(played.cards))}, you take "
-            f"{played.expected - best.expected:.1f} points less on average, from no single cause "
-            f"(QS in {best.queen:.0%} of the deals rather than {played.queen:.0%}, "
-            f"{best.hearts:.1f} hearts rather than {played.hearts:.1f})")
+            f"{played.expected - best.expected:.1f} points less on average, from no single cause{detail}")
 
 
 def _pass_reason(main: str, played: Option, best: Option) -> str:
     instead = f"passing {' '.join(names(best.cards))} instead of {' '.join(names(played.cards))}"
-    if main == "queen":
-        return f"{instead}, you take QS in {best.queen:.0%} of the deals rather than {played.queen:.0%}"
-    if main == "moon":
-        return (f"{instead}, another seat shoots the moon in {best.moon_against:.0%} of the deals "
-                f"rather than {played.moon_against:.0%}")
-    return f"{instead}, you take {best.hearts:.1f} hearts in the hand on average rather than {played.hearts:.1f}"
+    if main in ("moon", "shoot"):
+        return f"{instead}, {_moon_words(main, best, played)}"
+    return f"{instead}, you take {_event(main, best, played)}"
 
 
 def _play_reason(main: str, state: HandState, seat: int, played: Option, best: Option,
@@ -88,10 +219,18 @@ def _play_reason(main: str, state: HandState, seat: int, played: Option, best: O
         if shooter is not None:
             name = players[shooter] if shooter < len(players) else f"seat {shooter}"
             who = f"{name} had taken every point so far: "
-        return (f"{who}the {better} stops the moon (another seat shoots it in {best.moon_against:.0%} of "
-                f"the deals, against {played.moon_against:.0%} after the {mine})")
-    return (f"with the {better} you take {best.hearts:.1f} hearts in the hand on average; "
-            f"with the {mine}, {played.hearts:.1f}")
+        return (f"{who}the {better} stops the moon (another seat shoots it in {_chance(main, best)} of "
+                f"the deals, against {_chance(main, played)} after the {mine})")
+    if main == "shoot":
+        return (f"with the {better} you shoot the moon in {_chance(main, best)} of the deals; "
+                f"with the {mine}, in {_chance(main, played)}")
+    if main == "hearts":
+        return (f"with the {better} you take {_rates(best, main):.1f} hearts in the hand on average; "
+                f"with the {mine}, {_rates(played, main):.1f}")
+    event = _event(main, best, played)
+    what, _, _ = event.partition(" in ")
+    return (f"with the {better} you take {what} in {_chance(main, best)} of the deals; "
+            f"with the {mine}, in {_chance(main, played)}")
 
 
 def _queen_reason(state: HandState, seat: int, played: Option, best: Option, mine: str, better: str) -> str:
