@@ -45,7 +45,7 @@ from .evaluate import (Option, Settings, _mean_and_margin, _options, canonical_p
                        pass_outcomes, play_choices, play_outcomes)
 from .game import UNREVIEWED
 from .knowledge import at_play, before_pass, observe
-from .lanes import U64
+from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
 from .rollout import History
