@@ -42,7 +42,7 @@ from ..cards import CardError, card_name, parse_card, rank_of, suit_of
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
-from ..records.numbers import in_range, json_whole_number
+from ..records.numbers import json_whole_number
 from ..text import shown
 from .killer import SEATS, Deal, build_game, unfit
 
@@ -120,9 +120,9 @@ def deal_from_entry(entry: Any, index: int) -> tuple[Deal, tuple[int, ...]]:
     """A deal and the game score before it; raises :class:`RecordError` naming the field."""
     entry = _object(entry, "")
     number = entry.get("DealNumber")
-    if isinstance(number, bool) or not isinstance(number, int):
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
         raise RecordError(f"expected the deal number, got {shown(number)}", "DealNumber")
-    in_range(number, "DealNumber")
+    number = json_whole_number(number, "DealNumber")
     direction = _DIRECTIONS.get(entry.get("PassDirection"))
     if direction is None:
         raise RecordError(f"expected Left, Right, Across or Hold, got {shown(entry.get('PassDirection'))}",

@@ -85,10 +85,17 @@ def sibling(path: str | Path, kind: str) -> Path | None:
 
 # -- recognising ----------------------------------------------------------------------
 def _row_ints(row: list[str], start: int) -> list[int] | None:
-    try:
-        return [_int_text(v) for v in row[start:]]
-    except ValueError:
-        return None
+    """The row's numbers from ``start`` on, for recognising the format: a number too large for a record is
+    still a number (the reader names it), so it counts as 0 here."""
+    values = []
+    for text in row[start:]:
+        try:
+            values.append(_int_text(text))
+        except RecordError as error:
+            if not error.detail.startswith("expected a whole number within 64 bits"):
+                return None
+            values.append(0)
+    return values
 
 
 def _int_text(text: str, field: str | None = None) -> int:

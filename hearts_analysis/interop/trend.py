@@ -101,6 +101,8 @@ def _apply(game: _Game, event: str, data: dict) -> None:
     number = data.get("dealNumber")
     if event == "new_deal" or not game.deals or (isinstance(number, int) and number != game.deals[-1].number):
         if not isinstance(number, int) or isinstance(number, bool):
+            if isinstance(number, float):   # beyond 64 bits (orjson reads it so), said so
+                json_whole_number(number, f"{event}.dealNumber")
             raise RecordError(f"expected a deal number, got {shown(number)}", f"{event}.dealNumber")
         in_range(number, f"{event}.dealNumber")
         game.deals.append(_Deal(number, 0))
