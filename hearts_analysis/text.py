@@ -79,9 +79,20 @@ def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
             text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
         except (TypeError, orjson.JSONEncodeError):
             text = _plain(value)
-    if len(text) > limit:
-        text = f"{text[:limit - 3]}... ({len(text):,} characters)"
-    return terminal_safe(text)
+    return terminal_safe(_cut(text, limit))
+
+
+def shown_number(written: str, limit: int = SHOWN_LIMIT) -> str:
+    """A number as a log wrote it (its digits, unquoted), cut as :func:`shown` cuts a value.
+
+    >>> shown_number("-42"), shown_number("7" * 50)
+    ('-42', '7777777777777777777777777777777777777... (50 characters)')
+    """
+    return terminal_safe(_cut(written, limit))
+
+
+def _cut(text: str, limit: int) -> str:
+    return f"{text[:limit - 3]}... ({len(text):,} characters)" if len(text) > limit else text
 
 
 def _plain(value: Any) -> str:

@@ -120,7 +120,7 @@ def sheet(**changes: str) -> str:
     ("player_C", "player D: Priya", 8, "player", "expected player C next"),
     ("hand_2", "hand 3  dealer B", 6, "hand", "expected hand 2"),
     ("hand_2", "hand 2  dealer Q", 16, "dealer", "expected a seat letter A-D"),
-    ("points", "pints: 0 1 15 0", 1, "hand", "unknown line 'pints'"),
+    ("points", "pints: 0 1 15 0", 1, "hand", "unknown line \"pints\""),
 ])
 def test_typing_errors_name_line_column_and_what_was_expected(start, new, column, field, expected):
     text = sheet(**{start: new})

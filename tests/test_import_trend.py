@@ -107,7 +107,7 @@ def test_a_bad_event_names_file_line_and_field_and_the_next_game_is_read():
 def test_an_unknown_player_is_named():
     text = (FIXTURES / "moon.jsonl").read_text().replace('"turnPlayer": "east"', '"turnPlayer": "nobody"', 1)
     error = read_text(text)[0].error
-    assert error.field == "turn_end.turnPlayer" and "'nobody'" in str(error)
+    assert error.field == "turn_end.turnPlayer" and '"nobody"' in str(error)
 
 
 def test_a_log_cut_mid_deal_imports_an_incomplete_hand():

@@ -213,3 +213,44 @@ def test_review_progress_moves_a_hand_at_a_time(monkeypatch):
                                    progress=lambda k: events.append(f"+{k}")))
     assert len(done) == 1
     assert events == ["hand", "+1", "hand", "+1", "hand", "+1"]
+
+
+def test_the_rules_in_force_are_part_of_the_cache_key(games, tmp_path):
+    args = ["review", str(games / "one.json"), "--format", "json", "--samples", "20", "--hand", "2",
+            "--cache", str(tmp_path)]
+    standard = run(*args)
+    omnibus = run(*args, "--set", "jack_of_diamonds=-10")
+    preset = run(*args, "--rules", "omnibus")
+    assert standard.exit_code == omnibus.exit_code == preset.exit_code == 0, standard.output + omnibus.output
+    # one entry per rule set in force, none served for another (the omnibus preset is that same --set)
+    assert len(list(tmp_path.rglob("*.json"))) == 2
+    fresh = run(*args[:-2], "--set", "jack_of_diamonds=-10", "--no-cache")
+    assert orjson.loads(omnibus.stdout) == orjson.loads(fresh.stdout) == orjson.loads(preset.stdout)
+
+
+@pytest.mark.parametrize("damage", ["no decisions", "cost not a number", "played not an option",
+                                    "another card played", "not an object"])
+def test_a_cache_entry_that_is_not_the_review_of_its_hand_is_reviewed_again(games, tmp_path, damage):
+    args = ["review", str(games / "one.json"), "--format", "json", "--samples", "20", "--hand", "2",
+            "--cache", str(tmp_path)]
+    first = run(*args)
+    [entry] = tmp_path.rglob("*.json")
+    good = entry.read_bytes()
+    data = orjson.loads(good)
+    decision = next(d for d in data["decisions"] if len(d["options"]) > 1)
+    if damage == "no decisions":
+        data["decisions"] = []
+    elif damage == "cost not a number":
+        decision["cost"] = "abc"
+    elif damage == "played not an option":
+        decision["options"] = [o for o in decision["options"] if o["cards"] != decision["played"]]
+    elif damage == "another card played":
+        decision["played"] = decision["options"][0]["cards"] if decision["played"] != decision["options"][0][
+            "cards"] else decision["options"][1]["cards"]
+    else:
+        data = [data]
+    entry.write_bytes(orjson.dumps(data))
+    second = run(*args)
+    assert second.exit_code == 0, second.output
+    assert orjson.loads(second.stdout) == orjson.loads(first.stdout)
+    assert entry.read_bytes() == good       # rewritten with the hand's review

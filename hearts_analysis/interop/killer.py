@@ -68,7 +68,9 @@ from ..cards import HEARTS, QS, RANK_LETTERS, SUIT_LETTERS, Card, card_name, mak
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
+from ..records.numbers import whole_number
 from ..rules import RULE_FIELDS, Rules
+from ..text import shown
 from .rebuild import cut_tolerant
 
 NAME = "killer"
@@ -151,7 +153,8 @@ def _suit_cards(text: str, suit: str, line: int, field: str) -> list[Card]:
     cards = []
     for rank in text:
         if rank not in RANK_LETTERS:
-            raise _Bad(line, field, f"{rank!r} is not a rank in {text!r} (expected 2-9 T J Q K A, or - for a void)")
+            raise _Bad(line, field, f"{shown(rank)} is not a rank in {shown(text)} (expected 2-9 T J Q K A, "
+                       "or - for a void)")
         cards.append(CARDS[rank + suit])
     return cards
 
@@ -222,7 +225,7 @@ def _passes(text: str, direction: str, line: int) -> tuple[tuple[Card, ...] | No
     for token in match.group(2).split():
         item = _PASS.match(token)
         if item is None:
-            raise _Bad(line, "passes", f"expected a seat's pass such as W->TD6HAC, got {token!r}")
+            raise _Bad(line, "passes", f"expected a seat's pass such as W->TD6HAC, got {shown(token)}")
         cards = item.group(2)
         passes[SEATS.index(item.group(1))] = tuple(parse_card(cards[i:i + 2]) for i in range(0, len(cards), 2))
     return tuple(passes)
@@ -263,15 +266,23 @@ def _trick(text: str, line: int) -> list[tuple[int, Card]]:
     for token in match.group(2).split():
         play = _PLAY.match(token)
         if play is None:
-            raise _Bad(line, f"trick {match.group(1)}", f"expected a play such as W:TS, got {token!r}")
+            raise _Bad(line, f"trick {match.group(1)}", f"expected a play such as W:TS, got {shown(token)}")
         plays.append((SEATS.index(play.group(1)), parse_card(play.group(2))))
     if not plays or len(plays) > 4:
         raise _Bad(line, f"trick {match.group(1)}", f"{len(plays)} plays; a trick has 4")
     return plays
 
 
+def _whole(text: str, line: int, field: str) -> int:
+    """A number of the log, within 64 bits (what a record holds)."""
+    try:
+        return whole_number(text, None)
+    except RecordError as error:
+        raise _Bad(line, field, error.detail) from None
+
+
 def _score(text: str, line: int) -> tuple[int, ...]:
-    found = dict((seat, int(points)) for seat, points in _SCORE_ITEM.findall(text))
+    found = dict((seat, _whole(points, line, "score")) for seat, points in _SCORE_ITEM.findall(text))
     if len(found) != 4:
         raise _Bad(line, "score", f"expected the game score of all four seats, 'W = 14 N = 3 E = 9 S = 0', "
                    f"got {text.strip()[:40]!r}")
@@ -331,11 +342,13 @@ def read_deals(stream: Iterable[str], name: str) -> Iterator[Deal]:
         if last is not None:
             yield last
         number, dealer, direction, note = header.groups()
-        last = Deal(int(number), lines.consumed, SEATS.index(dealer), DIRECTIONS[direction], (), note=note.strip() or None)
+        last = Deal(0, lines.consumed, SEATS.index(dealer), DIRECTIONS[direction], (), note=note.strip() or None)
         try:
+            last.number = _whole(number, lines.consumed, "number")
             _deal_body(lines, last)
         except _Bad as bad:
-            last.error = RecordError(bad.message, f"deal {last.number}, {bad.field}", source=f"{name}:{bad.line}")
+            where = f"deal {last.number}, {bad.field}" if last.number else f"deal {bad.field}"
+            last.error = RecordError(bad.message, where, source=f"{name}:{bad.line}")
             _resync(lines, last)
     if last is not None:
         yield last

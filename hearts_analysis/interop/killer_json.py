@@ -43,6 +43,8 @@ from ..cards import CardError, card_name, parse_card, rank_of, suit_of
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
+from ..records.numbers import json_whole_number
+from ..text import shown
 from .killer import SEATS, Deal, build_game, unfit
 
 NAME = "killer-json"
@@ -65,7 +67,7 @@ def sniff(head: str) -> bool:
 
 def _seat(value: Any, field: str) -> int:
     if not isinstance(value, str) or value not in SEATS:
-        raise RecordError(f"expected a seat letter W N E S, got {value!r}", field)
+        raise RecordError(f"expected a seat letter W N E S, got {shown(value)}", field)
     return SEATS.index(value)
 
 
@@ -101,7 +103,7 @@ def _hands(value: Any) -> tuple[tuple[int, ...], ...]:
         cards = []
         for suit, ranks in suits.items():
             if not isinstance(ranks, str):
-                raise RecordError(f"expected a string of ranks, got {ranks!r}", f"Hands.{letter}.{suit}")
+                raise RecordError(f"expected a string of ranks, got {shown(ranks)}", f"Hands.{letter}.{suit}")
             cards += [_card(rank + suit, f"Hands.{letter}.{suit}") for rank in ranks]
         hands.append(tuple(cards))
     return tuple(hands)
@@ -111,10 +113,7 @@ def _score(value: Any) -> tuple[int, ...]:
     score = _object(value, "Score")
     points = []
     for letter in SEATS:
-        got = score.get(letter)
-        if isinstance(got, bool) or not isinstance(got, int):
-            raise RecordError(f"expected a whole number, got {got!r}", f"Score.{letter}")
-        points.append(got)
+        points.append(json_whole_number(score.get(letter), f"Score.{letter}"))
     return tuple(points)
 
 
@@ -122,11 +121,12 @@ def deal_from_entry(entry: Any, index: int) -> tuple[Deal, tuple[int, ...]]:
     """A deal and the game score before it; raises :class:`RecordError` naming the field."""
     entry = _object(entry, "")
     number = entry.get("DealNumber")
-    if isinstance(number, bool) or not isinstance(number, int):
-        raise RecordError(f"expected the deal number, got {number!r}", "DealNumber")
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise RecordError(f"expected the deal number, got {shown(number)}", "DealNumber")
+    number = json_whole_number(number, "DealNumber")
     direction = _DIRECTIONS.get(entry.get("PassDirection"))
     if direction is None:
-        raise RecordError(f"expected Left, Right, Across or Hold, got {entry.get('PassDirection')!r}",
+        raise RecordError(f"expected Left, Right, Across or Hold, got {shown(entry.get('PassDirection'))}",
                           "PassDirection")
     dealer = _seat(entry["Dealer"], "Dealer") if "Dealer" in entry else None
     deal = Deal(number, index + 1, dealer, direction, _hands(entry.get("Hands")))

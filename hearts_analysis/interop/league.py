@@ -48,7 +48,9 @@ from ..cards import HEARTS_MASK, QS, Card, card_name, iter_cards, mask_of, parse
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
+from ..records.numbers import whole_number
 from ..rules import Rules
+from ..text import shown
 from .rebuild import cut_tolerant, ExportError, deal_before_pass, rebuild_direction, replay_for_export
 
 NAME = "league"
@@ -109,17 +111,25 @@ def companions(path: str | Path) -> list[Path]:
 
 # -- recognising ----------------------------------------------------------------------
 def _row_ints(row: list[str], start: int) -> list[int] | None:
-    try:
-        return [_int_text(v) for v in row[start:]]
-    except ValueError:
-        return None
+    """The row's numbers from ``start`` on, for recognising the format: a number too large for a record is
+    still a number (the reader names it), so it counts as 0 here."""
+    values = []
+    for text in row[start:]:
+        try:
+            values.append(_int_text(text))
+        except RecordError as error:
+            if not error.detail.startswith("expected a whole number within 64 bits"):
+                return None
+            values.append(0)
+    return values
 
 
-def _int_text(text: str) -> int:
+def _int_text(text: str, field: str | None = None) -> int:
+    """A cell's whole number, within 64 bits; a :class:`RecordError` (a ``ValueError``) names ``field``."""
     text = text.strip()
     if text.endswith(".0"):  # pandas writes a column that once held a gap as floats
         text = text[:-2]
-    return int(text)
+    return whole_number(text, field)
 
 
 def sniff(head: str) -> bool:
@@ -178,10 +188,7 @@ def _cells(row: list[str], columns: tuple[str, ...], where: str) -> tuple[str, i
         raise RecordError(f"expected {len(columns)} columns ({', '.join(columns)}), got {len(row)}", where)
     values = []
     for index in range(1, len(columns)):
-        try:
-            values.append(_int_text(row[index]))
-        except ValueError:
-            raise RecordError(f"expected a whole number, got {row[index]!r}", columns[index]) from None
+        values.append(_int_text(row[index], columns[index]))
     return row[0], values[0], values[1:]
 
 
@@ -231,7 +238,7 @@ def _read_rounds(path: Path, games: OrderedDict, errors: list[Item]) -> None:
             try:
                 _season, _number, (round_no, *scores) = _cells(row, ROUND_COLUMNS, "row")
                 if game is None:
-                    raise RecordError(f"no game {row[1]} of season {row[0]!r} in the trick file", "Game")
+                    raise RecordError(f"no game {row[1]} of season {shown(row[0])} in the trick file", "Game")
                 if round_no not in game.rounds:
                     if game.rounds and round_no > max(game.rounds):
                         continue  # the trick file was cut off before this round
@@ -300,7 +307,7 @@ def _record(key: tuple[str, str], game: _Game) -> GameRecord:
     rules = Rules.preset(PRESET)
     return GameRecord(players=game.players or tuple(f"P{i}" for i in range(1, PLAYERS + 1)), hands=hands,
                       rules=rules, rules_spec=rules.to_spec(), game_id=f"{season}-{number}",
-                      extra={"league_season": season, "league_game": int(number)})
+                      extra={"league_season": season, "league_game": _int_text(number, "Game")})
 
 
 @cut_tolerant

@@ -61,7 +61,7 @@ from ..records.sources import SNIFF_BYTES
 from ..records.json import game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
-from ..text import shown
+from ..text import shown, shown_number
 from . import openspiel_playthrough
 
 NAME = "openspiel"
@@ -242,7 +242,7 @@ def _actions(line: str) -> list[int]:
             got = "bytes that are not UTF-8 text" if _undecodable(token) else shown(token)
             raise RecordError(f"expected an integer action, got {got}", f"action {index}") from None
         if not 0 <= value < CARDS:
-            raise RecordError(f"action {value} is out of range 0..{CARDS - 1}", f"action {index}")
+            raise RecordError(f"action {shown_number(token)} is out of range 0..{CARDS - 1}", f"action {index}")
         actions.append(value)
     return actions
 
@@ -405,6 +405,9 @@ def _record_header(text: str) -> dict:
     try:
         header = json.loads(text)
     except ValueError as error:
+        if "Exceeds the limit" in str(error):   # Python's own bound on reading a number of 4,300 digits or more
+            raise RecordError("expected whole numbers within 64 bits, got one of thousands of digits",
+                              "record") from None
         raise RecordError(f"the record is not JSON: {error}", "record") from None
     except RecursionError:
         raise RecordError("the record is nested too deeply to read", "record") from None

@@ -24,7 +24,9 @@ from ..cards import Card, CardError, Mask, mask_of, parse_card
 from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
+from ..records.numbers import whole_number
 from ..rules import Rules
+from ..text import shown
 
 
 
@@ -83,10 +85,7 @@ def integers(text: str, field: str, count: int | None = None) -> list[int]:
     """The whole numbers of a line of a text log; a :class:`RecordError` names the field and the token."""
     values = []
     for index, token in enumerate(text.split()):
-        try:
-            values.append(int(token))
-        except ValueError:
-            raise RecordError(f"expected a whole number, got {token!r}", f"{field}[{index}]") from None
+        values.append(whole_number(token, f"{field}[{index}]"))
     if count is not None and len(values) != count:
         raise RecordError(f"expected {count} numbers, got {len(values)}", field)
     return values
@@ -95,7 +94,7 @@ def integers(text: str, field: str, count: int | None = None) -> list[int]:
 def card_list(value: Any, field: str) -> tuple[Card, ...]:
     """A JSON list of card names as cards; a :class:`RecordError` names the field."""
     if not isinstance(value, list):
-        raise RecordError(f"expected a list of cards, got {value!r}", field)
+        raise RecordError(f"expected a list of cards, got {shown(value)}", field)
     try:
         return tuple(parse_card(v) for v in value)
     except (CardError, TypeError) as error:
@@ -134,7 +133,8 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
     ``kind_of`` names an event (``None``: not an event object); events not ``known`` are skipped;
     ``starts(game, kind)`` says an event opens a new game; ``apply`` takes an event into the game
     (raising :class:`RecordError` naming the field); ``record`` builds it; an ``ends`` event closes it.
-    The first bad event of a game makes the game an error, named ``file:line``; the next game is read.
+    The first bad event of a game makes the game an error, named ``file:line`` of that event (of the
+    game's first event where the game cannot be built); the next game is read.
     ``events`` are the ``(line, event)`` pairs when the log is not JSON (default: :func:`json_events`).
     A game whose ``skipped`` (a list, filled by ``record``) names deals left out yields those errors
     before the game: a cut-off deal costs only itself.
@@ -148,7 +148,7 @@ def event_games(stream: TextIO, name: str, *, kind_of: Callable[[Any], str | Non
         count += 1
         source = f"{name}:{current.line}"
         if current.error is not None:
-            return [Item(source, error=current.error)]
+            return [Item(current.error.source or source, error=current.error)]
         try:
             built = record(current, f"{stem}-{count}")
         except RecordError as error:

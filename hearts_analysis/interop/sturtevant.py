@@ -206,10 +206,9 @@ def sniff(head: str) -> bool:
         return False
     rows = rows[:3]
     try:
-        int(rows[0][0])
-        int(rows[1][3])
-        return len(rows) < 3 or (len(rows[2]) == PLAYERS and all(t.lstrip("-").isdigit() for t in rows[2]))
-    except (ValueError, IndexError):
+        return rows[0][0].lstrip("-").isdigit() and rows[1][3].lstrip("-").isdigit() and (
+            len(rows) < 3 or (len(rows[2]) == PLAYERS and all(t.lstrip("-").isdigit() for t in rows[2])))
+    except IndexError:
         return False
 
 
@@ -329,8 +328,8 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
         try:
             game = _game(lines, stem, index, skipped)
         except RecordError as error:
-            where = error.source or f"line {start}"
-            yield Item(f"{name}:{start}", error=error.at(f"{name}:{where.removeprefix('line ')}"))
+            where = f"{name}:{(error.source or f'line {start}').removeprefix('line ')}"
+            yield Item(where, error=error.at(where))
             while lines and not _is_game_start(lines):
                 lines.take()
             continue

@@ -45,7 +45,7 @@ whose trick lines stop early is read as it stands; the audit calls it incomplete
 True
 >>> typo = next(read(io.StringIO(text.replace("B:2S", "B:2X", 1)), "club-night.txt"))
 >>> typo.source, str(typo.error)
-('club-night.txt:13:13', "trick 2: expected a card such as QS, TH or 10H (rank 2-9 T J Q K A, suit C D H S), got '2X'")
+('club-night.txt:13:13', 'trick 2: expected a card such as QS, TH or 10H (rank 2-9 T J Q K A, suit C D H S), got "2X"')
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ import orjson
 from ..cards import CardError, card_name, parse_card
 from ..records.errors import Item, RecordError
 from ..records.json import game_from_dict, game_to_dict
+from ..records.numbers import whole_number
+from ..text import shown
 from .rebuild import cut_tolerant
 
 NAME = "text"
@@ -146,7 +148,7 @@ def _card(line: _Line, column: int, token: str, field: str) -> int:
         return parse_card(token)
     except CardError:
         raise line.fail(column, field, f"expected a card such as QS, TH or 10H (rank 2-9 T J Q K A, suit "
-                        f"C D H S), got {token!r}") from None
+                        f"C D H S), got {shown(token)}") from None
 
 
 def _seat_lists(line: _Line, start: int, seats: int, field: str, absent_allowed: bool) -> list:
@@ -176,7 +178,7 @@ def _seat_lists(line: _Line, start: int, seats: int, field: str, absent_allowed:
 def _label(line: _Line, column: int, token: str, seats: int, field: str) -> int:
     index = LABELS.find(token.upper()) if len(token) == 1 else -1
     if not 0 <= index < seats:
-        raise line.fail(column, field, f"expected a seat letter {LABELS[0]}-{LABELS[seats - 1]}, got {token!r}")
+        raise line.fail(column, field, f"expected a seat letter {LABELS[0]}-{LABELS[seats - 1]}, got {shown(token)}")
     return index
 
 
@@ -184,11 +186,19 @@ def _numbers(line: _Line, start: int, seats: int, field: str) -> list[int]:
     tokens = line.tokens(start)
     for column, token in tokens:
         if not re.fullmatch(r"[+-]?\d+", token):
-            raise line.fail(column, field, f"expected a whole number of points, got {token!r}")
+            raise line.fail(column, field, f"expected a whole number of points, got {shown(token)}")
     if len(tokens) != seats:
         raise line.fail(tokens[-1][0] if tokens else start + 1, field,
                         f"expected one number per seat ({seats}), got {len(tokens)}")
-    return [int(t) for _, t in tokens]
+    return [_whole(line, column, token, field) for column, token in tokens]
+
+
+def _whole(line: _Line, column: int, token: str, field: str) -> int:
+    """A number of the text, within 64 bits (what a record holds)."""
+    try:
+        return whole_number(token, None)
+    except RecordError as error:
+        raise line.fail(column, field, error.detail) from None
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -218,6 +228,9 @@ def _game_line(line: _Line, game: _Game) -> None:
         game.record.update(_json_object(line, end, "%json"))
     elif word == "player" and match.group(2) and match.group(3):
         seat = LABELS.find(match.group(2).upper())
+        if len(game.players) == len(LABELS):
+            raise line.fail(match.start(2) + 1, "player", f"at most {len(LABELS)} players (A-{LABELS[-1]}) "
+                            "sit at a table")
         if seat != len(game.players):
             raise line.fail(match.start(2) + 1, "player", f"expected player {LABELS[len(game.players)]} next "
                             "(players are listed A, B, C, ... in seat order)")
@@ -231,7 +244,7 @@ def _game_line(line: _Line, game: _Game) -> None:
             game.record["played_at"] = value
         elif word == "complete":
             if value not in ("yes", "no", True, False):
-                raise line.fail(end + 1, "complete", f"expected yes or no, got {value!r}")
+                raise line.fail(end + 1, "complete", f"expected yes or no, got {shown(value)}")
             game.record["complete"] = value in ("yes", True)
         else:
             written_as_json = line.text[end:].strip()[:1] in '"{['
@@ -253,7 +266,7 @@ def _rules_words(line: _Line, start: int) -> dict:
     for column, token in tokens[1:]:
         key, eq, text = token.partition("=")
         if not eq or not key:
-            raise line.fail(column, "rules", f"expected field=value, got {token!r}")
+            raise line.fail(column, "rules", f"expected field=value, got {shown(token)}")
         try:
             spec[key] = orjson.loads(text)
         except orjson.JSONDecodeError:
@@ -266,7 +279,7 @@ _HAND = re.compile(r"^\s*hand\s+(\d+)\b(.*)$", re.IGNORECASE)
 
 def _hand_header(line: _Line, number: int, seats: int) -> dict:
     match = _HAND.match(line.text)
-    if int(match.group(1)) != number:
+    if _whole(line, match.start(1) + 1, match.group(1), "hand") != number:
         raise line.fail(match.start(1) + 1, "hand", f"expected hand {number} (hands are numbered in order)")
     hand: dict[str, Any] = {}
     tokens = line.tokens(match.start(2))
@@ -274,7 +287,7 @@ def _hand_header(line: _Line, number: int, seats: int) -> dict:
     while index < len(tokens):
         column, word = tokens[index]
         if index + 1 >= len(tokens) or word.lower() not in ("dealer", "passing"):
-            raise line.fail(column, "hand", f"expected 'dealer A' or 'passing left', got {word!r}")
+            raise line.fail(column, "hand", f"expected 'dealer A' or 'passing left', got {shown(word)}")
         value_column, value = tokens[index + 1]
         if word.lower() == "dealer":
             hand["dealer"] = _label(line, value_column, value, seats, "dealer")
@@ -293,7 +306,7 @@ def _hand_line(line: _Line, hand: dict, plays: list, seats: int) -> None:
         trick = re.match(r"^\s*trick\s+(\d+)\s*:", line.text, re.IGNORECASE)
         if trick is None:
             raise line.fail(1, "trick", "expected 'trick N:' then the plays, e.g. 'trick 1: A:2C B:5C C:KC D:9C'")
-        number = int(trick.group(1))
+        number = _whole(line, trick.start(1) + 1, trick.group(1), "trick")
         field_name = f"trick {number}"
         if number != len(plays) + 1:
             raise line.fail(trick.start(1) + 1, field_name, f"expected trick {len(plays) + 1} (tricks are numbered "
@@ -306,7 +319,7 @@ def _hand_line(line: _Line, hand: dict, plays: list, seats: int) -> None:
         for column, token in line.tokens(trick.end()):
             seat, colon, card = token.partition(":")
             if not colon:
-                raise line.fail(column, field_name, f"expected seat:card such as A:QS, got {token!r}")
+                raise line.fail(column, field_name, f"expected seat:card such as A:QS, got {shown(token)}")
             cards.append([_label(line, column, seat, seats, field_name),
                           card_name(_card(line, column + len(seat) + 1, card, field_name))])
         if not cards or len(cards) > seats:
@@ -331,7 +344,7 @@ def _hand_line(line: _Line, hand: dict, plays: list, seats: int) -> None:
     elif word in ("points", "totals"):
         hand[word] = _numbers(line, end, seats, word)
     else:
-        raise line.fail(1, "hand", f"unknown line {word!r}: expected 'deal:', 'pass:', 'trick N:', 'moon:', "
+        raise line.fail(1, "hand", f"unknown line {shown(word)}: expected 'deal:', 'pass:', 'trick N:', 'moon:', "
                         "'points:', 'totals:' or '%json {...}'")
 
 

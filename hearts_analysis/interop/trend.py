@@ -41,7 +41,9 @@ from ..cards import card_name, names, parse_card
 from ..engine.replay import CHARGED
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
+from ..records.numbers import in_range, json_whole_number
 from ..rules import Rules
+from ..text import shown
 from . import pylog
 from .rebuild import cut_tolerant, card_list, event_games, json_events, replay_for_export, write_events
 
@@ -87,7 +89,7 @@ class _Game:
 
 def _seat(game: _Game, name: Any, field: str) -> int:
     if name not in game.players:
-        raise RecordError(f"{name!r} is not a player of this game ({', '.join(game.players) or 'none named'})",
+        raise RecordError(f"{shown(name)} is not a player of this game ({', '.join(game.players) or 'none named'})",
                           field)
     return game.players.index(name)
 
@@ -114,7 +116,10 @@ def _apply(game: _Game, event: str, data: dict, line: int = 0) -> None:
     number = data.get("dealNumber")
     if event == "new_deal" or not game.deals or (isinstance(number, int) and number != game.deals[-1].number):
         if not isinstance(number, int) or isinstance(number, bool):
-            raise RecordError(f"expected a deal number, got {number!r}", f"{event}.dealNumber")
+            if isinstance(number, float):   # beyond 64 bits (orjson reads it so), said so
+                json_whole_number(number, f"{event}.dealNumber")
+            raise RecordError(f"expected a deal number, got {shown(number)}", f"{event}.dealNumber")
+        in_range(number, f"{event}.dealNumber")
         game.deals.append(_Deal(number, line))
     deal = game.deals[-1]
     if event == "new_deal":
@@ -146,9 +151,7 @@ def _apply(game: _Game, event: str, data: dict, line: int = 0) -> None:
 
 
 def _int(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"expected a whole number, got {value!r}", field)
-    return value
+    return json_whole_number(value, field)
 
 
 def _hand(deal: _Deal) -> HandRecord:

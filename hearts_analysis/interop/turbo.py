@@ -31,7 +31,9 @@ from ..cards import card_name, iter_cards, mask_of, names, parse_card
 from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
+from ..records.numbers import json_whole_number
 from ..rules import Rules
+from ..text import shown
 from .rebuild import cut_tolerant, card_list, ExportError, event_games, replay_for_export, write_events
 
 NAME = "turbo"
@@ -77,7 +79,7 @@ class _Game:
 
 def _seat(value: Any, field: str) -> int:
     if value not in SEATS:
-        raise RecordError(f"expected a seat ({', '.join(SEATS)}), got {value!r}", field)
+        raise RecordError(f"expected a seat ({', '.join(SEATS)}), got {shown(value)}", field)
     return SEATS.index(value)
 
 
@@ -88,7 +90,7 @@ def _player_name(value: Any, field: str) -> str:
                 return value[key]
     if isinstance(value, str) and value:
         return value
-    raise RecordError(f"expected a player with a name or user_id, got {value!r}", field)
+    raise RecordError(f"expected a player with a name or user_id, got {shown(value)}", field)
 
 
 def _current(game: _Game, kind: str) -> _Hand:
@@ -104,7 +106,8 @@ def _apply(game: _Game, kind: str, event: dict, line: int) -> None:
     elif kind == "deal":
         direction = event.get("pass")
         if direction not in DIRECTIONS:
-            raise RecordError(f"expected a pass direction ({', '.join(DIRECTIONS)}), got {direction!r}", "deal.pass")
+            raise RecordError(f"expected a pass direction ({', '.join(DIRECTIONS)}), got {shown(direction)}",
+                              "deal.pass")
         game.hands.append(_Hand(line, [card_list(event.get(seat), f"deal.{seat}") for seat in SEATS], direction))
     elif kind in ("send_pass", "recv_pass"):
         hand = _current(game, kind)
@@ -138,10 +141,7 @@ def _apply(game: _Game, kind: str, event: dict, line: int) -> None:
         hand = _current(game, kind)
         scores = []
         for seat in SEATS:
-            value = event.get(f"{seat}_score")
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RecordError(f"expected a whole number, got {value!r}", f"hand_complete.{seat}_score")
-            scores.append(value)
+            scores.append(json_whole_number(event.get(f"{seat}_score"), f"hand_complete.{seat}_score"))
         hand.points = tuple(scores)
     elif kind == "game_complete":
         game.complete = True

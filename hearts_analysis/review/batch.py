@@ -125,7 +125,7 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
             parts = []
             for number in hand_numbers(item.game, wanted):
                 key = cache.key(item.game, number, seats, settings) if cache is not None else ""
-                known = cache.get(key) if cache is not None else None
+                known = cache.get(key, item.game, number, seats) if cache is not None else None
                 if known is not None:
                     parts.append((number, key, _Done(known)))
                 elif executor is None:

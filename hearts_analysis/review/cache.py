@@ -3,23 +3,29 @@
 A review takes about a second a hand; a cached one a millisecond. An entry is
 keyed by everything the review of one hand depends on: the game record as
 canonical JSON (a hand's review depends on the game's earlier hands, its id
-and players), the hand, the seats, the settings, and the code of the package
-itself, so that a new version never serves an old verdict. Entries are JSON
-files written atomically; one that cannot be read is reviewed again.
+and players), the rules in force (a record keeps the rules it names, but
+``--rules`` and ``--set`` judge it under others), the hand, the seats, the
+settings, and the code of the package itself, so that a new version never
+serves an old verdict. Entries are JSON files written atomically; one that
+cannot be read, or is not the review of its hand (:mod:`.entry`), is reviewed
+again and rewritten.
 
->>> import tempfile
+>>> import dataclasses, tempfile
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_game
 >>> from hearts_analysis.review import Settings, review_game
 >>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=1, max_hands=1)
 >>> cache = ReviewCache(tempfile.mkdtemp())
 >>> key = cache.key(game, 1, None, Settings(samples=20))
->>> cache.get(key) is None
+>>> cache.get(key, game, 1, None) is None
 True
 >>> review = review_game(game, Settings(samples=20), hands=[1])
 >>> cache.put(key, review)
->>> cache.get(key) == review
+>>> cache.get(key, game, 1, None) == review
 True
+>>> cache.key(game, 1, None, Settings(samples=20)) == cache.key(
+...     dataclasses.replace(game, rules=Rules.preset("omnibus")), 1, None, Settings(samples=20))
+False
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ import orjson
 from ..atomic import atomic_open
 from ..records.json import dumps_game
 from ..records.model import GameRecord
-from .evaluate import Decision, Option, Settings
+from .entry import BadEntry, review_from_entry
+from .evaluate import Settings
 from .game import GameReview
 
 ENTRY_FORMAT = 1
@@ -81,7 +88,8 @@ class ReviewCache:
     def key(self, game: GameRecord, hand: int, seats: Iterable[int] | None, settings: Settings) -> str:
         digest = hashlib.sha256()
         for part in (str(ENTRY_FORMAT), code_fingerprint(), _settings_text(settings), str(hand),
-                     "all" if seats is None else ",".join(map(str, sorted(seats)))):
+                     "all" if seats is None else ",".join(map(str, sorted(seats))),
+                     orjson.dumps(game.rules.to_dict()).decode()):
             digest.update(part.encode())
             digest.update(b"\0")
         digest.update(dumps_game(game))
@@ -90,10 +98,11 @@ class ReviewCache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> GameReview | None:
+    def get(self, key: str, game: GameRecord, hand: int, seats: Iterable[int] | None) -> GameReview | None:
+        """The review filed under ``key`` if it is one of ``hand`` of ``game`` for ``seats``; else ``None``."""
         try:
-            return review_from_dict(orjson.loads(self._path(key).read_bytes()))
-        except (OSError, ValueError, KeyError, TypeError):
+            return review_from_entry(orjson.loads(self._path(key).read_bytes()), game, hand, seats)
+        except (OSError, ValueError, BadEntry):
             return None
 
     def put(self, key: str, review: GameReview) -> None:
@@ -104,15 +113,3 @@ class ReviewCache:
         except OSError:
             pass
 
-
-def review_from_dict(data: dict) -> GameReview:
-    """The :class:`GameReview` that :func:`dataclasses.asdict` gave ``data`` (lists back to tuples)."""
-    decisions = []
-    for d in data["decisions"]:
-        options = tuple(Option(**{**o, "cards": tuple(o["cards"]), "parts": tuple(map(tuple, o.get("parts", ())))})
-                        for o in d["options"])
-        win = d["win_chance"]
-        decisions.append(Decision(**{**d, "played": tuple(d["played"]), "best": tuple(d["best"]),
-                                     "options": options, "win_chance": None if win is None else tuple(win)}))
-    return GameReview(data["game_id"], tuple(data["players"]), tuple(decisions),
-                      tuple((hand, why) for hand, why in data["skipped"]))

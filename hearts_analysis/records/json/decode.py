@@ -19,6 +19,7 @@ from ...cards import CARD_CODES, Card, CardError, parse_card
 from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules
 from ...text import shown
 from ..errors import RecordError
+from ..numbers import INT64_MAX, INT64_MIN, TOO_BIG, json_whole_number  # TOO_BIG: for the file reader
 from ..model import FORMAT, GAME_KEYS, HAND_KEYS, GameRecord, HandRecord
 
 
@@ -26,14 +27,8 @@ def _fail(field: str, message: str) -> RecordError:
     return RecordError(message, field)
 
 
-TOO_BIG = "expected a whole number within 64 bits, got a larger one"
-
-
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, float) and value.is_integer() and abs(value) >= 2 ** 63:
-        raise _fail(field, TOO_BIG)  # orjson reads such a number as a float: _item shows it as written
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(field, f"expected a whole number, got {shown(value)}")
+    value = json_whole_number(value, field)  # a float beyond 64 bits: _item shows it as written
     if (low is not None and value < low) or (high is not None and value > high):
         raise _fail(field, f"{value} is out of range {low}..{high}")
     return value
@@ -57,7 +52,8 @@ def _cards(value: Any, field: str) -> tuple[Card, ...]:
 
 
 def _ints(value: Any, field: str, n: int) -> tuple[int, ...]:
-    if type(value) is list and len(value) == n and all(type(v) is int for v in value):
+    if type(value) is list and len(value) == n and all(type(v) is int for v in value) \
+            and INT64_MIN <= min(value, default=0) and max(value, default=0) <= INT64_MAX:
         return tuple(value)
     items = _list(value, field)
     if len(items) != n:
@@ -159,7 +155,8 @@ _NO_NULLS: frozenset[str] = frozenset()
 
 def _seat_ints(value: Any, n: int) -> tuple[int, ...] | None:
     """One whole number per seat (points, totals), read at speed; ``None`` for anything else."""
-    if type(value) is list and len(value) == n and _INT.issuperset(map(type, value)):
+    if type(value) is list and len(value) == n and _INT.issuperset(map(type, value)) \
+            and INT64_MIN <= min(value, default=0) and max(value, default=0) <= INT64_MAX:
         return tuple(value)
     return None
 

@@ -28,6 +28,7 @@ from ...text import shown
 from ..errors import Item, RecordError
 from ..model import GameRecord
 from ..paths import JSONL_SUFFIXES
+from ..numbers import too_big
 from .decode import TOO_BIG, game_from_dict
 from .encode import dumps_game, game_to_dict
 
@@ -76,8 +77,7 @@ def _as_written(item: Item, raw: bytes) -> Item:
     written = _number_at(raw, error.field or "")
     if written is None:
         return item
-    return Item(item.source, error=RecordError(f"expected a whole number within 64 bits, got {shown(written, 80)}",
-                                               error.field, item.source))
+    return Item(item.source, error=too_big(error.field, str(written)).at(item.source))
 
 
 def _number_at(raw: bytes, field: str) -> int | None:
