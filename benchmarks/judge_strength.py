@@ -20,6 +20,8 @@ a review whose claims come true).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import random
 import time
@@ -169,6 +171,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
+    parser.add_argument("--dump", default=None, help="also write one JSON line per deal here (to pair runs)")
     parser.add_argument("--mix", default="", help="the judge's Settings.mix, e.g. strong")
     parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
     parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
@@ -189,6 +192,10 @@ def main() -> None:
         else:
             deals = [one_deal(job) for job in jobs]
         print(report(baseline, deals, args.mode), flush=True)
+        if args.dump:
+            with open(args.dump, "a", encoding="utf-8") as out:
+                for deal in deals:
+                    out.write(json.dumps({"baseline_bot": baseline, **dataclasses.asdict(deal)}) + "\n")
     print(f"\n({time.perf_counter() - started:.0f} s wall clock; ms are CPU milliseconds per unforced judge "
           "decision; moons are counts)")
 
