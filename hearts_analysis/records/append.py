@@ -34,13 +34,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from .errors import Item
 from .model import GameRecord
-from .parquet.read import is_paired, pairs
+from .parquet.decode import header_kinds
+from .parquet.layout import GAME_ROW
+from .parquet.read import is_paired, open_parquet, pairs, read_group
 from .parquet.write import PART_NAME, GameWriter
 from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES
 from .sources import iter_sources
@@ -72,22 +73,36 @@ def folder_files(folder: Path) -> list[Path]:
 
 
 def parquet_game_ids(path: Path) -> list[str | None]:
-    """The ``game_id`` of every game of a Parquet corpus file, reading the header rows only (``events/2``)."""
-    parquet = pq.ParquetFile(path)
+    """The ``game_id`` of every game of a Parquet corpus file, reading the header rows only (``events/2``), each row
+    group in bounded memory (:func:`~.parquet.read.read_group`; a file beyond the bounds raises ``ValueError``)."""
+    parquet, _ = open_parquet(path)
     names = parquet.schema_arrow.names
     if "game_id" not in names:
         return []
+    found: list[str | None] = []
     if is_paired(parquet):
-        tables = [parquet.read_row_group(number, columns=["game_id", "event"]) for number, _, _ in pairs(parquet)]
-        table = pa.concat_tables(tables) if tables else None
-        if table is None:
-            return []
-        games = table.filter(pc.equal(table["event"].cast(pa.string()), "game"))
-        return games["game_id"].cast(pa.string()).to_pylist()
-    table = parquet.read(columns=["game", "game_id"])   # events/1: game_id on every row of its game
-    first = pc.not_equal(table["game"].slice(1), table["game"].slice(0, len(table) - 1)) if len(table) else None
-    keep = [True] + (first.to_pylist() if first is not None else [])
-    return table["game_id"].cast(pa.string()).filter(pa.array(keep[:len(table)])).to_pylist()
+        for number, _, _ in pairs(parquet):
+            table = read_group(parquet, number, ["game_id", "event"])
+            games = header_kinds(table["event"]) == GAME_ROW
+            found += _texts(table["game_id"], games)
+        return found
+    last = None
+    for number in range(parquet.num_row_groups):   # events/1: game_id on every row of its game
+        table = read_group(parquet, number, ["game", "game_id"])
+        game = table["game"].to_numpy()
+        first = np.ones(len(game), bool)
+        first[1:] = game[1:] != game[:-1]
+        if len(game) and last is not None and last == game[0]:
+            first[0] = False                         # a game that ran on from the row group before
+        if len(game):
+            last = game[-1]
+        found += _texts(table["game_id"], first)
+    return found
+
+
+def _texts(column: pa.ChunkedArray, rows: np.ndarray) -> list[str | None]:
+    """The texts of a column at ``rows`` (a mask), as Python strings."""
+    return column.filter(pa.array(rows)).cast(pa.string()).to_pylist() if len(rows) else []
 
 
 def corpus_game_ids(folder: Path) -> set[str]:
