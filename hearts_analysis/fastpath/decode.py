@@ -90,49 +90,26 @@ def open_units(path: Path, rules: Rules | None = None, groups: range | None = No
             yield from parquet_read.read_parquet_items(path, rules)
         return
     if parquet_read.is_paired(parquet):
-        for number, header_row, card_row in parquet_read.pairs(parquet):
-            if groups is not None and number not in groups:
-                continue
+        for number, header_row, card_row in parquet_read.pairs(parquet, groups, first_row):
             try:
-                headers, cards = parquet_read.read_pair(parquet, number, list(SCREENED_COLUMNS), threads)
+                headers, cards = parquet_read.read_pair(parquet, number, list(SCREENED_COLUMNS), threads, TEXT_COLUMNS)
             except (OSError, pa.ArrowException, ValueError) as error:
                 yield parquet_read.group_error(parquet, name, number, error, paired=True)
                 continue
             if not headers.num_rows and not cards.num_rows:
                 continue  # an empty pair holds no game (as in the reference reader)
             yield Unit(cards, name, number, card_row, headers, header_row)
+            del headers, cards  # not kept while the next pair is read
         return
     columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
-    total = parquet.num_row_groups
-    groups = range(total) if groups is None else groups
-    carry: Unit | None = None
-    row = first_row
-    for number in groups:
-        size = parquet.metadata.row_group(number).num_rows
-        try:
-            table = parquet.read_row_group(number, columns=columns, use_threads=threads)
-        except (OSError, pa.ArrowException, ValueError) as error:
-            if carry is not None:
-                yield carry
-                carry = None
-            yield parquet_read.group_error(parquet, name, number, error, paired=False)
-            row += size
-            continue
-        unit = Unit(table, name, number, row)
-        if carry is not None:
-            unit = Unit(pa.concat_tables([carry.table, table]), name, carry.number, carry.first_row)
-            carry = None
-        if number + 1 < total and unit.table.num_rows and parquet_read.may_continue(parquet, number):
-            cut = parquet_read.last_game_start(unit.table["game"])
-            carry = Unit(unit.table.slice(cut), name, unit.number, unit.first_row + cut)
-            unit = Unit(unit.table.slice(0, cut), name, unit.number, unit.first_row)
-        row += size
-        del table
-        if unit.table.num_rows:
-            yield unit
-        del unit  # not kept while the next row group is read
-    if carry is not None:
-        yield carry
+    groups = range(parquet.num_row_groups) if groups is None else groups
+    for part in parquet_read.whole_games(parquet, name, groups, first_row, columns, threads, TEXT_COLUMNS):
+        if isinstance(part, Item):
+            yield part
+        else:
+            table, number, first = part
+            yield Unit(table, name, number, first)
+            del part, table  # not kept while the next row group is read
 
 
 def _open(path: Path) -> tuple[pq.ParquetFile, list[str]]:
@@ -144,11 +121,7 @@ def _open(path: Path) -> tuple[pq.ParquetFile, list[str]]:
 def _opened(name: str, size: int, modified: int, process: int) -> tuple[pq.ParquetFile, list[str]]:
     """A file opened for the fast path, and why it cannot be read as the layout (empty if it can); kept
     open while its parts are read one after another (keyed by its size and time, and by process)."""
-    plain = pq.ParquetFile(name, page_checksum_verification=True)
-    problems = parquet_decode.schema_problems(plain.schema_arrow, plain.metadata.metadata)
-    parquet = pq.ParquetFile(name, metadata=plain.metadata, page_checksum_verification=True,
-                             read_dictionary=[c for c in TEXT_COLUMNS if c in plain.schema_arrow.names])
-    return parquet, problems
+    return parquet_read.open_parquet(name)
 
 
 def file_segments(path: Path) -> list[tuple[range, int]]:
@@ -166,8 +139,9 @@ def file_segments(path: Path) -> list[tuple[range, int]]:
         return [(range(0, 1), 0)]
     parts: list[tuple[range, int]] = []
     start = row = first_row = 0
+    metadata = parquet.metadata
     for number in range(total):
-        row += parquet.metadata.row_group(number).num_rows
+        row += metadata.row_group(number).num_rows
         if number + 1 == total or not parquet_read.may_continue(parquet, number):
             parts.append((range(start, number + 1), first_row))
             start, first_row = number + 1, row
@@ -182,12 +156,7 @@ def _chunk(table: pa.Table, name: str) -> pa.Array:
     return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
-def _valid(array: pa.Array) -> np.ndarray:
-    """Per value: not null."""
-    if not array.null_count:
-        return np.ones(len(array), bool)
-    bitmap = np.frombuffer(array.buffers()[0], np.uint8)
-    return np.unpackbits(bitmap, bitorder="little")[array.offset:array.offset + len(array)].astype(bool)
+_valid = arrays.valid
 
 
 def _numpy(array: pa.Array, null: int = NULL) -> np.ndarray:

@@ -79,6 +79,41 @@ def small_ints(values: list, dtype: type) -> tuple[np.ndarray, np.ndarray | None
     return np.array([0 if v is None else v for v in values], dtype), valid
 
 
+_INTEGER_DTYPES = {pa.int8().id: np.int8, pa.int16().id: np.int16, pa.int32().id: np.int32,
+                   pa.int64().id: np.int64, pa.uint8().id: np.uint8, pa.uint16().id: np.uint16,
+                   pa.uint32().id: np.uint32, pa.uint64().id: np.uint64}
+
+
+def valid(array: pa.Array) -> np.ndarray:
+    """Per value of an Arrow array: not null (read from its validity bitmap).
+
+    >>> valid(pa.array([1, None, 3])).tolist()
+    [True, False, True]
+    """
+    if not array.null_count:
+        return np.ones(len(array), bool)
+    bitmap = np.frombuffer(array.buffers()[0], np.uint8)
+    return np.unpackbits(bitmap, bitorder="little")[array.offset:array.offset + len(array)].astype(bool)
+
+
+def integers(array: pa.Array) -> np.ndarray:
+    """The values of an integer array, straight from its buffer (no copy; whatever the buffer holds where null).
+
+    >>> integers(pa.array([5, 6, 7], pa.int16()).slice(1)).tolist()
+    [6, 7]
+    """
+    dtype = _INTEGER_DTYPES[array.type.id]
+    return np.frombuffer(array.buffers()[1], dtype, array.offset + len(array))[array.offset:]
+
+
+def offsets(array: pa.Array) -> np.ndarray:
+    """The ``len + 1`` value offsets of a string, binary or list array (of either width), from its buffer."""
+    wide = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type) or pa.types.is_large_list(
+        array.type)
+    return np.frombuffer(array.buffers()[1], np.int64 if wide else np.int32,
+                         array.offset + len(array) + 1)[array.offset:]
+
+
 def indices(rows: np.ndarray) -> pa.Array:
     """An Arrow int64 array over numpy ``rows`` (for ``take``); null where ``rows`` is negative."""
     rows = np.ascontiguousarray(rows, np.int64)

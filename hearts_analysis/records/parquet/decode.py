@@ -154,6 +154,14 @@ def _header_code(name: str) -> int:
     return EVENT_CODES.get(name, -2)
 
 
+def header_kinds(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The event code of each header row (``GAME_ROW``, ``HAND_ROW``; -2 for any other), read through the
+    column's dictionary: its texts are never written out per row."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    return _codes(column, _header_code, -2)
+
+
 # -- the decoded row group ---------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class RowGroup:
@@ -463,7 +471,7 @@ def _header_values(headers: dict[str, pa.Array], first_row: int, games: np.ndarr
     """The game and hand columns, one value per game and per hand of the card rows, from ``events/2`` header rows."""
     if headers["game"].null_count or headers["hand"].null_count:
         raise RecordError("the game and hand columns must have a value on every row")
-    kind = _codes(headers["event"], _header_code, -2)
+    kind = header_kinds(headers["event"])
     found = header_positions(kind, _ints(headers["game"], 0), _ints(headers["hand"], 0), games, hands, hand_game,
                              first_row)
     if isinstance(found, str):

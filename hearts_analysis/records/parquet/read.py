@@ -34,8 +34,9 @@ import pyarrow.parquet as pq
 from ...rules import Rules
 from ..errors import Item, RecordError
 from ..paths import PARQUET_SUFFIXES, input_problem
-from .decode import RowGroup, decode_table, schema_problems
-from .layout import CARD_COLUMNS, COLUMNS, HEADER_COLUMNS, LAYOUT, META_LAYOUT
+from . import bounds
+from .decode import RowGroup, decode_table, header_kinds, schema_problems
+from .layout import CARD_COLUMNS, COLUMNS, GAME_ROW, HEADER_COLUMNS, LAYOUT, META_LAYOUT, SCHEMA
 
 DECODE_HANDS = 4096
 """Hands decoded into records at a time: a row group's records are not all held at once."""
@@ -69,8 +70,7 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
         yield Item(name, error=RecordError(problem, source=name))
         return
     try:
-        parquet = pq.ParquetFile(path, page_checksum_verification=True)
-        problems = schema_problems(parquet.schema_arrow, parquet.metadata.metadata)
+        parquet, problems = open_parquet(path)
     except (OSError, pa.ArrowException, ValueError) as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else _reason(error)
         yield Item(name, error=RecordError(f"cannot read as Parquet (damaged or truncated?): {reason}", source=name))
@@ -82,35 +82,111 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
         yield from _paired_row_groups(parquet, name, rules)
         return
     columns = [c for c in COLUMNS if c in parquet.schema_arrow.names]
-    groups = parquet.num_row_groups
-    carry: pa.Table | None = None
-    carry_row = carry_group = 0
-    row = 0
-    for number in range(groups):
-        size = parquet.metadata.row_group(number).num_rows
+    for part in whole_games(parquet, name, range(parquet.num_row_groups), 0, columns):
+        if isinstance(part, Item):
+            yield part
+        else:
+            table, number, first_row = part
+            yield from decoded(table, name, number, first_row, rules)
+
+
+def whole_games(parquet: pq.ParquetFile, name: str, groups: range, first_row: int, columns: list[str],
+                threads: bool = True, dictionaries: tuple[str, ...] = ()) -> Iterator[tuple[pa.Table, int, int] | Item]:
+    """Row groups ``groups`` of an ``events/1`` file (the first at file row ``first_row``) as tables of whole games,
+    each with its first row group and file row; a game that ran across row groups is joined back together, and a
+    row group that cannot be read is its error :class:`Item` (after the games read before it).
+
+    Each row group is looked at once: the rows of a game still running are kept as they were read, and joined
+    only when the game ends, so that a game spread over many row groups costs no more than their rows.
+    """
+    total = parquet.num_row_groups
+    metadata = parquet.metadata
+    pieces: list[pa.Table] = []          # the rows read since the last whole games, ending in one running game
+    held = start_group = start_row = 0   # their row count, first row group and first file row
+    last = None                          # the ``game`` of their last row
+    row = first_row
+    for number in groups:
+        size = metadata.row_group(number).num_rows
         try:
-            table = parquet.read_row_group(number, columns=columns)
+            table = read_group(parquet, number, columns, threads, dictionaries)
         except (OSError, pa.ArrowException, ValueError) as error:
-            if carry is not None:
-                yield from decoded(carry, name, carry_group, carry_row, rules)
-                carry = None
+            if held:
+                yield _joined(pieces), start_group, start_row
+                pieces, held = [], 0
             yield group_error(parquet, name, number, error, paired=False)
             row += size
             continue
-        start, first = row, number
-        if carry is not None:
-            table, start, first = pa.concat_tables([carry, table]), carry_row, carry_group
-            carry = None
-        if number + 1 < groups and table.num_rows and may_continue(parquet, number):
-            games = table["game"]
-            cut = last_game_start(games)
-            carry, carry_row, carry_group = table.slice(cut), start + cut, first
-            table = table.slice(0, cut)
-        if table.num_rows:
-            yield from decoded(table, name, first, start, rules)
         row += size
-    if carry is not None:
-        yield from decoded(carry, name, carry_group, carry_row, rules)
+        if not table.num_rows:
+            continue
+        if not held:
+            start_group, start_row = number, row - size
+        games = table["game"].to_numpy()
+        pieces.append(table)
+        if number + 1 < total and may_continue(parquet, number):
+            at = _last_cut(games, last if held else None)
+            cut = 0 if at is None else held + at
+            last = games[-1:]
+        else:
+            cut = held + table.num_rows
+        held += table.num_rows
+        if cut:
+            joined = _joined(pieces)
+            yield joined.slice(0, cut), start_group, start_row
+            rest = joined.slice(cut)
+            pieces, held, start_row = ([rest], rest.num_rows, start_row + cut) if rest.num_rows else ([], 0, 0)
+    if held:
+        yield _joined(pieces), start_group, start_row
+
+
+def _joined(tables: list[pa.Table]) -> pa.Table:
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+
+
+def _last_cut(games: np.ndarray, before: np.ndarray | None) -> int | None:
+    """Where the last game begins among a row group's ``game`` values: an index into them, or ``None`` where they
+    show no game beginning (one game throughout, going on from ``before``, the last value of the rows before them,
+    if any)."""
+    values = games if before is None else np.concatenate([before, games])
+    changes = np.flatnonzero(values[1:] != values[:-1])
+    if not len(changes):
+        return None
+    return int(changes[-1]) + (0 if before is not None else 1)
+
+
+def open_parquet(path: str | Path) -> tuple[pq.ParquetFile, list[str]]:
+    """The file opened to read its text columns as dictionaries (:func:`read_group`), and why it cannot be read as
+    the layout (empty if it can: judged on the file's own Arrow schema)."""
+    plain = pq.ParquetFile(path, page_checksum_verification=True)
+    try:
+        problems = schema_problems(plain.schema_arrow, plain.metadata.metadata)
+        parquet = pq.ParquetFile(path, metadata=plain.metadata, page_checksum_verification=True,
+                                 read_dictionary=bounds.text_paths(plain.metadata.schema))
+    finally:
+        plain.close()
+    return parquet, problems
+
+
+def read_group(parquet: pq.ParquetFile, number: int, columns: list[str], threads: bool = True,
+               dictionaries: tuple[str, ...] = ()) -> pa.Table:
+    """Row group ``number``'s ``columns`` of a file from :func:`open_parquet`, in bounded memory: refused
+    (:class:`~.bounds.TooLarge`) by the metadata before reading and by the size of the text after reading it as
+    dictionaries, before any text is written out. The text columns come back as the layout types them
+    (``rules``, ``players``...: plain text, unless named in ``dictionaries``)."""
+    bounds.check_stored(parquet.metadata.row_group(number), columns)
+    table = parquet.read_row_group(number, columns=columns, use_threads=threads)
+    bounds.check_text(table)
+    for at, name in enumerate(table.column_names):
+        kind = table.schema.field(name).type
+        if name in dictionaries or name not in SCHEMA.names or pa.types.is_dictionary(SCHEMA.field(name).type):
+            continue
+        if pa.types.is_dictionary(kind):
+            table = table.set_column(at, name, table[name].cast(kind.value_type))
+        elif (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and pa.types.is_dictionary(kind.value_type):
+            field = pa.field(kind.value_field.name, kind.value_type.value_type, kind.value_field.nullable)
+            plain = pa.large_list(field) if pa.types.is_large_list(kind) else pa.list_(field)
+            table = table.set_column(at, name, table[name].cast(plain))
+    return table
 
 
 def is_paired(parquet: pq.ParquetFile) -> bool:
@@ -119,27 +195,32 @@ def is_paired(parquet: pq.ParquetFile) -> bool:
     return metadata.get(META_LAYOUT.encode()) == LAYOUT.encode()
 
 
-def pairs(parquet: pq.ParquetFile) -> list[tuple[int, int, int]]:
-    """``(header group, first row of its headers, first row of its cards)`` of each pair of an ``events/2`` file;
-    a last header group without its card group is still listed (reading it then fails)."""
-    found, row = [], 0
-    for number in range(0, parquet.num_row_groups, 2):
-        size = parquet.metadata.row_group(number).num_rows
+def pairs(parquet: pq.ParquetFile, groups: range | None = None, first_row: int = 0) -> list[tuple[int, int, int]]:
+    """``(header group, first row of its headers, first row of its cards)`` of each pair of an ``events/2`` file
+    (``groups``: of the pairs starting among them, the first at file row ``first_row``); a last header group
+    without its card group is still listed (reading it then fails). The metadata of the groups asked for only is
+    looked at, so that reading a file pair by pair costs no more than reading it whole."""
+    total = parquet.num_row_groups
+    groups = range(0, total) if groups is None else groups
+    metadata = parquet.metadata
+    found, row = [], first_row
+    for number in range(groups.start + groups.start % 2, min(groups.stop, total), 2):
+        size = metadata.row_group(number).num_rows
         found.append((number, row, row + size))
-        row += size + (parquet.metadata.row_group(number + 1).num_rows if number + 1 < parquet.num_row_groups else 0)
+        row += size + (metadata.row_group(number + 1).num_rows if number + 1 < total else 0)
     return found
 
 
 def read_pair(parquet: pq.ParquetFile, number: int, columns: list[str] | None = None,
-              threads: bool = True) -> tuple[pa.Table, pa.Table]:
+              threads: bool = True, dictionaries: tuple[str, ...] = ()) -> tuple[pa.Table, pa.Table]:
     """The header and card rows of the pair starting at row group ``number`` (with ``columns``: the card
-    columns among them; the header rows are always read whole)."""
+    columns among them; the header rows are always read whole), read by :func:`read_group`."""
     names = parquet.schema_arrow.names
     if number + 1 >= parquet.num_row_groups:
         raise ValueError("the header row group has no card row group after it")
-    headers = parquet.read_row_group(number, columns=[c for c in HEADER_COLUMNS if c in names], use_threads=threads)
+    headers = read_group(parquet, number, [c for c in HEADER_COLUMNS if c in names], threads, dictionaries)
     wanted = [c for c in (columns or CARD_COLUMNS) if c in names]
-    return headers, parquet.read_row_group(number + 1, columns=wanted, use_threads=threads)
+    return headers, read_group(parquet, number + 1, wanted, threads, dictionaries)
 
 
 def group_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException, paired: bool) -> Item:
@@ -174,14 +255,12 @@ def _slices(headers: pa.Table, cards: pa.Table) -> list[tuple[tuple[int, int], t
     """The pair's header and card rows cut into runs of whole games of about :data:`DECODE_HANDS` hands
     (``(start, length)`` of each), so that the records of a large row group are not all built at once;
     one run where the header rows do not mark out the card rows' games (decoding then says why)."""
-    import pyarrow.compute as pc  # here: the fast path, which never slices, does without it
     whole = [((0, headers.num_rows), (0, cards.num_rows))]
     if not cards.num_rows or cards["game"].null_count or headers["event"].null_count:
         return whole
     game = cards["game"].to_numpy()
     card_starts = np.flatnonzero(np.concatenate([[True], game[1:] != game[:-1]]))
-    header_starts = np.flatnonzero(pc.equal(headers["event"].cast(pa.string()), "game").to_numpy(
-        zero_copy_only=False))
+    header_starts = np.flatnonzero(header_kinds(headers["event"]) == GAME_ROW)
     games = len(card_starts)
     if len(header_starts) != games or (games and header_starts[0] != 0):
         return whole
