@@ -367,7 +367,7 @@ def test_export_league_writes_the_whole_record_set_and_never_over_a_file_it_read
     assert all(h.points is not None for g in back for h in g.hands)
 
 
-# -- issue 25: no import or export truncates an output it did not replace with games -------------
+# -- no import or export truncates an output it did not replace with games -------------
 def _formats():
     from hearts_analysis.interop import formats
     return formats.formats()
