@@ -119,7 +119,9 @@ def work_folder(target: Path, suffix: str = ".tmp") -> Iterator[Path]:
 @contextlib.contextmanager
 def locked_folder(folder: Path) -> Iterator[None]:
     """Hold ``folder`` (which exists) against every other run that holds it: appends to one corpus, and a
-    conversion replacing it, take turns. Held by the folder itself, so no lock file is left in it."""
+    conversion replacing it, take turns. Held by the folder itself, so no lock file is left in it; a symbolic
+    link is followed."""
+    folder = Path(os.path.realpath(folder))
     while True:
         fd = _open_folder(folder)
         hold(fd)

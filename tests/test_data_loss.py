@@ -395,3 +395,15 @@ def test_an_export_that_writes_no_game_leaves_the_output(tmp_path, name):
     assert done.exit_code == 2, done.output
     assert out.read_text() == "kept\n" and "nothing written" in done.stderr
     assert hidden(tmp_path) == []
+
+
+def test_an_append_through_a_link_to_the_corpus_adds_to_the_real_folder(tmp_path, week):
+    real = tmp_path / "disk" / "club"
+    link = tmp_path / "club"
+    real.mkdir(parents=True)
+    link.symlink_to(real)
+    for source in week:
+        done = run("convert", source, link, "--append")
+        assert done.exit_code == 0, done.output
+    assert link.is_symlink() and len(ids(real)) == 80
+    assert hidden(tmp_path) == [] and hidden(real.parent) == []

@@ -879,3 +879,109 @@ def model_choices(rules, hands, leader, seats, cards, seat, player):
                 legal_count[lane, k] = n
             play(state, rules, moving, card)
     return alike, legal_count
+
+
+# -- passes -------------------------------------------------------------------------------------
+_LOW_RANKS = 0
+for _suit in range(4):
+    _LOW_RANKS |= (1 << (13 * _suit)) | (1 << (13 * _suit + 1))
+"""The 2s and 3s: exit cards worth keeping."""
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _pass_key_basic(hand, card):
+    """How much the basic player wants ``card`` gone: high cards of short suits, QS/KS/AS without four
+    spades (QS is kept when guarded), never a spade below QS (distinct for distinct cards)."""
+    suit, rank = card // 13, card % 13
+    length = popcount(hand & SUIT[suit])
+    spades = popcount(hand & _SPADES)
+    danger = rank + (4 - length) + (2 if suit == HEARTS else 0)
+    if suit == SPADES and card >= QS and spades < 4:
+        danger += 20
+    if card == QS and spades >= 4:
+        danger -= 15
+    if suit == SPADES and card < QS:
+        danger -= 10
+    return danger * 64 + card
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _pass_tiers(hand, right, jd_negative, tiers):
+    """The strong player's tiers of ``hand`` into ``tiers``: the danger cards, the pool of cards worth
+    passing, the others but low spades and top hearts, the others but top hearts; and the suits'
+    bonuses (after them)."""
+    short = popcount(hand & _SPADES) < 4
+    danger = 0
+    if short:
+        danger = hand & (QS_BIT if right and (hand & _LOW_SPADES) != 0 else QS_BIT | _HIGH_SPADES)
+    keep = _LOW_SPADES | _LOW_RANKS | (0 if short else _SPADES)
+    if jd_negative:
+        keep |= _JD | _ABOVE_JD
+    hearts = hand & _HEARTS
+    if popcount(hearts) == 1 and highest(hearts) == 13 * HEARTS + 12:
+        keep |= hearts
+    pool = hand & ~keep & ~danger
+    first = highest(pool & _HEARTS)
+    second = highest(pool & _HEARTS & ~bit(first))
+    pool &= ~_HEARTS | bit(first) | bit(second)
+    top_hearts = 0
+    rest = hearts
+    for _ in range(3):
+        top = highest(rest)
+        top_hearts |= bit(top)
+        rest &= ~bit(top)
+    tiers[0] = danger
+    tiers[1] = pool
+    tiers[2] = hand & ~_LOW_SPADES & ~top_hearts
+    tiers[3] = hand & ~top_hearts
+    for suit in range(4):
+        length = popcount(hand & SUIT[suit])
+        has_low = (field(hand, suit) & 0b1111) != 0
+        bonus = (4 - length) * 5 if length <= 3 and not has_low else (-8 if length >= 5 and has_low else 0)
+        tiers[4 + suit] = bonus + (2 if suit == HEARTS else 0)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _pass_key_strong(tiers, card):
+    """How much the strong player wants ``card`` gone: its tier, then within the danger cards QS
+    first, within the pool the high cards of short suits without low exits (distinct for distinct
+    cards)."""
+    mask = 1 << card
+    if tiers[0] & mask:
+        return (4 << 16) + (3 if card == QS else card - QS)
+    if tiers[1] & mask:
+        return (3 << 16) + ((card % 13) * 4 + tiers[4 + card // 13] + 16) * 64 + card
+    if tiers[2] & mask:
+        return (2 << 16) + card
+    if tiers[3] & mask:
+        return (1 << 16) + card
+    return card
+
+
+@njit(cache=True, error_model="numpy")
+def passes_all(hands, count, player, right, jd_negative):
+    """The ``count`` cards each of ``hands`` passes under ``player`` (the ``count`` it wants gone
+    most), as masks; ``right`` for a pass to the right, ``jd_negative`` when JD scores for its
+    taker."""
+    out = np.zeros(len(hands), np.int64)
+    keys = np.zeros(52, np.int64)
+    tiers = np.zeros(8, np.int64)
+    for row in range(len(hands)):
+        hand = hands[row]
+        if player == STRONG:
+            _pass_tiers(hand, right, jd_negative, tiers)
+        for card in range(52):
+            if (hand >> card) & 1:
+                keys[card] = _pass_key_strong(tiers, card) if player == STRONG else _pass_key_basic(hand, card)
+            else:
+                keys[card] = -(1 << 20)
+        chosen = 0
+        for _ in range(count):
+            best = 0
+            for card in range(1, 52):
+                if keys[card] > keys[best]:
+                    best = card
+            chosen |= 1 << best
+            keys[best] = -(1 << 30)
+        out[row] = chosen
+    return out

@@ -37,7 +37,3 @@ def special_cards(table: Table) -> int:
         special |= 1 << QC
     return special
 
-
-def highest(masks: np.ndarray) -> np.ndarray:
-    """The top card of each mask (-1 for an empty one); exact, as masks have at most 52 bits."""
-    return np.frexp(masks.astype(np.float64))[1].astype(np.int64) - 1

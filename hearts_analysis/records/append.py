@@ -128,14 +128,18 @@ def append_items(items: Iterable[Item], folder: str | Path, partition_size: int 
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{folder}: appending adds part files to a folder; convert this file into one first "
                          f"(hearts convert {folder} {folder.with_suffix('')})")
+    if folder.is_symlink() and not folder.exists():
+        raise ValueError(f"{folder}: is a symbolic link to {os.readlink(folder)}, which does not exist; remove the "
+                         "link or give another folder")
+    where = Path(os.path.realpath(folder))   # a link is followed: the parts are staged beside the real folder
     staging: Path | None = None
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        clean_leftovers(folder)   # what a killed run left beside it (an old folder put back first)
-        folder.mkdir(exist_ok=True)
-        with locked_folder(folder), work_folder(folder, ".append") as staging:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(where)   # what a killed run left beside it (an old folder put back first)
+        where.mkdir(exist_ok=True)
+        with locked_folder(where), work_folder(where, ".append") as staging:
             try:
-                present = corpus_game_ids(folder)
+                present = corpus_game_ids(where)
                 added_from: dict[str, str] = {}
                 counts = {"skipped": 0, "errors": 0, "without_id": 0}
                 with GameWriter(staging / "parts", partition_size) as writer:
@@ -143,7 +147,7 @@ def append_items(items: Iterable[Item], folder: str | Path, partition_size: int 
                         writer.add(game)
                         if on_progress is not None:
                             on_progress(1, len(game.hands))
-                parts = _move_in(staging / "parts", folder) if writer.games else ()
+                parts = _move_in(staging / "parts", where) if writer.games else ()
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     except OSError as error:
