@@ -402,3 +402,88 @@ def test_review_filter_shows_one_player_and_the_names_stay_text(watched, reviewe
     page.wait_for_function(RESIZED)
     _fits(page)
     assert w.problems == []
+
+
+# -- layout: what a reader sees at a glance ---------------------------------------------
+def _one_line(page, selector: str) -> list[str]:
+    """The texts of the elements under ``selector`` that wrap onto a second line."""
+    return page.eval_on_selector_all(selector, """els => els.filter(e => {
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0).sort((a, b) => a.top - b.top);
+      let lines = 0, bottom = -Infinity;
+      for (const r of rects) {   // a rect that starts below the line so far starts a new line
+        if (r.top >= bottom - 1) { lines += 1; bottom = r.bottom; } else { bottom = Math.max(bottom, r.bottom); }
+      }
+      return lines > 1;
+    }).map(e => e.textContent)""")
+
+
+def test_audit_page_reads_as_one_table_and_one_chart_in_the_same_order(watched, pages):
+    w = watched()
+    page = w.open(pages["audit"])
+    _charts_drawn(page)
+    table = page.locator("#by-code table")
+    codes = [t.strip() for t in table.locator("tbody tr td:first-child").all_inner_texts()]
+    assert len(codes) >= 2
+    # the meaning column is wide enough to read: no row of the table wraps to three lines or more
+    assert page.evaluate("document.querySelector('#by-code th.meaning').getBoundingClientRect().width") >= 200
+    heights = table.locator("tbody tr").evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)")
+    assert max(heights) < 3 * 22, heights
+    graph = "document.querySelector('#by-code [data-figure]')"
+    # the chart lists the codes top to bottom as the table does
+    shown = page.evaluate(f"""[...{graph}.querySelectorAll('.ytick text')]
+        .map(t => [t.getBoundingClientRect().top, t.textContent]).sort((a, b) => a[0] - b[0]).map(p => p[1])""")
+    assert list(shown) == codes
+    # counts are whole numbers: no 0.5 tick
+    ticks = page.evaluate(f"{graph}._fullLayout.xaxis._vals.map(v => v.x)")
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    # the toolbar stands beside the plot, never over it
+    over = page.evaluate(f"""(() => {{ const g = {graph}, bar = g.querySelector('.modebar'),
+        plot = g.querySelector('.cartesianlayer .plot') || g.querySelector('.bglayer');
+        if (!bar || !plot) return null;
+        const a = bar.getBoundingClientRect(), b = plot.getBoundingClientRect();
+        return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }})()""")
+    assert over is False
+    assert _one_line(page, "#worst .chip, details .chip") == []
+    assert w.problems == []
+
+
+def test_site_pages_keep_their_words_on_one_line_and_their_weight(watched, site):
+    w = watched({"width": 1400, "height": 900})
+    page = w.open(site / "index.html")
+    assert _one_line(page, "td.date") == []
+    page = w.open(site / "players.html")
+    # every statistic fits the page at 1,400 px: the table does not scroll sideways
+    assert page.evaluate("""[...document.querySelectorAll('.table-scroll')].every(
+        b => b.scrollWidth <= b.clientWidth + 1)""")
+    _fits(page)
+    player = sorted(site.glob("player-*.html"))[0]
+    page = w.open(player)
+    # a player's page is in the body weight; only names are semi-bold
+    assert page.evaluate("getComputedStyle(document.body).fontWeight") == "400"
+    assert page.evaluate("getComputedStyle(document.querySelector('main p, main td') || document.body).fontWeight") == "400"
+    assert _one_line(page, ".stat .value") == []
+    assert _one_line(page, "td.date") == []
+    assert w.problems == []
+
+
+def test_review_list_heading_counts_what_the_filter_shows(watched, reviewed):
+    w = watched()
+    page = w.open(reviewed)
+    rows = page.locator("#review-flagged tbody tr")
+    total = rows.count()
+    heading = page.locator("#review-list > summary")
+    assert f"({total})" in heading.inner_text()
+    seats = [rows.nth(i).get_attribute("data-seat") for i in range(total)]
+    seat = min(set(seats), key=seats.count)
+    page.get_by_label("This player only").select_option(seat)
+    assert f"({seats.count(seat)} of {total})" in heading.inner_text()
+    page.get_by_label("This player only").select_option("")
+    assert f"({total})" in heading.inner_text()
+    # a row names its cards one way: the reasons show 10♦ as the Played and Better columns do, never TD
+    import re
+    reasons = page.locator("#review-flagged td.sub").all_inner_texts()
+    assert any(re.search("[♠♥♦♣]", text) for text in reasons)
+    assert not any(re.search(r"\b(10|[2-9TJQKA])[CDHS]\b", text) for text in reasons), reasons
+    assert w.problems == []

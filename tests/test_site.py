@@ -196,6 +196,16 @@ def test_cli_filters_and_min_games(tmp_path):
     assert unknown.exit_code == 2 and "unknown preset" in unknown.output
 
 
+def test_a_player_of_no_game_writes_nothing_and_names_the_nearest(tmp_path):
+    """As ``review --player`` does: an empty site would look like a result."""
+    corpus = write_pool_corpus(tmp_path, 3, ["alice", "ben", "cat", "dan"])
+    out = tmp_path / "site"
+    result = CliRunner().invoke(app, ["report", str(corpus), "-o", str(out), "--player", "zed"])
+    assert result.exit_code == 2 and "no game has a player named" in result.output and not out.exists()
+    near = CliRunner().invoke(app, ["report", str(corpus), "-o", str(out), "--player", "Alice"])
+    assert near.exit_code == 2 and 'did you mean "alice"' in near.output and not out.exists()
+
+
 def test_rules_keeps_the_games_of_a_preset_and_judges_none_under_another(tmp_path):
     games = [orjson.loads(line) for line in write_pool_corpus(tmp_path, 6, ["ann", "ben", "cat", "dan"])
              .read_bytes().splitlines()]

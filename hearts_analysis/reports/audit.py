@@ -132,14 +132,24 @@ def digest_paths(paths: Iterable[str | Path], rules: Rules | None = None, limits
     return digest
 
 
+def code_order(by_code: dict[str, int]) -> list[str]:
+    """The codes as the table and the chart list them: most violations first, then in the catalogue's order."""
+    return sorted(by_code, key=lambda c: (-by_code[c], list(CATALOGUE).index(c) if c in CATALOGUE else len(CATALOGUE)))
+
+
+def count_axis(title: str, top: int) -> dict[str, Any]:
+    """An axis of counts: whole numbers only (plotly would tick 0.5 below a count of a few)."""
+    return dict(title=title, rangemode="tozero", tickformat=",d", **({"tick0": 0, "dtick": 1} if top <= 8 else {}))
+
+
 def by_code_figure(digest: AuditDigest) -> dict[str, Any] | None:
     by_code = digest.summary.by_code
     if not by_code:
         return None
-    codes = sorted(by_code, key=lambda c: (by_code[c], c))
-    fig = charts.figure(None, height=max(240, 70 + 36 * len(codes)), margin=dict(l=10, r=24, t=10, b=40),
-                        yaxis=dict(automargin=True),
-                        xaxis=dict(title="violations"), showlegend=False)
+    codes = code_order(by_code)
+    fig = charts.figure(None, height=max(240, 70 + 36 * len(codes)), margin=dict(l=10, r=40, t=10, b=40),
+                        yaxis=dict(automargin=True, autorange="reversed"),   # the table's first row on top
+                        xaxis=count_axis("violations", max(by_code.values())), showlegend=False)
     fig.add_bar(y=codes, x=[by_code[c] for c in codes], orientation="h", marker=dict(color="#b4233c"),
                 customdata=[digest.games_by_code.get(c, 0) for c in codes],
                 hovertemplate="%{y}: %{x} violations in %{customdata} games<extra></extra>")
@@ -150,7 +160,8 @@ def buckets_figure(digest: AuditDigest) -> dict[str, Any] | None:
     if not digest.summary.games:
         return None
     fig = charts.figure(None, xaxis=dict(title="violations in the game", type="category"), height=280,
-                        yaxis=dict(title="games"), showlegend=False, margin=dict(l=56, r=16, t=10, b=44))
+                        yaxis=count_axis("games", max(digest.buckets)), showlegend=False,
+                        margin=dict(l=56, r=40, t=10, b=44))
     fig.add_bar(x=[label for _, _, label in VIOLATION_BUCKETS], y=digest.buckets,
                 marker=dict(color=["#146c43"] + ["#b4233c"] * (len(VIOLATION_BUCKETS) - 1)),
                 hovertemplate="%{y} games with %{x} violations<extra></extra>")
@@ -166,7 +177,7 @@ def audit_context(digest: AuditDigest, sources: str, game_link: GameLink | None 
     """``game_pages``: the game reports written beside this one (``href``, ``source``, ``game_id``,
     ``players``, ``violations``, ``hands``), listed in input order."""
     s = digest.summary
-    codes = sorted(s.by_code, key=lambda c: (-s.by_code[c], list(CATALOGUE).index(c)))
+    codes = code_order(s.by_code)
     worst = digest.worst
     for entry in worst:
         entry["link"] = game_link(entry["source"], entry["game_id"]) if game_link else None

@@ -22,12 +22,15 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid")
 MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "pentagon")
 FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
 INK, MUTED, GRID = "#1d2330", "#5b6474", "#e6e9ef"
+MODEBAR_ROOM = 40
+"""The right margin the vertical toolbar needs so as to cover nothing of the chart."""
 
 TEMPLATE = go.layout.Template(layout=dict(
     font=dict(family=FONT, size=13, color=INK),
     paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="#ffffff",
     colorway=list(PALETTE),
-    margin=dict(l=52, r=16, t=36, b=44),
+    margin=dict(l=52, r=40, t=36, b=44),
+    modebar=dict(orientation="v"),   # down the right margin: across the top it covers the legend and the bars
     hoverlabel=dict(font=dict(family=FONT)),
     legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, font=dict(size=12)),
     xaxis=dict(gridcolor=GRID, zerolinecolor="#c9ced8", linecolor="#c9ced8", ticks="outside", tickcolor="#c9ced8"),
@@ -47,6 +50,8 @@ def colour(index: int) -> str:
 def figure(title: str | None = None, **layout: Any) -> go.Figure:
     """An empty figure in the report style; ``title`` is ours, never a record's."""
     fig = go.Figure(layout=dict(template=TEMPLATE, **layout))
+    if fig.layout.margin.r is not None and fig.layout.margin.r < MODEBAR_ROOM:
+        fig.update_layout(margin=dict(r=MODEBAR_ROOM))
     if title:
         fig.update_layout(title=dict(text=title, x=0, xanchor="left", font=dict(size=15)))
     return fig

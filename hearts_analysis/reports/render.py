@@ -34,6 +34,26 @@ from .words import card_parts
 PLOTLY_FILE = "plotly.min.js"
 """The name of plotly.js when it is written once beside many reports."""
 
+_CARD_WORD = re.compile(r"(?<![\w&#])(10|[2-9TJQKA])([CDHS])(?!\w)")
+"""A card named in a sentence (``TD``, ``QS``): the same two characters the record uses."""
+
+
+def card_words(text: str) -> Markup:
+    """A sentence of ours (a review's reason) with its cards shown as the page shows cards, so that a
+    row never reads ``TD`` beside ``10♦``. The text is escaped first; only card tokens gain markup.
+
+    >>> str(card_words("Dump TD <now>"))
+    'Dump <span class="card-word suit-D" title="ten of diamonds">10<span aria-hidden="true">♦</span></span> &lt;now&gt;'
+    """
+    def shown(match: re.Match[str]) -> str:
+        c = card_parts(match.group(0))
+        if c is None:
+            return match.group(0)
+        return (f'<span class="card-word suit-{c["suit"]}" title="{c["label"]}">{c["rank"]}'
+                f'<span aria-hidden="true">{c["symbol"]}</span></span>')
+    return Markup(_CARD_WORD.sub(shown, str(Markup.escape(text))))
+
+
 _SCRIPT_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
                    0x2028: "\\u2028", 0x2029: "\\u2029"}
 
@@ -96,6 +116,7 @@ def environment() -> jinja2.Environment:
     env.filters["fixed"] = lambda x, digits=1: "–" if x is None else f"{x:,.{digits}f}"
     env.globals["version"] = __version__
     env.globals["card_parts"] = card_parts
+    env.filters["card_words"] = card_words
     return env
 
 

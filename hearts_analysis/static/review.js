@@ -25,6 +25,10 @@
       row.hidden = seat !== '' && row.getAttribute('data-seat') !== seat;
     });
     section.setAttribute('data-player', seat);
+    var heading = section.querySelector('#review-list .list-count');
+    if (heading) {   // the list's own heading counts what it shows, as the filter's line does
+      heading.textContent = shown === rows.length ? String(rows.length) : shown + ' of ' + rows.length;
+    }
     if (count) {
       count.textContent = rows.length ? (shown === rows.length ? rows.length : shown + ' of ' + rows.length) +
         ' flagged decisions' : '';
