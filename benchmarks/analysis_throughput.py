@@ -20,7 +20,7 @@ from pathlib import Path
 
 from hearts_analysis.analysis.game import analyze_paths
 from hearts_analysis.analysis.stats import tally_paths
-from hearts_analysis.audit import audit_paths
+from hearts_analysis.corpus_audit import audit_paths
 from hearts_analysis.records.json import write_games
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games

@@ -40,7 +40,7 @@ with open(sys.argv[1], "rb", buffering=1 << 20) as stream:
 
 STAGES = """
 import gc, sys, time, orjson
-from hearts_analysis.audit import game_report
+from hearts_analysis.corpus_audit import game_report
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.records.json import game_from_dict
 clock = time.perf_counter

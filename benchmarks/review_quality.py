@@ -42,7 +42,7 @@ from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.scoring import moon_points, moon_shooter, raw_points
 from hearts_analysis.review import Settings, review_game
 from hearts_analysis.review.evaluate import BLUNDER, INACCURACY, MISTAKE
-from hearts_analysis.review.knowledge import before_pass
+from hearts_analysis.review.information_set import before_pass
 from hearts_analysis.review.policy import MODELS, OTHER_MODEL
 from hearts_analysis.review.rollout import pass_out
 from hearts_analysis.review.sampling import sample_hands

@@ -47,7 +47,7 @@ def crafted(hands: Sequence[str], leader: int, trick_number: int, taken: Sequenc
     """A full-deck position at ``trick_number``: ``hands`` held now, ``taken`` the cards each seat
     took (default: every other card, the point cards spread over all seats), then ``plays``.
     Returns ``(state, shown)``: what the plays revealed, for the seats' knowledge."""
-    from hearts_analysis.review.knowledge import observe
+    from hearts_analysis.review.information_set import observe
     table = rules.table(4)
     held = masks(hands)
     if taken is None:

@@ -12,7 +12,7 @@ distributed = pytest.importorskip("distributed")
 from typer.testing import CliRunner  # noqa: E402
 
 from faults import clean_games, every_violation, truncated, write_parquet_file, write_with_unreadable_games  # noqa: E402
-from hearts_analysis.audit import error_report  # noqa: E402
+from hearts_analysis.corpus_audit import error_report  # noqa: E402
 from hearts_analysis.cli import app  # noqa: E402
 from hearts_analysis.fastpath import CleanRun  # noqa: E402
 from hearts_analysis.fastpath.cluster import dask_entries  # noqa: E402

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hearts_analysis.audit import SCORE_CSV_COLUMNS, score_rows, score_sheets
+from hearts_analysis.score_sheet import SCORE_CSV_COLUMNS, score_rows, score_sheets
 from hearts_analysis.cli import app
-from hearts_analysis.fastpath.document import CorpusAudit, EngineMisuse, audit_document
+from hearts_analysis.fastpath.audit_api import CorpusAudit, EngineMisuse, audit_document
 from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.records.sources import iter_sources
 

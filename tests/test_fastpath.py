@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from faults import (clean_games, damaged, every_violation, set_cell, truncated, write_parquet_file,
                     write_with_unreadable_games)
-from hearts_analysis.audit import error_report, game_report
+from hearts_analysis.corpus_audit import error_report, game_report
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.fastpath import Audited, CleanRun, audit_entries, audit_reports
 from hearts_analysis.records.parquet import read_parquet_items

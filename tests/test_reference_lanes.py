@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import reference
 from faults import MUTATIONS, clean_games, every_violation
-from hearts_analysis.audit import game_report
+from hearts_analysis.corpus_audit import game_report
 from hearts_analysis.cards import CARD_CODES, card_name
 from hearts_analysis.engine import replay as replay_module
 from hearts_analysis.engine.replay import replay_game

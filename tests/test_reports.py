@@ -222,7 +222,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def test_the_game_page_and_the_score_sheet_give_the_standings_when_the_game_ended():
     """The example's game ends after hand 12 and records a 13th: the page's winner, totals and players table
     are those after hand 12, as the score sheet's, and hand 13 is marked as played after the end."""
-    from hearts_analysis.audit import score_sheet
+    from hearts_analysis.score_sheet import score_sheet
     from hearts_analysis.records.sources import iter_sources
     item = next(iter_sources([EXAMPLES / "every-violation.jsonl"]))
     result = replay_game(item.game)

@@ -11,7 +11,7 @@ import pytest
 from hearts_analysis.cards import card_name, mask_of, parse_card
 from hearts_analysis.review import BLUNDER, INACCURACY, MISTAKE, Settings, classify, review_game
 from hearts_analysis.review.evaluate import Position, equivalent_groups, review_play
-from hearts_analysis.review.knowledge import at_play
+from hearts_analysis.review.information_set import at_play
 from hearts_analysis.review.report import decision_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import Blunder, BlunderBot, HeuristicBot, RandomBot, simulate_game

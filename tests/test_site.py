@@ -301,7 +301,7 @@ class _Summary:
 
 
 def test_review_accuracy_shows_over_time_where_games_were_reviewed():
-    from hearts_analysis.audit import game_report
+    from hearts_analysis.corpus_audit import game_report
     from hearts_analysis.records.errors import Item
     from hearts_analysis.reports.extras import GameExtras
     from hearts_analysis.reports.site import Site

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
-from ..audit import error_report
+from ..corpus_audit import error_report
 from ..cpus import worker_count
 from ..records.errors import Item
 from ..records.model import GameRecord

@@ -31,7 +31,7 @@ from ..analysis.game import GameAnalysis, analyze_game, game_to_dict
 from ..analysis.stats import Tally
 from ..analysis.tables import ROWS
 from ..atomic import atomic_open, check_output
-from ..audit import error_report
+from ..corpus_audit import error_report
 from ..records.sources import iter_sources
 from ..text import terminal_safe
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,

@@ -26,7 +26,7 @@ from typing import Iterator, Optional
 import typer
 
 from ..atomic import check_output
-from ..audit import game_report
+from ..corpus_audit import game_report
 from ..cpus import worker_count
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources

@@ -23,7 +23,7 @@ import orjson
 import typer
 
 from ..atomic import atomic_open, check_output
-from ..audit import error_report
+from ..corpus_audit import error_report
 from ..cpus import worker_count
 from ..records.sources import iter_sources
 from ..text import csv_writer, shown, terminal_safe

@@ -29,7 +29,7 @@ from typing import Any, Optional
 import orjson
 import typer
 
-from ..audit import error_report
+from ..corpus_audit import error_report
 from ..inference import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text

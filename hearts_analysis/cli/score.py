@@ -1,9 +1,9 @@
 """``hearts score``: the score sheet of each game, recomputed from the plays.
 
-The library builds the sheet (:func:`~hearts_analysis.audit.score_sheet`); this
+The library builds the sheet (:func:`~hearts_analysis.score_sheet.score_sheet`); this
 module only lays it out, the moon named on the hand it was shot:
 
->>> from hearts_analysis.audit import score_sheet
+>>> from hearts_analysis.score_sheet import score_sheet
 >>> from hearts_analysis.engine import replay_game
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
@@ -28,7 +28,8 @@ from typing import Optional
 import orjson
 import typer
 
-from ..audit import SCORE_CSV_COLUMNS, error_report, score_rows, score_sheets
+from ..corpus_audit import error_report
+from ..score_sheet import SCORE_CSV_COLUMNS, score_rows, score_sheets
 from ..text import csv_writer, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, rules_from_options
 from .colour import Painter, painter, plain

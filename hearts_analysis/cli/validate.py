@@ -3,7 +3,7 @@
 One line per violation, ``source: place: code: message``, as linters print them, and a closing count:
 
 >>> import dataclasses
->>> from hearts_analysis.audit import game_report
+>>> from hearts_analysis.corpus_audit import game_report
 >>> from hearts_analysis.engine import replay_game
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
@@ -26,7 +26,7 @@ from typing import Optional
 
 import typer
 
-from ..audit import Summary
+from ..corpus_audit import Summary
 from ..text import terminal_safe
 from .app import RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
@@ -112,7 +112,7 @@ def validate(
     """
     from ..fastpath.cluster import DaskMissing
     from ..fastpath import AUTO
-    from ..fastpath.document import CorpusAudit, EngineMisuse
+    from ..fastpath.audit_api import CorpusAudit, EngineMisuse
     from ..fastpath.run import CleanRun
     as_json = format == AuditFormat.json
     try:

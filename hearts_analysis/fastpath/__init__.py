@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from ..audit import GameReport
+from ..corpus_audit import GameReport
 from ..records.errors import Item
 from ..rules import Rules
 from .parallel import AUTO, ordered, pool_size, process_pool, sequential
@@ -63,7 +63,7 @@ def audit_entries(paths: Iterable, rules: Rules | None = None, engine: str = FAS
 
 def audit_reports(paths: Iterable, rules: Rules | None = None, engine: str = FAST,
                   workers: int = 1) -> Iterator[GameReport | Item]:
-    """The report of every readable game (as :func:`hearts_analysis.audit.game_report`), or the unreadable item."""
+    """The report of every readable game (as :func:`hearts_analysis.corpus_audit.game_report`), or the unreadable item."""
     for entry in audit_entries(paths, rules, engine, workers, render=workers > 1, reports=workers <= 1):
         if isinstance(entry, CleanRun):
             yield from entry.reports()

@@ -4,7 +4,7 @@ The result of a unit (whole games from one file) is a list of entries in input
 order: :class:`Audited` for a game the reference engine replayed or a record
 that could not be read, and :class:`CleanRun` for consecutive games the screen
 found clean, whose reports are built only when asked for. Reports are exactly
-the dicts :func:`hearts_analysis.audit.game_report` gives.
+the dicts :func:`hearts_analysis.corpus_audit.game_report` gives.
 
 Three games, the second recorded with wrong points for its first hand: the
 screen clears the other two, and the reference engine says what is wrong.
@@ -37,7 +37,7 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from ..audit import GameReport, audit_report, game_report, hand_audit
+from ..corpus_audit import GameReport, audit_report, game_report, hand_audit
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.parquet import read as parquet_read

@@ -1,7 +1,7 @@
 """The audit report of a corpus: counts, the violations by code, the worst games, the score
 mismatches and the unreadable records.
 
-It streams over :func:`hearts_analysis.audit.audit_paths` and keeps only aggregates and
+It streams over :func:`hearts_analysis.corpus_audit.audit_paths` and keeps only aggregates and
 bounded samples, so a report over millions of hands stays small and fast to open.
 
 Two games, one with a recorded point the tricks do not give, and two unreadable lines
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..audit import GameReport, Summary, audit_paths, error_report
+from ..corpus_audit import GameReport, Summary, audit_paths, error_report
 from ..records.errors import Item
 from ..rules import Rules
 from ..violations import CATALOGUE

@@ -38,7 +38,7 @@ import numpy as np
 from ..analysis import analyze_game, game_to_dict
 from ..analysis.catalogue import stat
 from ..atomic import atomic_folder
-from ..audit import game_report
+from ..corpus_audit import game_report
 from ..engine.replay import replay_game
 from ..records.errors import Item
 from ..records.sources import iter_sources

@@ -5,7 +5,7 @@ is worth. Both ask one evaluator (:func:`~.evaluate.play_outcomes`,
 :func:`~.evaluate.pass_outcomes`), so the judge's own choice is the review's best choice.
 
 The board reads only what the seat could know: its cards, what it passed, the public plays and
-what the rules reveal (:mod:`.knowledge`). The other seats' cards never reach it: the position
+what the rules reveal (:mod:`.information_set`). The other seats' cards never reach it: the position
 it evaluates holds, for the others, any cards that fit their counts, and its deals are drawn
 from the seat's knowledge by a random stream seeded from the seat's information state alone.
 So the same position always gets the same advice, however the unseen cards lie.
@@ -44,7 +44,7 @@ from ..rules import Table
 from .evaluate import (Option, Settings, _mean_and_margin, _options, canonical_pass, pass_candidates,
                        pass_outcomes, play_choices, play_outcomes)
 from .game import UNREVIEWED
-from .knowledge import at_play, before_pass, observe
+from .information_set import at_play, before_pass, observe
 from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
@@ -155,7 +155,7 @@ def seat_state(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, C
     """The hand as ``seat`` sees it after ``plays``, holding ``hand``: ``(state, shown)``. The other
     seats hold cards that fit their counts (the cards ``seat`` passed with the receiver while
     unplayed, then the rest, other suits before hearts), never their own: nothing of theirs can
-    leak into what is read from it. ``shown`` is what their plays revealed (:func:`.knowledge.observe`)."""
+    leak into what is read from it. ``shown`` is what their plays revealed (:func:`.information_set.observe`)."""
     n = table.players
     played_by = [0] * n
     played = 0

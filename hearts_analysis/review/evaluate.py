@@ -1,6 +1,6 @@
 """The review of a decision: expected points for every legal alternative, and the cost of the choice.
 
-For a play, the seat's knowledge at that moment (:mod:`.knowledge`) gives the
+For a play, the seat's knowledge at that moment (:mod:`.information_set`) gives the
 hidden deals (:mod:`.sampling`); every alternative is played out on the same
 deals (:mod:`.rollout`). Equivalent cards (same suit, no card in play between
 them, same points) are one alternative, so only real choices are compared; a
@@ -44,12 +44,12 @@ from ..rules import Table
 from ..simulate.bots import BotFactory
 from . import context
 from .advice import AdviceBound, members
-from .knowledge import Knowledge, before_pass
+from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount, special_cards
 from .reasons import explain, point_parts
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
-from .inference import inferred_hands
+from .deal_weights import inferred_hands
 from .sampling import sample_hands
 
 INACCURACY, MISTAKE, BLUNDER = 1.0, 3.0, 7.0
@@ -100,7 +100,7 @@ class Settings:
     fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
     infer: str | None = None
     """Weight the sampled deals of a play by how likely the others' plays so far were under this
-    rollout player (:mod:`.inference`); ``None`` draws every consistent deal alike."""
+    rollout player (:mod:`.deal_weights`); ``None`` draws every consistent deal alike."""
     model: str = "basic"
     """The fast rollout player (:data:`~.policy.MODELS`): ``basic`` ducks and dumps; ``strong`` plays
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.

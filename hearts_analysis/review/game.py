@@ -28,7 +28,7 @@ from ..engine.replay import CHARGED, CLAIM, UNMODELLED, GameResult, HandResult, 
 from ..engine.state import HandState
 from ..records.model import GameRecord, HandRecord
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
-from .knowledge import at_play, observe
+from .information_set import at_play, observe
 from .rollout import History
 from .sampling import InconsistentKnowledge
 

@@ -16,7 +16,7 @@ over the same eight deals its knowledge allows:
 
 >>> from hearts_analysis.cards import mask_of, parse_card
 >>> from hearts_analysis.rules import Rules
->>> from hearts_analysis.review.knowledge import at_play, observe
+>>> from hearts_analysis.review.information_set import at_play, observe
 >>> from hearts_analysis.review.sampling import sample_hands
 >>> deal = [mask_of(parse_card(c) for c in text.split()) for text in (
 ...     "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D", "8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S",

@@ -30,7 +30,7 @@ from math import factorial
 import numpy as np
 
 from ..cards import iter_cards
-from .knowledge import Knowledge
+from .information_set import Knowledge
 from ..kernel.masks import BIT, U64, ZERO
 
 

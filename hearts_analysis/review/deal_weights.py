@@ -1,6 +1,6 @@
 """Hidden deals weighted by what the other seats did with them.
 
-The rules alone (:mod:`.knowledge`) say only which deals are possible; a
+The rules alone (:mod:`.information_set`) say only which deals are possible; a
 seat's plays also say which are likely. A player who ducked under the king of
 spades with the ace still in hand is rarer than one who had no higher spade.
 Following GIB and the PIMC literature on Hearts, each sampled deal is weighted
@@ -19,7 +19,7 @@ seat 1 showed a void in clubs):
 
 >>> from hearts_analysis.cards import mask_of, parse_card
 >>> from hearts_analysis.engine.state import HandState
->>> from hearts_analysis.review.knowledge import at_play, observe
+>>> from hearts_analysis.review.information_set import at_play, observe
 >>> from hearts_analysis.rules import Rules
 >>> deal = [mask_of(parse_card(c) for c in text.split()) for text in (
 ...     "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D", "8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S",
@@ -45,7 +45,7 @@ from ..cards import Card
 from ..kernel.compiled import facts, model_choices
 from ..kernel.masks import BIT, U64
 from ..rules import Table
-from .knowledge import Knowledge
+from .information_set import Knowledge
 from .policy import MODELS
 from .sampling import sample_hands
 

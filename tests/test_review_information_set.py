@@ -11,7 +11,7 @@ import pytest
 from hearts_analysis.cards import SUIT_MASKS, iter_cards, mask_of, parse_card
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.state import HandState
-from hearts_analysis.review.knowledge import Knowledge, at_play, before_pass, observe, revealed
+from hearts_analysis.review.information_set import Knowledge, at_play, before_pass, observe, revealed
 from hearts_analysis.review.sampling import InconsistentKnowledge, count_deals, sample_hands
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_game

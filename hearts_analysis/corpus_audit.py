@@ -61,44 +61,6 @@ def game_report(result: GameResult, source: str) -> GameReport:
                         list(result.totals), list(result.winners), result.complete)
 
 
-def score_sheet(result: GameResult, source: str) -> dict:
-    """The score sheet of one game (``hearts score --format json``): points per hand, running totals, moons."""
-    return {
-        "source": source,
-        "game_id": result.record.game_id,
-        "players": list(result.record.players),
-        "hands": [{"hand": h.number, "pass_direction": h.pass_direction,
-                   "points_before_moon": list(h.raw_points), "points": list(h.points),
-                   "totals": list(h.totals), "moon": None if h.moon is None else h.moon.to_dict(),
-                   "violations": len(h.violations), "counted": not result.after_end(h)} for h in result.hands],
-        "totals": list(result.totals),
-        "ended_at": result.ended_at,
-        "winners": list(result.winners),
-        "complete": result.complete,
-        "violations": len(result.violations),
-    }
-
-
-SCORE_CSV_COLUMNS = ("source", "game_id", "hand", "seat", "player", "points_before_moon", "points",
-                     "total", "moon_seat", "moon_choice")
-"""``hearts score --format csv``: one row per hand and seat."""
-
-
-def score_rows(sheet: dict[str, Any]) -> Iterator[list[Any]]:
-    """The rows of a score sheet, in :data:`SCORE_CSV_COLUMNS`."""
-    for hand in sheet["hands"]:
-        moon = hand["moon"] or {}
-        for seat, player in enumerate(sheet["players"]):
-            yield [sheet["source"], sheet["game_id"], hand["hand"], seat, player, hand["points_before_moon"][seat],
-                   hand["points"][seat], hand["totals"][seat], moon.get("seat", ""), moon.get("choice", "")]
-
-
-def score_sheets(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[tuple[Item, dict | None]]:
-    """Each game's score sheet, recomputed from the plays; an unreadable record comes with ``None``."""
-    for item in iter_sources(paths, rules):
-        yield item, None if item.game is None else score_sheet(replay_game(item.game), item.source)
-
-
 def error_report(item: Item) -> dict[str, Any]:
     assert item.error is not None
     out = {"source": item.source, "message": item.error.text()}

@@ -1,7 +1,7 @@
 """The audit of a corpus as one document: what ``hearts validate`` prints, for Python users too.
 
 :class:`CorpusAudit` runs any engine (``reference``, ``fast`` or ``dask``), counts its
-:class:`~hearts_analysis.audit.Summary` as the games pass, keeps the unreadable records, and
+:class:`~hearts_analysis.corpus_audit.Summary` as the games pass, keeps the unreadable records, and
 writes the JSON document (``{"games": [...], "errors": [...], "summary": {...}}``) a game at
 a time, so that a corpus of millions of games is never held whole. :func:`audit_document` is
 the same document as a dict, for a corpus that fits in memory.
@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 import orjson
 
-from ..audit import GameReport, Summary, error_report
+from ..corpus_audit import GameReport, Summary, error_report
 from ..rules import Rules
 from . import ENGINES, audit_entries
 from .run import CleanRun, Entry
