@@ -250,6 +250,18 @@ def test_winning_chances_are_exact_when_the_game_ends_and_ordered_when_it_does_n
     assert can_end(table, (80, 0, 0, 0)) and not can_end(table, (60, 50, 40, 30))
 
 
+def test_a_game_of_fixed_deals_ends_after_its_last_deal_not_at_the_target():
+    import numpy as np
+    from hearts_analysis.review.context import can_end, win_probability
+    table = Rules.preset("standard", deals_per_game=4).table(4)
+    past_target = np.array([[150, 20, 30, 40]])
+    assert not can_end(table, (150, 20, 30, 40), 2) and can_end(table, (0, 0, 0, 0), 4)
+    # after hand 2 of 4 the game goes on: seat 0 is far behind but not yet beaten, ...
+    assert win_probability(table, past_target, 1, 2)[0] < 1.0
+    # ... and after the last deal the lowest total has won, though no total reached the target
+    assert win_probability(table, np.array([[50, 20, 30, 40]]), 1, 4).tolist() == [1.0]
+
+
 def test_near_the_target_a_decision_also_says_what_it_did_to_the_chance_of_winning():
     state, hearts = _moon_run_position()
     knowledge = at_play(state, 2, (0, hearts, 0, hearts))

@@ -44,11 +44,11 @@ from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import HOLD, STATED, TableParams, table_params
 from ..fastpath.screen import Verdict, windows
-from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import PLAY
 from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
-from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS
+from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS, better_choices
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
 from .rating import GameOutcome
 from .stats import PASS_RATES, Tally
@@ -64,7 +64,6 @@ CHUNK_HANDS = 8192
 OUTCOMES = ("shot", "stopped", "abandoned")
 SHOT, STOPPED, ABANDONED = range(3)
 _RIGHT = DIRECTION_CODES["right"]
-_ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
 
 
 # -- bit helpers --------------------------------------------------------------------
@@ -496,7 +495,7 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
     taken = h.taken
     hearts = popcount(taken & HEARTS_U)
     qs = (taken & QS_U) != 0
-    raw = hearts + 13 * (qs & ~(rules.queen_of_clubs_cancels_queen & ((taken >> U64(QC)) & ONE != 0)))
+    raw = hearts + QUEEN_POINTS * (qs & ~(rules.queen_of_clubs_cancels_queen & ((taken >> U64(QC)) & ONE != 0)))
     raw = raw + rules.jack_of_diamonds * (((taken >> U64(JD)) & ONE) != 0)
     raw = raw + rules.no_tricks_bonus * ((h.tricks_won == 0) & (moon_seat < 0)[:, None])
     add = counts.add
@@ -547,24 +546,18 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
 def judge_choices(p: TableParams, h: Hands, rows: np.ndarray, verdict: Verdict,
                   before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(judged, correct)`` per hand of ``rows``: ``moons.judge_choice`` where one option was better."""
-    count, n = len(rows), h.cards.shape[2]
+    n = h.cards.shape[2]
     hand = h.hand[rows]
     shooter = verdict.moon_seat[hand]
     is_shooter = np.arange(n) == shooter[:, None]
     jack = p.jack_of_diamonds * (((h.taken[rows] >> U64(JD)) & ONE) != 0)
 
-    def value(after: np.ndarray) -> np.ndarray:
+    def over(after: np.ndarray) -> np.ndarray:
         top = after.max(axis=1)
-        over = top > p.target if p.exceed else top >= p.target
-        low = after.min(axis=1)
-        mine = after[np.arange(count), shooter.clip(0)]
-        alone = (after == low[:, None]).sum(axis=1) == 1
-        return np.where(~over, 1, np.where(mine != low, 0, np.where(alone, 3, 2)))
+        return top > p.target if p.exceed else top >= p.target
 
-    add_after = before + jack + p.point_total * ~is_shooter
-    add, sub = value(add_after), value(before + jack - p.point_total * is_shooter)
-    leads = add_after[np.arange(count), shooter.clip(0)] == add_after.min(axis=1)
-    better = np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT), np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
+    add_after, sub_after = before + jack + p.point_total * ~is_shooter, before + jack - p.point_total * is_shooter
+    better = better_choices(add_after, over(add_after), sub_after, over(sub_after), shooter.clip(0))
     judged = (shooter >= 0) & (better >= 0)
     return judged, verdict.moon_choice[hand] == better
 

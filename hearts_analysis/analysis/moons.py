@@ -49,11 +49,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Mask, highest
 from ..engine.replay import HandResult
 from ..engine.scoring import moon_points
-from ..rules import Table
+from ..records.model import MOON_CODES
+from ..rules import MOON_CHOICES, Table
 from .trace import HandTrace, Play, Trick
+
+_ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
 
 MIN_RUN_POINTS = 5
 """Points (hearts 1, QS 13) a runner must hold before its run counts as an attempt."""
@@ -200,31 +205,45 @@ def missed_stops(trick: Trick, runner: int, played_before: Mask, players: int) -
     return out
 
 
+def better_choices(add_after: np.ndarray, add_over: np.ndarray, sub_after: np.ndarray, sub_over: np.ndarray,
+                   shooter: np.ndarray) -> np.ndarray:
+    """The better moon option of each row: its code (:data:`~hearts_analysis.records.model.MOON_CODES`),
+    -1 for either; the one judgement of the scalar analysis and the columnar statistics.
+
+    ``*_after``: ``(rows, seats)`` totals after the hand scored by each option; ``*_over``: whether the
+    game then ends. An option that wins the game beats one that ties it, which beats one that goes on,
+    which beats one that loses; where the game goes on either way, adding keeps a shooter who then
+    leads in the lead, else subtracting is better.
+
+    >>> after = np.array([[60, 90, 90, 90]])
+    >>> better_choices(after, np.array([False]), np.array([[8, 64, 64, 64]]), np.array([False]), np.array([0]))
+    array([0])
+    >>> better_choices(after, np.array([False]), after - 26, np.array([False]), np.array([1]))
+    array([1])
+    """
+    rows = np.arange(len(shooter))
+
+    def value(after: np.ndarray, over: np.ndarray) -> np.ndarray:
+        low = after.min(axis=1)
+        alone = (after == low[:, None]).sum(axis=1) == 1
+        return np.where(~over, 1, np.where(after[rows, shooter] != low, 0, np.where(alone, 3, 2)))
+
+    add, sub = value(add_after, add_over), value(sub_after, sub_over)
+    leads = add_after[rows, shooter] == add_after.min(axis=1)
+    return np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT),
+                    np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
+
+
 def judge_choice(table: Table, totals_before: tuple[int, ...], result: HandResult) -> MoonChoice | None:
     """The shooter's choice against the better option (``None`` unless the rules let it choose)."""
     if result.moon is None or table.rules.moon != "shooter_choice":
         return None
     shooter = result.moon.seat
-
-    def value(option: str) -> tuple[int, tuple[int, ...]]:
-        after = tuple(t + p for t, p in zip(totals_before, moon_points(table, list(result.taken), shooter, option)))
-        if not table.game_over(after):
-            return 1, after
-        low = min(after)
-        if after[shooter] != low:
-            return 0, after
-        return (3 if after.count(low) == 1 else 2), after
-
-    add, add_after = value("add_to_others")
-    sub, _ = value("subtract_from_shooter")
-    if add != sub:
-        better = "add_to_others" if add > sub else "subtract_from_shooter"
-    elif add == 1:
-        leads = add_after[shooter] == min(add_after)
-        better = "add_to_others" if leads else "subtract_from_shooter"
-    else:
-        better = "either"
-    return MoonChoice(result.moon.choice, better)
+    afters = [tuple(t + p for t, p in zip(totals_before, moon_points(table, list(result.taken), shooter, option)))
+              for option in MOON_CHOICES]
+    over = [np.array([table.game_over(after)]) for after in afters]
+    better = better_choices(np.array([afters[0]]), over[0], np.array([afters[1]]), over[1], np.array([shooter]))[0]
+    return MoonChoice(result.moon.choice, "either" if better < 0 else MOON_CHOICES[better])
 
 
 def detect_moon(table: Table, trace: HandTrace, result: HandResult,

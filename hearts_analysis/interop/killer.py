@@ -59,17 +59,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence, TextIO
 
 import orjson
 
-from ..cards import HEARTS, QS, RANK_LETTERS, SUIT_LETTERS, Card, card_name, make_card, rank_of, suit_of
+from ..cards import RANK_LETTERS, SUIT_LETTERS, Card, card_name, make_card, rank_of, suit_of
 from ..engine.replay import replay_game
+from ..engine.scoring import moon_points, moon_shooter, raw_points
+from ..engine.state import HandState
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..records.numbers import whole_number
-from ..rules import RULE_FIELDS, Rules
+from ..rules import MOON_CHOICES, RULE_FIELDS, Rules, Table
 from ..text import shown
 from .rebuild import cut_tolerant
 
@@ -86,7 +89,6 @@ CYCLE = ("left", "right", "across", "hold")
 SUIT_ORDER = "SHCD"
 """The columns of a hand: spades, hearts, clubs, diamonds."""
 PRESET = "killer_hearts"
-TARGET = 100
 HAND_SIZE = 13
 COLUMN = 14
 
@@ -111,7 +113,6 @@ def sniff(head: str) -> bool:
 CARDS: dict[str, Card] = {rank + suit: make_card(s, r) for s, suit in enumerate(SUIT_LETTERS)
                           for r, rank in enumerate(RANK_LETTERS)}
 """Killer's spelling of each card: rank then suit, ten as ``T``."""
-POINTS = tuple(1 if suit_of(c) == HEARTS else 13 if c == QS else 0 for c in range(52))
 
 
 def parse_card(text: str) -> Card:
@@ -355,33 +356,43 @@ def read_deals(stream: Iterable[str], name: str) -> Iterator[Deal]:
 
 
 # -- deals -> games --------------------------------------------------------------------
-def trick_points(plays: Sequence[tuple[int, Card]]) -> tuple[int, ...] | None:
-    """Hearts and QS each seat took in a whole hand (52 plays), before any moon; else ``None``."""
+@lru_cache(maxsize=1)
+def _table() -> Table:
+    """The rules the program plays by, as a table: the engine replays and scores a deal's tricks."""
+    return Rules.preset(PRESET).table(4)
+
+
+def _hand(plays: Sequence[tuple[int, Card]]) -> HandState | None:
+    """A whole hand (52 plays) played through the engine's hand state, which finds each trick's winner."""
     if len(plays) != 4 * HAND_SIZE:
         return None
-    points = [0, 0, 0, 0]
-    for start in range(0, len(plays), 4):
-        winner, best = plays[start]
-        value = POINTS[best]
-        for seat, card in plays[start + 1:start + 4]:
-            value += POINTS[card]
-            if card // 13 == best // 13 and card > best:
-                winner, best = seat, card
-        points[winner] += value
-    return tuple(points)
+    hands = [0, 0, 0, 0]
+    for seat, card in plays:
+        hands[seat] |= 1 << card
+    state = HandState(_table(), hands, plays[0][0])
+    for seat, card in plays:
+        state.push(seat, card)
+    return state
+
+
+def trick_points(plays: Sequence[tuple[int, Card]]) -> tuple[int, ...] | None:
+    """Points each seat took in a whole hand (52 plays), before any moon; else ``None``."""
+    state = _hand(plays)
+    if state is None:
+        return None
+    return tuple(raw_points(state.table, taken, 1) for taken in state.taken)
 
 
 def point_options(plays: Sequence[tuple[int, Card]]) -> dict[tuple[int, ...], str | None] | None:
     """The points a whole hand can score, each with its moon choice (``None`` without a moon)."""
-    raw = trick_points(plays)
-    if raw is None:
+    state = _hand(plays)
+    if state is None:
         return None
-    if 26 not in raw:
-        return {raw: None}
-    shooter = raw.index(26)
-    add = tuple(0 if seat == shooter else 26 for seat in range(4))
-    subtract = tuple(-26 if seat == shooter else 0 for seat in range(4))
-    return {add: "add_to_others", subtract: "subtract_from_shooter"}
+    table, taken = state.table, state.taken
+    shooter = moon_shooter(table, taken)
+    if shooter is None:
+        return {tuple(raw_points(table, cards, 1) for cards in taken): None}
+    return {tuple(moon_points(table, taken, shooter, choice)): choice for choice in MOON_CHOICES}
 
 
 def _minus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -392,9 +403,10 @@ def starts_new_game(before: Sequence[int], deal: Deal) -> bool:
     """Whether a deal's score line restarts the running score rather than continuing ``before``.
 
     The deal's tricks decide where its score fits only one way; else a game is over at
-    the target, and a score that drops (other than by a moon's 26) restarts.
+    the target, and a score that drops (other than by a moon's points) restarts.
     """
-    over = max(before) >= TARGET
+    table = _table()
+    over = table.game_over(before)
     if deal.score is None:
         return over
     options = point_options(deal.plays)
@@ -403,7 +415,7 @@ def starts_new_game(before: Sequence[int], deal: Deal) -> bool:
         if continues != fresh:
             return fresh
     drop = [b - s for b, s in zip(before, deal.score) if s < b]
-    return over or (bool(drop) and drop != [26])
+    return over or (bool(drop) and drop != [table.point_total])
 
 
 def group_games(deals: Iterable[Deal]) -> Iterator[list[Deal]]:

@@ -20,7 +20,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import orjson
 
-from ..cards import Card, CardError, Mask, mask_of, parse_card
+from ..cards import SUIT_MASKS, Card, CardError, Mask, mask_of, parse_card, suit_of
+from ..engine.interpreter import winning_card
 from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
@@ -56,13 +57,8 @@ def deal_before_pass(held: Sequence[Mask], passes: Sequence[Sequence[Card] | Non
 
 
 def trick_winner(cards: Sequence[Card]) -> int:
-    """Index in ``cards`` (play order) of the highest card of the suit led."""
-    led = cards[0] // 13
-    best = 0
-    for i, card in enumerate(cards):
-        if card // 13 == led and card > cards[best]:
-            best = i
-    return best
+    """Index in ``cards`` (play order) of the card that takes the trick (the engine's rule)."""
+    return list(cards).index(winning_card(mask_of(cards), SUIT_MASKS[suit_of(cards[0])]))
 
 
 def trick_seats(cards: Sequence[Card], first_leader: int, players: int) -> tuple[list[int], int]:

@@ -18,6 +18,15 @@ tied), and after one that does not:
 [1.0, 0.5, 0.67]
 >>> can_end(table, (80, 0, 0, 0)), can_end(table, (20, 0, 0, 0))
 (True, False)
+
+Under ``deals_per_game`` the game ends after its last deal, whatever the
+totals: hand 3 of 4 cannot end it, hand 4 does (``hand``: the hand just played):
+
+>>> fixed = Rules.preset("standard", deals_per_game=4).table(4)
+>>> can_end(fixed, (150, 0, 0, 0), 3), can_end(fixed, (0, 0, 0, 0), 4)
+(False, True)
+>>> win_probability(fixed, [[150, 50, 60, 70]], 1, 4).tolist()
+[1.0]
 """
 
 from __future__ import annotations
@@ -36,16 +45,20 @@ MAX_HANDS = 40
 _CHUNK = 64
 
 
-def is_over(table: Table, totals: np.ndarray) -> np.ndarray:
-    """Rows of ``totals`` in which the game has ended."""
+def is_over(table: Table, totals: np.ndarray, deals: np.ndarray | int = 0) -> np.ndarray:
+    """Rows of ``totals`` in which the game has ended after ``deals`` hands (broadcast against the rows):
+    :meth:`Table.game_over <hearts_analysis.rules.Table.game_over>` for arrays."""
     top = totals.max(axis=-1)
+    if table.rules.deals_per_game:
+        return np.broadcast_to(np.asarray(deals) >= table.rules.deals_per_game, top.shape)
     return top > table.rules.target if table.rules.end_at == "exceed" else top >= table.rules.target
 
 
-def can_end(table: Table, totals: tuple[int, ...]) -> bool:
-    """Whether this hand can end the game (some total may reach the target)."""
+def can_end(table: Table, totals: tuple[int, ...], hand: int = 0) -> bool:
+    """Whether hand ``hand`` can end the game (some total may reach the target; under deals_per_game,
+    it is the last deal)."""
     reach = max(totals) + max(table.point_total, 1)
-    return bool(is_over(table, np.array([reach])))
+    return bool(is_over(table, np.array([reach]), hand))
 
 
 def _share_of_win(totals: np.ndarray, seat: int) -> np.ndarray:
@@ -54,14 +67,14 @@ def _share_of_win(totals: np.ndarray, seat: int) -> np.ndarray:
     return np.where(lowest[..., seat], 1.0 / lowest.sum(axis=-1), 0.0)
 
 
-def win_probability(table: Table, totals: np.ndarray, seat: int) -> np.ndarray:
-    """The chance that ``seat`` wins from each row of game totals (after a hand)."""
+def win_probability(table: Table, totals: np.ndarray, seat: int, hand: int = 0) -> np.ndarray:
+    """The chance that ``seat`` wins from each row of game totals after hand ``hand``."""
     totals = np.asarray(totals, np.int64)
     result = np.empty(len(totals))
-    over = is_over(table, totals)
+    over = is_over(table, totals, hand)
     result[over] = _share_of_win(totals[over], seat)
     if (~over).any():
-        result[~over] = _simulated(table, totals[~over], seat)
+        result[~over] = _simulated(table, totals[~over], seat, hand)
     return result
 
 
@@ -84,25 +97,33 @@ def _futures(table: Table, hands: int) -> np.ndarray:
     return np.cumsum(points, axis=1)
 
 
-def _simulated(table: Table, totals: np.ndarray, seat: int) -> np.ndarray:
+def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.ndarray:
     n = table.players
     per_hand = max(table.point_total, 1)
-    hands = int(np.ceil((n * (table.rules.target + 1) - totals.sum(axis=1).min()) / per_hand)) + 1
+    if table.rules.deals_per_game:
+        hands = table.rules.deals_per_game - hand
+    else:
+        hands = int(np.ceil((n * (table.rules.target + 1) - totals.sum(axis=1).min()) / per_hand)) + 1
     futures = _futures(table, max(1, min(hands, MAX_HANDS)))
+    # future k is hand ``hand + 1 + k``; a game still going after the last future ends there
+    deals = hand + 1 + np.arange(futures.shape[1])
+    deals[-1] = max(deals[-1], table.rules.deals_per_game)
     chances = np.empty(len(totals))
     for start in range(0, len(totals), _CHUNK):
         rows = totals[start:start + _CHUNK]
         paths = rows[:, None, None, :] + futures[None]
-        over = is_over(table, paths)
+        over = is_over(table, paths, deals)
         first = np.argmax(over, axis=2)
         final = np.take_along_axis(paths, first[..., None, None], axis=2)[:, :, 0, :]
         chances[start:start + _CHUNK] = _share_of_win(final, seat).mean(axis=1)
     return chances
 
 
-def win_chances(table: Table, totals_before: tuple[int, ...], points: np.ndarray, seat: int) -> np.ndarray:
-    """Mean chance of winning per alternative, from ``(alternatives, samples, seats)`` hand points."""
+def win_chances(table: Table, totals_before: tuple[int, ...], points: np.ndarray, seat: int,
+                hand: int = 0) -> np.ndarray:
+    """Mean chance of winning per alternative, from ``(alternatives, samples, seats)`` hand points of
+    hand ``hand``."""
     finals = (np.asarray(totals_before, np.int64) + points).reshape(-1, points.shape[-1])
     unique, inverse = np.unique(finals, axis=0, return_inverse=True)
-    chances = win_probability(table, unique, seat)[inverse.reshape(-1)]
+    chances = win_probability(table, unique, seat, hand)[inverse.reshape(-1)]
     return chances.reshape(points.shape[:2]).mean(axis=1)

@@ -674,8 +674,8 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
                 and verdict not in (None, UNSETTLED)):
             other = confirm(fresh, seat, chosen, best, settings)
     win = None
-    if settings.game_context and context.can_end(position.table, position.totals):
-        chances = context.win_chances(position.table, position.totals, outcomes.points, seat)
+    if settings.game_context and context.can_end(position.table, position.totals, position.hand):
+        chances = context.win_chances(position.table, position.totals, outcomes.points, seat, position.hand)
         options = [replace(o, win_chance=float(c)) for o, c in zip(options, chances)]
         win = (float(chances[chosen]), float(chances[best]))
     unclear = verdict == UNSETTLED
