@@ -985,3 +985,21 @@ def passes_all(hands, count, player, right, jd_negative):
             keys[best] = -(1 << 30)
         out[row] = chosen
     return out
+
+
+# -- sampled deals --------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def place_cards(hands, others, split, cards, keys):
+    """Deal ``cards`` into ``hands`` (``(deals, seats)``, changed), row by row: the cards in the order
+    of that row's ``keys`` (random numbers drawn by the caller, so the stream is numpy's), the first
+    ``split[row, 0]`` to seat ``others[0]``, the next ``split[row, 1]`` to ``others[1]``, and so on.
+    The numpy way (an argsort, then a masked reduction per seat) was most of a sampled deal's time."""
+    count = hands.shape[0]
+    for row in range(count):
+        order = np.argsort(keys[row])
+        place = 0
+        for i in range(len(others)):
+            seat = others[i]
+            for _ in range(split[row, i]):
+                hands[row, seat] |= np.int64(1) << cards[order[place]]
+                place += 1

@@ -31,7 +31,8 @@ import numpy as np
 
 from ..cards import iter_cards
 from .information_set import Knowledge
-from ..kernel.masks import BIT, U64, ZERO
+from ..kernel.compiled import place_cards
+from ..kernel.masks import U64
 
 
 class InconsistentKnowledge(ValueError):
@@ -119,25 +120,19 @@ def sample_hands(knowledge: Knowledge, count: int, rng: np.random.Generator) -> 
         raise InconsistentKnowledge(f"no deal of the hidden cards fits what seat {knowledge.seat} knows")
     hands = np.tile(np.array(knowledge.holds, U64), (count, 1))
     rooms = np.tile(np.array(room, np.int64), (count, 1))
+    scale = 16 ** np.arange(len(room) - 1, -1, -1, dtype=np.int64)   # a room is at most 13: one digit each
+    seats = np.array(others, np.int64)
     for index, (_, cards) in enumerate(deals.groups):
         split = np.zeros_like(rooms)
-        states, inverse = np.unique(rooms, axis=0, return_inverse=True)
-        for state_index, state in enumerate(states):
-            splits, probabilities = deals.options(index, tuple(int(r) for r in state))
+        # the distinct rooms in lexicographic order (as np.unique over rows), by one number a row
+        keys, first, inverse = np.unique(rooms @ scale, return_index=True, return_inverse=True)
+        for state_index in range(len(keys)):
+            splits, probabilities = deals.options(index, tuple(int(r) for r in rooms[first[state_index]]))
             members = np.flatnonzero(inverse.reshape(-1) == state_index)
             if len(splits) == 1:
                 split[members] = splits[0]
             else:
                 split[members] = np.array(splits)[rng.choice(len(splits), size=len(members), p=probabilities)]
         rooms -= split
-        shuffled = BIT[np.array(cards)][np.argsort(rng.random((count, len(cards))), axis=1)]
-        place = np.arange(len(cards))[None, :]
-        start = np.zeros(count, np.int64)
-        for i, seat in enumerate(others):
-            if not split[:, i].any():
-                continue
-            end = start + split[:, i]
-            chosen = (place >= start[:, None]) & (place < end[:, None])
-            hands[:, seat] |= np.bitwise_or.reduce(np.where(chosen, shuffled, ZERO), axis=1)
-            start = end
+        place_cards(hands.view(np.int64), seats, split, np.array(cards, np.int64), rng.random((count, len(cards))))
     return hands
