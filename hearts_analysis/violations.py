@@ -11,19 +11,54 @@ revoke: Did not follow suit (revoke)
 >>> Violation("revokes", hand=2, trick=5, seat=1, card="QS", message="...")
 Traceback (most recent call last):
 ValueError: unknown violation code 'revokes'
+
+The codes are typed (:class:`Code`); each is still the text it names:
+
+>>> Code.REVOKE == "revoke", f"{Code.POINTS_MISMATCH}", Code("hand-incomplete") is Code.HAND_INCOMPLETE
+(True, 'points-mismatch', True)
+>>> Code.REVOKES
+Traceback (most recent call last):
+AttributeError: REVOKES
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
+
+
+class Code(StrEnum):
+    """Every violation code, typed: ``Code.REVOKE`` is the string ``"revoke"`` (JSON writes it so), and a
+    mistyped member (``Code.REVOKES``) is an ``AttributeError`` where a mistyped string would quietly never
+    match. It reads as its text wherever it is shown, so the documents and messages do not change."""
+
+    DEAL_INVALID = "deal-invalid"
+    PASS_INVALID = "pass-invalid"
+    WRONG_FIRST_LEAD = "wrong-first-lead"
+    OUT_OF_TURN = "out-of-turn"
+    CARD_NOT_HELD = "card-not-held"
+    REVOKE = "revoke"
+    POINTS_ON_FIRST_TRICK = "points-on-first-trick"
+    HEARTS_NOT_BROKEN = "hearts-not-broken"
+    HAND_INCOMPLETE = "hand-incomplete"
+    POINTS_MISMATCH = "points-mismatch"
+    TOTALS_MISMATCH = "totals-mismatch"
+    GAME_OVER_EARLY = "game-over-early"
+    GAME_CONTINUED = "game-continued"
+    MOON_CHOICE_INVALID = "moon-choice-invalid"
+    CHARGE_INVALID = "charge-invalid"
+    UNMODELLED = "unmodelled"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
 
 
 @dataclass(frozen=True)
 class Rule:
     """One entry of the catalogue."""
 
-    code: str
+    code: Code
     title: str
     what: str
     why: str
@@ -31,76 +66,76 @@ class Rule:
 
 
 CATALOGUE: dict[str, Rule] = {r.code: r for r in [
-    Rule("deal-invalid", "The deal is not a legal deal",
+    Rule(Code.DEAL_INVALID, "The deal is not a legal deal",
          "Every seat must be dealt the same number of cards, and the hands together must be exactly "
          "the deck in play: no card twice, no card the rules remove, no card missing.",
          "A wrong deal makes every later check meaningless and usually means a logging fault.",
          "Seat 2 was dealt 14 cards; 7H was dealt twice (seats 0 and 3)."),
-    Rule("pass-invalid", "A pass does not follow the rules",
+    Rule(Code.PASS_INVALID, "A pass does not follow the rules",
          "On a passing hand every seat gives exactly pass_count cards it was dealt to the seat the "
          "pass cycle names; on a hold hand nobody passes. A stated pass_direction must match the cycle.",
          "Passing the wrong cards or to the wrong seat changes every hand at the table.",
          "Seat 1 passed AS, which it was not dealt; hand 4 is a hold hand but seat 0 passed 3 cards."),
-    Rule("wrong-first-lead", "The first trick was not led as the rules require",
+    Rule(Code.WRONG_FIRST_LEAD, "The first trick was not led as the rules require",
          "Under first_lead lowest_club the holder of the lowest club in the deck (2C, or 3C where 2C is "
          "removed) leads it; under any_club that holder leads any club; under left_of_dealer the seat "
          "left of the dealer leads.",
          "The opening lead is fixed so that no seat can choose a favourable start.",
          "Seat 3 led 5C to trick 1, but seat 1 held 2C and had to lead it."),
-    Rule("out-of-turn", "A card was played out of turn",
+    Rule(Code.OUT_OF_TURN, "A card was played out of turn",
          "The winner of a trick leads the next one and play goes clockwise (seat + 1).",
          "Playing out of turn lets a seat see cards it should not have seen yet.",
          "Seat 2 played in trick 4 when it was seat 1's turn."),
-    Rule("card-not-held", "A card was played that the seat did not hold",
+    Rule(Code.CARD_NOT_HELD, "A card was played that the seat did not hold",
          "A seat can only play a card in its hand after passing: dealt, not passed away or received, "
          "and not already played.",
          "A card played twice or out of another hand means the log or the game is corrupt.",
          "Seat 0 played QS in trick 6, but QS had been passed to seat 1."),
-    Rule("revoke", "Did not follow suit (revoke)",
+    Rule(Code.REVOKE, "Did not follow suit (revoke)",
          "A seat holding a card of the suit led must play that suit.",
          "Following suit is the basic rule of every trick-taking game; a revoke can dodge points.",
          "Seat 2 played QS on a diamond lead while holding 4D and KD."),
-    Rule("points-on-first-trick", "Points played on the first trick",
+    Rule(Code.POINTS_ON_FIRST_TRICK, "Points played on the first trick",
          "When points_on_first_trick is false, no heart and no QS may be played to trick 1 "
          "unless the seat holds nothing else it may play.",
          "It keeps the first trick free of points so that the opening deal alone does not decide the hand.",
          "Seat 3, void in clubs, dumped QS on trick 1 while holding 8D."),
-    Rule("hearts-not-broken", "A heart was led before hearts were broken",
+    Rule(Code.HEARTS_NOT_BROKEN, "A heart was led before hearts were broken",
          "When hearts_must_be_broken is true, a heart may be led only after a heart (or, under "
          "hearts_broken_by heart_or_queen, QS) has been played, unless the leader holds only hearts "
          "(only_hearts_lead allowed also counts QS as a heart here; queen_first makes such a leader lead QS).",
          "Leading hearts early forces points on the table before anyone chose to give them.",
          "Seat 1 led 4H in trick 3 while hearts were unbroken and it held 9S."),
-    Rule("hand-incomplete", "The hand has too few or too many plays",
+    Rule(Code.HAND_INCOMPLETE, "The hand has too few or too many plays",
          "Every card dealt is played, one trick of one card per seat at a time, unless only_hearts_lead "
          "ends_hand ends the hand early, in which case no card may follow.",
          "A hand that stops early or runs on cannot be scored correctly.",
          "Hand 5 has 47 plays; 52 were expected."),
-    Rule("points-mismatch", "The recorded points of a hand are wrong",
+    Rule(Code.POINTS_MISMATCH, "The recorded points of a hand are wrong",
          "A hand's recorded points per seat must be the points computed from the tricks: hearts 1, "
          "QS 13, JD and the other rule options, after the moon adjustment.",
          "Scorekeeping errors decide games.",
          "Hand 2 records 13 points for seat 1, but seat 1 took 3 hearts (3 points)."),
-    Rule("totals-mismatch", "A recorded running total is wrong",
+    Rule(Code.TOTALS_MISMATCH, "A recorded running total is wrong",
          "Each seat's recorded total after a hand must be the sum of its computed points so far. A "
          "difference carried unchanged into later hands is reported once, where it first appears.",
          "The running totals decide when the game ends and who wins.",
          "After hand 3 seat 0's total is recorded as 45; the points add up to 40."),
-    Rule("game-over-early", "The game is marked complete but nobody reached the target",
+    Rule(Code.GAME_OVER_EARLY, "The game is marked complete but nobody reached the target",
          "A game ends only after a hand in which a total reaches the target (or exceeds it, under end_at exceed).",
          "A game stopped early has no winner under the rules.",
          "The record says complete, but the highest total is 87 with a target of 100."),
-    Rule("game-continued", "Hands were recorded after the game ended",
+    Rule(Code.GAME_CONTINUED, "Hands were recorded after the game ended",
          "The game ends after the hand in which a total reaches the target; no further hand is played.",
          "Extra hands can change the winner.",
          "Seat 2 reached 104 in hand 9, but hand 10 was recorded."),
-    Rule("moon-choice-invalid", "The recorded moon choice is not allowed",
+    Rule(Code.MOON_CHOICE_INVALID, "The recorded moon choice is not allowed",
          "A moon choice may be recorded only for a hand in which a seat shot the moon, and it must be "
          "one the rules allow: either option under moon shooter_choice, the fixed option otherwise, none "
          "when moon is none.",
          "The choice moves 26 points; an invalid one changes the result.",
          "Hand 6 records moon subtract_from_shooter, but the rules add 26 to the others."),
-    Rule("charge-invalid", "A charge breaks the rules",
+    Rule(Code.CHARGE_INVALID, "A charge breaks the rules",
          "Only the cards the rules list under charges may be charged (exposed), by the seat holding them "
          "after the pass; a charged card may not be led, or played to, the first trick of its suit while "
          "its holder has another card it may play there (unless charged_cards_wait is false, as on Trend "
@@ -109,7 +144,7 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
          "charged card at once takes away the others' chance to avoid it.",
          "AH is recorded as charged, but the rules allow no charges; seat 2 led charged QS to the first "
          "spade trick while holding 4S."),
-    Rule("unmodelled", "The log uses something the engine does not model",
+    Rule(Code.UNMODELLED, "The log uses something the engine does not model",
          "An imported log may hold a rule or an event that no rule field describes (a keeper pass, a "
          "scoring quirk of the program that wrote it). The record keeps it, and the audit names it here "
          "instead of judging the game as if it were not there.",
@@ -118,13 +153,15 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
 ]}
 
 CODES: tuple[str, ...] = tuple(CATALOGUE)
+assert CODES == tuple(Code), "every Code has its catalogue entry, in the order of the enum"
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One broken rule, located: ``hand`` and ``trick`` 1-based, ``seat`` 0-based."""
 
-    code: str
+    code: Code
+    """Given as a :class:`Code` or its text; kept as the :class:`Code`."""
     hand: int | None
     trick: int | None
     seat: int | None
@@ -132,11 +169,14 @@ class Violation:
     message: str
 
     def __post_init__(self) -> None:
-        if self.code not in CATALOGUE:
-            raise ValueError(f"unknown violation code {self.code!r}")
+        if type(self.code) is not Code:
+            if self.code not in CATALOGUE:
+                raise ValueError(f"unknown violation code {self.code!r}")
+            object.__setattr__(self, "code", Code(self.code))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "hand": self.hand, "trick": self.trick, "seat": self.seat,
+        """Plain data (the code as its text), so every document and every key built from it stays a ``str``."""
+        return {"code": self.code.value, "hand": self.hand, "trick": self.trick, "seat": self.seat,
                 "card": self.card, "message": self.message}
 
     def location(self) -> str:

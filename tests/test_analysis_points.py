@@ -10,7 +10,7 @@ from analysis_games import (ACCIDENT_DEAL, ACCIDENT_PLAY, SHOT_PLAY, STOPPED_PLA
 from conftest import game, hand, tiny_rules
 from hearts_analysis.analysis import analyze_game, tables
 from hearts_analysis.analysis.catalogue import TABLES
-from hearts_analysis.analysis.game import game_to_dict
+from hearts_analysis.analysis.game import analysis_to_dict
 from hearts_analysis.analysis.points import positions
 from hearts_analysis.cards import HEARTS_MASK
 from hearts_analysis.rules import Rules
@@ -37,7 +37,7 @@ def test_a_plain_hand_seat_by_seat():
 
 def test_every_point_card_with_its_trick_giver_and_taker():
     analysis = analyze_game(run_game(ACCIDENT_PLAY, ACCIDENT_DEAL))
-    cards = [(c["card"], c["trick"], c["from"], c["to"]) for c in game_to_dict(analysis)["hands"][0]["point_cards"]]
+    cards = [(c["card"], c["trick"], c["from"], c["to"]) for c in analysis_to_dict(analysis)["hands"][0]["point_cards"]]
     assert cards == [("QS", 2, 1, 0), ("4H", 4, 3, 3), ("2H", 4, 1, 3), ("3H", 4, 2, 3)]
     frame = tables.point_cards_frame([analysis])
     assert list(frame[["card", "trick", "giver", "taker"]].itertuples(index=False, name=None)) == cards
@@ -65,7 +65,7 @@ def test_jack_of_diamonds_and_queen_of_clubs_cancelling_the_queen():
     assert analysis.result.valid
     assert seat_rows(analysis)[0] == (2, True, True, True, 2, -8, -8, -8, 1, 0)
     assert seat_rows(analysis)[3] == (1, False, False, False, 2, 1, 1, 1, 4, 1)   # gave 3H to seat 0
-    data = game_to_dict(analysis)["hands"][0]
+    data = analysis_to_dict(analysis)["hands"][0]
     assert data["jd"] == 0 and data["qc_cancel"] == [0] and data["qs"] == 0
     assert {c["card"] for c in data["point_cards"]} == {"JD", "QC", "QS", "2H", "3H", "4H"}
 
@@ -157,6 +157,6 @@ def test_games_with_violations_are_analysed_with_the_engines_points(data):
         assert [s.points for s in seats] == list(result.points)
         assert [s.tricks_won for s in seats] == list(result.tricks_won)
         assert sum(s.hearts for s in seats) == sum((t & HEARTS_MASK).bit_count() for t in result.taken)
-    game_to_dict(analysis)
+    analysis_to_dict(analysis)
     for name in tables.ROWS:
         list(tables.ROWS[name](analysis))

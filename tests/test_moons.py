@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from analysis_games import (ABANDON_DEAL, ABANDON_PLAY, ACCIDENT_DEAL, ACCIDENT_PLAY, NEAR_DEAL, NEAR_PLAY,
                             SHOT_PLAY, STOPPED_PLAY, SUN_DEAL, SUN_PLAY, run_game)
 from hearts_analysis.analysis import analyze_game
-from hearts_analysis.analysis.game import game_to_dict
+from hearts_analysis.analysis.game import analysis_to_dict
 from hearts_analysis.analysis.moons import control_plays, judge_choice
 from hearts_analysis.analysis.trace import Play, Trick
 from hearts_analysis.cards import POINT_CARDS_MASK, mask_of, parse_card
@@ -23,7 +23,7 @@ from moon_bots import labelled_factory, runs_of  # noqa: E402
 
 
 def moons_of(record):
-    return game_to_dict(analyze_game(record))["moons"]
+    return analysis_to_dict(analyze_game(record))["moons"]
 
 
 def test_a_run_that_is_shot_with_a_missed_stop_on_the_way():
@@ -177,6 +177,6 @@ def test_labelled_runs_are_found_and_nothing_else_is():
 
 def test_the_same_corpus_gives_the_same_attempts():
     games = list(simulate_games(3, Rules(), 4, seed=5))
-    first = [game_to_dict(analyze_game(g))["moons"] for g in games]
-    again = [game_to_dict(analyze_game(replace(g)))["moons"] for g in games]
+    first = [analysis_to_dict(analyze_game(g))["moons"] for g in games]
+    again = [analysis_to_dict(analyze_game(replace(g)))["moons"] for g in games]
     assert first == again

@@ -6,7 +6,7 @@ import pytest
 
 from analysis_games import pass_game, with_players
 from hearts_analysis.analysis import analyze_game
-from hearts_analysis.analysis.game import game_to_dict
+from hearts_analysis.analysis.game import analysis_to_dict
 from hearts_analysis.analysis.passes import ADVICE, advise
 from hearts_analysis.analysis.stats import tally_games
 from hearts_analysis.cards import mask_of, parse_card
@@ -68,7 +68,7 @@ def test_every_advice_code_is_documented_once():
 
 def test_each_pass_reviewed_with_what_became_of_the_cards():
     # Seat 0 passes QS left to seat 1, which dumps it back on seat 0's diamond trick.
-    passes = game_to_dict(analyze_game(pass_game()))["passes"]
+    passes = analysis_to_dict(analyze_game(pass_game()))["passes"]
     keys = ("seat", "to", "direction", "cards", "verdict_codes", "voids", "spade_guards", "kept_qs", "qs_passed",
             "back_points", "receiver_took", "points", "receiver_points")
     assert [tuple(p[k] for k in keys) for p in passes] == [

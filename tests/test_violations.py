@@ -10,7 +10,7 @@ import pytest
 
 from hearts_analysis.engine import replay_game
 from hearts_analysis.rules import Rules
-from hearts_analysis.violations import CATALOGUE, CODES, Violation, explain, render_markdown
+from hearts_analysis.violations import CATALOGUE, CODES, Code, Violation, explain, render_markdown
 
 from conftest import full_deal, game, hand, located, tiny_rules
 
@@ -204,6 +204,23 @@ def test_every_code_is_triggered_at_its_exact_location(code, record, expected):
     assert located(result) == expected
     assert code in {v.code for v in result.violations}
     assert not result.valid
+
+
+def test_the_engine_reports_typed_codes_written_as_their_text():
+    """Every code the replay reports is a member of ``Code`` (so a comparison with a mistyped member fails
+    loudly), and every document still shows it as the plain string."""
+    seen = set()
+    for cases in CASES.values():
+        for case in cases:
+            for violation in replay_game(case.values[0]).violations:
+                assert type(violation.code) is Code, violation
+                seen.add(violation.code)
+                assert type(violation.to_dict()["code"]) is str and violation.to_dict()["code"] == violation.code
+                assert repr(violation.code) == repr(violation.code.value)
+    assert seen == set(Code)
+    assert [rule.code for rule in CATALOGUE.values()] == list(Code)
+    with pytest.raises(AttributeError):
+        Code.REVOKES  # noqa: B018
 
 
 def test_every_catalogue_entry_has_a_triggering_case():

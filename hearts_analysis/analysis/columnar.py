@@ -43,7 +43,7 @@ from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS_MASK, SPAD
 from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import HOLD, STATED, TableParams, table_params
-from ..fastpath.screen import Verdict, windows
+from ..fastpath.screen import ScreenFindings, windows
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import PLAY
 from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
@@ -484,7 +484,7 @@ PASS_FIELDS["any"] = ("passes", "points", "back_points", "receiver_points", "ver
                       *(f"{kind}.{side}" for kind in PASS_KINDS for side in ("opp", "hit")))
 
 
-def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.ndarray, ids: np.ndarray,
+def count_hands(p: TableParams, h: Hands, verdict: ScreenFindings, totals_before: np.ndarray, ids: np.ndarray,
                 counts: Counts) -> None:
     """Every seat-hand of ``h`` into ``counts`` (``Tally._add_hand``); ``ids`` (H, n) the players' ids."""
     count, k, n = h.cards.shape
@@ -543,7 +543,7 @@ def count_hands(p: TableParams, h: Hands, verdict: Verdict, totals_before: np.nd
         _count_passes(p, h, points, runs, ids, counts)
 
 
-def judge_choices(p: TableParams, h: Hands, rows: np.ndarray, verdict: Verdict,
+def judge_choices(p: TableParams, h: Hands, rows: np.ndarray, verdict: ScreenFindings,
                   before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(judged, correct)`` per hand of ``rows``: ``moons.judge_choice`` where one option was better."""
     n = h.cards.shape[2]
@@ -615,7 +615,7 @@ def _count_passes(p: TableParams, h: Hands, points: np.ndarray, runs: np.ndarray
 
 
 # -- a block -------------------------------------------------------------------------------------
-def full_games(block: Block, verdict: Verdict) -> np.ndarray:
+def full_games(block: Block, verdict: ScreenFindings) -> np.ndarray:
     """(games,) bool: clean games whose hands all have every trick played (no ``ends_hand`` sweep);
     the columnar statistics count these, the per-game analysis the rest."""
     fast = verdict.clean.copy()
@@ -650,7 +650,7 @@ def player_ids(block: Block) -> tuple[list[str], np.ndarray, np.ndarray, np.ndar
     return list(known), ids, start, np.where(present, length, 0)
 
 
-def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally, threads: bool = False) -> None:
+def tally_block(block: Block, verdict: ScreenFindings, games: np.ndarray, tally: Tally, threads: bool = False) -> None:
     """Count the games ``games`` (indices of clean games of full tricks, see :func:`full_games`) into ``tally``;
     ``threads``: count chunks of hands on :data:`THREADS` threads."""
     if not len(games):
@@ -684,7 +684,7 @@ def tally_block(block: Block, verdict: Verdict, games: np.ndarray, tally: Tally,
     counts.into(tally, names)
 
 
-def _tally_table(block: Block, verdict: Verdict, p: TableParams, games: np.ndarray, game_ids: np.ndarray,
+def _tally_table(block: Block, verdict: ScreenFindings, p: TableParams, games: np.ndarray, game_ids: np.ndarray,
                  counts: Counts, threads: bool) -> None:
     n = p.players
     first = block.game_hands[games]

@@ -2,7 +2,7 @@
 
 :func:`analyze_game` is the one entry point every table, statistic and
 command builds on; it keeps pure-Python values so that corpora stream through
-it game by game, and :func:`game_to_dict` is the ``hearts analyze --format
+it game by game, and :func:`analysis_to_dict` is the ``hearts analyze --format
 json`` shape of one game.
 
 >>> from hearts_analysis.rules import Rules
@@ -14,7 +14,7 @@ json`` shape of one game.
 >>> first = analysis.hands[0]
 >>> [(seat.hearts, seat.qs) for seat in first.seats], first.hearts_broken
 ([(0, False), (1, False), (6, False), (6, True)], (2, 0))
->>> game_to_dict(analysis)["winners"]
+>>> analysis_to_dict(analysis)["winners"]
 [1]
 """
 
@@ -168,7 +168,7 @@ def pass_to_dict(hand: int, review: PassReview) -> dict[str, Any]:
     }
 
 
-def game_to_dict(analysis: GameAnalysis) -> dict[str, Any]:
+def analysis_to_dict(analysis: GameAnalysis) -> dict[str, Any]:
     """The ``hearts analyze --format json`` shape of one game (hands and tricks 1-based, seats 0-based)."""
     result = analysis.result
     return {

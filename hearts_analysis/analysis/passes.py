@@ -46,7 +46,7 @@ ADVICE: dict[str, Advice] = {a.code: a for a in [
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class PassVerdict:
     code: str
     message: str
 
@@ -74,7 +74,7 @@ class PassReview:
     points: int
     """The passer's points for the hand (after the moon adjustment)."""
     receiver_points: int
-    verdicts: tuple[Verdict, ...]
+    verdicts: tuple[PassVerdict, ...]
 
     @property
     def given(self) -> Mask:
@@ -91,36 +91,36 @@ def _cards(mask: Mask) -> str:
     return " ".join(card_name(c) for c in sorted(iter_cards(mask), reverse=True))
 
 
-def advise(dealt: Mask, given: Mask, direction: str, mooning: bool = False) -> tuple[Verdict, ...]:
+def advise(dealt: Mask, given: Mask, direction: str, mooning: bool = False) -> tuple[PassVerdict, ...]:
     """The passing advice applied to one pass (``mooning``: the passer ran for the moon this hand)."""
-    out: list[Verdict] = []
+    out: list[PassVerdict] = []
     kept = dealt & ~given
     spades = dealt & SUIT_MASKS[SPADES]
     short = spades.bit_count()
     if short < 4:
         only = f"with only {short} spade{'' if short == 1 else 's'}"
         if kept & QS_MASK:
-            out.append(Verdict("kept-queen-short", f"kept QS {only}"))
+            out.append(PassVerdict("kept-queen-short", f"kept QS {only}"))
         exempt = direction == "right" and spades & LOW_SPADES
         if kept & HIGH_SPADES and not exempt:
-            out.append(Verdict("kept-high-spade-short", f"kept {_cards(kept & HIGH_SPADES)} {only}"))
+            out.append(PassVerdict("kept-high-spade-short", f"kept {_cards(kept & HIGH_SPADES)} {only}"))
     if given & LOW_RANKS and not mooning:
-        out.append(Verdict("passed-low-card", f"passed a very low card ({_cards(given & LOW_RANKS)})"))
+        out.append(PassVerdict("passed-low-card", f"passed a very low card ({_cards(given & LOW_RANKS)})"))
     hearts = dealt & HEARTS_MASK
     top3 = _top(hearts, 3)
     if hearts.bit_count() >= 3 and given & top3 == top3:
-        out.append(Verdict("passed-top-hearts", f"passed its top three hearts ({_cards(top3)}), passing {direction}"))
+        out.append(PassVerdict("passed-top-hearts", f"passed its top three hearts ({_cards(top3)}), passing {direction}"))
     ace = 1 << (HEARTS * 13 + 12)
     if hearts == ace and given & ace:
-        out.append(Verdict("passed-singleton-ace-of-hearts", "passed a singleton AH"))
+        out.append(PassVerdict("passed-singleton-ace-of-hearts", "passed a singleton AH"))
     if (hearts.bit_count() >= 5 and hearts & LOW_HEARTS and (hearts & HIGH_HEARTS).bit_count() >= 2):
         allowed = 0 if mooning else _top(hearts, 2) & ~_top(hearts, 1)
         wrong = given & HEARTS_MASK & ~allowed
         if wrong:
             advice = "pass only the second-highest heart" + (", or none when going for the moon" if mooning else "")
-            out.append(Verdict("broke-long-hearts", f"passed {_cards(wrong)} from a long, strong heart suit ({advice})"))
+            out.append(PassVerdict("broke-long-hearts", f"passed {_cards(wrong)} from a long, strong heart suit ({advice})"))
     if given & LOW_SPADES and not mooning:
-        out.append(Verdict("passed-low-spade", f"passed a spade below the queen ({_cards(given & LOW_SPADES)})"))
+        out.append(PassVerdict("passed-low-spade", f"passed a spade below the queen ({_cards(given & LOW_SPADES)})"))
     return tuple(out)
 
 

@@ -27,7 +27,7 @@ import typer
 
 from ..analysis.catalogue import TABLES
 from ..analysis.export import TableWriter
-from ..analysis.game import GameAnalysis, analyze_game, game_to_dict
+from ..analysis.game import GameAnalysis, analyze_game, analysis_to_dict
 from ..analysis.stats import Tally
 from ..analysis.tables import ROWS
 from ..atomic import atomic_open, check_output
@@ -56,7 +56,7 @@ def _seat(analysis: GameAnalysis, seat: int | None) -> str:
 
 def render_text(analysis: GameAnalysis) -> str:
     """A readable account of one game."""
-    data = game_to_dict(analysis)
+    data = analysis_to_dict(analysis)
     players = analysis.players
     lines = [f"{data['game_id'] or '(no game id)'}  [{analysis.source}]",
              "players: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(players))]
@@ -170,7 +170,7 @@ def analyze(
                 if analysis is None:
                     continue
                 if format == AnalyzeFormat.json:
-                    out.write((b"" if first else b",\n ") + orjson.dumps(game_to_dict(analysis)))
+                    out.write((b"" if first else b",\n ") + orjson.dumps(analysis_to_dict(analysis)))
                 else:
                     out.write((b"" if first else b"\n") + render_text(analysis).encode() + b"\n")
                 first = False

@@ -32,9 +32,10 @@ from typing import Callable
 
 from ..cards import HEARTS_MASK, Card, Mask
 from ..rules import Table
+from ..violations import Code
 
 FIRST_LEAD, REVOKE, FIRST_TRICK_POINTS, HEARTS_UNBROKEN = (
-    "wrong-first-lead", "revoke", "points-on-first-trick", "hearts-not-broken")
+    Code.WRONG_FIRST_LEAD, Code.REVOKE, Code.POINTS_ON_FIRST_TRICK, Code.HEARTS_NOT_BROKEN)
 """The violation codes of the cascade's steps, in cascade order."""
 
 Probe = Callable[[str, Mask, Mask], None]

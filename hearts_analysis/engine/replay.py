@@ -28,7 +28,7 @@ from operator import add
 from ..cards import Card, CardError, Mask, card_name, describe, mask_of, names, parse_card
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules, Table
-from ..violations import Violation
+from ..violations import Code, Violation
 from .quick import replay_clean
 from .scoring import Moon, score_hand
 from .state import HandState
@@ -126,22 +126,22 @@ def _check_deal(table: Table, deal: tuple[tuple[Card, ...], ...], out: _Collecto
     owner: dict[Card, int] = {}
     for seat, cards in enumerate(deal):
         if len(cards) != size:
-            out.add("deal-invalid", f"{out.who(seat)} was dealt {_cards(len(cards))}; each seat gets {size}", seat)
+            out.add(Code.DEAL_INVALID, f"{out.who(seat)} was dealt {_cards(len(cards))}; each seat gets {size}", seat)
         for card in cards:
             if card in owner:
                 other = owner[card]
                 where = "twice" if other == seat else f"to seat {other} and seat {seat}"
-                out.add("deal-invalid", f"{card_name(card)} was dealt {where}; every card is dealt once", seat,
+                out.add(Code.DEAL_INVALID, f"{card_name(card)} was dealt {where}; every card is dealt once", seat,
                         card=card)
             else:
                 owner[card] = seat
             if table.removed >> card & 1:
-                out.add("deal-invalid", f"{card_name(card)} was dealt, but the rules remove it from the deck "
+                out.add(Code.DEAL_INVALID, f"{card_name(card)} was dealt, but the rules remove it from the deck "
                         f"({', '.join(table.removed_cards)})", seat, card=card)
     dealt = mask_of(owner)
     missing = table.deck & ~dealt
     if missing:
-        out.add("deal-invalid", f"{describe(missing)} {'was' if missing.bit_count() == 1 else 'were'} "
+        out.add(Code.DEAL_INVALID, f"{describe(missing)} {'was' if missing.bit_count() == 1 else 'were'} "
                 "not dealt; the whole deck is dealt")
     return hands
 
@@ -156,21 +156,21 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
     if expected == "any":
         direction = stated or "hold"
         if stated is None and record.passes and any(record.passes):
-            out.add("pass-invalid", "the rules take each hand's pass direction from the record, "
+            out.add(Code.PASS_INVALID, "the rules take each hand's pass direction from the record, "
                     "and this hand does not state one")
         elif stated == "across" and n % 2:
-            out.add("pass-invalid", f"the record says the pass went across, but there is no 'across' "
+            out.add(Code.PASS_INVALID, f"the record says the pass went across, but there is no 'across' "
                     f"with an odd number of players ({n})")
     else:
         direction = stated or expected
         if stated is not None and stated != expected:
-            out.add("pass-invalid", f"the record says the pass went {stated}, but hand {number} "
+            out.add(Code.PASS_INVALID, f"the record says the pass went {stated}, but hand {number} "
                     f"passes {expected} under the pass cycle ({' '.join(table.pass_cycle)})")
     passes = record.passes or (None,) * n
     if direction == "hold" or table.rules.pass_count == 0:
         for seat, cards in enumerate(passes):
             if cards:
-                out.add("pass-invalid", f"{out.who(seat)} passed {', '.join(names(cards))}, "
+                out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {', '.join(names(cards))}, "
                         f"but hand {number} is a hold hand: nobody passes", seat)
         return "hold", (0,) * n
     count = table.rules.pass_count
@@ -178,17 +178,17 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
     given: list[Mask] = []
     for seat, cards in enumerate(passes):
         if cards is None:
-            out.add("pass-invalid", f"{out.who(seat)} has no recorded pass; every seat passes {_cards(count)} "
+            out.add(Code.PASS_INVALID, f"{out.who(seat)} has no recorded pass; every seat passes {_cards(count)} "
                     f"{direction} on hand {number}", seat)
             given.append(0)
             continue
         if len(cards) != count or len(set(cards)) != len(cards):
-            out.add("pass-invalid", f"{out.who(seat)} passed {_cards(len(set(cards)), 'different ')} "
+            out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {_cards(len(set(cards)), 'different ')} "
                     f"({', '.join(names(cards)) or 'none'}); each seat passes exactly {count}", seat)
         wanted = mask_of(cards)
         not_held = wanted & ~hands[seat]
         if not_held:
-            out.add("pass-invalid", f"{out.who(seat)} passed {describe(not_held)}, which it was not dealt; "
+            out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {describe(not_held)}, which it was not dealt; "
                     f"a seat passes cards from its own hand: {describe(hands[seat])}", seat,
                     card=not_held.bit_length() - 1)
         given.append(wanted & hands[seat])
@@ -222,7 +222,7 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
             extra = len(plays) - index
             reason = (f"the hand ended when seat {state.leader} had to lead holding only hearts "
                       "(only_hearts_lead ends_hand)" if state.ended else f"all {expected_plays} cards were played")
-            out.add("hand-incomplete", f"{extra} more play{'s' if extra > 1 else ''} recorded after {reason}",
+            out.add(Code.HAND_INCOMPLETE, f"{extra} more play{'s' if extra > 1 else ''} recorded after {reason}",
                     seat, state.trick_number, card)
             break
         trick = state.trick_number
@@ -231,15 +231,15 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
             if trick == 1 and not state.trick:
                 rule = ("the seat left of the dealer" if table.rules.first_lead == "left_of_dealer"
                         else f"the holder of {card_name(table.lowest_club)}")
-                out.add("wrong-first-lead", f"{out.who(seat)} led trick 1, but {rule}, seat {turn}, "
+                out.add(Code.WRONG_FIRST_LEAD, f"{out.who(seat)} led trick 1, but {rule}, seat {turn}, "
                         "leads the first trick", seat, trick, card)
             else:
                 why = (f"seat {turn} leads trick {trick} (winner of trick {trick - 1})" if not state.trick
                        else f"play goes clockwise, and it was seat {turn}'s turn")
-                out.add("out-of-turn", f"{out.who(seat)} played {card_name(card)} out of turn: {why}",
+                out.add(Code.OUT_OF_TURN, f"{out.who(seat)} played {card_name(card)} out of turn: {why}",
                         seat, trick, card)
         if not (state.hands[seat] >> card & 1):
-            out.add("card-not-held", f"{out.who(seat)} played {card_name(card)}, which it does not hold "
+            out.add(Code.CARD_NOT_HELD, f"{out.who(seat)} played {card_name(card)}, which it does not hold "
                     f"({_where_is(state, card, seat, table)})", seat, trick, card)
         elif seat == turn and not state.clearly_legal(seat, card):
             excluded = state.exclusion(seat, card)
@@ -252,7 +252,7 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
             state.claim(claim)
         if not state.ended and len(plays) < expected_plays:
             played = len(plays)
-            out.add("hand-incomplete", f"{played} plays recorded; the hand needs {expected_plays} "
+            out.add(Code.HAND_INCOMPLETE, f"{played} plays recorded; the hand needs {expected_plays} "
                     f"({table.hand_size} per seat) and stops at trick {state.trick_number}",
                     trick=state.trick_number)
     return state
@@ -273,15 +273,15 @@ def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Col
         try:
             card = parse_card(item)
         except (CardError, TypeError):
-            out.add("charge-invalid", f"the record charges {item!r}, which is not a card")
+            out.add(Code.CHARGE_INVALID, f"the record charges {item!r}, which is not a card")
             continue
         holder = next((seat for seat, hand in enumerate(held) if hand >> card & 1), None)
         if card_name(card) not in allowed:
             why = ("the rules allow no charges" if not allowed
                    else f"the rules allow charging only {', '.join(allowed)}")
-            out.add("charge-invalid", f"{card_name(card)} is recorded as charged, but {why}", holder, card=card)
+            out.add(Code.CHARGE_INVALID, f"{card_name(card)} is recorded as charged, but {why}", holder, card=card)
         elif holder is None:
-            out.add("charge-invalid", f"{card_name(card)} is recorded as charged, but no seat held it "
+            out.add(Code.CHARGE_INVALID, f"{card_name(card)} is recorded as charged, but no seat held it "
                     "after the pass", card=card)
         else:
             charged |= 1 << card
@@ -294,10 +294,10 @@ def _claim(table: Table, record: HandRecord, out: _Collector) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
-        out.add("hand-incomplete", f"the record ends the hand with a claim by {seat!r}, which is not a seat")
+        out.add(Code.HAND_INCOMPLETE, f"the record ends the hand with a claim by {seat!r}, which is not a seat")
         return None
     if not table.rules.claims:
-        out.add("hand-incomplete", f"the record ends the hand with a claim by {out.who(seat)}, but the rules "
+        out.add(Code.HAND_INCOMPLETE, f"the record ends the hand with a claim by {out.who(seat)}, but the rules "
                 "have no claims (claims false)", seat)
         return None
     return seat
@@ -348,7 +348,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     if record.points is not None:
         for seat, (got, want) in enumerate(zip(record.points, points)):
             if got != want:
-                out.add("points-mismatch", f"{out.who(seat)} is recorded with {got} points for hand "
+                out.add(Code.POINTS_MISMATCH, f"{out.who(seat)} is recorded with {got} points for hand "
                         f"{number}; the tricks give {want}{_moon_note(moon, seat)}", seat)
     totals = tuple(a + b for a, b in zip(running.totals, points))
     _check_game_so_far(table, number, record, totals, running, out)
@@ -439,14 +439,14 @@ def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tu
     if running.ended_at is not None and running.ended_at == number - 1:
         why = (f"a game is {table.rules.deals_per_game} deals" if table.rules.deals_per_game
                else f"a total reached {table.rules.target}")
-        out.add("game-continued", f"the game ended after hand {running.ended_at} ({why}), but hand {number} "
+        out.add(Code.GAME_CONTINUED, f"the game ended after hand {running.ended_at} ({why}), but hand {number} "
                 "was recorded")
     if record.totals is not None:
         deviation = running.deviation
         for seat, (got, want) in enumerate(zip(record.totals, totals)):
             off = got - want
             if off and off != deviation[seat]:
-                out.add("totals-mismatch", f"{out.who(seat)}'s total after hand {number} is recorded as "
+                out.add(Code.TOTALS_MISMATCH, f"{out.who(seat)}'s total after hand {number} is recorded as "
                         f"{got}; the points add up to {want}", seat)
             deviation[seat] = off
     if running.ended_at is None and table.game_over(totals, number):
@@ -469,9 +469,9 @@ def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out:
     rule = table.rules.moon
     if moon is None:
         reason = "the rules have no moon (moon none)" if rule == "none" else "no seat took every heart and QS"
-        out.add("moon-choice-invalid", f"the record gives a moon choice ({record.moon}), but {reason}")
+        out.add(Code.MOON_CHOICE_INVALID, f"the record gives a moon choice ({record.moon}), but {reason}")
     elif rule != "shooter_choice" and record.moon != rule:
-        out.add("moon-choice-invalid", f"seat {moon.seat} shot the moon and the record says "
+        out.add(Code.MOON_CHOICE_INVALID, f"seat {moon.seat} shot the moon and the record says "
                 f"{record.moon}, but the rules fix the moon to {rule}", moon.seat)
 
 
@@ -500,7 +500,7 @@ def unmodelled(game: GameRecord) -> list[Violation]:
         notes = extra.get(UNMODELLED) if extra else None
         if notes:
             for note in notes if isinstance(notes, list) else [notes]:
-                found.append(Violation(UNMODELLED, number, None, None, None,
+                found.append(Violation(Code.UNMODELLED, number, None, None, None,
                                        f"not checked: {note}; the engine does not model this, so the "
                                        "game's result is not vouched for"))
     return found
@@ -522,7 +522,7 @@ def replay_game(game: GameRecord) -> GameResult:
                    f"{table.rules.deals_per_game} deals" if table.rules.deals_per_game
                    else f"the record says the game is complete, but no total {verb} the target of "
                    f"{table.rules.target} (highest: {top})")
-        violations.append(Violation("game-over-early", None, None, None, None, message))
+        violations.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None, message))
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, running.winners)
 

@@ -50,7 +50,7 @@ from .block import NULL, Block
 from .decode import ABSENT, At, HeaderValues, Judgements, judged_block
 from .jsonl_text import LineEncoder
 from .run import Entry, clean_run, replayed
-from .screen import Verdict, screen_block
+from .screen import ScreenFindings, screen_block
 
 CHUNK_BYTES = 2 << 20
 """Bytes of whole lines per task: a few thousand hands, what the screen handles well at once."""
@@ -170,7 +170,7 @@ def _number_lists(lists: list[list[int] | None], seats: np.ndarray) -> tuple[np.
 
 
 def screened_lines(task: JsonlTask, judge: Judgements) -> tuple[list[tuple[int, bytes, int]], Block | None,
-                                                                  Verdict | None]:
+                                                                  ScreenFindings | None]:
     """The task's lines that are not blank, each as ``(line number, text, its game in the block or -1)``, and the
     block of the games the encoder took with the screen's verdict (``None`` where the screen could not judge
     them: every line is then the reference reader's)."""

@@ -44,7 +44,7 @@ from ..records.parquet import read as parquet_read
 from ..rules import MOON_CHOICES, Rules
 from .block import Block
 from .decode import TEXT_COLUMNS, Judgements, Unit, decode_unit
-from .screen import Verdict, screen_block
+from .screen import ScreenFindings, screen_block
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class CleanRun:
     games: int
     hands: int
     block: Block | None
-    verdict: Verdict | None
+    verdict: ScreenFindings | None
     start: int
     stop: int
     rendered: list[bytes] | None = None
@@ -243,7 +243,7 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     return items
 
 
-def clean_run(block: Block, verdict: Verdict, start: int, stop: int) -> CleanRun:
+def clean_run(block: Block, verdict: ScreenFindings, start: int, stop: int) -> CleanRun:
     """Games ``[start, stop)`` of a screened block, all clean, as one entry."""
     hands = int(block.game_hands[stop] - block.game_hands[start])
     return CleanRun(stop - start, hands, block, verdict, start, stop)

@@ -46,7 +46,7 @@ _ACROSS = DIRECTION_CODES["across"]
 
 
 @dataclass
-class Verdict:
+class ScreenFindings:
     """What the screen found in a block; hand arrays are filled for clean games only."""
 
     clean: np.ndarray
@@ -72,10 +72,10 @@ def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.arange(total, dtype=np.intp) + np.repeat(starts - (ends - counts), counts)
 
 
-def screen_block(block: Block) -> Verdict:
+def screen_block(block: Block) -> ScreenFindings:
     """Every game of a block, screened table by table (one rule set and table size at a time)."""
     games, hands = block.games, block.hands
-    verdict = Verdict(clean=np.zeros(games, dtype=bool),
+    verdict = ScreenFindings(clean=np.zeros(games, dtype=bool),
                       points=np.zeros((hands, MAX_SEATS), dtype=np.int64),
                       moon_seat=np.full(hands, -1, dtype=np.int64),
                       moon_choice=np.full(hands, -1, dtype=np.int64),
@@ -94,7 +94,7 @@ def screen_block(block: Block) -> Verdict:
     return verdict
 
 
-def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: Verdict) -> None:
+def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFindings) -> None:
     """Games of one table: each hand's layout, direction and dealer, the hands by layout, then the game."""
     n, size, deck_size = p.players, p.hand_size, p.deck_size
     first_hand = block.game_hands[games]

@@ -61,6 +61,7 @@ from ..records.sources import SNIFF_BYTES
 from ..records.json import game_from_dict, game_to_dict, hand_to_dict
 from ..records.model import GameRecord, HandRecord
 from ..rules import RuleError, Rules
+from ..violations import Code
 from ..text import shown, shown_number
 from . import openspiel_playthrough
 
@@ -521,7 +522,7 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
         check = replay_game(GameRecord(players=game.players, hands=(single,), rules=target))
         complete_so_far = len(hand.plays) <= CARDS
         faults = [v for v in check.violations
-                  if not (v.code == "hand-incomplete" and complete_so_far)]
+                  if not (v.code == Code.HAND_INCOMPLETE and complete_so_far)]
         if faults:
             first = faults[0]
             where = "".join(f" {label} {value}" for label, value in (("trick", first.trick), ("seat", first.seat))
@@ -543,18 +544,18 @@ def openspiel_rule(code: str, parameters: Mapping[str, bool]) -> str:
     parameters): the reason a history cannot hold the hand, rather than the replay's symptom."""
     p = {**PARAMETER_DEFAULTS, **parameters}
     rules = {
-        "wrong-first-lead": "OpenSpiel always has the holder of 2C lead the first trick"
+        Code.WRONG_FIRST_LEAD: "OpenSpiel always has the holder of 2C lead the first trick"
                             + (" with a club" if p["can_lead_any_club"] else ", with 2C"),
-        "out-of-turn": "in OpenSpiel the holder of 2C leads the first trick and each trick's winner the next",
-        "pass-invalid": "OpenSpiel passes 3 cards to the seat its chance action names" if p["pass_cards"]
+        Code.OUT_OF_TURN: "in OpenSpiel the holder of 2C leads the first trick and each trick's winner the next",
+        Code.PASS_INVALID: "OpenSpiel passes 3 cards to the seat its chance action names" if p["pass_cards"]
                         else "OpenSpiel under pass_cards=false has no pass",
-        "points-on-first-trick": "OpenSpiel (no_pts_on_first_trick=true) keeps hearts and QS off the first trick",
-        "hearts-not-broken": "OpenSpiel (must_break_hearts=true) leads a heart only once hearts are broken"
+        Code.POINTS_ON_FIRST_TRICK: "OpenSpiel (no_pts_on_first_trick=true) keeps hearts and QS off the first trick",
+        Code.HEARTS_NOT_BROKEN: "OpenSpiel (must_break_hearts=true) leads a heart only once hearts are broken"
                              + (" by a heart or QS" if p["qs_breaks_hearts"] else " by a heart")
                              + ("" if p["can_lead_hearts_instead_of_qs"]
                                 else ", and a leader with only hearts and QS leads QS"),
-        "revoke": "OpenSpiel makes every player follow suit",
-        "hand-incomplete": "an OpenSpiel hand is 52 plays, one at a time",
+        Code.REVOKE: "OpenSpiel makes every player follow suit",
+        Code.HAND_INCOMPLETE: "an OpenSpiel hand is 52 plays, one at a time",
     }
     return rules.get(code, f"OpenSpiel's hearts under {game_string(p)} forbids it")
 

@@ -69,7 +69,7 @@ class Appended:
     """Games added without a game_id (they cannot be checked for duplicates)."""
 
 
-def folder_files(folder: Path) -> list[Path]:
+def record_files(folder: Path) -> list[Path]:
     """The game files of a folder, as the readers see them (hidden files and folders left out)."""
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in JSON_SUFFIXES + PARQUET_SUFFIXES
                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
@@ -102,7 +102,7 @@ def corpus_game_ids(folder: Path) -> set[str]:
     """Every ``game_id`` already in a folder (Parquet parts as the readers read them; JSON files parsed).
     Raises :class:`UnreadablePart` for a Parquet part that cannot be read."""
     found: set[str] = set()
-    for path in folder_files(folder):
+    for path in record_files(folder):
         if path.suffix.lower() in PARQUET_SUFFIXES:
             found.update(game_id for game_id in parquet_game_ids(path) if game_id is not None)
             continue

@@ -35,11 +35,11 @@ from typing import Any, Callable, Iterable
 from ..corpus_audit import GameReport, Summary, audit_paths, error_report
 from ..records.errors import Item
 from ..rules import Rules
-from ..violations import CATALOGUE
+from ..violations import CATALOGUE, Code
 from . import charts
 from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
 
-MISMATCH_CODES = ("points-mismatch", "totals-mismatch")
+MISMATCH_CODES = (Code.POINTS_MISMATCH, Code.TOTALS_MISMATCH)
 VIOLATION_BUCKETS = ((0, 0, "0"), (1, 1, "1"), (2, 2, "2"), (3, 5, "3–5"), (6, 10, "6–10"), (11, None, "11+"))
 
 GameLink = Callable[[str, "str | None"], "str | None"]

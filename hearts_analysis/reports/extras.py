@@ -156,11 +156,11 @@ def game_extras(result: GameResult, source: str = "", review: "Settings | Review
     absent."""
     analysis = None
     try:
-        from ..analysis import analyze_game, game_to_dict
+        from ..analysis import analyze_game, analysis_to_dict
     except ImportError:
         pass
     else:
-        analysis = game_to_dict(analyze_game(result, source))
+        analysis = analysis_to_dict(analyze_game(result, source))
     reviewed = None
     if review is not None:
         from ..review import game_dict

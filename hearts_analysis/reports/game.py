@@ -28,7 +28,7 @@ from ..analysis.trace import HandTrace, trace_game
 from ..cards import HEARTS_MASK, QS, card_name, iter_cards
 from ..engine.replay import GameResult, HandResult
 from ..engine.scoring import raw_points
-from ..violations import CATALOGUE, Violation
+from ..violations import CATALOGUE, Code, Violation
 from . import charts
 from .extras import GameExtras, game_extras
 from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
@@ -48,7 +48,7 @@ GAME_SCRIPTS = ("report.js", "replay.js", "review.js")
 REPORT_VIOLATIONS = 500
 """Rule violations a game report lists; `hearts validate` lists them all."""
 
-_AT_HAND_START = frozenset({"deal-invalid", "pass-invalid", "game-continued"})
+_AT_HAND_START = frozenset({Code.DEAL_INVALID, Code.PASS_INVALID, Code.GAME_CONTINUED})
 """Violations shown before the first lead; others without a card are shown when the hand is scored."""
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from ..analysis import analyze_game, game_to_dict
+from ..analysis import analyze_game, analysis_to_dict
 from ..analysis.catalogue import stat
 from ..atomic import atomic_folder
 from ..corpus_audit import game_report
@@ -152,7 +152,7 @@ def _build(paths, folder: Path, final: Path, rules, site_filter, max_games, revi
     for item, document in _reviewed(_kept(paths, rules, digest, on_error), review):
         result = replay_game(item.game)
         analysis = analyze_game(result, item.source)
-        extras = GameExtras(game_to_dict(analysis), document)
+        extras = GameExtras(analysis_to_dict(analysis), document)
         row = digest.add(item, game_report(result, item.source), analysis, extras)
         for index in digest.evicted:
             pending.pop(index, None)

@@ -41,6 +41,7 @@ from ..engine.state import HandState
 from ..records.json import game_from_dict
 from ..records.model import GameRecord
 from ..rules import Table
+from ..violations import Code
 from .evaluate import (Option, Settings, _mean_and_margin, _options, canonical_pass, pass_candidates,
                        pass_outcomes, play_choices, play_outcomes)
 from .game import UNREVIEWED
@@ -247,7 +248,7 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     if awaiting_pass and record.plays:
         raise PositionError(f"hand {number} passes {last.pass_direction} but records plays and no "
                             "passes: give the passes")
-    allowed = {"hand-incomplete"} | ({"pass-invalid"} if awaiting_pass else set())
+    allowed = {Code.HAND_INCOMPLETE} | ({Code.PASS_INVALID} if awaiting_pass else set())
     wrong = [v for v in last.violations if v.code not in allowed]
     if wrong:
         raise PositionError(f"hand {number} breaks the rules ({wrong[0].code}: {wrong[0].message})")
