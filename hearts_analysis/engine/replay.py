@@ -340,7 +340,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     charged = _charges(table, record, held, out) if special else 0
     clean = None if special else replay_clean(table, hands, first, record.plays)
     if clean is None:
-        state = _play_hand(table, record, hands, first, out, charged if table.rules.charged_cards_wait else 0)
+        state = _play_hand(table, record, hands, first, out, charged)
         clean = state.taken, state.tricks_won, state.trick_winners
     taken, tricks_won, trick_winners = clean
     raw, points, moon = score_hand(table, taken, tricks_won, record.moon, record.points, charged)
