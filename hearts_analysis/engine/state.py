@@ -55,12 +55,13 @@ from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
 from .scoring import Moon, score_hand
 from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
-                          legal_cards, sweeps, winning_card)
+                          exchange, legal_cards, sweeps, winning_card)
 
 CHARGE = "charge-invalid"
 """The code of the charge step, which follows the interpreter's cascade in this engine only."""
 
 _SUIT_NAMES = ("club", "diamond", "heart", "spade")
+_SUIT_MASK_OF: tuple[Mask, ...] = tuple(SUIT_MASKS[card // 13] for card in range(52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,8 @@ class HandState:
 
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
-                 "trick_winners", "charged", "led_suits", "moves", "dealer", "_start", "_waiting")
+                 "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "_start",
+                 "_waiting")
 
     def __init__(self, table: Table, hands: list[Mask], first_leader: int | None, charged: Mask = 0):
         """``hands``: the cards held at the first lead; ``first_leader`` ``None`` opens the pass phase
@@ -93,6 +95,11 @@ class HandState:
         self.played: Mask = 0
         self.trick: list[tuple[int, Card]] = []
         self.trick_cards: Mask = 0
+        self.led: Mask = 0
+        """The mask of the suit led to the current trick; 0 while the trick is empty."""
+        self.top: Card = -1
+        """The card winning the current trick so far (-1 while it is empty), and its seat:"""
+        self.winner = -1
         self.trick_number = 1
         self.broken = False
         self.ended = False
@@ -132,11 +139,7 @@ class HandState:
         """The pass: seat ``s`` gives ``given[s]`` (cards it holds) to seat ``s + offset``."""
         if self.first_leader >= 0:
             raise ValueError("the pass comes before the first lead")
-        hands, n = self.hands, self.players
-        for seat, cards in enumerate(given):
-            hands[seat] &= ~cards
-        for seat, cards in enumerate(given):
-            hands[(seat + offset) % n] |= cards
+        exchange(self.hands, given, offset)
 
     def charge(self, cards: Mask) -> None:
         """Charge (expose) ``cards`` before the first lead; the rules say whether they must wait."""
@@ -224,7 +227,7 @@ class HandState:
 
     def _cascade(self, hand: Mask, probe: Probe | None) -> Mask:
         """The interpreter's cascade, then the charge rule of imported logs (only this engine applies it)."""
-        led = SUIT_MASKS[self.trick[0][1] // 13] if self.trick else 0
+        led = self.led
         legal = legal_cards(self.table, hand, led, self.trick_number == 1, self.broken, probe)
         waiting = self._waiting
         if not waiting:
@@ -273,7 +276,8 @@ class HandState:
         self.trick_winners += [seat] * tricks
         self.played |= rest
         self.trick = []
-        self.trick_cards = 0
+        self.trick_cards = self.led = 0
+        self.top = self.winner = -1
         self.ended = True
         self._took(seat)
 
@@ -283,10 +287,16 @@ class HandState:
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.played |= bit
-        self.trick.append((seat, card))
-        self.moves.append((seat, card))
+        move = (seat, card)
+        trick = self.trick
+        trick.append(move)
+        self.moves.append(move)
         self.trick_cards |= bit
-        if len(self.trick) == self.players:
+        if len(trick) == 1:
+            self.led, self.top, self.winner = _SUIT_MASK_OF[card], card, seat
+        elif card > self.top and self.led & bit:  # winning_card, kept as the trick goes
+            self.top, self.winner = card, seat
+        if len(trick) == self.players:
             self._finish_trick()
 
     def pop(self) -> tuple[int, Card]:
@@ -298,6 +308,11 @@ class HandState:
             self.played &= ~bit
             self.trick.pop()
             self.trick_cards &= ~bit
+            if not self.trick:
+                self.led, self.top, self.winner = 0, -1, -1
+            else:
+                self.top = winning_card(self.trick_cards, self.led)
+                self.winner = next(s for s, c in self.trick if c == self.top)
             return move
         moves, table = self.moves, self.table
         fresh = HandState(table, list(self._start), self.first_leader, self.charged)
@@ -309,10 +324,7 @@ class HandState:
         return move
 
     def _finish_trick(self) -> None:
-        trick = self.trick
-        led = SUIT_MASKS[trick[0][1] // 13]
-        top = winning_card(self.trick_cards, led)
-        winner = next(seat for seat, card in trick if card == top)
+        led, winner = self.led, self.winner
         self.taken[winner] |= self.trick_cards
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
@@ -320,7 +332,8 @@ class HandState:
         if breaks_hearts(self.table, self.trick_cards):
             self.broken = True
         self.trick = []
-        self.trick_cards = 0
+        self.trick_cards = self.led = 0
+        self.top = self.winner = -1
         self.leader = winner
         self.trick_number += 1
         self._took(winner)

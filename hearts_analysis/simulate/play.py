@@ -14,10 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..cards import POINT_CARDS_MASK, Card, Mask, card_name, describe
-from ..engine.interpreter import legal_cards, winning_card
+from ..engine.interpreter import legal_cards
 from ..engine.state import HandState
 from ..rules import Table
-from .bits import SUIT_OF
 from .knowledge import PublicInfo, SeatView
 
 if TYPE_CHECKING:
@@ -102,22 +101,19 @@ class HandPlay(HandState):
     # -- playing ----------------------------------------------------------
     def legal(self, seat: int) -> Mask:
         """The cards ``seat`` may play now: the interpreter's cascade (the simulator deals no charges)."""
-        return legal_cards(self.table, self.hands[seat], self.public.led, self.trick_number == 1, self.broken)
+        return legal_cards(self.table, self.hands[seat], self.led, self.trick_number == 1, self.broken)
 
     def push(self, seat: int, card: Card) -> None:
         """Apply a play without checks (``play_out`` checks the bots' choices)."""
-        p = self.public
-        led = p.led
-        if not led:
-            p.led = led = SUIT_OF[card]
-        elif not led >> card & 1:
-            p.voids[seat] |= led
+        led = self.led
+        if led and not led >> card & 1:
+            self.public.voids[seat] |= led
         HandState.push(self, seat, card)
         if self.trick:
+            p = self.public
             self.views[seat].hand = self.hands[seat]
             p.played, p.trick_cards = self.played, self.trick_cards
-            if winning_card(self.trick_cards, led) == card:  # the bots read the card winning so far
-                p.top, p.winner = card, seat
+            p.led, p.top, p.winner = self.led, self.top, self.winner  # the bots read the card winning so far
             p.turn = self._next[seat]
         else:
             self._sync()
