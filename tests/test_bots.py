@@ -91,8 +91,9 @@ def test_kernel_legality_matches_the_engine_on_crafted_positions(overrides, data
     assert play.public.ended == state.is_over
     if state.is_over:
         return
-    state.trick_number = play.public.trick_number = trick_number
-    state.broken = play.public.broken = broken
+    # a crafted position: set on the state machine (the truth), and on the record the bots read
+    state.trick_number = play.trick_number = play.public.trick_number = trick_number
+    state.broken = play.broken = play.public.broken = broken
     for _ in range(rng.randint(0, 3)):  # some cards into the trick, legal or not
         seat = state.to_play
         assert play.legal(seat) == state.legal_cards(seat)
@@ -121,7 +122,7 @@ def test_a_hand_resumed_part_way_shows_the_bots_the_same_record(table, seed, dat
     snapshot = None
     while not play.public.ended:
         if len(plays) == cut:
-            snapshot = (play.hands, {f: _copied(getattr(play.public, f)) for f in PUBLIC_FIELDS})
+            snapshot = (list(play.hands), {f: _copied(getattr(play.public, f)) for f in PUBLIC_FIELDS})
         seat = play.public.turn
         card = bots[seat].choose_play(play.views[seat], play.legal(seat))
         plays.append((seat, card))
@@ -173,7 +174,7 @@ def test_a_decision_depends_only_on_what_the_seat_knows(table, seed, bot, data):
         given = [b.choose_pass(play.views[s], table.rules.pass_count) for s, b in enumerate(bots)]
         play.exchange(given, table.pass_offset(direction))
     play.start()
-    start, leader, me = play.hands, play.public.leader, play.views[watched]
+    start, leader, me = list(play.hands), play.public.leader, play.views[watched]
     plays = play.play_out(bots)
     turns = [i for i, (seat, _) in enumerate(plays) if seat == watched]
     until = turns[data.draw(st.integers(0, len(turns) - 1))]
@@ -449,7 +450,7 @@ def _judge_hand(seed: int, watched: int):
     given = [b.choose_pass(play.views[s], 3) for s, b in enumerate(bots)]
     play.exchange(given, table.pass_offset("left"))
     play.start()
-    start, leader = play.hands, play.public.leader
+    start, leader = list(play.hands), play.public.leader
     return table, hands, given, start, leader, play.play_out(bots), play
 
 

@@ -1,4 +1,5 @@
-"""The rules of play, written once: which cards are legal, which card takes a trick, when a hand ends early.
+"""The rules of play, written once: which cards are legal, which card takes a trick, when a hand ends early,
+how the pass moves cards.
 
 Every lane asks these functions, reading the rules only through the facts of a
 :class:`~hearts_analysis.rules.Table` (``first_lead_cards``, ``breakers``, ...):
@@ -28,7 +29,7 @@ with the very cascade the legal-move generator runs.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..cards import HEARTS_MASK, Card, Mask
 from ..rules import Table
@@ -96,5 +97,14 @@ def sweeps(table: Table, leader_hand: Mask, broken: bool) -> bool:
     return table.ends_hand and not broken and bool(leader_hand) and not leader_hand & ~HEARTS_MASK
 
 
+def exchange(hands: list[Mask], given: Sequence[Mask], offset: int) -> None:
+    """The pass, in place: seat ``s`` gives ``given[s]`` (cards it holds) to seat ``s + offset``."""
+    n = len(hands)
+    for seat, cards in enumerate(given):
+        hands[seat] &= ~cards
+    for seat, cards in enumerate(given):
+        hands[(seat + offset) % n] |= cards
+
+
 __all__ = ["FIRST_LEAD", "FIRST_TRICK_POINTS", "HEARTS_UNBROKEN", "Probe", "REVOKE", "breaks_hearts",
-           "legal_cards", "sweeps", "winning_card"]
+           "exchange", "legal_cards", "sweeps", "winning_card"]

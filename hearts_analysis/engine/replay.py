@@ -29,6 +29,7 @@ from ..cards import Card, CardError, Mask, card_name, describe, mask_of, names, 
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules, Table
 from ..violations import Code, Violation
+from .interpreter import exchange
 from .quick import replay_clean
 from .scoring import Moon, score_hand
 from .state import HandState
@@ -192,10 +193,7 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
                     f"a seat passes cards from its own hand: {describe(hands[seat])}", seat,
                     card=not_held.bit_length() - 1)
         given.append(wanted & hands[seat])
-    for seat in range(n):
-        hands[seat] &= ~given[seat]
-    for seat in range(n):
-        hands[(seat + offset) % n] |= given[seat]
+    exchange(hands, given, offset)
     return direction, tuple(given)
 
 
@@ -340,7 +338,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     charged = _charges(table, record, held, out) if special else 0
     clean = None if special else replay_clean(table, hands, first, record.plays)
     if clean is None:
-        state = _play_hand(table, record, hands, first, out, charged if table.rules.charged_cards_wait else 0)
+        state = _play_hand(table, record, hands, first, out, charged)
         clean = state.taken, state.tricks_won, state.trick_winners
     taken, tricks_won, trick_winners = clean
     raw, points, moon = score_hand(table, taken, tricks_won, record.moon, record.points, charged)
@@ -399,11 +397,7 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
             if wanted.bit_count() != count or wanted & ~hand:
                 return None
             given.append(wanted)
-        offset = table.pass_offset(expected)
-        for seat, cards in enumerate(given):
-            hands[seat] ^= cards
-        for seat, cards in enumerate(given):
-            hands[(seat + offset) % n] |= cards
+        exchange(hands, given, table.pass_offset(expected))
         passed = tuple(given)
     held = tuple(hands)
     dealer = record.dealer if record.dealer is not None else (number - 1) % n

@@ -1,4 +1,14 @@
-"""The one mutable type of the reference engine: a hand in play, every play explainable.
+"""The one hand state machine: the deal, the pass, charges, play and scoring, every play explainable.
+
+As python-chess has one ``Board``, every lane that plays a hand move by move
+drives :class:`HandState`: the reference replay, the simulator (whose
+:class:`~hearts_analysis.simulate.play.HandPlay` adds the seats' views to it)
+and the review's scalar paths. Its phases follow OpenSpiel's ``HeartsState``:
+dealt (:meth:`HandState.dealt`), then the pass (:meth:`~HandState.exchange`)
+and charges (:meth:`~HandState.charge`), then play from :meth:`~HandState.start`
+(:meth:`~HandState.push`, undone by :meth:`~HandState.pop`), then the score
+(:meth:`~HandState.score`). The variants are data: the facts of the rule
+:class:`~hearts_analysis.rules.Table`.
 
 Legality is the cascade of :mod:`hearts_analysis.engine.interpreter` (first
 lead -> follow suit -> no points on the first trick -> hearts broken), run with
@@ -21,6 +31,20 @@ seat 1 must follow in clubs, and the exclusion says so in words:
 (1, ['3C', '7C', 'JC'])
 >>> state.exclusion(1, parse_card("2D"))
 Exclusion(code='revoke', message='a club was led and a seat holding clubs must follow suit; legal instead: 3C, 7C, JC')
+>>> state.pop()
+(0, 0)
+>>> state.to_play, len(state.moves)
+(0, 0)
+
+A hand from the deal: the pass left, then the first lead falls to whoever holds 2C:
+
+>>> dealt = HandState.dealt(table, hands, dealer=3)
+>>> dealt.phase
+'pass'
+>>> dealt.exchange([1 << parse_card("2C"), 0, 0, 0], 1)
+>>> dealt.start()
+>>> dealt.phase, dealt.to_play
+('play', 1)
 """
 
 from __future__ import annotations
@@ -29,13 +53,15 @@ from dataclasses import dataclass
 
 from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
+from .scoring import Moon, score_hand
 from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
-                          legal_cards, sweeps, winning_card)
+                          exchange, legal_cards, sweeps, winning_card)
 
 CHARGE = "charge-invalid"
 """The code of the charge step, which follows the interpreter's cascade in this engine only."""
 
 _SUIT_NAMES = ("club", "diamond", "heart", "spade")
+_SUIT_MASK_OF: tuple[Mask, ...] = tuple(SUIT_MASKS[card // 13] for card in range(52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +72,21 @@ class Exclusion:
     message: str
 
 
+PASS, PLAY, OVER = "pass", "play", "over"
+"""The phases of a hand after the deal: passing (and charging), playing, over."""
+
+
 class HandState:
-    """A hand from the first lead to the last trick. ``push`` applies a play without checks."""
+    """A hand from the deal to the score. ``push`` applies a play without checks; ``pop`` takes it back."""
 
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
-                 "trick_winners", "charged", "led_suits")
+                 "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "_start",
+                 "_waiting")
 
-    def __init__(self, table: Table, hands: list[Mask], first_leader: int, charged: Mask = 0):
+    def __init__(self, table: Table, hands: list[Mask], first_leader: int | None, charged: Mask = 0):
+        """``hands``: the cards held at the first lead; ``first_leader`` ``None`` opens the pass phase
+        instead (:meth:`dealt`); ``charged``: the cards charged (exposed) this hand."""
         self.table = table
         self.players = table.players
         self.hands = list(hands)
@@ -62,16 +95,66 @@ class HandState:
         self.played: Mask = 0
         self.trick: list[tuple[int, Card]] = []
         self.trick_cards: Mask = 0
-        self.leader = first_leader
-        self.first_leader = first_leader
+        self.led: Mask = 0
+        """The mask of the suit led to the current trick; 0 while the trick is empty."""
+        self.top: Card = -1
+        """The card winning the current trick so far (-1 while it is empty), and its seat:"""
+        self.winner = -1
         self.trick_number = 1
         self.broken = False
         self.ended = False
         self.trick_winners: list[int] = []
-        self.charged = charged
-        """Cards charged (exposed) this hand: none may go to the first trick of its suit while others may."""
+        self.charged = 0
+        """Cards charged (exposed) this hand: they score double, and under charged_cards_wait none may
+        go to the first trick of its suit while others may."""
+        self._waiting: Mask = 0
+        """The charged cards the cascade holds back (charged_cards_wait)."""
         self.led_suits: Mask = 0
         """The suits led in finished tricks, as a mask of their cards."""
+        self.moves: list[tuple[int, Card]] = []
+        """Every play pushed, from trick 1."""
+        self._start: tuple[Mask, ...] = ()
+        self.dealer = 0
+        self.leader = self.first_leader = -1
+        if charged:
+            self.charge(charged)
+        if first_leader is not None:
+            self.start(first_leader)
+
+    @classmethod
+    def dealt(cls, table: Table, hands: list[Mask], dealer: int = 0) -> "HandState":
+        """A hand as dealt, before the pass: :meth:`exchange`, :meth:`charge`, then :meth:`start`
+        (``dealer`` names the first leader where the rules do not)."""
+        state = cls(table, hands, None)
+        state.dealer = dealer
+        return state
+
+    @property
+    def phase(self) -> str:
+        if self.first_leader < 0:
+            return PASS
+        return OVER if self.is_over else PLAY
+
+    def exchange(self, given: list[Mask], offset: int) -> None:
+        """The pass: seat ``s`` gives ``given[s]`` (cards it holds) to seat ``s + offset``."""
+        if self.first_leader >= 0:
+            raise ValueError("the pass comes before the first lead")
+        exchange(self.hands, given, offset)
+
+    def charge(self, cards: Mask) -> None:
+        """Charge (expose) ``cards`` before the first lead; the rules say whether they must wait."""
+        if self.moves:
+            raise ValueError("cards are charged before the first lead")
+        self.charged |= cards
+        if self.table.rules.charged_cards_wait:
+            self._waiting |= cards
+
+    def start(self, leader: int | None = None) -> None:
+        """Open trick 1, led by ``leader`` (default: the seat the rules name)."""
+        if leader is None:
+            leader = self.first_leader_for(self.table, self.hands, self.dealer)
+        self.leader = self.first_leader = leader
+        self._start = tuple(self.hands)
         self._check_only_hearts_end()
 
     @classmethod
@@ -90,6 +173,12 @@ class HandState:
             value = getattr(self, name)
             setattr(other, name, list(value) if isinstance(value, list) else value)
         return other
+
+    def score(self, recorded_choice: str | None = None, recorded_points: tuple[int, ...] | None = None
+              ) -> tuple[list[int], list[int], Moon | None]:
+        """``(points before moon, points after moon, moon)``: :func:`~hearts_analysis.engine.scoring.score_hand`
+        of the cards each seat took, charges included."""
+        return score_hand(self.table, self.taken, self.tricks_won, recorded_choice, recorded_points, self.charged)
 
     # -- queries ----------------------------------------------------------
     @property
@@ -129,7 +218,7 @@ class HandState:
         hearts and QS is told to lead QS, which is then the card it holds).
         ``False`` means "ask :meth:`exclusion`".
         """
-        if self.trick_number == 1 or self.charged:
+        if self.trick_number == 1 or self._waiting:
             return False
         if self.trick:
             led = self.trick[0][1] // 13
@@ -138,14 +227,15 @@ class HandState:
 
     def _cascade(self, hand: Mask, probe: Probe | None) -> Mask:
         """The interpreter's cascade, then the charge rule of imported logs (only this engine applies it)."""
-        led = SUIT_MASKS[self.trick[0][1] // 13] if self.trick else 0
+        led = self.led
         legal = legal_cards(self.table, hand, led, self.trick_number == 1, self.broken, probe)
-        if not self.charged:
+        waiting = self._waiting
+        if not waiting:
             return legal
         if not led:
-            keep = legal & ~(self.charged & ~self.led_suits)
+            keep = legal & ~(waiting & ~self.led_suits)
         elif hand & led and not self.led_suits & led:
-            keep = legal & ~self.charged
+            keep = legal & ~waiting
         else:
             return legal
         if not keep or keep == legal:
@@ -186,8 +276,10 @@ class HandState:
         self.trick_winners += [seat] * tricks
         self.played |= rest
         self.trick = []
-        self.trick_cards = 0
+        self.trick_cards = self.led = 0
+        self.top = self.winner = -1
         self.ended = True
+        self._took(seat)
 
     # -- moves ------------------------------------------------------------
     def push(self, seat: int, card: Card) -> None:
@@ -195,16 +287,44 @@ class HandState:
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.played |= bit
-        self.trick.append((seat, card))
+        move = (seat, card)
+        trick = self.trick
+        trick.append(move)
+        self.moves.append(move)
         self.trick_cards |= bit
-        if len(self.trick) == self.players:
+        if len(trick) == 1:
+            self.led, self.top, self.winner = _SUIT_MASK_OF[card], card, seat
+        elif card > self.top and self.led & bit:  # winning_card, kept as the trick goes
+            self.top, self.winner = card, seat
+        if len(trick) == self.players:
             self._finish_trick()
 
+    def pop(self) -> tuple[int, Card]:
+        """Take back the last play (``(seat, card)``): at once inside a trick, else by replaying the moves before it."""
+        seat, card = move = self.moves.pop()
+        if self.trick:
+            bit = 1 << card
+            self.hands[seat] |= bit
+            self.played &= ~bit
+            self.trick.pop()
+            self.trick_cards &= ~bit
+            if not self.trick:
+                self.led, self.top, self.winner = 0, -1, -1
+            else:
+                self.top = winning_card(self.trick_cards, self.led)
+                self.winner = next(s for s, c in self.trick if c == self.top)
+            return move
+        moves, table = self.moves, self.table
+        fresh = HandState(table, list(self._start), self.first_leader, self.charged)
+        fresh.dealer = self.dealer
+        for seat_card in moves:
+            HandState.push(fresh, *seat_card)
+        for name in HandState.__slots__:
+            setattr(self, name, getattr(fresh, name))
+        return move
+
     def _finish_trick(self) -> None:
-        trick = self.trick
-        led = SUIT_MASKS[trick[0][1] // 13]
-        top = winning_card(self.trick_cards, led)
-        winner = next(seat for seat, card in trick if card == top)
+        led, winner = self.led, self.winner
         self.taken[winner] |= self.trick_cards
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
@@ -212,10 +332,16 @@ class HandState:
         if breaks_hearts(self.table, self.trick_cards):
             self.broken = True
         self.trick = []
-        self.trick_cards = 0
+        self.trick_cards = self.led = 0
+        self.top = self.winner = -1
         self.leader = winner
         self.trick_number += 1
+        self._took(winner)
         self._check_only_hearts_end()
+
+    def _took(self, seat: int) -> None:
+        """Called when ``seat`` has taken cards (a trick, the rest by a sweep or a claim): a hook for
+        the lanes that keep more of the record (the simulator's public view)."""
 
     def _check_only_hearts_end(self) -> None:
         """Under only_hearts_lead ``ends_hand`` a leader left with only hearts while unbroken takes the rest."""
@@ -228,3 +354,4 @@ class HandState:
             self.taken[self.leader] |= rest
             self.tricks_won[self.leader] += remaining_tricks
             self.ended = True
+            self._took(self.leader)

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from ..cards import Card, Mask, iter_cards
-from ..engine.scoring import moon_points, moon_shooter, raw_points
+from ..engine.scoring import moon_points, moon_shooter
 from ..records.model import GameRecord, HandRecord
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules, Table
 from .bits import BIT
@@ -78,15 +78,12 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         passes = tuple(tuple(iter_cards(cards)) for cards in given)
     play.start()
     plays = play.play_out(bots)
-    public = play.public
-    shooter = moon_shooter(table, public.taken)
-    moon = None
-    if shooter is None:
-        points = [raw_points(table, t, w) for t, w in zip(public.taken, public.tricks_won)]
-    else:
-        rule = table.rules.moon
-        moon = choose_moon(table, public.taken, shooter, totals) if rule == "shooter_choice" else rule
-        points = moon_points(table, public.taken, shooter, moon)
+    shooter = moon_shooter(table, play.taken)
+    chosen = None
+    if shooter is not None and table.rules.moon == "shooter_choice":
+        chosen = choose_moon(table, play.taken, shooter, totals)
+    _, points, shot = play.score(chosen)  # the state machine scores the hand
+    moon = None if shot is None else shot.choice
     return HandRecord(deal=tuple(dealt), plays=tuple(plays), passes=passes, dealer=dealer,
                       pass_direction=direction if table.pass_direction(number) == "any" else None,
                       moon=moon if moon in MOON_CHOICES else None,  # a record names a choice, not other rules

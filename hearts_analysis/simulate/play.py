@@ -1,10 +1,12 @@
-"""A hand played at speed: the deal as masks, the legality cascade as a few bit operations.
+"""The simulator's hand: the engine's one hand state machine, with every seat's view and the public record.
 
-:class:`HandPlay` keeps every seat's view and the public record; the rules
-themselves are the interpreter's (:mod:`hearts_analysis.engine.interpreter`),
-which the reference engine asks too, so the simulator and the review's
-rollouts, which call it hundreds of thousands of times, play by the same
-cascade. Tests check that both agree on every decision of simulated games.
+:class:`HandPlay` is a :class:`~hearts_analysis.engine.state.HandState`: the
+pass, the tricks, their winners, hearts broken and the ``ends_hand`` sweep are
+the state machine's, so the simulator, the review's rollouts with bots and the
+reference engine play by one set of moves. On top it keeps what the bots may
+read: each seat's :class:`~hearts_analysis.simulate.knowledge.SeatView` and the
+:class:`~hearts_analysis.simulate.knowledge.PublicInfo` every seat sees (the
+card winning so far, voids shown, who took points).
 """
 
 from __future__ import annotations
@@ -12,10 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..cards import POINT_CARDS_MASK, Card, Mask, card_name, describe
-from ..engine.interpreter import legal_cards, sweeps
+from ..engine.interpreter import legal_cards
 from ..engine.state import HandState
 from ..rules import Table
-from .bits import SUIT_OF
 from .knowledge import PublicInfo, SeatView
 
 if TYPE_CHECKING:
@@ -26,8 +27,8 @@ class BotError(RuntimeError):
     """A bot chose a card it may not play."""
 
 
-class HandPlay:
-    """A hand from the deal to the last trick: every seat's view, the public record, legality.
+class HandPlay(HandState):
+    """A hand from the deal to the last trick: the state machine, every seat's view, the public record.
 
     >>> from hearts_analysis.rules import Rules
     >>> from hearts_analysis.simulate.bots import HeuristicBot
@@ -37,45 +38,43 @@ class HandPlay:
     >>> play = HandPlay(table, hands)
     >>> play.start()
     >>> plays = play.play_out([HeuristicBot(random.Random(s)) for s in range(4)])
-    >>> len(plays), play.public.ended
-    (52, True)
+    >>> len(plays), play.public.ended, play.public.plays == plays == play.moves
+    (52, True, True)
     """
 
-    __slots__ = ("table", "public", "views", "_breakers", "_ends_hand", "_next")
+    __slots__ = ("public", "views", "_next")
 
     def __init__(self, table: Table, hands: Sequence[Mask], hand_number: int = 1, dealer: int = 0,
                  totals: tuple[int, ...] | None = None, pass_direction: str = "hold"):
-        self.table = table
-        self.public = PublicInfo(table, hand_number, dealer, totals, pass_direction)
-        self.views = [SeatView(seat, hand, self.public) for seat, hand in enumerate(hands)]
-        self._breakers, self._ends_hand = table.breakers, table.ends_hand
+        HandState.__init__(self, table, list(hands), None)
+        self.dealer = dealer
+        p = self.public = PublicInfo(table, hand_number, dealer, totals, pass_direction)
+        # the record every seat sees shares the machine's lists: one copy of each fact
+        p.taken, p.tricks_won, p.trick_winners, p.trick, p.plays = (
+            self.taken, self.tricks_won, self.trick_winners, self.trick, self.moves)
+        self.views = [SeatView(seat, hand, p) for seat, hand in enumerate(self.hands)]
         n = table.players
         self._next = tuple((seat + 1) % n for seat in range(n))
-
-    @property
-    def hands(self) -> list[Mask]:
-        return [view.hand for view in self.views]
 
     # -- setting up -------------------------------------------------------
     def exchange(self, given: Sequence[Mask], offset: int) -> None:
         """Apply the pass: seat ``s`` gives ``given[s]`` to seat ``s + offset``."""
+        HandState.exchange(self, list(given), offset)
         views, n = self.views, len(self.views)
         for seat, cards in enumerate(given):
-            views[seat].hand &= ~cards
             views[seat].passed = cards
             views[seat].pass_offset = offset
-        for seat, cards in enumerate(given):
-            receiver = views[(seat + offset) % n]
-            receiver.hand |= cards
-            receiver.received = cards
+            views[(seat + offset) % n].received = cards
+        for view, hand in zip(views, self.hands):
+            view.hand = hand
 
     def start(self, leader: int | None = None) -> None:
         """Open trick 1; the leader defaults to the one the rules name."""
+        HandState.start(self, leader)
         p = self.public
-        if leader is None:
-            leader = HandState.first_leader_for(self.table, self.hands, p.dealer)
-        p.leader = p.turn = leader
-        self._check_only_hearts_end()
+        p.leader = p.turn = self.leader
+        if self.ended:
+            self._sync()
 
     @classmethod
     def resume(cls, table: Table, hands: Sequence[Mask], plays: Sequence[tuple[int, Card]], leader: int,
@@ -101,34 +100,26 @@ class HandPlay:
 
     # -- playing ----------------------------------------------------------
     def legal(self, seat: int) -> Mask:
-        """The cards ``seat`` may play now: the same cascade as ``HandState.legal_cards``."""
-        p = self.public
-        return legal_cards(self.table, self.views[seat].hand, p.led, p.trick_number == 1, p.broken)
+        """The cards ``seat`` may play now: the interpreter's cascade (the simulator deals no charges)."""
+        return legal_cards(self.table, self.hands[seat], self.led, self.trick_number == 1, self.broken)
 
     def push(self, seat: int, card: Card) -> None:
         """Apply a play without checks (``play_out`` checks the bots' choices)."""
-        p = self.public
-        bit = 1 << card
-        self.views[seat].hand ^= bit
-        p.played |= bit
-        p.trick.append((seat, card))
-        p.plays.append((seat, card))
-        p.trick_cards |= bit
-        led = p.led
-        if not led:
-            p.led = SUIT_OF[card]
-            p.top = card
-            p.winner = seat
-        elif bit & led:  # winning_card, kept as the trick goes: the bots read the card winning so far
-            if card > p.top:
-                p.top = card
-                p.winner = seat
-        else:
-            p.voids[seat] |= led
-        if len(p.trick) == p.players:
-            self._finish_trick()
-        else:
+        led = self.led
+        if led and not led >> card & 1:
+            self.public.voids[seat] |= led
+        HandState.push(self, seat, card)
+        if self.trick:
+            p = self.public
+            self.views[seat].hand = self.hands[seat]
+            p.played, p.trick_cards = self.played, self.trick_cards
+            p.led, p.top, p.winner = self.led, self.top, self.winner  # the bots read the card winning so far
             p.turn = self._next[seat]
+        else:
+            self._sync()
+
+    def pop(self) -> tuple[int, Card]:
+        raise NotImplementedError("the simulator's hand is played forward; pop a HandState")
 
     def play_out(self, bots: Sequence["Bot"], plays: list[tuple[int, Card]] | None = None) -> list[tuple[int, Card]]:
         """Let the bots play to the end of the hand; returns (and appends to) the plays."""
@@ -146,37 +137,20 @@ class HandPlay:
             push(seat, card)
         return plays
 
-    def _finish_trick(self) -> None:
+    def _took(self, seat: int) -> None:
+        if self.taken[seat] & POINT_CARDS_MASK:
+            self.public.point_seats |= 1 << seat
+
+    def _sync(self) -> None:
+        """The public record after a trick (or a sweep): the machine opened the next trick, or ended the hand."""
         p = self.public
-        winner, cards = p.winner, p.trick_cards
-        p.taken[winner] |= cards
-        p.tricks_won[winner] += 1
-        p.trick_winners.append(winner)
-        if cards & POINT_CARDS_MASK:
-            p.point_seats |= 1 << winner
-        if cards & self._breakers:
-            p.broken = True
-        p.trick.clear()
+        p.trick = self.trick
         p.trick_cards = p.led = 0
         p.top = p.winner = -1
-        p.leader = p.turn = winner
-        p.trick_number += 1
-        if not self.views[winner].hand:
-            p.ended = True
-        elif self._ends_hand and not p.broken:
-            self._check_only_hearts_end()
-
-    def _check_only_hearts_end(self) -> None:
-        """``only_hearts_lead ends_hand``: a leader with only hearts while unbroken takes the rest."""
-        p = self.public
-        if not sweeps(self.table, self.views[p.leader].hand, p.broken):
-            return
-        rest = 0
-        for view in self.views:
-            rest |= view.hand
-            view.hand = 0
-        p.taken[p.leader] |= rest
-        p.tricks_won[p.leader] += rest.bit_count() // p.players
-        if rest & POINT_CARDS_MASK:
-            p.point_seats |= 1 << p.leader
-        p.ended = True
+        p.played = self.played
+        p.leader = p.turn = leader = self.leader
+        p.trick_number = self.trick_number
+        p.broken = self.broken
+        for view, hand in zip(self.views, self.hands):
+            view.hand = hand
+        p.ended = self.ended or not self.hands[leader]
