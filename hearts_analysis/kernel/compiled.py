@@ -999,15 +999,23 @@ def passes_all(hands, count, player, right, jd_negative):
 
 
 # -- sampled deals --------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def place_cards(hands, others, split, cards, keys):
+@njit(cache=True, _nrt=False, error_model="numpy")
+def place_cards(hands, others, split, cards, keys, order):
     """Deal ``cards`` into ``hands`` (``(deals, seats)``, changed), row by row: the cards in the order
     of that row's ``keys`` (random numbers drawn by the caller, so the stream is numpy's), the first
-    ``split[row, 0]`` to seat ``others[0]``, the next ``split[row, 1]`` to ``others[1]``, and so on.
-    The numpy way (an argsort, then a masked reduction per seat) was most of a sampled deal's time."""
-    count = hands.shape[0]
+    ``split[row, 0]`` to seat ``others[0]``, the next ``split[row, 1]`` to ``others[1]``, and so on;
+    ``order`` is room for one row's order. The numpy way (an argsort, then a masked reduction per
+    seat) was most of a sampled deal's time; a row holds at most a few dozen cards, so an insertion
+    sort in place beats allocating an argsort's result."""
+    count, size = keys.shape
     for row in range(count):
-        order = np.argsort(keys[row])
+        for j in range(size):   # insertion sort of the row's indices by key (keys are distinct)
+            key = keys[row, j]
+            i = j
+            while i > 0 and keys[row, order[i - 1]] > key:
+                order[i] = order[i - 1]
+                i -= 1
+            order[i] = j
         place = 0
         for i in range(len(others)):
             seat = others[i]
