@@ -667,6 +667,14 @@ def _copy(source, target):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def _copy_taken(source, target, players):
+    """The taken cards alone: all that a line's final position is read for (a third of a short
+    search's time went to copying whole positions)."""
+    for seat in range(players):
+        target[TAKEN + seat] = source[TAKEN + seat]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _forced(state, rules):
     """Play the forced cards of the last trick; whether the hand is over."""
     while not is_over(state, rules):
@@ -689,7 +697,8 @@ FRAME = 6
 @njit(cache=True, _nrt=False, error_model="numpy")
 def search(stack, root, rules, values, finals, frames):
     """Exact search from ``stack[root]`` (consumed): the points per seat under perfect play into
-    ``values[root]``, the final position of that line (its taken cards) into ``finals[root]``.
+    ``values[root]``, the taken cards of that line into ``finals[root]`` (at ``TAKEN``; the row's
+    other numbers are not kept).
     Depth first without recursion: row ``level + 1`` of each array is the child of ``level``, and
     ``frames`` (:data:`FRAME` numbers a level) keeps where each level is, so nothing is allocated."""
     players = rules[PLAYERS]
@@ -702,7 +711,7 @@ def search(stack, root, rules, values, finals, frames):
             state = stack[level]
             if _forced(state, rules):
                 points_into(state, rules, values[level])
-                _copy(state, finals[level])
+                _copy_taken(state, finals[level], players)
                 if level == root:
                     return
                 level -= 1
@@ -722,7 +731,7 @@ def search(stack, root, rules, values, finals, frames):
                 frame[_FOUND] = 1
                 for other in range(players):
                     values[level, other] = values[level + 1, other]
-                _copy(finals[level + 1], finals[level])
+                _copy_taken(finals[level + 1], finals[level], players)
         while frame[_CARDS] != 0:
             card = lowest(frame[_CARDS])
             frame[_CARDS] &= ~bit(card)
@@ -745,7 +754,8 @@ def search(stack, root, rules, values, finals, frames):
 
 @njit(cache=True, error_model="numpy")
 def solve(state, rules):
-    """``(points per seat, final position)`` under perfect play from ``state`` (not changed)."""
+    """``(points per seat, final taken cards)`` under perfect play from ``state`` (not changed); the
+    taken cards are a position's row, read at ``TAKEN``."""
     levels = rules[HAND_SIZE] * rules[PLAYERS] + 2
     stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
         np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
@@ -762,7 +772,7 @@ _SPECIAL = QS_BIT | JD_BIT | QC_BIT
 @njit(cache=True, _nrt=False, error_model="numpy")
 def play_to_end(stack, rules, exact, player, values, finals, frames):
     """``player`` plays every seat of ``stack[0]`` until ``exact`` tricks remain, exact search the
-    rest: the points into ``values[0]``, the final position into ``finals[0]``."""
+    rest: the points into ``values[0]``, the cards each seat took into ``finals[0]`` (at ``TAKEN``)."""
     state = stack[0]
     while not is_over(state, rules):
         if tricks_left(state, rules) <= exact:
@@ -774,13 +784,14 @@ def play_to_end(stack, rules, exact, player, values, finals, frames):
         seat = mover(state, rules)
         play(state, rules, seat, choose(state, rules, seat, player))
     points_into(state, rules, values[0])
-    _copy(state, finals[0])
+    _copy_taken(state, finals[0], rules[PLAYERS])
 
 
 @njit(cache=True, error_model="numpy")
 def finish(state, rules, exact, player):
-    """``(points per seat, final position)``: ``player`` plays every seat until ``exact`` tricks
-    remain, exact search the rest (``state`` is not changed)."""
+    """``(points per seat, final taken cards)``: ``player`` plays every seat until ``exact`` tricks
+    remain, exact search the rest (``state`` is not changed); the taken cards are a position's row,
+    read at ``TAKEN``."""
     levels = exact * rules[PLAYERS] + 2
     stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
         np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
@@ -988,15 +999,23 @@ def passes_all(hands, count, player, right, jd_negative):
 
 
 # -- sampled deals --------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def place_cards(hands, others, split, cards, keys):
+@njit(cache=True, _nrt=False, error_model="numpy")
+def place_cards(hands, others, split, cards, keys, order):
     """Deal ``cards`` into ``hands`` (``(deals, seats)``, changed), row by row: the cards in the order
     of that row's ``keys`` (random numbers drawn by the caller, so the stream is numpy's), the first
-    ``split[row, 0]`` to seat ``others[0]``, the next ``split[row, 1]`` to ``others[1]``, and so on.
-    The numpy way (an argsort, then a masked reduction per seat) was most of a sampled deal's time."""
-    count = hands.shape[0]
+    ``split[row, 0]`` to seat ``others[0]``, the next ``split[row, 1]`` to ``others[1]``, and so on;
+    ``order`` is room for one row's order. The numpy way (an argsort, then a masked reduction per
+    seat) was most of a sampled deal's time; a row holds at most a few dozen cards, so an insertion
+    sort in place beats allocating an argsort's result."""
+    count, size = keys.shape
     for row in range(count):
-        order = np.argsort(keys[row])
+        for j in range(size):   # insertion sort of the row's indices by key (keys are distinct)
+            key = keys[row, j]
+            i = j
+            while i > 0 and keys[row, order[i - 1]] > key:
+                order[i] = order[i - 1]
+                i -= 1
+            order[i] = j
         place = 0
         for i in range(len(others)):
             seat = others[i]

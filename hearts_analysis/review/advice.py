@@ -45,10 +45,15 @@ class AdviceBound:
     def __init__(self, dealt: Mask, played: Mask, direction: str):
         self.dealt, self.direction = dealt, direction
         self.allowed = broken(dealt, played, direction)
+        self._kept: dict[Mask, bool] = {}
 
     def keeps(self, given: Mask) -> bool:
-        """``given`` breaks no advice the played pass kept."""
-        return broken(self.dealt, given, self.direction) <= self.allowed
+        """``given`` breaks no advice the played pass kept (each pass judged once: the members of
+        many candidates are the same few passes)."""
+        kept = self._kept.get(given)
+        if kept is None:
+            kept = self._kept[given] = broken(self.dealt, given, self.direction) <= self.allowed
+        return kept
 
     def shown(self, members: Sequence[Mask]) -> Mask | None:
         """Of interchangeable passes (``members``, the review's own first), the first that keeps
@@ -62,9 +67,23 @@ def members(groups: Sequence[Sequence[int]], choice: Mask) -> list[Mask]:
     rules look at the low and the high end of a suit."""
     ends = []
     for group in groups:
-        take = sum(choice >> card & 1 for card in group)
-        low = sum(1 << card for card in group[:take])
-        high = sum(1 << card for card in group[len(group) - take:]) if take else 0
+        # the run's cards are in order, so its ends are its mask's lowest and highest ``take`` bits
+        run = 0
+        for card in group:
+            run |= 1 << card
+        take = (choice & run).bit_count()
+        if not take:
+            ends.append((0,))
+            continue
+        low, high, rest = 0, 0, run
+        for _ in range(take):
+            low |= rest & -rest
+            rest &= rest - 1
+        rest = run
+        for _ in range(take):
+            top = 1 << (rest.bit_length() - 1)
+            high |= top
+            rest &= ~top
         ends.append((low,) if low == high else (low, high))
     out = [choice]
     for parts in product(*ends):

@@ -134,5 +134,6 @@ def sample_hands(knowledge: Knowledge, count: int, rng: np.random.Generator) -> 
             else:
                 split[members] = np.array(splits)[rng.choice(len(splits), size=len(members), p=probabilities)]
         rooms -= split
-        place_cards(hands.view(np.int64), seats, split, np.array(cards, np.int64), rng.random((count, len(cards))))
+        place_cards(hands.view(np.int64), seats, split, np.array(cards, np.int64), rng.random((count, len(cards))),
+                    np.empty(len(cards), np.int64))
     return hands
