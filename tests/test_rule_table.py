@@ -114,3 +114,22 @@ def test_the_left_of_dealer_lead_is_any_legal_card():
     assert legal_cards(rules.table(4), hand, 0, first_trick=True, broken=False) == 1 << parse_card("5D")
     assert "The player left of the dealer leads the first trick, any legal card." in rules_in_words(rules, 4)
     assert f"QS {QUEEN_POINTS}." in " ".join(rules_in_words(rules, 4))
+
+
+def test_the_readme_field_table_is_the_rule_table():
+    """The README's table of rule fields lists the fields in the table's order, every named value, and
+    each default as ``hearts rules`` says it."""
+    from hearts_analysis.rules_help import value_text
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Rules and presets", 1)[1].split("\n\n| preset |", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| `")]
+    assert [row[0].strip("`") for row in rows] == list(RULE_FIELDS)
+    standard = Rules.preset("standard")
+    for name, values, default in rows:
+        name = name.strip("`")
+        for value in RULE_TABLE[name].choices + RULE_TABLE[name].items:
+            assert f"`{value}`" in values, (name, value)
+        if getattr(standard, name) is not None:
+            assert default.replace("`", "") == value_text(name, getattr(standard, name)), name
