@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Card, CardError, Mask,
                     card_name, lowest, mask_of, parse_card, popcount)
@@ -29,15 +29,10 @@ QUEEN_POINTS = 13
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 ANY_DIRECTION = "any"
 """A pass-cycle entry that takes each hand's direction from the record (OpenSpiel deals it by chance)."""
-FIRST_LEADS = ("lowest_club", "any_club", "left_of_dealer")
-HEARTS_BROKEN_BY = ("heart", "heart_or_queen")
-ONLY_HEARTS_LEADS = ("allowed", "queen_first", "ends_hand")
-MOON_RULES = ("add_to_others", "subtract_from_shooter", "shooter_choice", "none", "shooter_gains_fourfold")
 MOON_CHOICES = ("add_to_others", "subtract_from_shooter")
 """The moon rules a shooter may choose between (and that a record's ``moon`` may name)."""
 FOURFOLD = 4
 """Under ``moon shooter_gains_fourfold`` the shooter's ordinary deal points, negated, times this (Trend Hearts)."""
-END_AT = ("reach", "exceed")
 CHARGEABLE = ("AH", "QS", "JD", "TC")
 """The cards a charge can double (Turbo Hearts charges all four; Trend Hearts exposes AH)."""
 
@@ -53,77 +48,38 @@ class RuleError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete rule set. Field names and values are part of the record format."""
+    """A complete rule set. Field names and values are part of the record format.
+
+    A field here is its name, type and default; everything else about it (what it means, what it
+    accepts, its words on a page, the values a fit tries, whether the fast lanes model it) is its
+    entry in :data:`RULE_TABLE`, which the tests hold to this list.
+    """
 
     removed_cards: tuple[str, ...] | None = None
-    """Cards taken out of the deck. Left unset, they depend on the player count (:data:`DEFAULT_REMOVED`)."""
     pass_count: int = 3
-    """Cards each seat passes; 0 means no passing."""
     pass_cycle: tuple[str, ...] | None = None
-    """Directions for hands 1, 2, ...; left unset, 4 players pass ``left right across hold``, others ``left right``."""
     first_lead: str = "lowest_club"
-    """Who leads trick 1 and what: ``lowest_club`` (the holder of the lowest club leads it), ``any_club``
-    (that holder leads any club) or ``left_of_dealer`` (the seat left of the dealer leads any legal card)."""
     points_on_first_trick: bool = False
-    """May hearts or QS fall on trick 1 (always, for a seat holding nothing else)."""
     hearts_must_be_broken: bool = True
-    """May a heart be led only once hearts are broken."""
     hearts_broken_by: str = "heart_or_queen"
-    """What breaks hearts when played on an earlier trick: ``heart`` or ``heart_or_queen``."""
     only_hearts_lead: str = "allowed"
-    """A leader left with only hearts (and maybe QS) while hearts are unbroken: ``allowed`` (may lead a
-    heart), ``queen_first`` (must lead QS if held), ``ends_hand`` (takes every remaining card; the hand ends)."""
     jack_of_diamonds: int = 0
-    """Points for taking JD (Omnibus: -10)."""
     queen_of_clubs_cancels_queen: bool = False
-    """QS scores 0 for a seat that also took QC."""
     no_tricks_bonus: int = 0
-    """Points for a seat that took no trick, in a hand where nobody shot the moon."""
     moon: str = "shooter_choice"
-    """A seat that took every heart and QS: ``add_to_others`` (every other seat scores 26 instead),
-    ``subtract_from_shooter`` (the shooter scores -26 instead), ``shooter_choice`` (the shooter picks one of
-    those), ``none`` (no moon: points as taken) or ``shooter_gains_fourfold`` (the shooter scores minus four
-    times the points the deal would have given it, charges and TC included; the others score 0, JD apart)."""
     target: int = 100
-    """The game ends after the hand in which a total reaches it."""
     end_at: str = "reach"
-    """``reach`` (total >= target) or ``exceed`` (total > target)."""
     charges: tuple[str, ...] = ()
-    """Cards a seat may charge (expose) after the pass, doubling their penalty: AH (every heart scores double),
-    QS (26), JD (twice jack_of_diamonds), TC (twice ten_of_clubs)."""
     charged_cards_wait: bool = True
-    """May a charged card not be played to the first trick of its suit, led or followed, while its holder has
-    another card it may play there (false: a charged card is played like any other)."""
     ten_of_clubs: int = 1
-    """The taker of TC has its points for the hand multiplied by this (1: TC is an ordinary card)."""
     deals_per_game: int = 0
-    """A game is this many deals, whatever the totals (0: the game is played to the target)."""
     claims: bool = False
-    """May a seat claim the remaining tricks (the others accepting): the hand ends, the claimer takes every
-    card not yet played."""
     preset: str = field(default="standard", compare=False)
     """The preset this rule set was built from (for display and round trips only)."""
 
     def __post_init__(self) -> None:
-        _check_choice("pass_cycle", self.pass_cycle, PASS_DIRECTIONS + (ANY_DIRECTION,), many=True)
-        _check_choice("first_lead", self.first_lead, FIRST_LEADS)
-        _check_choice("hearts_broken_by", self.hearts_broken_by, HEARTS_BROKEN_BY)
-        _check_choice("only_hearts_lead", self.only_hearts_lead, ONLY_HEARTS_LEADS)
-        _check_choice("moon", self.moon, MOON_RULES)
-        _check_choice("end_at", self.end_at, END_AT)
-        if self.pass_cycle is not None and not self.pass_cycle:
-            raise RuleError("pass_cycle: must name at least one direction")
-        if self.pass_count < 0:
-            raise RuleError("pass_count: must be 0 or more")
-        if self.target <= 0:
-            raise RuleError("target: must be a positive number of points")
-        for card in self.charges:
-            if card not in CHARGEABLE:
-                raise RuleError(f"charges: {card} cannot be charged (chargeable: {', '.join(CHARGEABLE)})")
-        if self.ten_of_clubs < 1:
-            raise RuleError("ten_of_clubs: must be a multiplier of 1 or more")
-        if self.deals_per_game < 0:
-            raise RuleError("deals_per_game: must be 0 (play to the target) or a number of deals")
+        for spec in RULE_TABLE.values():
+            spec.check(getattr(self, spec.name))
 
     # -- building ---------------------------------------------------------
     @classmethod
@@ -148,9 +104,9 @@ class Rules:
         for key, value in spec.items():
             if key == "preset":
                 continue
-            if key not in _FIELD_TYPES:
-                raise RuleError(f"{shown(key)}: unknown rule field{did_you_mean(key, _FIELD_TYPES)} "
-                                f"(known: {', '.join(_FIELD_TYPES)})")
+            if key not in RULE_TABLE:
+                raise RuleError(f"{shown(key)}: unknown rule field{did_you_mean(key, RULE_TABLE)} "
+                                f"(known: {', '.join(RULE_TABLE)})")
             values[key] = _coerce(key, value)
         return cls(**values, preset=name)
 
@@ -161,7 +117,7 @@ class Rules:
         """The shortest ``{"preset": ..., overrides}`` that rebuilds this rule set."""
         base = Rules.from_spec(self.preset)
         spec: dict[str, Any] = {"preset": self.preset}
-        for name in _FIELD_TYPES:
+        for name in RULE_FIELDS:
             value = getattr(self, name)
             if value != getattr(base, name):
                 spec[name] = list(value) if isinstance(value, tuple) else value
@@ -170,7 +126,7 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """Every field, JSON-ready."""
         return {name: (list(v) if isinstance(v, tuple) else v)
-                for name in _FIELD_TYPES for v in [getattr(self, name)]}
+                for name in RULE_FIELDS for v in [getattr(self, name)]}
 
     def table(self, players: int) -> "Table":
         """This rule set resolved for a number of players; raises :class:`RuleError` if unplayable."""
@@ -252,11 +208,9 @@ class Table:
 
     @cached_property
     def needs_reference(self) -> bool:
-        """Rules the fast lanes (the clean-hand lane, the columnar screen) leave to the reference engine:
-        charges, TC's multiplier, claims, fixed-length games and a moon that is neither of the choices."""
-        rules = self.rules
-        return bool(rules.charges or rules.ten_of_clubs != 1 or rules.claims or rules.deals_per_game
-                    or rules.moon not in MOON_CHOICES + ("shooter_choice", "none"))
+        """Whether a value of this rule set is one the fast lanes (the clean-hand lane, the columnar screen,
+        the kernel) leave to the reference engine: each field's ``modelled`` values in :data:`RULE_TABLE`."""
+        return not all(spec.modelled_value(getattr(self.rules, spec.name)) for spec in RULE_TABLE.values())
 
     @cached_property
     def point_total(self) -> int:
@@ -351,52 +305,171 @@ def _typed(kind: type) -> Any:
     return coerce
 
 
-_FIELD_TYPES = {
-    "removed_cards": _cards_tuple, "pass_count": _typed(int), "pass_cycle": _strings_tuple,
-    "first_lead": _typed(str), "points_on_first_trick": _typed(bool),
-    "hearts_must_be_broken": _typed(bool), "hearts_broken_by": _typed(str),
-    "only_hearts_lead": _typed(str), "jack_of_diamonds": _typed(int),
-    "queen_of_clubs_cancels_queen": _typed(bool), "no_tricks_bonus": _typed(int),
-    "moon": _typed(str), "target": _typed(int), "end_at": _typed(str),
-    "charges": lambda key, value: _cards_tuple(key, value) or (), "charged_cards_wait": _typed(bool),
-    "ten_of_clubs": _typed(int),
-    "deals_per_game": _typed(int), "claims": _typed(bool),
-}
-RULE_FIELDS: tuple[str, ...] = tuple(_FIELD_TYPES)
-FIELD_VALUES: dict[str, str] = {
-    "removed_cards": "a list of cards, e.g. 2D 3D",
-    "pass_count": "a whole number; 0 means no passing",
-    "pass_cycle": f"a list of {', '.join(PASS_DIRECTIONS)}, or {ANY_DIRECTION} (each hand states its direction)",
-    "first_lead": ", ".join(FIRST_LEADS),
-    "points_on_first_trick": "true, false",
-    "hearts_must_be_broken": "true, false",
-    "hearts_broken_by": ", ".join(HEARTS_BROKEN_BY),
-    "only_hearts_lead": ", ".join(ONLY_HEARTS_LEADS),
-    "jack_of_diamonds": "a whole number of points",
-    "queen_of_clubs_cancels_queen": "true, false",
-    "no_tricks_bonus": "a whole number of points",
-    "moon": ", ".join(MOON_RULES),
-    "target": "a positive whole number",
-    "end_at": ", ".join(END_AT),
-    "charges": f"a list of {', '.join(CHARGEABLE)}; empty: no charging",
-    "charged_cards_wait": "true, false",
-    "ten_of_clubs": "a whole number, 1 or more",
-    "deals_per_game": "a whole number; 0 plays to the target",
-    "claims": "true, false",
-}
-"""What each field accepts, in words (``hearts rules`` shows it)."""
+_BOOL, _INT, _NAME = _typed(bool), _typed(int), _typed(str)
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """Everything known about one rule field, in one place (as OpenSpiel's ``parameter_specification``).
+
+    The type and default are the :class:`Rules` field's; the rest is here, and every reader of rule
+    facts reads it: coercion of ``--set`` and record values, validation, ``hearts rules``, a report
+    page's rule sentences, the rules fit's candidate values and the fast lanes' "is this modelled".
+
+    >>> RULE_TABLE["moon"].modelled_value("shooter_gains_fourfold"), RULE_TABLE["target"].default
+    (False, 100)
+    """
+
+    name: str
+    coerce: Callable[[str, Any], Any]
+    """The record format's value (or the command line's text) to the frozen type's, or :class:`RuleError`."""
+    help: str
+    """What the field decides, in plain words (``hearts rules``); a field of named values adds each
+    value's sentence of :attr:`words`."""
+    allowed: str = ""
+    """What it accepts, in words; left empty for a field of named values (the names are listed)."""
+    words: Mapping[Any, str] = field(default_factory=dict)
+    """For a field of named values: each value's sentence on a report page, which also says in
+    ``hearts rules`` what the value means (``{card}``, ``{total}`` and ``{fourfold}`` are filled in)."""
+    items: tuple[str, ...] = ()
+    """For a list field: the items it may hold."""
+    refusal: str = "unknown value {shown}"
+    """The error of an item not in :attr:`items` (``{item}`` as given, ``{shown}`` quoted)."""
+    items_label: str = "allowed"
+    empty: str = ""
+    """The error of an empty list, where a list must hold something."""
+    minimum: int | None = None
+    below: str = ""
+    """The error of a number under :attr:`minimum`."""
+    candidates: tuple[Any, ...] | None = None
+    """The values the rules fit tries for this field beyond its named values (``None`` for a field without
+    named values: derived from the records)."""
+    modelled: tuple[Any, ...] | None = None
+    """The values the fast lanes (the clean-hand lane, the columnar screen, the kernel) model; a hand under
+    any other is left to the reference engine (``None``: every value)."""
+
+    @property
+    def default(self) -> Any:
+        """The value of a :class:`Rules` built with no overrides."""
+        return Rules.__dataclass_fields__[self.name].default
+
+    @property
+    def choices(self) -> tuple[Any, ...]:
+        """The named values this field takes, or ``()`` for a field of numbers, flags or lists."""
+        return tuple(self.words)
+
+    @property
+    def tried(self) -> tuple[Any, ...] | None:
+        """The values the rules fit tries: :attr:`candidates`, else the named values."""
+        return self.candidates if self.candidates is not None else self.choices or None
+
+    def sentence(self, value: Any, **facts: Any) -> str:
+        """A named value's sentence on a report page, with the table's facts filled in."""
+        return self.words[value].format(**facts)
+
+    def modelled_value(self, value: Any) -> bool:
+        return self.modelled is None or value in self.modelled
+
+    def check(self, value: Any) -> None:
+        """:class:`RuleError` if ``value`` (already coerced) is not one this field takes."""
+        if self.choices and value not in self.choices:
+            raise RuleError(f"{self.name}: unknown value {shown(value)} (allowed: {', '.join(self.choices)})")
+        if self.items and value is not None:
+            if not value and self.empty:
+                raise RuleError(f"{self.name}: {self.empty}")
+            for item in value:
+                if item not in self.items:
+                    raise RuleError(f"{self.name}: {self.refusal.format(item=item, shown=shown(item))} "
+                                    f"({self.items_label}: {', '.join(self.items)})")
+        if self.minimum is not None and value < self.minimum:
+            raise RuleError(f"{self.name}: {self.below}")
+
+    def accepts(self) -> str:
+        """What the field accepts, in words (``hearts rules``)."""
+        return self.allowed or ", ".join(self.choices)
+
+
+_MOON_WHO = "Shooting the moon (all hearts and QS)"
+_TRUE_FALSE = "true, false"
+
+RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
+    RuleField("removed_cards", _cards_tuple, "Cards taken out of the deck. Left unset, they depend on the player "
+              "count.", "a list of cards, e.g. 2D 3D"),
+    RuleField("pass_count", _INT, "Cards each seat passes; 0 means no passing.", "a whole number; 0 means no passing",
+              minimum=0, below="must be 0 or more"),
+    RuleField("pass_cycle", _strings_tuple, "Directions for hands 1, 2, ...; left unset, 4 players pass left right "
+              "across hold, others left right.",
+              f"a list of {', '.join(PASS_DIRECTIONS)}, or {ANY_DIRECTION} (each hand states its direction)",
+              items=PASS_DIRECTIONS + (ANY_DIRECTION,), empty="must name at least one direction"),
+    RuleField("first_lead", _NAME, "Who leads trick 1 and what.", words={
+        "lowest_club": "The holder of {card} leads it to the first trick.",
+        "any_club": "The holder of the lowest club leads any club to the first trick.",
+        "left_of_dealer": "The player left of the dealer leads the first trick, any legal card.",
+    }),
+    RuleField("points_on_first_trick", _BOOL, "May hearts or QS fall on trick 1 (always, for a seat holding nothing "
+              "else).", _TRUE_FALSE, candidates=(False, True)),
+    RuleField("hearts_must_be_broken", _BOOL, "May a heart be led only once hearts are broken.", _TRUE_FALSE,
+              candidates=(True, False)),
+    RuleField("hearts_broken_by", _NAME, "What breaks hearts when played on an earlier trick.", words={
+        "heart": "Hearts may not be led until a heart has been played on an earlier trick.",
+        "heart_or_queen": "Hearts may not be led until a heart or QS has been played on an earlier trick.",
+    }),
+    RuleField("only_hearts_lead", _NAME, "A leader left with only hearts (and maybe QS) while hearts are unbroken.",
+              words={
+                  "allowed": "A leader holding only hearts (and maybe QS) may lead a heart anyway.",
+                  "queen_first": "A leader holding only hearts and QS must lead QS.",
+                  "ends_hand": "A leader holding only hearts ends the hand and takes every remaining card.",
+              }),
+    RuleField("jack_of_diamonds", _INT, "Points for taking JD (Omnibus: -10).", "a whole number of points"),
+    RuleField("queen_of_clubs_cancels_queen", _BOOL, "QS scores 0 for a seat that also took QC.", _TRUE_FALSE,
+              candidates=(False, True)),
+    RuleField("no_tricks_bonus", _INT, "Points for a seat that took no trick, in a hand where nobody shot the moon.",
+              "a whole number of points"),
+    RuleField("moon", _NAME, "A seat that took every heart and QS (JD stays with its taker).", words={
+        "add_to_others": _MOON_WHO + " adds {total} to every other player.",
+        "subtract_from_shooter": _MOON_WHO + " subtracts {total} from the shooter.",
+        "shooter_choice": _MOON_WHO + ": the shooter chooses \u2212{total} for itself or +{total} to every other "
+                          "player.",
+        "none": "There is no moon: every point counts as taken.",
+        "shooter_gains_fourfold": _MOON_WHO + ": the shooter scores {fourfold} times its points for the hand "
+                                  "(charges and TC included) as a gain, and every other player 0.",
+    }, modelled=MOON_CHOICES + ("shooter_choice", "none")),
+    RuleField("target", _INT, "The game ends after the hand in which a total reaches it.", "a positive whole number",
+              minimum=1, below="must be a positive number of points"),
+    RuleField("end_at", _NAME, "Whether a total must reach or pass the target.", words={
+        "reach": "The game ends when a total reaches {target}; the lowest total wins.",
+        "exceed": "The game ends when a total passes {target}; the lowest total wins.",
+    }),
+    RuleField("charges", lambda key, value: _cards_tuple(key, value) or (),
+              "Cards a seat may charge (expose) after the pass, doubling their penalty: AH (every heart scores "
+              "double), QS (26), JD (twice jack_of_diamonds), TC (twice ten_of_clubs).",
+              f"a list of {', '.join(CHARGEABLE)}; empty: no charging", items=CHARGEABLE,
+              refusal="{item} cannot be charged", items_label="chargeable", candidates=((), ("AH",), CHARGEABLE), modelled=((),)),
+    RuleField("charged_cards_wait", _BOOL, "May a charged card not be played to the first trick of its suit, led or "
+              "followed, while its holder has another card it may play there (false: a charged card is played like "
+              "any other).", _TRUE_FALSE, candidates=(True, False)),
+    RuleField("ten_of_clubs", _INT, "The taker of TC has its points for the hand multiplied by this (1: TC is an "
+              "ordinary card).", "a whole number, 1 or more", minimum=1, below="must be a multiplier of 1 or more",
+              candidates=(1, 2), modelled=(1,)),
+    RuleField("deals_per_game", _INT, "A game is this many deals, whatever the totals (0: the game is played to the "
+              "target).", "a whole number; 0 plays to the target", minimum=0,
+              below="must be 0 (play to the target) or a number of deals", candidates=(0, 4), modelled=(0,)),
+    RuleField("claims", _BOOL, "May a seat claim the remaining tricks (the others accepting): the hand ends, the "
+              "claimer takes every card not yet played.", _TRUE_FALSE, candidates=(False, True), modelled=(False,)),
+]}
+"""The rule-field table: one :class:`RuleField` per field of :class:`Rules`, in its order."""
+RULE_FIELDS: tuple[str, ...] = tuple(RULE_TABLE)
+FIRST_LEADS = RULE_TABLE["first_lead"].choices
+HEARTS_BROKEN_BY = RULE_TABLE["hearts_broken_by"].choices
+ONLY_HEARTS_LEADS = RULE_TABLE["only_hearts_lead"].choices
+MOON_RULES = RULE_TABLE["moon"].choices
+END_AT = RULE_TABLE["end_at"].choices
 
 
 def _coerce(key: str, value: Any) -> Any:
-    if key not in _FIELD_TYPES:
-        raise RuleError(f"{shown(key)}: unknown rule field{did_you_mean(key, _FIELD_TYPES)}")
-    return _FIELD_TYPES[key](key, value)
-
-
-def _check_choice(key: str, value: Any, allowed: tuple[str, ...], many: bool = False) -> None:
-    for item in (value or ()) if many else (value,):
-        if item not in allowed:
-            raise RuleError(f"{key}: unknown value {shown(item)} (allowed: {', '.join(allowed)})")
+    if key not in RULE_TABLE:
+        raise RuleError(f"{shown(key)}: unknown rule field{did_you_mean(key, RULE_TABLE)}")
+    return RULE_TABLE[key].coerce(key, value)
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,22 @@
 """Rule fields and presets in plain words, for ``hearts rules`` and the docs.
 
-The text has one source: each field's description is its attribute docstring
-in :mod:`hearts_analysis.rules`, each preset's is its ``source``; this module
-only reads them and spells out the allowed values and defaults.
+The text has one source: each field's description is its entry in the rule-field
+table (:data:`hearts_analysis.rules.RULE_TABLE`: its help, and for a field of
+named values each value's sentence, the one a report page shows), each preset's
+is its ``source``; this module only reads them and spells out the defaults.
 
 >>> field_help("jack_of_diamonds").description
 'Points for taking JD (Omnibus: -10).'
+>>> field_help("hearts_broken_by").description.split(". ")[1]
+'heart: Hearts may not be led until a heart has been played on an earlier trick'
 """
 
 from __future__ import annotations
 
-import ast
-import inspect
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from . import rules as rules_module
-from .rules import DEFAULT_REMOVED, FIELD_VALUES, PRESETS, RULE_FIELDS, Rules
+from .rules import DEFAULT_REMOVED, FOURFOLD, PRESETS, RULE_FIELDS, RULE_TABLE, Rules
 
 @dataclass(frozen=True)
 class FieldHelp:
@@ -33,26 +31,8 @@ class FieldHelp:
                 "default": self.default}
 
 
-@lru_cache(maxsize=1)
-def field_docs() -> dict[str, str]:
-    """Each rule field's attribute docstring, as written in ``rules.py``."""
-    tree = ast.parse(inspect.getsource(rules_module))
-    cls = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Rules")
-    docs: dict[str, str] = {}
-    body = cls.body
-    for node, after in zip(body, body[1:]):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)):
-            docs[node.target.id] = " ".join(after.value.value.split())
-    return docs
-
-
-def plain(text: str) -> str:
-    """Docstring markup out: ``x`` -> x, :data:`NAME` references dropped or unwrapped."""
-    text = re.sub(r"\s*\(:\w+:`[^`]+`\)", "", text)
-    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text)
-    return text.replace("``", "")
+GENERIC_FACTS = {"card": "the lowest club", "total": "26", "fourfold": str(FOURFOLD), "target": "the target"}
+"""What a value's page sentence says where no table is at hand (``hearts rules`` speaks of every table)."""
 
 
 def value_text(name: str, value: Any) -> str:
@@ -72,8 +52,10 @@ def value_text(name: str, value: Any) -> str:
 
 
 def field_help(name: str) -> FieldHelp:
-    standard = Rules.from_spec("standard")
-    return FieldHelp(name, plain(field_docs()[name]), FIELD_VALUES[name], value_text(name, getattr(standard, name)))
+    spec = RULE_TABLE[name]
+    meanings = [f"{value}: {spec.sentence(value, **GENERIC_FACTS)}" for value in spec.choices]
+    description = " ".join([spec.help, *meanings])
+    return FieldHelp(name, description, spec.accepts(), value_text(name, getattr(Rules.from_spec("standard"), name)))
 
 
 def all_field_help() -> list[FieldHelp]:

@@ -13,8 +13,8 @@ from hearts_analysis.cli import app
 from hearts_analysis.cli.app import rules_from_options
 from hearts_analysis.cli.rules_cmd import suggestion_command
 from hearts_analysis.records.json import write_games
-from hearts_analysis.rules import PRESETS, RULE_FIELDS, Rules
-from hearts_analysis.rules_help import field_docs, field_help, plain
+from hearts_analysis.rules import PRESETS, RULE_FIELDS, RULE_TABLE, Rules
+from hearts_analysis.rules_help import field_help
 from hearts_analysis.simulate.game import simulate_games
 from hearts_analysis.violations import CATALOGUE, explain
 
@@ -26,12 +26,15 @@ def run(*args: str):
 
 
 # -- the reference --------------------------------------------------------------------------
-def test_every_rule_field_has_a_docstring_and_it_is_the_description():
-    docs = field_docs()
-    assert set(docs) >= set(RULE_FIELDS)
+def test_every_rule_field_is_described_from_the_rule_table():
+    """``hearts rules`` says what the table says: its help, each named value's page sentence, what it accepts."""
     for name in RULE_FIELDS:
-        description = field_help(name).description
-        assert description == plain(docs[name]) and "``" not in description and ":data:" not in description
+        spec, described = RULE_TABLE[name], field_help(name)
+        assert described.description.startswith(spec.help) and described.allowed == spec.accepts()
+        for value in spec.choices:
+            assert f"{value}: {spec.sentence(value, card='the lowest club', total=26, fourfold=4, target='the target')}" \
+                in described.description
+        assert "``" not in described.description and ":data:" not in described.description
 
 
 def test_rules_text_lists_every_preset_with_its_source_and_every_field():

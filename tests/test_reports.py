@@ -271,7 +271,7 @@ def test_turbo_and_trend_pages_say_a_game_is_four_deals():
         assert "charge (expose)" in words and "TC has its points for the hand multiplied by 2" in words
     assert "claim the remaining tricks" in " ".join(rules_in_words(Rules.preset("turbo_hearts"), 4))
     trend = " ".join(rules_in_words(Rules.preset("trend_hearts"), 4))
-    assert "four times its points for the hand as a gain" in trend and "played at any time" in trend
+    assert "4 times its points for the hand (charges and TC included) as a gain" in trend and "played at any time" in trend
 
 
 def test_cards_have_a_symbol_and_a_spoken_label():

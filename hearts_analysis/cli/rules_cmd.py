@@ -30,7 +30,7 @@ import orjson
 import typer
 
 from ..corpus_audit import error_report
-from ..inference import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
+from ..rules_fit import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
 from ..text import terminal_lines, terminal_safe

@@ -15,7 +15,7 @@ follow the rule set and the number of players:
 from __future__ import annotations
 
 from ..cards import Card, CardError, card_name, parse_card, rank_of, suit_of
-from ..rules import PRESETS, Rules
+from ..rules import ANY_DIRECTION, FOURFOLD, PRESETS, QUEEN_POINTS, RULE_TABLE, Rules
 
 _DISPLAY_SUIT_ORDER = {0: 0, 1: 1, 3: 2, 2: 3}
 """Clubs, diamonds, spades, hearts: black and red alternate in a displayed hand."""
@@ -30,43 +30,44 @@ def _points(n: int) -> str:
 
 
 def rules_in_words(rules: Rules, players: int) -> list[str]:
-    """One sentence per rule that matters at this table, in the order a player needs them."""
+    """One sentence per rule that matters at this table, in the order a player needs them.
+
+    A field of named values says its value in the sentence the rule-field table gives it
+    (:data:`~hearts_analysis.rules.RULE_TABLE`), with this table's facts filled in; the numbers
+    (QS's points, the moon's total, the fourfold moon) come from the rules module, never retyped.
+    """
     table = rules.table(players)
     r = rules
+    facts = {"card": card_name(table.lowest_club) if table.lowest_club is not None else "",
+             "total": table.point_total, "fourfold": FOURFOLD, "target": r.target}
+
+    def said(name: str) -> str:
+        return RULE_TABLE[name].sentence(getattr(r, name), **facts)
+
     lines = [f"{players} players, {table.hand_size} cards each"
              + (f"; {', '.join(table.removed_cards)} removed from the deck" if table.removed_cards else "") + "."]
     if r.pass_count == 0:
         lines.append("No passing.")
-    elif table.pass_cycle == ("any",):
+    elif table.pass_cycle == (ANY_DIRECTION,):
         lines.append(f"Each seat passes {r.pass_count} cards; each hand's direction is drawn and recorded.")
     else:
         lines.append(f"Each seat passes {r.pass_count} cards: {', '.join(table.pass_cycle)}, then the cycle repeats.")
-    if r.first_lead == "lowest_club":
-        lines.append(f"The holder of {card_name(table.lowest_club)} leads it to the first trick.")
-    elif r.first_lead == "any_club":
-        lines.append("The holder of the lowest club leads any club to the first trick.")
-    else:
-        lines.append("The player left of the dealer leads the first trick, any card.")
+    lines.append(said("first_lead"))
     lines.append("Points may be played on the first trick." if r.points_on_first_trick
                  else "No heart and no QS on the first trick, unless a player holds nothing else.")
     if r.hearts_must_be_broken:
-        by = "a heart" if r.hearts_broken_by == "heart" else "a heart or QS"
-        lines.append(f"Hearts may not be led until {by} has been played on an earlier trick.")
-        lines.append({
-            "allowed": "A leader holding only hearts (and maybe QS) may lead a heart anyway.",
-            "queen_first": "A leader holding only hearts and QS must lead QS.",
-            "ends_hand": "A leader holding only hearts ends the hand and takes every remaining card.",
-        }[r.only_hearts_lead])
+        lines.append(said("hearts_broken_by"))
+        lines.append(said("only_hearts_lead"))
     else:
         lines.append("Hearts may be led at any time.")
-    scoring = "Each heart scores 1 point, QS 13"
+    scoring = f"Each heart scores 1 point, QS {QUEEN_POINTS}"
     if r.jack_of_diamonds:
         scoring += f", JD {_points(r.jack_of_diamonds)}"
     lines.append(scoring + ".")
     if r.ten_of_clubs != 1:
         lines.append(f"The player who takes TC has its points for the hand multiplied by {r.ten_of_clubs}.")
     if r.charges:
-        doubled = {"AH": "AH doubles every heart", "QS": "QS scores 26",
+        doubled = {"AH": "AH doubles every heart", "QS": f"QS scores {2 * QUEEN_POINTS}",
                    "JD": f"JD scores {_points(2 * r.jack_of_diamonds)}" if r.jack_of_diamonds else "JD doubles",
                    "TC": f"TC multiplies by {2 * r.ten_of_clubs}"}
         lines.append(f"After the pass, a player may charge (expose) {joined(list(r.charges))}: "
@@ -76,28 +77,23 @@ def rules_in_words(rules: Rules, players: int) -> list[str]:
                      else "A charged card may be played at any time, the first trick of its suit included.")
     if r.queen_of_clubs_cancels_queen:
         lines.append("A player who takes QC and QS scores nothing for QS.")
+    moons = r.moon != "none"
     if r.no_tricks_bonus:
-        lines.append(f"A player who takes no trick scores {_points(r.no_tricks_bonus)}.")
-    moon = {
-        "add_to_others": "Shooting the moon (all hearts and QS) adds 26 to every other player.",
-        "subtract_from_shooter": "Shooting the moon (all hearts and QS) subtracts 26 from the shooter.",
-        "shooter_choice": "Shooting the moon (all hearts and QS): the shooter chooses \u221226 for itself "
-                          "or +26 to every other player.",
-        "none": "There is no moon: every point counts as taken.",
-        "shooter_gains_fourfold": "Shooting the moon (all hearts and QS): the shooter scores four times its "
-                                  "points for the hand as a gain, and every other player 0.",
-    }[r.moon].replace("26", str(table.point_total))
+        lines.append(f"A player who takes no trick scores {_points(r.no_tricks_bonus)}"
+                     + (", unless someone shot the moon." if moons else "."))
+    moon = said("moon")
     if r.charges and r.moon in ("add_to_others", "subtract_from_shooter", "shooter_choice"):
         moon = moon[:-1] + " (charged cards doubling it)."
     lines.append(moon)
+    if moons and r.jack_of_diamonds:
+        lines.append("In a moon hand JD still scores for the player who took it.")
     if r.claims:
         lines.append("A player may claim the remaining tricks; if the others accept, the hand ends and the "
                      "claimer takes every card not yet played.")
     if r.deals_per_game:
         lines.append(f"A game is {r.deals_per_game} deals, whatever the totals; the lowest total wins.")
     else:
-        verb = "passes" if r.end_at == "exceed" else "reaches"
-        lines.append(f"The game ends when a total {verb} {r.target}; the lowest total wins.")
+        lines.append(said("end_at"))
     return lines
 
 

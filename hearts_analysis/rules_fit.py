@@ -1,4 +1,4 @@
-"""Rule inference: which rule sets make a corpus fully legal and correctly scored.
+"""Fitting rule sets to a corpus: which rule sets make its games fully legal and correctly scored.
 
 :func:`infer_named` first groups the games by the rule set each record names and
 says which games break their own named rules; then, group by group, as
@@ -53,8 +53,7 @@ from typing import Any, Iterable, Sequence
 from .cards import DECK, JD, card_name, iter_cards, mask_of
 from .engine.replay import GameResult, replay_game
 from .records.model import GameRecord, HandRecord
-from .rules import (CHARGEABLE, END_AT, FIRST_LEADS, HEARTS_BROKEN_BY, MOON_RULES, ONLY_HEARTS_LEADS,
-                    PASS_DIRECTIONS, PRESETS, RULE_FIELDS, RuleError, Rules)
+from .rules import END_AT, PASS_DIRECTIONS, PRESETS, RULE_FIELDS, RULE_TABLE, RuleError, Rules
 
 Key = tuple[int, int | None, int | None, int | None, str]
 """A violation's identity across rule sets: ``(game index, hand, trick, seat, code)``."""
@@ -70,21 +69,10 @@ MAX_CYCLE = 4
 MAX_DERIVED_CYCLES = 16
 MAX_NEUTRAL = 24
 
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "first_lead": FIRST_LEADS,
-    "points_on_first_trick": (False, True),
-    "hearts_must_be_broken": (True, False),
-    "hearts_broken_by": HEARTS_BROKEN_BY,
-    "only_hearts_lead": ONLY_HEARTS_LEADS,
-    "queen_of_clubs_cancels_queen": (False, True),
-    "moon": MOON_RULES,
-    "charges": ((), ("AH",), CHARGEABLE),
-    "charged_cards_wait": (True, False),
-    "ten_of_clubs": (1, 2),
-    "deals_per_game": (0, 4),
-    "claims": (False, True),
-}
-"""Fields with a fixed set of values, all of which are tried."""
+CHOICES: dict[str, tuple[Any, ...]] = {name: spec.tried for name, spec in RULE_TABLE.items()
+                                       if spec.tried is not None and name != "end_at"}
+"""Fields with a fixed set of values, all of which are tried: the rule-field table's candidates
+(``end_at`` is fitted with ``target``, from the totals)."""
 
 KNOWN_CYCLES: tuple[tuple[str, ...] | None, ...] = (
     None, ("left", "right", "across", "hold"), ("left", "right"), ("left",), ("any",),

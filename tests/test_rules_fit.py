@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.inference import UNPLAYABLE, infer_rules
+from hearts_analysis.rules_fit import UNPLAYABLE, infer_rules
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate.bots import RandomBot
 from hearts_analysis.simulate.game import simulate_games
