@@ -7,6 +7,11 @@ time (what the numpy lanes replace). Times are CPU seconds of this process.
 
     python benchmarks/bench_review.py --hands 8 --samples 200
     python benchmarks/bench_review.py --hands 4 --compare
+    python benchmarks/bench_review.py --long-game 30 --samples 20
+
+``--long-game N`` instead reviews one game of N hands whole, as ``hearts review`` does (``review_items``),
+where replaying the game once per hand would cost O(N²) replays; run it under two versions of the code
+with ``farm-bench --vs`` for a ratio.
 """
 
 from __future__ import annotations
@@ -36,6 +41,18 @@ def _replay(game, number):
     return replay_hand(table, number, game.hands[number - 1], game.players, running)
 
 
+def long_game(hands: int, settings: Settings, seed: int) -> None:
+    from hearts_analysis.records.errors import Item
+    from hearts_analysis.review.batch import review_items
+    from hearts_analysis.simulate import simulate_game
+
+    rules = replace(Rules.preset("standard"), target=10_000)
+    game = simulate_game(rules, ["ann", "bob", "cy", "dee"], seed=seed, max_hands=hands)
+    seconds, [done] = cpu(lambda: list(review_items([Item("long", game)], settings)))
+    print(f"one game of {len(game.hands)} hands reviewed whole: {seconds:.2f} s, "
+          f"{seconds / len(game.hands):.3f} s per hand, {len(done.review.decisions)} decisions")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=8, help="hands to review (whole hands, all four seats)")
@@ -46,9 +63,13 @@ def main() -> None:
     parser.add_argument("--model", default=Settings.model, help="the rollout player: strong or basic")
     parser.add_argument("--compare", action="store_true",
                         help="also time the same hands without the second model and with inferred deals")
+    parser.add_argument("--long-game", type=int, default=None, metavar="N",
+                        help="review one game of N hands whole instead (a high target keeps it going)")
     args = parser.parse_args()
     settings = Settings(samples=args.samples, seed=args.seed, model=args.model, pass_samples=args.pass_samples)
     rules = Rules.preset("standard")
+    if args.long_game:
+        return long_game(args.long_game, settings, args.seed)
 
     jobs = []
     for game in simulate_games(50, rules, 4, seed=args.seed):

@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 import numpy as np
 import pyarrow as pa
 
-from ..fastpath.decode import Judgements, Unit, decode_unit, open_units
+from ..fastpath.decode import Unit, decode_unit, judgements_for, open_units
 from ..fastpath.jsonl import JsonlTask, screened_lines
 from ..fastpath.parallel import AUTO, pool_size, process_pool
 from ..fastpath.run import reference_items, whole_unit_items
@@ -50,8 +50,6 @@ from .stats import Progress, Tally, tally_items
 
 OnError = Callable[[Item], None]
 """Told of each unreadable record, in input order."""
-
-_JUDGES: dict[Rules | None, Judgements] = {}
 
 
 def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
@@ -131,7 +129,7 @@ def tally_unit(unit: Unit | Item, rules: Rules | None, threads: bool = False,
     if isinstance(unit, Item):
         return tally, _count_items([unit], tally)
     try:
-        block = decode_unit(unit, _judge(rules))
+        block = decode_unit(unit, judgements_for(rules))
         verdict = None if block is None else screen_block(block)
     except (ValueError, IndexError, TypeError, OverflowError, pa.ArrowException):
         block = verdict = None  # input the screen does not expect: the reference path decides
@@ -153,20 +151,13 @@ def tally_lines(task: JsonlTask, rules: Rules | None, threads: bool = False,
     tally = Tally(details=details)
     if task.too_long:
         return tally, _count_items([long_line_item(f"{task.path}:{task.first_line}")], tally)
-    lines, block, verdict = screened_lines(task, _judge(rules))
+    lines, block, verdict = screened_lines(task, judgements_for(rules))
     fast = np.zeros(0, bool)
     if block is not None and verdict is not None:
         fast = full_games(block, verdict)
         tally_block(block, verdict, np.flatnonzero(fast), tally, threads)
     return tally, _count_items([jsonl_item(line, f"{task.path}:{number}", rules) for number, line, game in lines
                                 if game < 0 or not len(fast) or not fast[game]], tally)
-
-
-def _judge(rules: Rules | None) -> Judgements:
-    judge = _JUDGES.get(rules)
-    if judge is None:
-        judge = _JUDGES[rules] = Judgements(rules)
-    return judge
 
 
 def _count_items(items: Iterable[Item], tally: Tally) -> list[Item]:

@@ -196,7 +196,7 @@ def review(
             bar.advance(games=1)
             if puzzles_file is not None:
                 from ..review.puzzles import puzzles
-                found_puzzles.extend(puzzles(item.game, done.review, item.source))
+                found_puzzles.extend(puzzles(item.game, done.review, item.source, starts=done.starts))
             if summary:
                 tally(tallies, number, done.review)
             else:

@@ -298,6 +298,18 @@ class Judgements:
         return header.rules, header.complete is True
 
 
+_JUDGES: dict[Rules | None, Judgements] = {}
+
+
+def judgements_for(rules: Rules | None) -> Judgements:
+    """The one :class:`Judgements` of this process for ``rules``: validation and statistics share it, so a
+    header judged by one is not judged again by the other."""
+    judge = _JUDGES.get(rules)
+    if judge is None:
+        judge = _JUDGES[rules] = Judgements(rules)
+    return judge
+
+
 def _lists_unmodelled(meta_text: str | None) -> bool:
     """The game's extra fields name something the engine does not model: the reference engine reports it."""
     if not meta_text or UNMODELLED not in meta_text:

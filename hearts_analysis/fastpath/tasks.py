@@ -37,7 +37,7 @@ from ..records.paths import JSONL_SUFFIXES
 from ..records.sources import (NOTHING_FOUND, PARQUET_SUFFIXES, folder_files, foreign_reader, input_problem, read_file,
                                read_stdin_items)
 from ..rules import Rules
-from .decode import Judgements, file_segments, open_units
+from .decode import Judgements, file_segments, judgements_for, open_units
 from .jsonl import JsonlTask, audit_lines, split_lines
 from .run import Audited, CleanRun, Entry, audit_unit, replayed, whole_unit_items
 
@@ -120,8 +120,6 @@ def inline_items(job: InlineJob, rules: Rules | None) -> Iterator[Item]:
     yield from read_stdin_items(rules) if job.path == "-" else read_file(Path(job.path), rules)
 
 
-_JUDGES: dict[Rules | None, Judgements] = {}
-
 
 def run_task(task: ParquetTask | JsonlTask, rules: Rules | None = None, engine: str = FAST,
              render: bool = False, slim: bool = False, threads: bool = False) -> list[Entry]:
@@ -132,9 +130,7 @@ def run_task(task: ParquetTask | JsonlTask, rules: Rules | None = None, engine: 
     arrays (for results that travel to another process); ``threads`` lets
     Arrow decode columns on several threads (for a run on one process).
     """
-    judge = _JUDGES.get(rules)
-    if judge is None:
-        judge = _JUDGES[rules] = Judgements(rules)
+    judge = judgements_for(rules)
     if isinstance(task, JsonlTask):
         entries = audit_lines(task, judge, rules)
     else:

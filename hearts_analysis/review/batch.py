@@ -3,7 +3,9 @@
 A hand is the unit of work: its review depends only on the game record (the
 random stream of each decision is keyed by game, hand and seat), so hands can
 run anywhere, in any order, and be cached one by one, and the result is the
-same as :func:`~hearts_analysis.review.review_game` on the whole game. Only a
+same as :func:`~hearts_analysis.review.review_game` on the whole game. Each
+game is replayed once, here; a worker gets its hand's replayed start
+(:class:`~hearts_analysis.review.game.HandStart`), not the record. Only a
 bounded number of hands are in flight ahead of the game being returned, so
 memory stays flat on a corpus of any size.
 
@@ -22,14 +24,14 @@ from __future__ import annotations
 
 from collections import deque
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..records.errors import Item
 from ..records.model import GameRecord
 from .cache import ReviewCache
 from .evaluate import Settings
-from .game import GameReview, review_game
+from .game import GameReview, HandStart, hand_starts, review_start
 
 
 @dataclass(frozen=True)
@@ -40,11 +42,13 @@ class ReviewedGame:
     review: GameReview | None
     seats: tuple[int, ...] | None
     """The seats reviewed; ``None`` for all."""
+    starts: Mapping[int, HandStart] = field(default_factory=dict)
+    """The replayed start of each hand that was reviewed rather than found in the cache (for the puzzles)."""
 
 
-def review_hand_task(game: GameRecord, hand: int, seats: tuple[int, ...] | None, settings: Settings) -> GameReview:
-    """The review of one hand of ``game`` (what a worker runs)."""
-    return review_game(game, settings, seats=seats, hands=[hand])
+def review_hand_task(start: HandStart, seats: tuple[int, ...] | None, settings: Settings) -> GameReview:
+    """The review of one hand from its replayed start (what a worker runs: it replays nothing)."""
+    return review_start(start, seats, settings)
 
 
 class _Done:
@@ -93,12 +97,12 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
     in the cache), and as the game that an executor's hand belongs to is returned.
     """
     wanted = None if hands is None else list(hands)
-    pending: deque[tuple[Item, tuple[int, ...] | None, list]] = deque()
+    pending: deque[tuple[Item, tuple[int, ...] | None, list, dict]] = deque()
     in_flight = 0
 
     def finish() -> ReviewedGame:
         nonlocal in_flight
-        item, seats, parts = pending.popleft()
+        item, seats, parts, starts = pending.popleft()
         if item.game is None:
             return ReviewedGame(item, None, None)
         reviews = []
@@ -113,31 +117,35 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
         game = item.game
         decisions = tuple(d for r in reviews for d in r.decisions)
         skipped = tuple(s for r in reviews for s in r.skipped)
-        return ReviewedGame(item, GameReview(game.game_id, game.players, decisions, skipped), seats)
+        return ReviewedGame(item, GameReview(game.game_id, game.players, decisions, skipped), seats, starts)
 
     for item in items:
         if item.game is None:
-            pending.append((item, None, []))
+            pending.append((item, None, [], {}))
         else:
             seats = seats_of(item.game, player)
             if seats == ():
                 continue
+            numbers = hand_numbers(item.game, wanted)
+            keys = [cache.key(item.game, number, seats, settings) if cache is not None else "" for number in numbers]
+            known = [cache.get(key, item.game, number, seats) if cache is not None else None
+                     for number, key in zip(numbers, keys)]
+            missing = [number for number, review in zip(numbers, known) if review is None]
+            starts = {start.number: start for start in hand_starts(item.game, missing)} if missing else {}
             parts = []
-            for number in hand_numbers(item.game, wanted):
-                key = cache.key(item.game, number, seats, settings) if cache is not None else ""
-                known = cache.get(key, item.game, number, seats) if cache is not None else None
-                if known is not None:
-                    parts.append((number, key, _Done(known)))
+            for number, key, review in zip(numbers, keys, known):
+                if review is not None:
+                    parts.append((number, key, _Done(review)))
                 elif executor is None:
-                    parts.append((number, key, _Done(review_hand_task(item.game, number, seats, settings))))
+                    parts.append((number, key, _Done(review_hand_task(starts[number], seats, settings))))
                     if cache is not None:
                         cache.put(key, parts[-1][2].value)
                 else:
-                    parts.append((number, key, executor.submit(review_hand_task, item.game, number, seats, settings)))
+                    parts.append((number, key, executor.submit(review_hand_task, starts[number], seats, settings)))
                     in_flight += 1
                 if progress and isinstance(parts[-1][2], _Done):   # the bar moves a hand at a time
                     progress(1)
-            pending.append((item, seats, parts))
+            pending.append((item, seats, parts, starts))
         while pending and (executor is None or in_flight > ahead or len(pending) > ahead):
             yield finish()
     while pending:

@@ -84,6 +84,9 @@ class ReviewCache:
 
     def __init__(self, folder: str | os.PathLike[str]):
         self.folder = Path(folder)
+        self._game: tuple[GameRecord, bytes] | None = None
+        """The last game keyed and its serialised record: a game's hands are keyed one after another, and
+        serialising the whole record for each would cost O(hands²) a game."""
 
     def key(self, game: GameRecord, hand: int, seats: Iterable[int] | None, settings: Settings) -> str:
         digest = hashlib.sha256()
@@ -92,7 +95,9 @@ class ReviewCache:
                      orjson.dumps(game.rules.to_dict()).decode()):
             digest.update(part.encode())
             digest.update(b"\0")
-        digest.update(dumps_game(game))
+        if self._game is None or self._game[0] is not game:
+            self._game = (game, dumps_game(game))
+        digest.update(self._game[1])
         return digest.hexdigest()
 
     def _path(self, key: str) -> Path:

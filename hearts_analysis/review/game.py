@@ -21,12 +21,12 @@ One seat's first hand: its pass and thirteen plays, some of them forced.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from ..cards import Mask, mask_of
-from ..engine.replay import CHARGED, CLAIM, UNMODELLED, GameResult, HandResult, replay_game
+from ..engine.replay import CHARGED, CLAIM, UNMODELLED, GameResult, replay_game
 from ..engine.state import HandState
-from ..records.model import GameRecord, HandRecord
+from ..records.model import GameRecord
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
 from .information_set import at_play, observe
 from .rollout import History
@@ -72,63 +72,109 @@ UNREVIEWED = (CHARGED, CLAIM, UNMODELLED)
 """A hand's extra fields that the review's play model does not read: such hands are skipped, and said so."""
 
 
+@dataclass(frozen=True)
+class HandStart:
+    """What a hand's review starts from, replayed once with the whole game: the rules, the hand's number,
+    the totals before it, the deal, the pass as applied and the hands after it, and the plays to judge.
+
+    A worker reviews a hand from this alone, so a game is replayed once however many hands are sent out
+    (sending the record would make each worker replay every hand before its own: O(hands²) a game).
+    ``skip`` says why the hand is not reviewed (then nothing else is read).
+    """
+
+    game_id: str | None
+    position: Position
+    dealer: int
+    direction: str
+    dealt: tuple[Mask, ...]
+    passed: tuple[Mask, ...]
+    """The cards each seat gave (and held) as the pass was applied; zeros on a hold hand."""
+    passing: bool
+    """Whether the hand had a pass (its decisions are reviewed too)."""
+    held: tuple[Mask, ...]
+    plays: tuple[tuple[int, int], ...]
+    skip: str | None = None
+
+    @property
+    def number(self) -> int:
+        return self.position.hand
+
+
+def hand_starts(game: GameRecord, hands: Iterable[int] | None = None,
+                result: GameResult | None = None) -> Iterator[HandStart]:
+    """The start of each hand of ``game`` numbered in ``hands`` (1-based; default: all), from one replay."""
+    result = result or replay_game(game)
+    table = game.rules.table(game.seats)
+    wanted = None if hands is None else frozenset(hands)
+    key = game_key(game.game_id)
+    totals = (0,) * game.seats
+    for record, hand in zip(game.hands, result.hands):
+        if wanted is None or hand.number in wanted:
+            skip = None
+            if hand.violations:
+                skip = f"rule violations ({', '.join(sorted({v.code for v in hand.violations}))})"
+            elif table.needs_reference or any(k in record.extra for k in UNREVIEWED):
+                skip = ("the review does not model charges, TC multipliers, claims, "
+                        "fixed-length games or what an importer marked unmodelled")
+            position = Position(table, hand.number, totals, key, game.players)
+            passing = hand.pass_direction != "hold" and bool(record.passes)
+            yield HandStart(game.game_id, position, hand.dealer, hand.pass_direction,
+                            tuple(mask_of(cards) for cards in record.deal), tuple(hand.passed), passing, tuple(hand.held),
+                            tuple(record.plays), skip)
+        totals = hand.totals
+
+
+def review_start(start: HandStart, seats: Iterable[int] | None, settings: Settings) -> GameReview:
+    """The review of the hand that begins at ``start``, for ``seats`` (default: all): what a worker runs."""
+    players = start.position.players
+    if start.skip is not None:
+        return GameReview(start.game_id, players, (), ((start.number, start.skip),))
+    wanted = frozenset(range(start.position.table.players) if seats is None else seats)
+    try:
+        decisions = tuple(review_hand(start, wanted, settings))
+    except InconsistentKnowledge as error:
+        return GameReview(start.game_id, players, (), ((start.number, str(error)),))
+    return GameReview(start.game_id, players, decisions, ())
+
+
 def review_game(game: GameRecord, settings: Settings = Settings(), seats: Iterable[int] | None = None,
                 hands: Iterable[int] | None = None, result: GameResult | None = None,
                 progress: Progress | None = None) -> GameReview:
     """Review ``seats`` (default: all) in ``hands`` (1-based numbers; default: all) of ``game``."""
-    result = result or replay_game(game)
-    table = game.rules.table(game.seats)
-    wanted_seats = frozenset(range(game.seats) if seats is None else seats)
-    wanted_hands = None if hands is None else frozenset(hands)
     decisions: list[Decision] = []
     skipped: list[tuple[int, str]] = []
-    totals = (0,) * game.seats
-    for record, hand in zip(game.hands, result.hands):
-        if wanted_hands is None or hand.number in wanted_hands:
-            if hand.violations:
-                codes = sorted({v.code for v in hand.violations})
-                skipped.append((hand.number, f"rule violations ({', '.join(codes)})"))
-            elif table.needs_reference or any(key in record.extra for key in UNREVIEWED):
-                skipped.append((hand.number, "the review does not model charges, TC multipliers, claims, "
-                                "fixed-length games or what an importer marked unmodelled"))
-            else:
-                position = Position(table, hand.number, totals, game_key(game.game_id), game.players)
-                try:
-                    decisions.extend(review_hand(position, record, hand, wanted_seats, settings))
-                except InconsistentKnowledge as error:
-                    skipped.append((hand.number, str(error)))
-            if progress:
-                progress(1)
-        totals = hand.totals
+    for start in hand_starts(game, hands, result):
+        review = review_start(start, seats, settings)
+        decisions.extend(review.decisions)
+        skipped.extend(review.skipped)
+        if progress:
+            progress(1)
     return GameReview(game.game_id, game.players, tuple(decisions), tuple(skipped))
 
 
-def review_hand(position: Position, record: HandRecord, hand: HandResult, seats: frozenset[int],
-                settings: Settings) -> list[Decision]:
+def review_hand(start: HandStart, seats: frozenset[int], settings: Settings) -> list[Decision]:
+    position = start.position
     table = position.table
-    n = table.players
-    dealt = [mask_of(cards) for cards in record.deal]
-    direction = hand.pass_direction
-    passed = [0] * n
+    direction = start.direction
+    passed = start.passed if start.passing else (0,) * table.players
     decisions: list[Decision] = []
-    if direction != "hold" and record.passes:
-        passed = list(hand.passed)
+    if start.passing:
         for seat in sorted(seats):
-            decisions.append(review_pass(position, seat, dealt[seat], passed[seat], direction, hand.dealer,
+            decisions.append(review_pass(position, seat, start.dealt[seat], passed[seat], direction, start.dealer,
                                          settings))
-    held = list(hand.held)
-    state = HandState(table, held, HandState.first_leader_for(table, held, hand.dealer))
+    held = list(start.held)
+    state = HandState(table, held, HandState.first_leader_for(table, held, start.dealer))
     offset = table.pass_offset(direction)
     first_leader = state.leader
-    shown: tuple[Mask, ...] = (0,) * n
-    for index, (seat, card) in enumerate(record.plays):
+    shown: tuple[Mask, ...] = (0,) * table.players
+    for index, (seat, card) in enumerate(start.plays):
         if state.is_over:
             break
         if seat in seats:
-            knowledge = at_play(state, seat, shown, passed[seat], (seat + offset) % n if offset else None)
+            knowledge = at_play(state, seat, shown, passed[seat], (seat + offset) % table.players if offset else None)
             own_pass = tuple(cards if s == seat else 0 for s, cards in enumerate(passed))
-            history = History(first_leader, tuple(record.plays[:index]), own_pass, hand.number,
-                              hand.dealer, position.totals, direction)
+            history = History(first_leader, start.plays[:index], own_pass, position.hand,
+                              start.dealer, position.totals, direction)
             decisions.append(review_play(position, state, seat, card, knowledge, index + 1, settings, history))
         shown = observe(shown, state, seat, card)
         state.push(seat, card)

@@ -19,14 +19,14 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ..cards import Mask, card_name, iter_cards, mask_of, names
-from ..engine.replay import GameResult, HandResult, replay_game
+from ..engine.replay import GameResult
 from ..engine.state import HandState
 from ..records.model import GameRecord
 from .evaluate import INACCURACY, Decision
-from .game import GameReview
+from .game import GameReview, HandStart, hand_starts
 from .page import fragment, play_number
 
 PUZZLE_FORMAT = "hearts-puzzles/1"
@@ -48,56 +48,67 @@ def _answer(decision: Decision) -> dict[str, Any]:
                          "best": round(decision.options[0].expected, 2) if decision.options else None}}
 
 
-def _position(game: GameRecord, hand: HandResult, totals: tuple[int, ...], decision: Decision,
-              play: int) -> dict[str, Any]:
-    """What the seat knew: its cards, the trick so far, the cards played before, its pass, the scores."""
+def _held(start: HandStart) -> HandState:
+    return HandState(start.position.table, list(start.held),
+                     HandState.first_leader_for(start.position.table, list(start.held), start.dealer))
+
+
+def _position(start: HandStart, decision: Decision, state: HandState | None) -> dict[str, Any]:
+    """What the seat knew: its cards, the trick so far, the cards played before, its pass, the scores;
+    ``state`` is the hand just before the decision's play (``None`` for a pass)."""
     seat = decision.seat
-    table = game.rules.table(game.seats)
-    record = game.hands[hand.number - 1]
-    offset = table.pass_offset(hand.pass_direction)
-    position: dict[str, Any] = {"score": list(totals), "direction": hand.pass_direction}
-    if decision.kind == "pass":
-        position.update(held=_cards(mask_of(record.deal[seat])),
-                        to=(seat + offset) % game.seats if offset else None)
+    players = start.position.table.players
+    offset = start.position.table.pass_offset(start.direction)
+    position: dict[str, Any] = {"score": list(start.position.totals), "direction": start.direction}
+    if state is None:
+        position.update(held=_cards(start.dealt[seat]), to=(seat + offset) % players if offset else None)
         return position
-    held = list(hand.held)
-    state = HandState(table, held, HandState.first_leader_for(table, held, hand.dealer))
-    for who, card in record.plays[:play - 1]:
-        state.push(who, card)
     in_trick = mask_of(c for _, c in state.trick)
-    giver = (seat - offset) % game.seats if offset else None
+    giver = (seat - offset) % players if offset else None
     position.update(
         held=_cards(state.hands[seat]),
         legal=_cards(state.legal_cards(seat)),
         trick=[{"seat": who, "card": card_name(card)} for who, card in state.trick],
         played_before=_cards(state.played & ~in_trick),
-        passed=_cards(hand.passed[seat]) if offset and hand.passed else [],
-        received=_cards(hand.passed[giver]) if giver is not None and hand.passed else [],
+        passed=_cards(start.passed[seat]) if offset and start.passed else [],
+        received=_cards(start.passed[giver]) if giver is not None and start.passed else [],
     )
     return position
 
 
 def puzzles(game: GameRecord, review: GameReview, source: str | None = None,
-            result: GameResult | None = None) -> list[dict[str, Any]]:
-    """A puzzle for each flagged decision of ``review`` (of ``game``), in the order played."""
-    result = result or replay_game(game)
+            result: GameResult | None = None, starts: Mapping[int, HandStart] | None = None) -> list[dict[str, Any]]:
+    """A puzzle for each flagged decision of ``review`` (of ``game``), in the order played.
+
+    ``starts`` (by hand number) are the hands' replayed starts where the caller has them (the review had
+    them); otherwise the game is replayed once (``result`` where given). Each hand is walked once, in
+    play order, whatever the number of its puzzles.
+    """
+    flagged = [d for d in review.decisions if d.category and d.hand <= len(game.hands)]
+    hands = sorted({d.hand for d in flagged})
+    if starts is None or any(h not in starts for h in hands):
+        starts = {start.number: start for start in hand_starts(game, hands, result)}
     out = []
-    for decision in review.decisions:
-        if not decision.category or decision.hand > len(result.hands):
-            continue
-        hand = result.hands[decision.hand - 1]
-        totals = result.hands[decision.hand - 2].totals if decision.hand > 1 else (0,) * game.seats
-        plays = game.hands[decision.hand - 1].plays
-        play = play_number(plays, game.seats, decision.trick if decision.kind == "play" else None, decision.seat)
-        out.append({
-            "source": source, "game_id": game.game_id, "hand": decision.hand, "play": play,
-            "replay": fragment(decision.hand, play), "trick": decision.trick, "seat": decision.seat,
-            "player": game.players[decision.seat], "players": list(game.players), "kind": decision.kind,
-            "position": _position(game, hand, totals, decision, play),
-            "played": names(decision.played) if decision.kind == "pass" else card_name(decision.played[0]),
-            "answer": _answer(decision),
-            "cost": round(decision.cost, 2), "class": decision.category, "reason": decision.reason,
-        })
+    for number in hands:
+        start = starts[number]
+        plays = start.plays
+        mine = sorted(((play_number(plays, game.seats, d.trick if d.kind == "play" else None, d.seat), d)
+                       for d in flagged if d.hand == number), key=lambda pair: pair[0])
+        state, walked = _held(start), 0
+        for play, decision in mine:
+            if decision.kind == "play":
+                for who, card in plays[walked:play - 1]:
+                    state.push(who, card)
+                walked = max(walked, play - 1)
+            out.append({
+                "source": source, "game_id": game.game_id, "hand": decision.hand, "play": play,
+                "replay": fragment(decision.hand, play), "trick": decision.trick, "seat": decision.seat,
+                "player": game.players[decision.seat], "players": list(game.players), "kind": decision.kind,
+                "position": _position(start, decision, state if decision.kind == "play" else None),
+                "played": names(decision.played) if decision.kind == "pass" else card_name(decision.played[0]),
+                "answer": _answer(decision),
+                "cost": round(decision.cost, 2), "class": decision.category, "reason": decision.reason,
+            })
     out.sort(key=lambda p: (p["hand"], p["play"], p["seat"]))
     return out
 
