@@ -12,6 +12,12 @@ and of the whole process tree (sampled).
 
     python benchmarks/bench_validate.py                  # 400,000 hands and 100,000
     python benchmarks/bench_validate.py --hands 40000    # a quick look
+    python benchmarks/bench_validate.py --dirty --hands 100000 --baseline ../base   # dirty vs clean, both codes
+
+``--dirty`` times only the fast path (one worker, ``-q``) on the clean corpus and on
+the same corpus with one game in ten recorded with a wrong point, and gives the
+dirty rate as a ratio to the clean one; with ``--baseline`` (another checkout of
+the project) the same two runs of that code are interleaved with these, in one run.
 """
 
 from __future__ import annotations
@@ -104,15 +110,16 @@ def _tree_rss(pid: int) -> int:
         return 0
 
 
-def measure(command: list[str], one_core: bool) -> dict:
+def measure(command: list[str], one_core: bool, code: Path | None = None) -> dict:
     """Run ``command`` once: wall seconds, CPU seconds, the largest process and the whole tree's peak (MB).
 
     A small wrapper process runs it, so that its resource usage is that command's alone.
     """
     pin = one_core and hasattr(os, "sched_setaffinity")
     preexec = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if pin else None
+    env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
     process = subprocess.Popen([sys.executable, __file__, "--child", *command], stdout=subprocess.PIPE,
-                               preexec_fn=preexec)
+                               preexec_fn=preexec, env=env)
     tree_peak = [0]
 
     def sample() -> None:
@@ -207,6 +214,29 @@ def table(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def dirty_vs_clean(hands: int, preset: str, players: int, repeat: int, baseline: Path | None) -> None:
+    """The fast path's rate on the corpus with one game in ten wrong, as a ratio to its clean rate."""
+    jsonl, parquet, games, total = corpus(hands, preset, players)
+    spoilt = faulty(jsonl)
+    hearts = [sys.executable, "-m", "hearts_analysis", "validate"]
+    codes = {"this code": Path(__file__).resolve().parents[1]}
+    if baseline is not None:
+        codes["baseline"] = baseline.resolve()
+    seconds: dict[tuple[str, str], float] = {}
+    for _ in range(repeat):
+        for label, code in codes.items():
+            for kind, path in (("clean", parquet), ("dirty", spoilt)):
+                run = measure(hearts + [str(path), "--quiet"], True, code)["seconds"]
+                key = (label, kind)
+                seconds[key] = min(seconds.get(key, run), run)
+    print(f"{total:,} hands, {games:,} games; one game in ten with a wrong point; fast path, 1 worker, -q")
+    print(f"{'':10} {'clean s':>8} {'dirty s':>8} {'clean h/s':>10} {'dirty h/s':>10} {'dirty/clean':>11}")
+    for label in codes:
+        clean, dirty = seconds[label, "clean"], seconds[label, "dirty"]
+        print(f"{label:10} {clean:8.2f} {dirty:8.2f} {total / clean:10,.0f} {total / dirty:10,.0f} "
+              f"{clean / dirty:11.2f}")
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         return child(sys.argv[2:])
@@ -216,8 +246,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=1, help="runs of each case; the fastest counts")
     parser.add_argument("--output", type=Path, default=OUT / "bench_validate.json")
+    parser.add_argument("--dirty", action="store_true", help="only the dirty-vs-clean ratio of the fast path")
+    parser.add_argument("--baseline", type=Path, help="with --dirty: another checkout to measure in the same run")
     args = parser.parse_args()
     compile_package()
+    if args.dirty:
+        if args.baseline is not None:
+            import compileall
+            compileall.compile_dir(args.baseline / "hearts_analysis", quiet=1)
+        return dirty_vs_clean(args.hands, args.preset, args.players, args.repeat, args.baseline)
     runs = []
     for hands in (args.hands, args.hands // 4):
         print(f"{hands:,} hands:", file=sys.stderr)

@@ -108,7 +108,12 @@ class _Collector:
                                     None if card is None else card_name(card), message))
 
     def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.players[seat]})"
+        return seat_phrase(seat, self.players)
+
+
+def seat_phrase(seat: int, players) -> str:
+    """How a message names a seat: ``seat 2 (cy)``."""
+    return f"seat {seat} ({players[seat]})"
 
 
 def _cards(count: int, kind: str = "") -> str:
@@ -346,8 +351,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     if record.points is not None:
         for seat, (got, want) in enumerate(zip(record.points, points)):
             if got != want:
-                out.add(Code.POINTS_MISMATCH, f"{out.who(seat)} is recorded with {got} points for hand "
-                        f"{number}; the tricks give {want}{_moon_note(moon, seat)}", seat)
+                out.add(Code.POINTS_MISMATCH, points_mismatch(out.who(seat), got, want, number, moon, seat), seat)
     totals = tuple(a + b for a, b in zip(running.totals, points))
     _check_game_so_far(table, number, record, totals, running, out)
     return HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon, tuple(tricks_won),
@@ -440,8 +444,7 @@ def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tu
         for seat, (got, want) in enumerate(zip(record.totals, totals)):
             off = got - want
             if off and off != deviation[seat]:
-                out.add(Code.TOTALS_MISMATCH, f"{out.who(seat)}'s total after hand {number} is recorded as "
-                        f"{got}; the points add up to {want}", seat)
+                out.add(Code.TOTALS_MISMATCH, totals_mismatch(out.who(seat), got, want, number), seat)
             deviation[seat] = off
     if running.ended_at is None and table.game_over(totals, number):
         running.ended_at = number
@@ -457,16 +460,44 @@ def _moon_note(moon: Moon | None, seat: int) -> str:
     return f" ({who}, scored {moon.choice.replace('_', ' ')})"
 
 
-def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out: _Collector) -> None:
-    if record.moon is None:
-        return
-    rule = table.rules.moon
+# The messages below are the reference engine's words; the fast screen, which judges these
+# violations itself (fastpath/findings.py), builds its reports from the same functions.
+def points_mismatch(who: str, got: int, want: int, number: int, moon: Moon | None, seat: int) -> str:
+    """The message of ``points-mismatch``: ``who`` is :func:`seat_phrase` of ``seat``."""
+    return f"{who} is recorded with {got} points for hand {number}; the tricks give {want}{_moon_note(moon, seat)}"
+
+
+def totals_mismatch(who: str, got: int, want: int, number: int) -> str:
+    """The message of ``totals-mismatch``."""
+    return f"{who}'s total after hand {number} is recorded as {got}; the points add up to {want}"
+
+
+def moon_record_problem(rule: str, recorded: str | None, moon: Moon | None) -> tuple[str, int | None] | None:
+    """``moon-choice-invalid``'s message and seat where the recorded moon choice is refused, else ``None``."""
+    if recorded is None:
+        return None
     if moon is None:
         reason = "the rules have no moon (moon none)" if rule == "none" else "no seat took every heart and QS"
-        out.add(Code.MOON_CHOICE_INVALID, f"the record gives a moon choice ({record.moon}), but {reason}")
-    elif rule != "shooter_choice" and record.moon != rule:
-        out.add(Code.MOON_CHOICE_INVALID, f"seat {moon.seat} shot the moon and the record says "
-                f"{record.moon}, but the rules fix the moon to {rule}", moon.seat)
+        return f"the record gives a moon choice ({recorded}), but {reason}", None
+    if rule != "shooter_choice" and recorded != rule:
+        return (f"seat {moon.seat} shot the moon and the record says {recorded}, but the rules fix the moon "
+                f"to {rule}", moon.seat)
+    return None
+
+
+def game_over_early(rules: Rules, hands: int, top: int) -> str:
+    """The message of ``game-over-early``: the record says complete, ``hands`` hands, highest total ``top``."""
+    if rules.deals_per_game:
+        return f"the record says the game is complete, but it has {hands} of its {rules.deals_per_game} deals"
+    verb = "exceeded" if rules.end_at == "exceed" else "reached"
+    return (f"the record says the game is complete, but no total {verb} the target of {rules.target} "
+            f"(highest: {top})")
+
+
+def _check_moon_record(table: Table, record: HandRecord, moon: Moon | None, out: _Collector) -> None:
+    problem = moon_record_problem(table.rules.moon, record.moon, moon)
+    if problem is not None:
+        out.add(Code.MOON_CHOICE_INVALID, problem[0], problem[1])
 
 
 _TABLES: dict[tuple[Rules, int], Table] = {}
@@ -511,12 +542,8 @@ def replay_game(game: GameRecord) -> GameResult:
     totals = running.totals if ended_at is None or ended_at == len(results) else results[ended_at - 1].totals
     if game.complete and ended_at is None:
         top = max(totals) if game.hands else 0
-        verb = "exceeded" if table.rules.end_at == "exceed" else "reached"
-        message = (f"the record says the game is complete, but it has {len(game.hands)} of its "
-                   f"{table.rules.deals_per_game} deals" if table.rules.deals_per_game
-                   else f"the record says the game is complete, but no total {verb} the target of "
-                   f"{table.rules.target} (highest: {top})")
-        violations.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None, message))
+        violations.append(Violation("game-over-early", None, None, None, None,
+                                    game_over_early(table.rules, len(game.hands), top)))
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, running.winners)
 

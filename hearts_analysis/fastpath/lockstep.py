@@ -312,6 +312,10 @@ class Scores:
     """(H,) int: the shooter, -1 for none."""
     moon_choice: np.ndarray
     """(H,) int: :data:`~hearts_analysis.records.model.MOON_CODES`, -1 for none."""
+    points_off: np.ndarray
+    """(n, H) bool: the recorded points of a seat differ from the play's (``points-mismatch``)."""
+    moon_invalid: np.ndarray
+    """(H,) bool: the recorded moon choice is refused (``moon-choice-invalid``)."""
 
 
 def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_points: np.ndarray,
@@ -333,7 +337,7 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
 
     moon_seat = np.full(count, -1, dtype=np.int64)
     moon_choice = np.full(count, -1, dtype=np.int64)
-    clean = np.ones(count, dtype=bool)
+    moon_invalid = np.zeros(count, dtype=bool)
     if p.moon_cards:
         shot = play.hearts == (p.moon_cards & HEARTS_MASK).bit_count()
         if p.moon_cards >> QS & 1:
@@ -351,11 +355,12 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
             else:
                 fixed = MOON_CODES[p.moon_rule]
                 choice = np.full(count, fixed)
-                clean &= ~(moon & (recorded_moon >= 0) & (recorded_moon != fixed))
+                moon_invalid |= moon & (recorded_moon >= 0) & (recorded_moon != fixed)
             moon_points = pick((choice == SUBTRACT)[None, :], subtracted, added)
             points = pick(moon[None, :], moon_points, points)
             moon_seat = pick(moon, shooter, -1)
             moon_choice = pick(moon, choice, -1)
-    clean &= ~((recorded_moon >= 0) & (moon_seat < 0))
-    clean &= ~(has_points & (recorded_points != points).any(axis=0))
-    return Scores(clean, points, moon_seat, moon_choice)
+    moon_invalid |= (recorded_moon >= 0) & (moon_seat < 0)
+    points_off = has_points & (recorded_points != points)
+    clean = ~moon_invalid & ~points_off.any(axis=0)
+    return Scores(clean, points, moon_seat, moon_choice, points_off, moon_invalid)

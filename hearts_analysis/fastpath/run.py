@@ -182,19 +182,40 @@ def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry
         block = None  # input the screen does not expect: the reference path decides, as for any doubt
     if block is None or verdict is None:
         return replayed(whole_unit_items(unit, rules))
-    items = _doubtful_items(unit, block, np.flatnonzero(~verdict.clean), rules)
+    judged = verdict.judged
+    items = _doubtful_items(unit, block, np.flatnonzero(~judged), rules)
     if items is None:
         return replayed(whole_unit_items(unit, rules))
     entries: list[Entry] = []
     at = 0
+    names = (block.players(), block.game_ids()) if (judged & ~verdict.clean).any() else ([], [])
     for start, stop in _runs(~verdict.clean):
         if start > at:
             entries.append(clean_run(block, verdict, at, start))
-        entries.extend(replayed([items[g] for g in range(start, stop)]))
+        entries.extend(screened(block, verdict, g, *names) if judged[g] else replayed([items[g]])[0]
+                       for g in range(start, stop))
         at = stop
     if at < block.games:
         entries.append(clean_run(block, verdict, at, block.games))
     return entries
+
+
+def screened(block: Block, verdict: Verdict, game: int, players: list[list[str]], game_ids: list) -> Audited:
+    """A game the screen judged whole but found faults in (:mod:`~hearts_analysis.fastpath.findings`), reported
+    as the reference engine reports it, without reading it into a record."""
+    first, stop = int(block.game_hands[game]), int(block.game_hands[game + 1])
+    players = players[game]
+    n = len(players)
+    hands = []
+    for k in range(first, stop):
+        seat = int(verdict.moon_seat[k])
+        moon = None if seat < 0 else {"seat": seat, "choice": MOON_CHOICES[int(verdict.moon_choice[k])]}
+        hands.append(hand_audit(verdict.points[k, :n].tolist(), moon))
+    source = block.source(game)
+    report = audit_report(source, game_ids[game], players, verdict.violations[game], hands,
+                          verdict.totals[game, :n].tolist(), np.flatnonzero(verdict.winners[game, :n]).tolist(),
+                          bool(verdict.complete[game]))
+    return Audited(Item(source), report)
 
 
 def reference_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | None) -> dict[int, Item] | None:

@@ -38,6 +38,7 @@ from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import RuleError
 from .block import Block
+from .findings import game_violations
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
 from .params import HOLD, STATED, TableParams, table_params
 
@@ -61,6 +62,11 @@ class ScreenFindings:
     """(games, 7) bool: seats with the lowest total once the game is over."""
     complete: np.ndarray
     """(games,) bool: a total reached the target."""
+    judged: np.ndarray | None = None
+    """(games,) bool: the screen judged the game whole, clean or not; its report follows from these
+    arrays and ``violations`` (for the others, filled only where clean)."""
+    violations: dict[int, list[dict]] | None = None
+    """The violations of each judged game that is not clean, as the reference engine reports them."""
 
 
 def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -81,7 +87,7 @@ def screen_block(block: Block) -> ScreenFindings:
                       moon_choice=np.full(hands, -1, dtype=np.int64),
                       totals=np.zeros((games, MAX_SEATS), dtype=np.int64),
                       winners=np.zeros((games, MAX_SEATS), dtype=bool),
-                      complete=np.zeros(games, dtype=bool))
+                      complete=np.zeros(games, dtype=bool), judged=np.zeros(games, dtype=bool), violations={})
     has_hands = np.diff(block.game_hands) > 0
     index = np.where(block.game_doubt | ~has_hands, -1, block.table_index)
     for table in np.flatnonzero(np.bincount(index[index >= 0])).tolist():
@@ -122,24 +128,32 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     ok &= (play_rows >= 0) & (play_rows % n == 0) & ((tricks == size) | ((tricks < size) & p.ends_hand))
 
     hand_clean = np.zeros(len(hands), dtype=bool)
+    played = np.zeros(len(hands), dtype=bool)
     points = np.zeros((len(hands), n), dtype=np.int64)
+    points_off = np.zeros((len(hands), n), dtype=bool)
+    moon_invalid = np.zeros(len(hands), dtype=bool)
     moon_seat = np.full(len(hands), -1, dtype=np.int64)
     moon_choice = np.full(len(hands), -1, dtype=np.int64)
     shape_key = pass_rows * 64 + tricks
     for key in np.flatnonzero(np.bincount(shape_key[ok])).tolist():
         members = np.flatnonzero(ok & (shape_key == key))
         passed, k = divmod(key, 64)
-        result = _screen_shape(block, p, hands[members], start[members], direction[members],
-                               dealer[members], passed, k)
-        hand_clean[members], points[members], moon_seat[members], moon_choice[members] = result
+        shape = _screen_shape(block, p, hands[members], start[members], direction[members],
+                              dealer[members], passed, k)
+        played[members], scores = shape
+        hand_clean[members] = shape[0] & scores.clean
+        points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
+        points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
 
     # the game: running totals, recorded totals, the end, the complete flag
     first = np.cumsum(counts) - counts
     running = np.cumsum(points, axis=0)
     running -= np.repeat(np.vstack([np.zeros((1, n), np.int64), running[first[1:] - 1]]), counts, axis=0)
     has_totals = block.has_totals[hands]
+    totals_off = np.zeros(len(hands), dtype=bool)
     if has_totals.any():
-        hand_clean &= ~(has_totals & fold(np.logical_or, (block.totals[hands, :n] != running).T))
+        totals_off = has_totals & fold(np.logical_or, (block.totals[hands, :n] != running).T)
+        hand_clean &= ~totals_off
     top = fold(np.maximum, running.T)
     over = top > p.target if p.exceed else top >= p.target
     last = first + counts - 1
@@ -149,9 +163,19 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     game_clean = np.logical_and.reduceat(hand_clean, first) & ~np.logical_or.reduceat(over_before_last, first)
     complete = over[last]
     game_clean &= ~(block.complete[games] & ~complete)
+    judged = np.logical_and.reduceat(played, first) & ~np.logical_or.reduceat(over_before_last, first)
+    faulty = np.flatnonzero(judged & ~game_clean).tolist()
+    names = block.players() if faulty else []
+    for g in faulty:
+        at, stop = int(first[g]), int(first[g] + counts[g])
+        out.violations[int(games[g])] = game_violations(
+            p, names[int(games[g])], hands[at:stop], block, running[at:stop],
+            points_off[at:stop], moon_invalid[at:stop], moon_seat[at:stop], moon_choice[at:stop],
+            bool(block.complete[games[g]] and not complete[g]))
 
     final = running[last]
     out.clean[games] = game_clean
+    out.judged[games] = judged
     out.complete[games] = complete
     out.totals[games, :n] = final
     out.winners[games, :n] = complete[:, None] & (final == fold(np.minimum, final.T)[:, None])
@@ -244,8 +268,6 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     leader0 = first_leaders(p, hand0, dealer)
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
     ok &= play.clean
-    scores = score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
-    ok &= scores.clean
-    return ok, scores.points.T, scores.moon_seat, scores.moon_choice
+    return ok, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
 
 

@@ -1,0 +1,91 @@
+"""The violations of a game the screen judged whole: wrong recorded points, totals, moon choice or end.
+
+A game whose every hand was dealt, passed and played by the rules is fully
+known to the screen, even when its record then scores it wrongly. Those
+scoring faults are what auditors meet most (a miscounted hand, a running total
+carried wrong), and replaying such a game in Python only to find them would
+cost more than the whole screen. Here they are reported from the screen's
+arrays, in the reference engine's order and words (the message functions of
+:mod:`hearts_analysis.engine.replay`), so that a report is the same whichever
+engine made it.
+
+A game of two hands whose second hand gives seat 1 one point too many:
+
+>>> import dataclasses, pathlib, tempfile
+>>> from hearts_analysis.audit import game_report
+>>> from hearts_analysis.engine.replay import replay_game
+>>> from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
+>>> from hearts_analysis.fastpath.screen import screen_block
+>>> from hearts_analysis.records.parquet import write_parquet
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import simulate_game
+>>> game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=3, max_hands=2)
+>>> points = list(game.hands[1].points)
+>>> points[1] += 1
+>>> game = dataclasses.replace(game, hands=(game.hands[0], dataclasses.replace(game.hands[1], points=tuple(points))))
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "wrong.parquet"
+>>> write_parquet([game], path)
+1
+>>> [unit] = open_units(path)
+>>> verdict = screen_block(decode_unit(unit, Judgements(None)))
+>>> verdict.clean.tolist(), verdict.judged.tolist()
+([False], [True])
+>>> verdict.violations[0] == game_report(replay_game(game), "")["violations"]
+True
+>>> [(v["code"], v["hand"], v["seat"]) for v in verdict.violations[0]]
+[('points-mismatch', 2, 1)]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.replay import (game_over_early, moon_record_problem, points_mismatch, seat_phrase,
+                             totals_mismatch)
+from ..engine.scoring import Moon
+from ..rules import MOON_CHOICES
+from ..violations import Violation
+from .params import TableParams
+
+
+def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block, running: np.ndarray,
+                    points_off: np.ndarray, moon_invalid: np.ndarray, moon_seat: np.ndarray,
+                    moon_choice: np.ndarray, over_early: bool) -> list[dict]:
+    """The violation dicts of one judged game, as :func:`~hearts_analysis.engine.replay.replay_game` gives them.
+
+    ``hands`` are the game's hand indices in ``block``; ``running`` (hands, n) the
+    computed running totals; ``points_off`` (hands, n) and ``moon_invalid`` (hands,)
+    the screen's findings; ``over_early`` the record says complete and no total
+    reached the target. Each hand gives its moon fault, then its points, then its totals.
+    """
+    n = p.players
+    found: list[Violation] = []
+    deviation = [0] * n
+    rule = p.moon_rule
+    for i, h in enumerate(hands.tolist()):
+        number = i + 1
+        seat = int(moon_seat[i])
+        moon = None if seat < 0 else Moon(seat, MOON_CHOICES[int(moon_choice[i])])
+        if moon_invalid[i]:
+            code = int(block.moon[h])
+            message, at = moon_record_problem(rule, MOON_CHOICES[code], moon)
+            found.append(Violation("moon-choice-invalid", number, None, at, None, message))
+        if points_off[i].any():
+            recorded = block.points[h, :n].tolist()
+            want = running[i] - (running[i - 1] if i else 0)
+            for s in np.flatnonzero(points_off[i]).tolist():
+                found.append(Violation("points-mismatch", number, None, s, None,
+                                       points_mismatch(seat_phrase(s, players), recorded[s], int(want[s]),
+                                                       number, moon, s)))
+        if block.has_totals[h]:
+            for s, (got, want) in enumerate(zip(block.totals[h, :n].tolist(), running[i].tolist())):
+                off = got - want
+                if off and off != deviation[s]:
+                    found.append(Violation("totals-mismatch", number, None, s, None,
+                                           totals_mismatch(seat_phrase(s, players), got, want, number)))
+                deviation[s] = off
+    if over_early:
+        top = int(running[-1].max()) if len(running) else 0
+        found.append(Violation("game-over-early", None, None, None, None,
+                               game_over_early(p.table.rules, len(hands), top)))
+    return [v.to_dict() for v in found]

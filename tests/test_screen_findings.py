@@ -1,0 +1,126 @@
+"""The screen's own reports of scoring faults equal the reference engine's, on mutation corpora of every table.
+
+A game dealt, passed and played by the rules but scored wrongly in its record is
+judged by the screen without a replay (``fastpath/findings.py``); these tests
+hold its reports to the reference engine's, field by field, and check that the
+screen, not the reference path, made them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from faults import MUTATIONS, TABLES, clean_games, every_violation, write_parquet_file
+from hearts_analysis.audit import game_report
+from hearts_analysis.engine.replay import replay_game
+from hearts_analysis.fastpath import Audited, CleanRun, audit_entries
+from hearts_analysis.rules import MOON_CHOICES
+
+
+def _points(game, rng):
+    number = rng.randrange(len(game.hands))
+    hand = game.hands[number]
+    points = list(hand.points)
+    for seat in rng.sample(range(game.seats), rng.randint(1, game.seats)):
+        points[seat] += rng.choice([-3, -1, 1, 2, 13])
+    return _with(game, number, points=tuple(points))
+
+
+def _totals(game, rng):
+    number = rng.randrange(len(game.hands))
+    totals = list(game.hands[number].totals)
+    totals[rng.randrange(game.seats)] += rng.choice([-2, 1, 5])
+    return _with(game, number, totals=tuple(totals))
+
+
+def _points_carried(game, rng):
+    """Wrong points early, totals recorded as the wrong points add up: one totals fault, then none."""
+    number = rng.randrange(len(game.hands))
+    seat = rng.randrange(game.seats)
+    hands = list(game.hands)
+    points = list(hands[number].points)
+    points[seat] += 1
+    hands[number] = dataclasses.replace(hands[number], points=tuple(points))
+    for k in range(number, len(hands)):
+        totals = list(hands[k].totals)
+        totals[seat] += 1
+        hands[k] = dataclasses.replace(hands[k], totals=tuple(totals))
+    return dataclasses.replace(game, hands=tuple(hands))
+
+
+def _moon(game, rng):
+    number = rng.randrange(len(game.hands))
+    if game.hands[number].moon is not None:
+        other = [c for c in MOON_CHOICES if c != game.hands[number].moon]
+        return _with(game, number, moon=other[0])
+    return _with(game, number, moon=rng.choice(MOON_CHOICES))
+
+
+def _unfinished_complete(game, rng):
+    return dataclasses.replace(game, hands=game.hands[:rng.randint(1, len(game.hands) - 1) or 1], complete=True)
+
+
+def _several(game, rng):
+    for change in rng.sample([_points, _totals, _moon, _points_carried], 2):
+        game = change(game, rng)
+    return game
+
+
+def _with(game, number, **changes):
+    hands = list(game.hands)
+    hands[number] = dataclasses.replace(hands[number], **changes)
+    return dataclasses.replace(game, hands=tuple(hands))
+
+
+SCORING = [_points, _totals, _points_carried, _moon, _unfinished_complete, _several]
+
+
+def scoring_faults(seed: int = 5) -> list:
+    """Every clean game of every table of :data:`faults.TABLES`, once clean and once per scoring mutation."""
+    rng = random.Random(seed)
+    games = []
+    for game in clean_games(3):
+        games.append(game)
+        for mutation in SCORING:
+            if len(game.hands) > 1 or mutation is not _unfinished_complete:
+                changed = mutation(game, rng)
+                games.append(dataclasses.replace(changed, game_id=f"{game.game_id}-{mutation.__name__[1:]}"))
+    return games
+
+
+def _reports(path, engine):
+    found = []
+    for entry in audit_entries([path], None, engine, reports=True):
+        if isinstance(entry, CleanRun):
+            found.extend(("screen", report) for report in entry.reports())
+        else:
+            by = "screen" if entry.item.game is None and entry.report is not None else "reference"
+            found.append((by, entry.report))
+    return found
+
+
+def test_the_screen_reports_scoring_faults_as_the_reference_engine_does(tmp_path):
+    games = scoring_faults()
+    path = write_parquet_file(games, tmp_path / "scoring.parquet")
+    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    assert [report for _, report in fast] == [report for _, report in reference]
+    expected = [game_report(replay_game(game), "")["violations"] for game in games]
+    assert [report["violations"] for _, report in fast] == expected
+    faulty = [by for (by, report) in fast if report["violations"]]
+    assert len(faulty) > len(games) // 2
+    assert faulty == ["screen"] * len(faulty)   # not one went back to the reference engine
+    codes = {v["code"] for _, report in fast for v in report["violations"]}
+    assert codes == {"points-mismatch", "totals-mismatch", "moon-choice-invalid", "game-over-early"}
+    tables = {(game.rules, game.seats) for game, (by, report) in zip(games, fast) if report["violations"]}
+    assert len(tables) == len(TABLES)
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda m: m.__name__[1:])
+def test_every_mutation_reports_as_the_reference_engine(tmp_path, mutation):
+    games = [game for game in every_violation() if game.game_id.endswith(mutation.__name__[1:])]
+    assert games
+    path = write_parquet_file(games, tmp_path / "mutated.parquet")
+    assert [r for _, r in _reports(path, "fast")] == [r for _, r in _reports(path, "reference")]
