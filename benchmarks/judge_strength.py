@@ -110,7 +110,7 @@ def one_deal(job) -> Deal:
     game, base, bq, bs, bsuf = _played(rules, k, seat, bots(False), seed)
     claimed = None
     if calibrate:
-        decisions = review_game(game, Settings(), seats=[seat]).decisions
+        decisions = review_game(game, settings, seats=[seat]).decisions
         claimed = sum(d.cost for d in decisions
                       if mode == "all" or (d.kind == "pass") == (mode == "passes"))
     return Deal(k, seat, direction, judge, base, jq, bq, js, bs, jsuf, bsuf, claimed, clock["play"], clock["pass"])
@@ -173,13 +173,14 @@ def main() -> None:
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
     parser.add_argument("--dump", default=None, help="also write one JSON line per deal here (to pair runs)")
     parser.add_argument("--mix", default="", help="the judge's Settings.mix, e.g. strong")
+    parser.add_argument("--model", default=Settings.model, help="the judge's Settings.model (its rollout player)")
     parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
     parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
     args = parser.parse_args()
-    settings = Settings(samples=args.samples, pass_samples=args.pass_samples,
+    settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
                         mix=tuple(m for m in args.mix.split(",") if m))
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
-          f"mix={settings.mix}; the review that claims costs: the defaults")
+          f"mix={settings.mix}; the review that claims costs: the same settings")
     calibrate = not args.no_calibration
     print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) |" if calibrate else " |"))
     print("|" + "---|" * (12 + 2 * calibrate))

@@ -355,9 +355,10 @@ def points(state, rules):
 
 
 # -- the rollout players ----------------------------------------------------------------------
-BASIC, STRONG, LOWEST = 0, 1, 2
+BASIC, STRONG, LOWEST, GUARD = 0, 1, 2, 3
 """The players, as the kernel names them (``LOWEST`` plays the lowest legal card: a player simple
-enough that the tests can play it on the simulator's engine too)."""
+enough that the tests can play it on the simulator's engine too; ``GUARD`` is ``BASIC`` that stops a
+moon, :func:`_guard`)."""
 
 _FIELD = 0x1FFF
 _NONE = 1 << 20
@@ -401,6 +402,8 @@ def choose(state, rules, seat, player):
         return _basic(state, rules, seat, cards)
     if player == LOWEST:
         return lowest(cards)
+    if player == GUARD:
+        return _guard(state, rules, seat, cards)
     return _strong(state, rules, seat, cards)
 
 
@@ -462,6 +465,73 @@ def _basic_discard(cards, queen_out):
         if high >= 0 and high * 4 + 3 - suit > key:
             key = high * 4 + 3 - suit
     return (3 - key % 4) * 13 + key // 4
+
+
+# -- guard: basic that stops a moon ------------------------------------------------------------------
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _shooter(state, rules, seat):
+    """The other seat that has taken every point card so far, at least :data:`_THREAT_CARDS` of them
+    (or QS), while the moon pays; -1 when there is none. A review whose players let such a seat run
+    learns that a moon is free: the basic player hands it the queen."""
+    if rules[MOON_CARDS] == 0:
+        return -1
+    many, first = 0, -1
+    for other in range(rules[PLAYERS]):
+        if state[TAKEN + other] & POINTS != 0:
+            many += 1
+            first = other
+    if many != 1 or first == seat:
+        return -1
+    mine = state[TAKEN + first] & POINTS
+    if popcount(mine) < _THREAT_CARDS and (mine & QS_BIT) == 0:
+        return -1
+    return first
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _to_play(state, rules, seat, other):
+    """``other`` has still to play to the trick after ``seat``."""
+    players = rules[PLAYERS]
+    left = players - 1 - state[POSITION]
+    for step in range(1, left + 1):
+        if (seat + step) % players == other:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _guard(state, rules, seat, cards):
+    """:func:`_basic`, except against a would-be shooter (:func:`_shooter`): lead a heart that wins
+    (the highest out), win a trick the shooter is winning (not with QS), give it no point card, and
+    dump points on a trick the shooter cannot take any more."""
+    shooter = _shooter(state, rules, seat)
+    if shooter < 0:
+        return _basic(state, rules, seat, cards)
+    if state[POSITION] == 0:
+        unseen = 0
+        for other in range(rules[PLAYERS]):
+            unseen |= state[HANDS + other]
+        unseen &= ~state[HANDS + seat]
+        hearts = highest(cards & _HEARTS)
+        if hearts >= 0 and (unseen & _HEARTS & ~below(hearts) & ~bit(hearts)) == 0:
+            return hearts
+        return _basic_lead(cards)
+    follow = cards & SUIT[state[LED]]
+    top = max(state[TOP], 0)
+    shooter_wins = state[WINNER] == shooter or _to_play(state, rules, seat, shooter)
+    if follow != 0:
+        over = follow & ~below(top) & ~bit(top)
+        if state[WINNER] == shooter and over != 0:
+            return highest(keep_or(over & ~QS_BIT, over))
+        return _basic_follow(state, rules, follow)
+    if shooter_wins:
+        plain = cards & ~POINTS
+        if plain != 0:
+            return _basic_discard(plain, False)
+    taken = 0
+    for other in range(rules[PLAYERS]):
+        taken |= state[TAKEN + other]
+    return _basic_discard(cards, ((taken | state[TRICK]) & QS_BIT) == 0)
 
 
 # -- strong -------------------------------------------------------------------------------------------

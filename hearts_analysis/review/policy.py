@@ -44,7 +44,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ..kernel.masks import U64
-from ..kernel.compiled import BASIC, STRONG, passes_all
+from ..kernel.compiled import BASIC, GUARD, STRONG, passes_all
 from ..rules import Rules
 from .basic import choose_passes_basic
 
@@ -67,9 +67,11 @@ class Model(NamedTuple):
     passes: Callable[..., np.ndarray]
 
 
-MODELS = {"strong": Model(STRONG, choose_passes), "basic": Model(BASIC, choose_passes_basic)}
+MODELS = {"strong": Model(STRONG, choose_passes), "basic": Model(BASIC, choose_passes_basic),
+          "guard": Model(GUARD, choose_passes_basic)}
 """The rollout players a review can use (``Settings.model``)."""
-OTHER_MODEL = {"strong": "basic", "basic": "strong"}
+OTHER_MODEL = {"strong": "basic", "basic": "strong", "guard": "strong"}
 """The second, independent model that confirms a flagged verdict of each (``Settings.confirm``)."""
-MODEL_WORDS = {"strong": "the stronger opponent model", "basic": "the basic opponent model"}
+MODEL_WORDS = {"strong": "the stronger opponent model", "basic": "the basic opponent model",
+               "guard": "the basic opponent model that stops moons"}
 """How a verdict names each model to a player."""
