@@ -53,7 +53,7 @@ def value_text(name: str, value: Any) -> str:
 
 def field_help(name: str) -> FieldHelp:
     spec = RULE_TABLE[name]
-    meanings = [f"{value}: {spec.sentence(value, **GENERIC_FACTS)}" for value in spec.choices]
+    meanings = [f"{value_text(name, value)}: {spec.sentence(value, **GENERIC_FACTS)}" for value in spec.words]
     description = " ".join([spec.help, *meanings])
     return FieldHelp(name, description, spec.accepts(), value_text(name, getattr(Rules.from_spec("standard"), name)))
 
