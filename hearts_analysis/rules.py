@@ -1,7 +1,8 @@
 """Rule sets: one frozen type, built from a preset name plus field overrides.
 
 Every rule system of the supported sources is a preset; house rules are a
-preset with overrides. Defaults that depend on the number of players (removed
+preset with overrides. What each field means, accepts and says on a page, and
+whether the fast lanes model a value, is its entry in :data:`RULE_TABLE`. Defaults that depend on the number of players (removed
 cards, pass cycle) stay ``None`` here and are resolved by :meth:`Rules.table`.
 
 >>> Rules.from_spec({"preset": "omnibus"}).jack_of_diamonds
