@@ -1,7 +1,8 @@
 """Rule sets: one frozen type, built from a preset name plus field overrides.
 
 Every rule system of the supported sources is a preset; house rules are a
-preset with overrides. Defaults that depend on the number of players (removed
+preset with overrides. What each field means, accepts and says on a page, and
+whether the fast lanes model a value, is its entry in :data:`RULE_TABLE`. Defaults that depend on the number of players (removed
 cards, pass cycle) stay ``None`` here and are resolved by :meth:`Rules.table`.
 
 >>> Rules.from_spec({"preset": "omnibus"}).jack_of_diamonds
@@ -329,8 +330,9 @@ class RuleField:
     allowed: str = ""
     """What it accepts, in words; left empty for a field of named values (the names are listed)."""
     words: Mapping[Any, str] = field(default_factory=dict)
-    """For a field of named values: each value's sentence on a report page, which also says in
-    ``hearts rules`` what the value means (``{card}``, ``{total}`` and ``{fourfold}`` are filled in)."""
+    """Each named value's sentence on a report page (and a flag's, where a page says it), which also
+    says in ``hearts rules`` what the value means (``{card}``, ``{total}``, ``{fourfold}`` and
+    ``{target}`` are filled in)."""
     items: tuple[str, ...] = ()
     """For a list field: the items it may hold."""
     refusal: str = "unknown value {shown}"
@@ -356,12 +358,17 @@ class RuleField:
     @property
     def choices(self) -> tuple[Any, ...]:
         """The named values this field takes, or ``()`` for a field of numbers, flags or lists."""
-        return tuple(self.words)
+        return tuple(self.words) if self.coerce is _NAME else ()
 
     @property
     def tried(self) -> tuple[Any, ...] | None:
-        """The values the rules fit tries: :attr:`candidates`, else the named values."""
-        return self.candidates if self.candidates is not None else self.choices or None
+        """The values the rules fit tries: :attr:`candidates`, else the named values, else for a flag
+        the default first, then the other."""
+        if self.candidates is not None:
+            return self.candidates
+        if self.coerce is _BOOL:
+            return (self.default, not self.default)
+        return self.choices or None
 
     def sentence(self, value: Any, **facts: Any) -> str:
         """A named value's sentence on a report page, with the table's facts filled in."""
@@ -407,9 +414,12 @@ RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
         "left_of_dealer": "The player left of the dealer leads the first trick, any legal card.",
     }),
     RuleField("points_on_first_trick", _BOOL, "May hearts or QS fall on trick 1 (always, for a seat holding nothing "
-              "else).", _TRUE_FALSE, candidates=(False, True)),
+              "else).", _TRUE_FALSE, words={
+        True: "Points may be played on the first trick.",
+        False: "No heart and no QS on the first trick, unless a player holds nothing else.",
+    }),
     RuleField("hearts_must_be_broken", _BOOL, "May a heart be led only once hearts are broken.", _TRUE_FALSE,
-              candidates=(True, False)),
+              words={False: "Hearts may be led at any time."}),
     RuleField("hearts_broken_by", _NAME, "What breaks hearts when played on an earlier trick.", words={
         "heart": "Hearts may not be led until a heart has been played on an earlier trick.",
         "heart_or_queen": "Hearts may not be led until a heart or QS has been played on an earlier trick.",
@@ -422,7 +432,7 @@ RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
               }),
     RuleField("jack_of_diamonds", _INT, "Points for taking JD (Omnibus: -10).", "a whole number of points"),
     RuleField("queen_of_clubs_cancels_queen", _BOOL, "QS scores 0 for a seat that also took QC.", _TRUE_FALSE,
-              candidates=(False, True)),
+              words={True: "A player who takes QC and QS scores nothing for QS."}),
     RuleField("no_tricks_bonus", _INT, "Points for a seat that took no trick, in a hand where nobody shot the moon.",
               "a whole number of points"),
     RuleField("moon", _NAME, "A seat that took every heart and QS (JD stays with its taker).", words={
@@ -447,7 +457,11 @@ RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
               refusal="{item} cannot be charged", items_label="chargeable", candidates=((), ("AH",), CHARGEABLE), modelled=((),)),
     RuleField("charged_cards_wait", _BOOL, "May a charged card not be played to the first trick of its suit, led or "
               "followed, while its holder has another card it may play there (false: a charged card is played like "
-              "any other).", _TRUE_FALSE, candidates=(True, False)),
+              "any other).", _TRUE_FALSE, words={
+        True: "A charged card may not be played to the first trick of its suit while its holder has another card "
+              "it may play there.",
+        False: "A charged card may be played at any time, the first trick of its suit included.",
+    }),
     RuleField("ten_of_clubs", _INT, "The taker of TC has its points for the hand multiplied by this (1: TC is an "
               "ordinary card).", "a whole number, 1 or more", minimum=1, below="must be a multiplier of 1 or more",
               candidates=(1, 2), modelled=(1,)),
@@ -455,7 +469,10 @@ RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
               "target).", "a whole number; 0 plays to the target", minimum=0,
               below="must be 0 (play to the target) or a number of deals", candidates=(0, 4), modelled=(0,)),
     RuleField("claims", _BOOL, "May a seat claim the remaining tricks (the others accepting): the hand ends, the "
-              "claimer takes every card not yet played.", _TRUE_FALSE, candidates=(False, True), modelled=(False,)),
+              "claimer takes every card not yet played.", _TRUE_FALSE, modelled=(False,), words={
+        True: "A player may claim the remaining tricks; if the others accept, the hand ends and the claimer takes "
+              "every card not yet played.",
+    }),
 ]}
 """The rule-field table: one :class:`RuleField` per field of :class:`Rules`, in its order."""
 RULE_FIELDS: tuple[str, ...] = tuple(RULE_TABLE)

@@ -31,8 +31,10 @@ class FieldHelp:
                 "default": self.default}
 
 
-GENERIC_FACTS = {"card": "the lowest club", "total": "26", "fourfold": str(FOURFOLD), "target": "the target"}
-"""What a value's page sentence says where no table is at hand (``hearts rules`` speaks of every table)."""
+GENERIC_FACTS = {"card": "the lowest club", "total": str(Rules().table(4).point_total), "fourfold": str(FOURFOLD),
+                 "target": "the target"}
+"""What a value's page sentence says where no table is at hand (``hearts rules`` speaks of every table:
+the moon's total is a full deck's)."""
 
 
 def value_text(name: str, value: Any) -> str:
@@ -53,7 +55,7 @@ def value_text(name: str, value: Any) -> str:
 
 def field_help(name: str) -> FieldHelp:
     spec = RULE_TABLE[name]
-    meanings = [f"{value}: {spec.sentence(value, **GENERIC_FACTS)}" for value in spec.choices]
+    meanings = [f"{value_text(name, value)}: {spec.sentence(value, **GENERIC_FACTS)}" for value in spec.words]
     description = " ".join([spec.help, *meanings])
     return FieldHelp(name, description, spec.accepts(), value_text(name, getattr(Rules.from_spec("standard"), name)))
 

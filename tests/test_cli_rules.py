@@ -14,7 +14,7 @@ from hearts_analysis.cli.app import rules_from_options
 from hearts_analysis.cli.rules_cmd import suggestion_command
 from hearts_analysis.records.json import write_games
 from hearts_analysis.rules import PRESETS, RULE_FIELDS, RULE_TABLE, Rules
-from hearts_analysis.rules_help import field_help
+from hearts_analysis.rules_help import field_help, value_text
 from hearts_analysis.simulate.game import simulate_games
 from hearts_analysis.violations import CATALOGUE, explain
 
@@ -31,8 +31,8 @@ def test_every_rule_field_is_described_from_the_rule_table():
     for name in RULE_FIELDS:
         spec, described = RULE_TABLE[name], field_help(name)
         assert described.description.startswith(spec.help) and described.allowed == spec.accepts()
-        for value in spec.choices:
-            assert f"{value}: {spec.sentence(value, card='the lowest club', total=26, fourfold=4, target='the target')}" \
+        for value in spec.words:
+            assert f"{value_text(name, value)}: {spec.sentence(value, card='the lowest club', total=26, fourfold=4, target='the target')}" \
                 in described.description
         assert "``" not in described.description and ":data:" not in described.description
 

@@ -32,7 +32,8 @@ def _points(n: int) -> str:
 def rules_in_words(rules: Rules, players: int) -> list[str]:
     """One sentence per rule that matters at this table, in the order a player needs them.
 
-    A field of named values says its value in the sentence the rule-field table gives it
+    A field of named values (and a flag, where a page speaks of it) says its value in the sentence the
+    rule-field table gives it
     (:data:`~hearts_analysis.rules.RULE_TABLE`), with this table's facts filled in; the numbers
     (QS's points, the moon's total, the fourfold moon) come from the rules module, never retyped.
     """
@@ -53,13 +54,12 @@ def rules_in_words(rules: Rules, players: int) -> list[str]:
     else:
         lines.append(f"Each seat passes {r.pass_count} cards: {', '.join(table.pass_cycle)}, then the cycle repeats.")
     lines.append(said("first_lead"))
-    lines.append("Points may be played on the first trick." if r.points_on_first_trick
-                 else "No heart and no QS on the first trick, unless a player holds nothing else.")
+    lines.append(said("points_on_first_trick"))
     if r.hearts_must_be_broken:
         lines.append(said("hearts_broken_by"))
         lines.append(said("only_hearts_lead"))
     else:
-        lines.append("Hearts may be led at any time.")
+        lines.append(said("hearts_must_be_broken"))
     scoring = f"Each heart scores 1 point, QS {QUEEN_POINTS}"
     if r.jack_of_diamonds:
         scoring += f", JD {_points(r.jack_of_diamonds)}"
@@ -72,11 +72,9 @@ def rules_in_words(rules: Rules, players: int) -> list[str]:
                    "TC": f"TC multiplies by {2 * r.ten_of_clubs}"}
         lines.append(f"After the pass, a player may charge (expose) {joined(list(r.charges))}: "
                      + "; ".join(doubled[c] for c in r.charges) + ".")
-        lines.append("A charged card may not be played to the first trick of its suit while its holder has "
-                     "another card it may play there." if r.charged_cards_wait
-                     else "A charged card may be played at any time, the first trick of its suit included.")
+        lines.append(said("charged_cards_wait"))
     if r.queen_of_clubs_cancels_queen:
-        lines.append("A player who takes QC and QS scores nothing for QS.")
+        lines.append(said("queen_of_clubs_cancels_queen"))
     moons = r.moon != "none"
     if r.no_tricks_bonus:
         lines.append(f"A player who takes no trick scores {_points(r.no_tricks_bonus)}"
@@ -88,8 +86,7 @@ def rules_in_words(rules: Rules, players: int) -> list[str]:
     if moons and r.jack_of_diamonds:
         lines.append("In a moon hand JD still scores for the player who took it.")
     if r.claims:
-        lines.append("A player may claim the remaining tricks; if the others accept, the hand ends and the "
-                     "claimer takes every card not yet played.")
+        lines.append(said("claims"))
     if r.deals_per_game:
         lines.append(f"A game is {r.deals_per_game} deals, whatever the totals; the lowest total wins.")
     else:
