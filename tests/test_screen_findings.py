@@ -14,7 +14,7 @@ import random
 import pytest
 
 from faults import MUTATIONS, TABLES, clean_games, every_violation, write_parquet_file
-from hearts_analysis.audit import game_report
+from hearts_analysis.corpus_audit import game_report
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.fastpath import Audited, CleanRun, audit_entries
 from hearts_analysis.rules import MOON_CHOICES

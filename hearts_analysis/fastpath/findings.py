@@ -12,7 +12,7 @@ engine made it.
 A game of two hands whose second hand gives seat 1 one point too many:
 
 >>> import dataclasses, pathlib, tempfile
->>> from hearts_analysis.audit import game_report
+>>> from hearts_analysis.corpus_audit import game_report
 >>> from hearts_analysis.engine.replay import replay_game
 >>> from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
 >>> from hearts_analysis.fastpath.screen import screen_block
