@@ -8,13 +8,14 @@ a moon +26 to the others, each hand on its own (totals 0).
 
 Reported per baseline: points per hand of the seat (judge, baseline, the paired difference with
 its standard error), QS taken, moons shot and suffered, CPU seconds per judge decision, and
-**calibration**: the cost the review claims for the baseline's decisions in each hand (its
+**calibration**: the cost the review (at the judge's settings) claims for the baseline's decisions in each hand (its
 ``Decision.cost``, summed over the seat's pass and plays) against the points the judge really
 saves there (baseline minus judge), as the ratio of the two sums with its standard error (1 is
 a review whose claims come true).
 
     python benchmarks/judge_strength.py --hands 400 --baselines heuristic
     python benchmarks/judge_strength.py --hands 200 --mode passes --no-calibration
+    python benchmarks/judge_strength.py --hands 400 --baselines heuristic --model guard
 """
 
 from __future__ import annotations

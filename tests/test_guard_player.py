@@ -67,3 +67,18 @@ def test_guarded_rollouts_suffer_fewer_moons_than_basic_ones():
 
 def test_the_guard_is_a_review_model_confirmed_by_the_strong_one():
     assert MODELS["guard"].plays == GUARD and OTHER_MODEL["guard"] == "strong"
+
+
+def test_hearts_review_takes_the_guard_model(tmp_path):
+    from typer.testing import CliRunner
+
+    from hearts_analysis.cli import app
+    from hearts_analysis.records.json import write_games
+    from hearts_analysis.simulate import simulate_game
+
+    path = tmp_path / "one.json"
+    write_games([simulate_game(Rules.preset("standard"), ("a", "b", "c", "d"), seed="guard-cli")], path)
+    done = CliRunner().invoke(app, ["review", str(path), "--model", "guard", "--samples", "10", "--hand", "1",
+                                    "--player", "a", "--no-confirm"])
+    assert done.exit_code == 0, done.output
+    assert "accuracy" in done.stdout

@@ -34,6 +34,7 @@ from .review_options import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WOR
 class Model(str, Enum):
     strong = "strong"
     basic = "basic"
+    guard = "guard"
 
 
 
@@ -117,7 +118,8 @@ def review(
     seed: int = typer.Option(0, "--seed", help="Seed for the sampled deals; the same seed gives the same review."),
     model: Model = typer.Option("basic", "--model",
                                 help="The rollout player that models the others: basic (duck and dump; the "
-                                     "default) or strong (a careful club player; slower, and still being measured)."),
+                                     "default), guard (basic that stops a moon) or strong (a careful club player; slower, "
+                                     "and still being measured)."),
     confirm: bool = typer.Option(True, "--confirm/--no-confirm",
                                  help="Judge each flagged decision again under the other rollout player and "
                                       "flag it only when both find a loss (otherwise: unclear, with why)."),
