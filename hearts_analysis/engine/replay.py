@@ -422,7 +422,7 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
         if tuple(record.totals) != totals:
             return None
         running.deviation[:] = (0,) * n
-    if running.ended_at is None and table.game_over(totals):
+    if running.ended_at is None and table.game_over(totals, number):
         running.ended_at = number
         low = min(totals)
         running.winners = tuple(seat for seat, total in enumerate(totals) if total == low)
