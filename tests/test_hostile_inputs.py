@@ -93,6 +93,32 @@ def test_a_game_of_33000_hands_is_an_error_for_its_record(tmp_path):
     assert readable(tmp_path / "out.parquet") == [o["game_id"] for i, o in enumerate(objects) if i != 2]
 
 
+def test_a_line_of_more_hands_than_the_layout_numbers_is_parsed_once(tmp_path, monkeypatch):
+    """The fast path leaves such a line to the JSON reader unread: parsing it only to refuse it cost a second
+    parse of tens of megabytes, in time and in memory, beside the reference engine's."""
+    import orjson
+    from hearts_analysis.fastpath import jsonl_text
+    from hearts_analysis.records.json import files
+    objects = games()
+    objects[1]["hands"] = [{"dealer": 9, "deal": [[], [], [], []], "plays": []}] * 33_000
+    source = write_jsonl(tmp_path / "long.jsonl", objects)
+    big = []
+
+    def loads(data, real=orjson.loads):
+        if len(data) > 100_000:
+            big.append(len(data))
+        return real(data)
+    for module in (jsonl_text, files):
+        monkeypatch.setattr(module, "orjson", type("orjson", (), {"loads": staticmethod(loads),
+                                                                   "JSONDecodeError": orjson.JSONDecodeError,
+                                                                   "dumps": staticmethod(orjson.dumps)}))
+    fast = run("validate", source, "--workers", "1", "--format", "json")
+    assert len(big) == 1, big
+    reference = run("validate", source, "--engine", "reference", "--format", "json")
+    assert fast.exit_code == reference.exit_code == 2 and fast.stdout == reference.stdout
+    assert "long.jsonl:2" in fast.stdout + fast.stderr
+
+
 # -- Parquet files with empty row groups, or one bad value -------------------------------------------------
 def _paired_file(tmp_path: Path) -> tuple[Path, pq.ParquetFile]:
     source = write_jsonl(tmp_path / "good.jsonl", games())
