@@ -206,3 +206,25 @@ def test_a_long_game_report_shows_its_first_hands_and_says_how_many_are_left_out
     assert [h["number"] for h in data["hands"]] == [1, 2, 3]
     assert "more: <code>hearts validate</code> lists every one" in page
 
+
+
+# -- a standard output that is not UTF-8 ----------------------------------------------------------------
+@pytest.mark.parametrize("command", [["score", "--format", "csv"], ["score"], ["stats"], ["validate"],
+                                     ["review", "--hand", "1", "--no-cache", "--workers", "1"]])
+def test_every_command_prints_under_an_ascii_standard_output(tmp_path, command):
+    """A real process whose stdout is ASCII (as under ``LANG=C``): names and symbols it cannot hold are written
+    in letters (click's own output as UTF-8), never a UnicodeEncodeError."""
+    import os
+    import subprocess
+    import sys
+    objects = games()[:1]
+    objects[0]["players"] = ["Zo\u00eb", "J\u00fcrgen", "\u674e", "bot4"]
+    source = tmp_path / "names.jsonl"
+    source.write_text(json.dumps(objects[0], ensure_ascii=False) + "\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii", PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "hearts_analysis", *command, str(source)], env=env,
+                          capture_output=True, timeout=600)
+    assert done.returncode in (0, 1), done.stderr.decode(errors="replace")
+    assert b"UnicodeEncodeError" not in done.stderr
+    shown = done.stdout.decode("utf-8")  # what click writes itself it writes as UTF-8; the rest is in letters
+    assert "Zoe" in shown or "Zo\u00eb" in shown or (command == ["validate"] and "checked" in shown), shown
