@@ -228,3 +228,20 @@ def test_every_command_prints_under_an_ascii_standard_output(tmp_path, command):
     assert b"UnicodeEncodeError" not in done.stderr
     shown = done.stdout.decode("utf-8")  # what click writes itself it writes as UTF-8; the rest is in letters
     assert "Zoe" in shown or "Zo\u00eb" in shown or (command == ["validate"] and "checked" in shown), shown
+
+
+# -- a game whose line would be longer than any reader reads --------------------------------------------
+def test_a_game_of_more_plays_than_a_line_holds_is_refused_by_name_and_no_temp_file_is_left(tmp_path, monkeypatch):
+    """Millions of plays (the bound lowered here to keep the test small): encoding them took gigabytes and, under
+    a memory limit, killed the process beside an empty temp file."""
+    from hearts_analysis.records.json import files
+    monkeypatch.setattr(files, "MAX_LINE_PLAYS", 1000)
+    objects = games()
+    objects[1]["hands"] = objects[1]["hands"] * 10
+    source = write_jsonl(tmp_path / "long.jsonl", objects)
+    (tmp_path / "out").mkdir()
+    done = run("convert", source, tmp_path / "out" / "games.jsonl")
+    assert done.exit_code == 2, done.output
+    assert "long.jsonl:2: error: hands:" in done.stderr and "plays" in done.stderr
+    assert readable(tmp_path / "out" / "games.jsonl") == [o["game_id"] for i, o in enumerate(objects) if i != 1]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["games.jsonl"]
