@@ -48,6 +48,12 @@ MAX_DOCUMENT_BYTES = 256 << 20
 
 
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+WIDE_TEXT = "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+
+
+def is_wide_text(data: bytes) -> bool:
+    """Text saved as UTF-16 or UTF-32: a byte order mark, or NUL bytes between the characters."""
+    return data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]
 
 
 def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
@@ -58,8 +64,8 @@ def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False)
     early (a cut-off line or file), not to be wrong at its last column.
     ``document``: ``data`` is a whole ``.json`` file (the line is then named too).
     """
-    if data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]:
-        return "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+    if is_wide_text(data):
+        return WIDE_TEXT
     where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
     if error.pos >= len(data.rstrip()):
         return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
