@@ -79,3 +79,65 @@ def test_hearts_review_on_a_scheduler_gives_the_review_of_one_process(cluster, t
     there = runner.invoke(app, args + ["--scheduler", cluster.scheduler_address])
     assert here.exit_code == there.exit_code == 0, here.output + there.output
     assert there.stdout == here.stdout
+
+
+# -- a scheduler that cannot be reached, or that has no workers ---------------------------------------------
+def _free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def idle_scheduler():
+    """A real ``dask scheduler`` process with no worker."""
+    import subprocess
+    import sys
+    import time
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                "--port", str(port), "--dashboard-address", ":0", "--no-show"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    address = f"tcp://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with distributed.Client(address, timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        yield address
+    finally:
+        process.kill()
+        process.wait()
+
+
+def _commands(source, address):
+    return [["validate", str(source), "--engine", "dask", "--scheduler", address],
+            ["review", str(source), "--hand", "1", "--no-cache", "--scheduler", address]]
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    from hearts_analysis.fastpath import cluster as dask_cluster
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2.0)
+    source = tmp_path / "g.parquet"
+    write_parquet(clean_games()[:2], source)
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    for command in _commands(source, address):
+        done = runner.invoke(app, command)
+        assert done.exit_code == 2, (command, done.output)
+        assert f"cannot reach the Dask scheduler at {address}" in done.stderr
+        assert "Traceback" not in done.output and done.exception is None or isinstance(done.exception, SystemExit)
+
+
+def test_a_scheduler_with_no_workers_is_a_bounded_wait_then_exit_2(tmp_path, monkeypatch, idle_scheduler):
+    from hearts_analysis.fastpath import cluster as dask_cluster
+    monkeypatch.setattr(dask_cluster, "WORKERS_SECONDS", 2.0)
+    source = tmp_path / "g.parquet"
+    write_parquet(clean_games()[:2], source)
+    for command in _commands(source, idle_scheduler):
+        done = runner.invoke(app, command)
+        assert done.exit_code == 2, (command, done.output)
+        assert f"the Dask scheduler at {idle_scheduler} has no workers" in done.stderr

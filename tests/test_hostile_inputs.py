@@ -93,6 +93,32 @@ def test_a_game_of_33000_hands_is_an_error_for_its_record(tmp_path):
     assert readable(tmp_path / "out.parquet") == [o["game_id"] for i, o in enumerate(objects) if i != 2]
 
 
+def test_a_line_of_more_hands_than_the_layout_numbers_is_parsed_once(tmp_path, monkeypatch):
+    """The fast path leaves such a line to the JSON reader unread: parsing it only to refuse it cost a second
+    parse of tens of megabytes, in time and in memory, beside the reference engine's."""
+    import orjson
+    from hearts_analysis.fastpath import jsonl_text
+    from hearts_analysis.records.json import files
+    objects = games()
+    objects[1]["hands"] = [{"dealer": 9, "deal": [[], [], [], []], "plays": []}] * 33_000
+    source = write_jsonl(tmp_path / "long.jsonl", objects)
+    big = []
+
+    def loads(data, real=orjson.loads):
+        if len(data) > 100_000:
+            big.append(len(data))
+        return real(data)
+    for module in (jsonl_text, files):
+        monkeypatch.setattr(module, "orjson", type("orjson", (), {"loads": staticmethod(loads),
+                                                                   "JSONDecodeError": orjson.JSONDecodeError,
+                                                                   "dumps": staticmethod(orjson.dumps)}))
+    fast = run("validate", source, "--workers", "1", "--format", "json")
+    assert len(big) == 1, big
+    reference = run("validate", source, "--engine", "reference", "--format", "json")
+    assert fast.exit_code == reference.exit_code == 2 and fast.stdout == reference.stdout
+    assert "long.jsonl:2" in fast.stdout + fast.stderr
+
+
 # -- Parquet files with empty row groups, or one bad value -------------------------------------------------
 def _paired_file(tmp_path: Path) -> tuple[Path, pq.ParquetFile]:
     source = write_jsonl(tmp_path / "good.jsonl", games())
@@ -180,3 +206,42 @@ def test_a_long_game_report_shows_its_first_hands_and_says_how_many_are_left_out
     assert [h["number"] for h in data["hands"]] == [1, 2, 3]
     assert "more: <code>hearts validate</code> lists every one" in page
 
+
+
+# -- a standard output that is not UTF-8 ----------------------------------------------------------------
+@pytest.mark.parametrize("command", [["score", "--format", "csv"], ["score"], ["stats"], ["validate"],
+                                     ["review", "--hand", "1", "--no-cache", "--workers", "1"]])
+def test_every_command_prints_under_an_ascii_standard_output(tmp_path, command):
+    """A real process whose stdout is ASCII (as under ``LANG=C``): names and symbols it cannot hold are written
+    in letters (click's own output as UTF-8), never a UnicodeEncodeError."""
+    import os
+    import subprocess
+    import sys
+    objects = games()[:1]
+    objects[0]["players"] = ["Zo\u00eb", "J\u00fcrgen", "\u674e", "bot4"]
+    source = tmp_path / "names.jsonl"
+    source.write_text(json.dumps(objects[0], ensure_ascii=False) + "\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii", PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "hearts_analysis", *command, str(source)], env=env,
+                          capture_output=True, timeout=600)
+    assert done.returncode in (0, 1), done.stderr.decode(errors="replace")
+    assert b"UnicodeEncodeError" not in done.stderr
+    shown = done.stdout.decode("utf-8")  # what click writes itself it writes as UTF-8; the rest is in letters
+    assert "Zoe" in shown or "Zo\u00eb" in shown or (command == ["validate"] and "checked" in shown), shown
+
+
+# -- a game whose line would be longer than any reader reads --------------------------------------------
+def test_a_game_of_more_plays_than_a_line_holds_is_refused_by_name_and_no_temp_file_is_left(tmp_path, monkeypatch):
+    """Millions of plays (the bound lowered here to keep the test small): encoding them took gigabytes and, under
+    a memory limit, killed the process beside an empty temp file."""
+    from hearts_analysis.records.json import files
+    monkeypatch.setattr(files, "MAX_LINE_PLAYS", 1000)
+    objects = games()
+    objects[1]["hands"] = objects[1]["hands"] * 10
+    source = write_jsonl(tmp_path / "long.jsonl", objects)
+    (tmp_path / "out").mkdir()
+    done = run("convert", source, tmp_path / "out" / "games.jsonl")
+    assert done.exit_code == 2, done.output
+    assert "long.jsonl:2: error: hands:" in done.stderr and "plays" in done.stderr
+    assert readable(tmp_path / "out" / "games.jsonl") == [o["game_id"] for i, o in enumerate(objects) if i != 1]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["games.jsonl"]

@@ -162,3 +162,24 @@ def test_text_notation_reads_five_to_seven_players(tmp_path, players):
     assert "player E:" in out.getvalue()
     [item] = formats.formats()["text"].read(io.StringIO(out.getvalue()), "t.txt")
     assert item.game is not None and item.game.players == games[0].players
+
+
+# -- a byte order mark, UTF-16 --------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [["import"], ["import", "text"]])
+def test_a_log_with_a_utf8_byte_order_mark_imports_as_without_it(tmp_path, command):
+    text = (FIXTURES / "text" / "club-night.txt").read_bytes()
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + text)
+    (tmp_path / "plain.txt").write_bytes(text)
+    marked = run(*command, tmp_path / "bom.txt", "-o", tmp_path / "bom.jsonl")
+    plain = run(*command, tmp_path / "plain.txt", "-o", tmp_path / "plain.jsonl")
+    assert marked.exit_code == plain.exit_code == 0, marked.output
+    assert (tmp_path / "bom.jsonl").read_text() == (tmp_path / "plain.jsonl").read_text().replace("plain.txt", "bom.txt")
+
+
+@pytest.mark.parametrize("command", [["import"], ["import", "text"]])
+def test_a_utf16_log_is_said_to_be_utf16(tmp_path, command):
+    text = (FIXTURES / "text" / "club-night.txt").read_text()
+    (tmp_path / "wide.txt").write_text(text, encoding="utf-16")
+    done = run(*command, tmp_path / "wide.txt", "-o", tmp_path / "out.jsonl")
+    assert done.exit_code == 2 and "wide.txt: error:" in done.stderr and "UTF-16" in done.stderr, done.output
+    assert not (tmp_path / "out.jsonl").exists()

@@ -187,3 +187,19 @@ def test_writer_refuses_other_rules_and_unfinished_hands():
     cut = dataclasses.replace(game, hands=(dataclasses.replace(game.hands[0], plays=game.hands[0].plays[:-1]),))
     with pytest.raises(ExportError, match="finished hands"):
         lg.write([cut], io.StringIO())
+
+
+@pytest.mark.parametrize("file", ["TrickHistory.csv", "RoundHistory.csv"])
+def test_a_cell_of_20_mb_is_an_error_naming_file_and_line_and_the_rest_reads(tmp_path, file):
+    lg.write_files(league_games(2, seed=4), tmp_path)
+    path = tmp_path / file
+    lines = path.read_text().splitlines()
+    cells = lines[-1].split(",")
+    cells[3] = "9" * (20 << 20)
+    lines[-1] = ",".join(cells)
+    path.write_text("\n".join(lines) + "\n")
+    items = read_path(tmp_path / "TrickHistory.csv")
+    bad = [item for item in items if item.error is not None and item.error.source == f"{path}:{len(lines)}"]
+    assert bad and "cell longer than" in bad[0].error.text(), [i.error and i.error.text()[:200] for i in items]
+    read = [item.game for item in items if item.game is not None]
+    assert read and replay_game(read[0]).violations == ()  # the first game, before the bad row, still reads

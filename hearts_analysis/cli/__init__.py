@@ -18,7 +18,7 @@ from .app import app, main
 
 ORDER = ("validate", "score", "convert", "simulate", "analyze", "stats", "report", "review", "advise",
          "rules_cmd", "explain", "interop")
-_NOT_COMMANDS = {"app", "progress", "output", "colour", "review_options"}
+_NOT_COMMANDS = {"app", "progress", "output", "colour", "review_options", "streams"}
 
 for _name in ORDER + tuple(sorted(m.name for m in pkgutil.iter_modules(__path__))):
     if _name not in _NOT_COMMANDS and not _name.startswith("_"):

@@ -31,6 +31,7 @@ from ..atomic import OutputError
 from ..records.errors import Item, RecordError
 from ..rules import RuleError, Rules, parse_override
 from ..text import os_error_text, terminal_safe
+from .streams import printable_streams
 
 
 _METAVARS = {"int": "N", "int range": "N", "integer": "N", "integer range": "N", "float": "X",
@@ -158,4 +159,5 @@ def domain_errors() -> Iterator[None]:
 
 
 def main() -> None:
+    printable_streams()
     app()

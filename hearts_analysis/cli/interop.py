@@ -48,7 +48,7 @@ from ..interop import formats, openspiel
 from ..records.errors import Item, RecordError
 from ..records.json import dumps_game, read_document
 from ..records.sources import (folder_files, foreign_reader, input_problem, iter_sources, open_log, recognise_text,
-                               write_any)
+                               wide_text_check, write_any)
 from ..text import os_error_text, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -277,6 +277,7 @@ def _file_items(path: Path, module: ModuleType | None) -> Iterator[Item]:
     try:
         reader = module.read if module is not None else foreign_reader(path)
         if reader is None:
+            wide_text_check(path)  # UTF-16 is said so, not an unknown format
             yield _unknown(str(path))
             return
         with open_log(path) as stream:
@@ -291,7 +292,7 @@ def _items(raw: str, module: ModuleType | None) -> Iterator[Item]:
     """The games of one argument: a file, a folder (its files in this format, or in any), or - (stdin)."""
     if raw == "-":
         try:
-            text = read_document(sys.stdin.buffer, "<stdin>").decode("utf-8", errors="replace")
+            text = read_document(sys.stdin.buffer, "<stdin>").decode("utf-8", errors="replace").lstrip("\ufeff")
         except RecordError as error:
             yield Item("<stdin>", error=error)
             return

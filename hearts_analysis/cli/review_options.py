@@ -39,9 +39,9 @@ def review_executor(workers: int, scheduler: Optional[str]) -> Iterator:
         with open_executor(workers) as executor:
             yield executor
         return
-    from ..fastpath.cluster import DaskMissing
+    from ..fastpath.cluster import ClusterError
     try:
         with open_executor(workers, scheduler) as executor:
             yield executor
-    except DaskMissing as missing:
+    except ClusterError as missing:
         raise fail(str(missing))

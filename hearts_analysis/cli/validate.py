@@ -110,7 +110,7 @@ def validate(
 
       hearts validate corpus/ --engine dask --scheduler tcp://host:8786
     """
-    from ..fastpath.cluster import DaskMissing
+    from ..fastpath.cluster import ClusterError
     from ..fastpath import AUTO
     from ..fastpath.audit_api import CorpusAudit, EngineMisuse
     from ..fastpath.run import CleanRun
@@ -143,7 +143,7 @@ def validate(
                     elif not quiet:
                         for violation in entry.report["violations"]:
                             typer.echo(violation_line(entry.item.source, violation, paint))
-    except DaskMissing as missing:
+    except ClusterError as missing:
         raise fail(str(missing))
     if not as_json:
         typer.echo(summary_line(audit.summary, paint))

@@ -39,7 +39,19 @@ from .tasks import FAST, plan
 INSTALL = "pip install 'hearts-analysis[dask]'"
 
 
-class DaskMissing(RuntimeError):
+CONNECT_SECONDS = 10.0
+"""How long to try reaching a scheduler before saying it cannot be reached."""
+WORKERS_SECONDS = 60.0
+"""How long to wait for a scheduler to have a worker: with none (all dead, or none started) its tasks would
+wait for ever, with no message."""
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot do the work: the extra is missing, the scheduler unreachable, or it has no workers.
+    The command line says it in one line and exits 2."""
+
+
+class DaskMissing(ClusterError):
     """The dask extra is not installed."""
 
 
@@ -57,7 +69,17 @@ def connect(scheduler: str | None, workers: int = 1) -> Iterator:
     per CPU)."""
     distributed = _distributed()
     if scheduler is not None:
-        with distributed.Client(scheduler) as client:
+        try:
+            client = distributed.Client(scheduler, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} (tried for {CONNECT_SECONDS:g} s: "
+                               f"{error}); is it running, and is the address right?") from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+            except (OSError, TimeoutError):
+                raise ClusterError(f"the Dask scheduler at {scheduler} has no workers (waited "
+                                   f"{WORKERS_SECONDS:g} s): start some with dask worker {scheduler}") from None
             yield client
         return
     with distributed.LocalCluster(n_workers=worker_count(workers), threads_per_worker=1, processes=True,

@@ -40,7 +40,7 @@ from typing import Any, Iterable, NamedTuple
 import orjson
 
 from ..records.model import HAND_KEYS
-from ..records.parquet.encode import EventEncoder, GameHeader
+from ..records.parquet.encode import MAX_HANDS, EventEncoder, GameHeader
 from ..records.parquet.shred import Shredded, decline
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS
 
@@ -103,10 +103,20 @@ class LineEncoder(EventEncoder):
         The hands of consecutive compact lines are read together: the pattern of a game's hands (:func:`_rows`)
         is made once for all, and their card lists and numbers are checked at once, which costs a fraction of
         reading them game by game.
+
+        A line that names more plays lists than a game may have hands here (:data:`MAX_HANDS`) is left to the JSON
+        reader without being read: parsing a line of tens of megabytes only to be refused took longer, and as
+        much memory again, as the reference engine's one parse of it. (Each hand has its plays; a line where the
+        word is also in strings is merely left to the reader, which is always right.)
         """
         placed: list[int] = []
         run: list[_TextGame] = []
         for number, line in lines:
+            if line.count(b'"plays"') > MAX_HANDS:  # more hands than the layout numbers: not parsed here at all
+                placed += self._add_run(run)
+                run = []
+                placed.append(-1)
+                continue
             game = self._text_game(line, number - 1)
             if game is not None:
                 run.append(game)

@@ -196,8 +196,25 @@ def _key(row: list[str]) -> tuple[str, str] | None:
     return (row[0], row[1].strip().removesuffix(".0")) if len(row) > 1 else None
 
 
+def _csv_rows(stream: TextIO) -> Iterator[list[str] | RecordError]:
+    """The rows of a CSV stream; in place of a row with a cell longer than the csv module reads (128 KB: no
+    League cell is more than a few characters), the error saying so, and the rows after it still read."""
+    reader = csv.reader(stream)
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            yield RecordError(f"a cell longer than {csv.field_size_limit():,} characters, or not CSV ({error}); "
+                              "the row is not read", "row")
+
+
 def _read_tricks(stream: TextIO, name: str, games: OrderedDict, errors: list[Item]) -> None:
-    for line, row in enumerate(csv.reader(stream), 1):
+    for line, row in enumerate(_csv_rows(stream), 1):
+        if isinstance(row, RecordError):
+            errors.append(Item(f"{name}:{line}", error=row.at(f"{name}:{line}")))
+            continue
         if not row or (line == 1 and row[:2] == list(TRICK_COLUMNS[:2])):
             continue
         key = _key(row)
@@ -231,7 +248,10 @@ def _read_tricks(stream: TextIO, name: str, games: OrderedDict, errors: list[Ite
 
 def _read_rounds(path: Path, games: OrderedDict, errors: list[Item]) -> None:
     with path.open(newline="", encoding="utf-8") as stream:
-        for line, row in enumerate(csv.reader(stream), 1):
+        for line, row in enumerate(_csv_rows(stream), 1):
+            if isinstance(row, RecordError):
+                errors.append(Item(f"{path}:{line}", error=row.at(f"{path}:{line}")))
+                continue
             if not row or (line == 1 and row[:2] == list(ROUND_COLUMNS[:2])):
                 continue
             game = games.get(_key(row))
@@ -257,7 +277,9 @@ def _read_rounds(path: Path, games: OrderedDict, errors: list[Item]) -> None:
 
 def _read_names(path: Path, games: OrderedDict) -> None:
     with path.open(newline="", encoding="utf-8") as stream:
-        for row in csv.reader(stream):
+        for row in _csv_rows(stream):
+            if isinstance(row, RecordError):
+                continue  # names only: a game without its names still reads
             game = games.get(_key(row))
             if game is not None and len(row) == len(GAME_COLUMNS) and all(row[2:6]):
                 game.players = tuple(row[2:6])

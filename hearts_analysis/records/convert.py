@@ -39,6 +39,7 @@ from ..atomic import STDOUT, check_output
 from ..text import shown
 from .errors import Item, RecordError
 from .json import bad_json, bounded_lines, long_line_item, write_games
+from .json.files import too_long_for_a_line
 from .model import GameRecord
 from .paths import JSON_SUFFIXES, JSONL_SUFFIXES, PARQUET_SUFFIXES
 from .sources import iter_sources
@@ -189,8 +190,9 @@ class _Counter:
 
     def games(self, items: Iterable[Item], target: Path) -> Iterator[GameRecord]:
         for item in items:
-            if item.game is None:
-                self.error(item)
+            refused = None if item.game is None else too_long_for_a_line(item.game, item.source)
+            if item.game is None or refused is not None:
+                self.error(item if refused is None else Item(item.source, error=refused))
             else:
                 yield item.game
                 self.count(len(item.game.hands))

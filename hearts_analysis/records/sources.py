@@ -32,6 +32,7 @@ from ..rules import Rules
 from ..text import shown
 from .errors import Item, RecordError
 from .json import MAX_DOCUMENT_BYTES, iter_json_text, read_document, read_json_path, write_games
+from .json.files import WIDE_TEXT, is_wide_text
 from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES, input_problem
 
 SNIFF_BYTES = 1 << 16
@@ -86,12 +87,21 @@ def _forced(items: Iterator[Item], rules: Rules | None) -> Iterator[Item]:
 
 
 def open_log(path: Path) -> TextIO:
-    """A log file opened as text, or :class:`RecordError` past :data:`MAX_DOCUMENT_BYTES`: a log's reader may hold
-    all of it."""
+    """A log file opened as text, or :class:`RecordError` past :data:`MAX_DOCUMENT_BYTES` (a log's reader may hold
+    all of it) or for UTF-16 text (which would read as noise). A UTF-8 byte order mark, as Windows editors
+    write, is skipped."""
     if path.stat().st_size > MAX_DOCUMENT_BYTES:
         raise RecordError(f"more than {MAX_DOCUMENT_BYTES >> 20} MB, not read: split the log into smaller files",
                           source=str(path))
-    return open(path, encoding="utf-8", errors="replace")
+    wide_text_check(path)
+    return open(path, encoding="utf-8-sig", errors="replace")
+
+
+def wide_text_check(path: Path) -> None:
+    """:class:`RecordError` for a file of UTF-16 or UTF-32 text, which no log reader reads."""
+    with open(path, "rb") as stream:
+        if is_wide_text(stream.read(256)):
+            raise RecordError(WIDE_TEXT, source=str(path))
 
 
 def read_foreign(reader: ForeignReader, path: Path, rules: Rules | None = None) -> Iterator[Item]:

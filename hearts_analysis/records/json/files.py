@@ -39,11 +39,21 @@ MAX_LINE_BYTES = 64 << 20
 """The longest line of JSON Lines read: about 70,000 hands, twice the longest game a Parquet corpus numbers. A
 longer one is reported, not held in memory: no game is that long, and a file without newlines would otherwise
 be read whole."""
+MAX_LINE_PLAYS = MAX_LINE_BYTES // len('[0,"2C"],')
+"""The most plays a game written as one line can have and still be read back: each play takes at least that
+many bytes. A game of more (millions of plays) is refused before its line is built, which would take gigabytes
+and, under a memory limit, end the process without a word."""
 MAX_DOCUMENT_BYTES = 256 << 20
 """The largest ``.json`` document (or standard input) read; more games than that belong in JSON Lines."""
 
 
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+WIDE_TEXT = "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+
+
+def is_wide_text(data: bytes) -> bool:
+    """Text saved as UTF-16 or UTF-32: a byte order mark, or NUL bytes between the characters."""
+    return data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]
 
 
 def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
@@ -54,8 +64,8 @@ def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False)
     early (a cut-off line or file), not to be wrong at its last column.
     ``document``: ``data`` is a whole ``.json`` file (the line is then named too).
     """
-    if data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]:
-        return "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
+    if is_wide_text(data):
+        return WIDE_TEXT
     where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
     if error.pos >= len(data.rstrip()):
         return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
@@ -206,6 +216,22 @@ def read_stdin(rules: Rules | None = None) -> Iterator[Item]:
         yield Item("<stdin>", error=error)
         return
     yield from iter_json_text(data, "<stdin>", rules)
+
+
+def too_long_for_a_line(game: GameRecord, source: str) -> RecordError | None:
+    """The error of a game with more plays than a line of JSON Lines holds (:data:`MAX_LINE_PLAYS`), or ``None``.
+
+    >>> from hearts_analysis.simulate import simulate_games
+    >>> from hearts_analysis.rules import Rules
+    >>> game = next(iter(simulate_games(1, Rules.preset("standard", target=30))))
+    >>> too_long_for_a_line(game, "games.jsonl:1") is None
+    True
+    """
+    plays = sum(len(hand.plays) for hand in game.hands)
+    if plays <= MAX_LINE_PLAYS:
+        return None
+    return RecordError(f"{plays:,} plays: more than {MAX_LINE_PLAYS:,}, so its line would be longer than "
+                       f"{MAX_LINE_BYTES >> 20} MB, which no reader reads; not written", "hands", source=source)
 
 
 def write_games(games: Iterable[GameRecord], path: str | Path) -> int:
