@@ -46,7 +46,7 @@ from . import context
 from .advice import AdviceBound, members
 from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount, special_cards
-from .reasons import explain, point_parts
+from .reasons import explain, point_parts_all
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .deal_weights import inferred_hands
@@ -299,8 +299,8 @@ def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tup
     means = outcomes.points[:, :, seat].mean(axis=1)
     queen = ((taken >> U64(QS)) & U64(1)).mean(axis=1)
     hearts = popcount(taken & HEARTS).mean(axis=1)
-    return [Option(cards, float(m), float(q), float(h), float(a),
-                   parts=point_parts(table, outcomes.taken[i], outcomes.points[i, :, seat], seat))
+    parts = point_parts_all(table, outcomes.taken, outcomes.points[:, :, seat], seat)
+    return [Option(cards, float(m), float(q), float(h), float(a), parts=parts[i])
             for i, (cards, m, q, h, a) in enumerate(zip(alternatives, means, queen, hearts, against.mean(axis=1)))]
 
 
