@@ -94,6 +94,14 @@ def test_statistics_on_a_dask_cluster_equal_those_of_one_process(tmp_path):
         dask = runner.invoke(app, ["stats", str(tmp_path / "c"), "-f", "json", "--scheduler", cluster.scheduler_address])
     assert here.exit_code == 0, here.output
     assert here.stdout == two.stdout == dask.stdout
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        table = ["analyze", str(tmp_path / "c"), "-f", "csv", "-t", "pass_summary"]
+        analysed = runner.invoke(app, [*table, "--scheduler", cluster.scheduler_address])
+    assert analysed.exit_code == 0, analysed.output
+    assert analysed.stdout == runner.invoke(app, table).stdout
+    wrong = runner.invoke(app, ["analyze", str(tmp_path / "c"), "--scheduler", "tcp://127.0.0.1:9"])
+    assert wrong.exit_code == 2 and "--scheduler counts the corpus tables" in wrong.output
     gone = runner.invoke(app, ["stats", str(tmp_path / "c"), "--scheduler", "tcp://127.0.0.1:9"])
     assert gone.exit_code == 2 and "cannot reach the Dask scheduler" in gone.output and "Traceback" not in gone.output
 
