@@ -28,13 +28,14 @@ True
 
 from __future__ import annotations
 
-from collections import deque
+import contextlib
 from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 
+from ..executor import Task, open_executor, ordered
 from ..fastpath.decode import Unit, decode_unit, judgements_for, open_units
 from ..fastpath.jsonl import JsonlTask, screened_lines
 from ..fastpath.parallel import AUTO, pool_size, process_pool
@@ -53,12 +54,14 @@ OnError = Callable[[Item], None]
 
 
 def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
-                 workers: int = 1, on_error: OnError | None = None, details: bool = True) -> Tally:
+                 workers: int = 1, on_error: OnError | None = None, details: bool = True,
+                 scheduler: str | None = None) -> Tally:
     """Tally every game of files and folders (.json, .jsonl, .parquet), Parquet and JSON Lines from columns;
     ``details=False`` leaves out what only the pass tables and the points histogram read
     (:attr:`Tally.details`), a tenth of the counting. ``workers``: processes counting parts of Parquet and JSON
     Lines files; :data:`~hearts_analysis.fastpath.parallel.AUTO`, one per CPU where the input starts with more than one
-    part (the counting runs in Python and numpy, a core each)."""
+    part (the counting runs in Python and numpy, a core each). ``scheduler``: count the parts on the Dask cluster
+    at that address instead (the workers must see the files)."""
     tally = Tally(details=details)
 
     def taken(part: Tally, errors: list[Item]) -> None:
@@ -71,27 +74,27 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
 
     processes, jobs = pool_size(plan(paths, parquet=True, jsonl=True), workers, (ParquetTask, JsonlTask))
     workers = processes if workers == AUTO else workers  # what .json files are counted game by game on
-    pool = process_pool(processes) if processes > 1 else None
-    executor = pool.__enter__() if pool is not None else None
-    pending: deque = deque()
-    try:
-        for job in jobs:
-            if isinstance(job, (ParquetTask, JsonlTask)):
-                if executor is None:  # one process: count on several threads
-                    taken(*tally_task(job, rules, details, threads=True))
-                    continue
-                pending.append(executor.submit(tally_task, job, rules, details))
-                while len(pending) > 2 * processes:
-                    taken(*pending.popleft().result())
-                continue
-            while pending:
-                taken(*pending.popleft().result())
-            tally.merge(tally_items(_told(inline_items(job, rules), on_error), progress, workers))
-        while pending:
-            taken(*pending.popleft().result())
-    finally:
-        if pool is not None:
-            pool.__exit__(None, None, None)
+
+    def task(job) -> Task:
+        if not isinstance(job, (ParquetTask, JsonlTask)):
+            return Task(lambda: tally_items(_told(inline_items(job, rules), on_error), progress, workers), here=True)
+        if processes > 1 or scheduler is not None:
+            return Task(tally_task, (job, rules, details))
+        return Task(tally_task, (job, rules, details, True), here=True)   # one process: count on several threads
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is not None:
+            from ..fastpath.cluster import _ahead
+            executor = stack.enter_context(open_executor(scheduler=scheduler))
+            ahead = _ahead(executor.client)
+        else:
+            executor = stack.enter_context(process_pool(processes)) if processes > 1 else None
+            ahead = 2 * processes
+        for result in ordered((task(job) for job in jobs), executor, ahead=ahead):
+            if isinstance(result, Tally):
+                tally.merge(result)
+            else:
+                taken(*result)
     return tally
 
 

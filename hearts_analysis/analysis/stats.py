@@ -413,7 +413,8 @@ def tally_items(items: Iterable[Item], progress: Progress | None = None, workers
     """Tally every readable game of a stream of items; unreadable ones are counted and kept as errors.
 
     With ``workers`` > 1, batches of games are analysed in that many processes (at most one per
-    CPU and per batch) and their tallies merged, in the order read, so the result is the same as with one.
+    CPU and per batch) and their tallies merged, in the order read, so the result is the same as with one;
+    at most two batches a process are read ahead, so memory stays bounded on a stream of any length.
     """
     tally = Tally()
     if workers <= 1:
@@ -429,10 +430,11 @@ def tally_items(items: Iterable[Item], progress: Progress | None = None, workers
     batches = _batches(items, tally)
     first = list(itertools.islice(batches, worker_count(workers)))   # no more processes than CPUs or batches
     workers = worker_count(workers, len(first))
-    import multiprocessing
+    from ..executor import Task, ordered, process_pool
     with contextlib.ExitStack() as stack:
-        pool = stack.enter_context(multiprocessing.get_context().Pool(workers)) if workers > 1 else None
-        for part in (pool.imap if pool else map)(_tally_batch, itertools.chain(first, batches)):
+        pool = stack.enter_context(process_pool(workers)) if workers > 1 else None
+        tasks = (Task(_tally_batch, (batch,)) for batch in itertools.chain(first, batches))
+        for part in ordered(tasks, pool, ahead=2 * workers):   # the input is read only as far as is needed
             tally.merge(part)
             if progress is not None:
                 progress(part.games, part.hands)

@@ -135,11 +135,18 @@ def analyze(
     table: TableName = typer.Option("points", "--table", "-t", help="csv / parquet: which table to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                          help="Write to FILE (atomically; - is standard output) instead of standard output."),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", metavar="ADDRESS",
+        help=f"Count the corpus tables ({', '.join(AGGREGATES)}) on a Dask cluster, e.g. tcp://host:8786 (needs "
+             "pip install 'hearts-analysis[dask]'; the workers must see the input files)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
 ) -> None:
     forced = rules_from_options(rules, set_)
     table_name = table.value if isinstance(table, Enum) else str(table)
+    if scheduler is not None and (format not in (AnalyzeFormat.csv, AnalyzeFormat.parquet)
+                                  or table_name not in AGGREGATES):
+        raise fail(f"--scheduler counts the corpus tables ({', '.join(AGGREGATES)}) with --format csv or parquet")
     if format == AnalyzeFormat.parquet and output is None:
         raise fail("--format parquet needs --output FILE.parquet")
     check_output(output, paths)
@@ -151,8 +158,15 @@ def analyze(
             writer = stack.enter_context(TableWriter(table_name, format.value, output))
             if table_name in AGGREGATES:  # counts over the corpus: Parquet from its columns
                 from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
-                tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
-                                     on_error=lambda item: _unreadable(item, errors))
+                from ..executor import Unreachable
+                from ..fastpath.cluster import DaskMissing
+                try:
+                    tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
+                                         on_error=lambda item: _unreadable(item, errors), scheduler=scheduler)
+                except DaskMissing as missing:
+                    raise fail(str(missing))
+                except Unreachable as error:
+                    raise fail(f"--scheduler: {error}")
                 writer.write(AGGREGATES[table_name](tally))
             else:
                 for item in items:

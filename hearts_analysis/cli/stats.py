@@ -178,6 +178,10 @@ def stats(
         None, "--workers", "-w", min=1, show_default="one per CPU",
         help="Count in this many processes (at most one per CPU and per part of the input: a Parquet row group "
              "pair, or 2 MB of JSON Lines)."),
+    scheduler: Optional[str] = typer.Option(
+        None, "--scheduler", metavar="ADDRESS",
+        help="Count on a Dask cluster, e.g. tcp://host:8786 (needs pip install 'hearts-analysis[dask]'; the "
+             "workers must see the input files)."),
     all_leaks: bool = typer.Option(False, "--all-leaks",
                                    help="Text: show every costly difference, not only the significant leaks."),
     review: Optional[list[Path]] = typer.Option(
@@ -206,8 +210,15 @@ def stats(
         gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
         keep_freed_memory()
         details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
-        tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
-                             AUTO if workers is None else workers, _report, details)
+        from ..executor import Unreachable
+        from ..fastpath.cluster import DaskMissing
+        try:
+            tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
+                                 AUTO if workers is None else workers, _report, details, scheduler)
+        except DaskMissing as missing:
+            raise fail(str(missing))
+        except Unreachable as error:
+            raise fail(f"--scheduler: {error}")
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:

@@ -30,15 +30,12 @@ order of the input, a JSON Lines file read here between two Parquet files includ
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from collections import deque
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Iterable, Iterator
 
 from ..cpus import cpu_count, worker_count
+from ..executor import Task, process_pool
+from ..executor import ordered as run_ordered
 from ..rules import Rules
 from .memory import keep_freed_memory
 from .run import Entry
@@ -63,18 +60,10 @@ def pool_size(jobs: Iterator[Job], workers: int, parts: tuple[type, ...]) -> tup
 def ordered(jobs: Iterable[Job], executor, rules: Rules | None, engine: str = FAST, render: bool = False,
             ahead: int = 4) -> Iterator[Entry]:
     """Every job's entries in order; at most ``ahead`` Parquet tasks run or wait ahead of the output."""
-    pending: deque = deque()
-    for job in jobs:
-        if not isinstance(job, InlineJob):
-            pending.append(executor.submit(run_task, job, rules, engine, render, True))
-            while len(pending) > ahead:
-                yield from pending.popleft().result()
-        else:
-            while pending:
-                yield from pending.popleft().result()
-            yield from run_inline(job, rules)
-    while pending:
-        yield from pending.popleft().result()
+    tasks = (Task(run_inline, (job, rules), here=True) if isinstance(job, InlineJob)
+             else Task(run_task, (job, rules, engine, render, True)) for job in jobs)
+    for entries in run_ordered(tasks, executor, ahead):
+        yield from entries
 
 
 def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST, render: bool = False,
@@ -86,23 +75,3 @@ def sequential(jobs: Iterable[Job], rules: Rules | None, engine: str = FAST, ren
             yield from run_inline(job, rules)
         else:
             yield from run_task(job, rules, engine, render, slim, threads=True)
-
-
-def _worker_setup() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them, and keep freed memory."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    keep_freed_memory()
-
-
-@contextmanager
-def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """A pool of ``workers`` processes, never more than the CPUs (callers that know how much work
-    there is bound it by that too); forked where the platform can, as they start fastest."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods and os.name == "posix" else None)
-    pool = ProcessPoolExecutor(max_workers=worker_count(workers), mp_context=context, initializer=_worker_setup)
-    try:
-        yield pool
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)

@@ -23,10 +23,10 @@ True
 from __future__ import annotations
 
 from collections import deque
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from ..executor import open_executor  # noqa: F401  (where hands are reviewed; importable from here too)
 from ..records.errors import Item
 from ..records.model import GameRecord
 from .cache import ReviewCache
@@ -150,22 +150,6 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
             yield finish()
     while pending:
         yield finish()
-
-
-@contextmanager
-def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
-    """Where hands are reviewed: here (``None``), a pool of ``workers`` processes, or the Dask cluster at
-    ``scheduler`` (raises :class:`~hearts_analysis.fastpath.cluster.DaskMissing` without the dask extra)."""
-    if scheduler is not None:
-        from ..fastpath.cluster import ClientExecutor, connect
-        with connect(scheduler) as client:
-            yield ClientExecutor(client)
-    elif workers > 1:
-        from ..fastpath.parallel import process_pool
-        with process_pool(workers) as pool:
-            yield pool
-    else:
-        yield None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,135 @@
+"""Where the work of a parallel command runs, and its results in input order, with a bounded number in flight.
+
+Every parallel command (validation, statistics, review) cuts its input into
+tasks and wants the results back in the order of the input whatever order the
+workers finish in, without reading the whole input ahead (memory must stay flat
+on a corpus of any size). :func:`ordered` does that over any executor with
+``submit(fn, *args) -> future`` (a :class:`~concurrent.futures.ProcessPoolExecutor`,
+a thread pool, a Dask client wrapped by
+:class:`~hearts_analysis.fastpath.cluster.ClientExecutor`) or over none
+(everything runs here, one task at a time). A task marked ``here`` runs in this
+process in its turn, after the tasks before it are done (a source that cannot be
+sent to a worker, such as standard input).
+
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> tasks = [Task(pow, (n, 2)) for n in range(6)] + [Task(sum, ([1, 2],), here=True)]
+>>> with ThreadPoolExecutor(2) as pool:
+...     list(ordered(tasks, pool, ahead=2))
+[0, 1, 4, 9, 16, 25, 3]
+>>> list(ordered(tasks, None))
+[0, 1, 4, 9, 16, 25, 3]
+
+The input is read lazily: no more than ``ahead`` tasks beyond the result being
+returned are taken from it.
+
+>>> taken = []
+>>> def squares():
+...     for n in range(100):
+...         taken.append(n)
+...         yield Task(pow, (n, 2))
+>>> with ThreadPoolExecutor(2) as pool:
+...     results = ordered(squares(), pool, ahead=3)
+...     first = next(results)
+...     results.close()
+>>> first, len(taken)
+(0, 4)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from .cpus import worker_count
+
+
+@dataclass(frozen=True)
+class Task:
+    """``fn(*args)``, sent to the executor, or run in this process in its turn where ``here``."""
+
+    fn: Callable[..., Any]
+    args: tuple = ()
+    here: bool = False
+
+
+def ordered(tasks: Iterable[Task], executor: Any = None, ahead: int = 4,
+            progress: Callable[[Any], None] | None = None) -> Iterator[Any]:
+    """Each task's result, in input order; at most ``ahead`` tasks submitted beyond the result being returned.
+
+    ``progress(result)`` is called as each result is returned (before it is yielded).
+    """
+    pending: deque = deque()
+
+    def done(value):
+        if progress is not None:
+            progress(value)
+        return value
+
+    try:
+        for task in tasks:
+            if executor is None or task.here:
+                while pending:
+                    yield done(pending.popleft().result())
+                yield done(task.fn(*task.args))
+                continue
+            pending.append(executor.submit(task.fn, *task.args))
+            while len(pending) > ahead:
+                yield done(pending.popleft().result())
+        while pending:
+            yield done(pending.popleft().result())
+    finally:
+        for future in pending:   # a consumer that stops early leaves nothing queued behind it
+            cancel = getattr(future, "cancel", None)
+            if cancel is not None:
+                cancel()
+
+
+def _worker_setup() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them, and keep freed memory."""
+    import signal
+
+    from .fastpath.memory import keep_freed_memory
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    keep_freed_memory()
+
+
+@contextmanager
+def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``workers`` processes, never more than the CPUs (callers that know how much work
+    there is bound it by that too); forked where the platform can, as they start fastest."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods and os.name == "posix" else None)
+    pool = ProcessPoolExecutor(max_workers=worker_count(workers), mp_context=context, initializer=_worker_setup)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Unreachable(OSError):
+    """The Dask scheduler named does not answer."""
+
+
+@contextmanager
+def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
+    """Where tasks run: here (``None``), a pool of ``workers`` processes, or the Dask cluster at ``scheduler``
+    (Dask is imported only then; without the dask extra this raises
+    :class:`~hearts_analysis.fastpath.cluster.DaskMissing`)."""
+    if scheduler is not None:
+        from .fastpath.cluster import ClientExecutor, connect
+        with ExitStack() as stack:
+            try:
+                client = stack.enter_context(connect(scheduler))
+            except OSError as error:
+                raise Unreachable(f"cannot reach the Dask scheduler at {scheduler} ({error})") from None
+            yield ClientExecutor(client)
+    elif workers > 1:
+        with process_pool(workers) as pool:
+            yield pool
+    else:
+        yield None
