@@ -25,6 +25,21 @@ move, best choice first (here the winner of the first trick of the last hand lea
 >>> advice = advise(in_progress)
 >>> advice.kind, advice.seat == game.hands[-1].plays[4][0], advice.best == tuple(advice.to_dict()["best"])
 ('play', True, True)
+
+The façade does what each command does, in one call: :func:`simulate` plays games, :func:`audit` is
+``hearts validate``'s document, :func:`stats` the players' statistics, :func:`review` the cost of each
+decision (see :mod:`hearts_analysis.facade`):
+
+>>> import hearts_analysis as ha, pathlib, tempfile
+>>> from hearts_analysis.records import write_games
+>>> games = ha.simulate(2, "standard", seed=4, target=30)
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+>>> write_games(games, path)
+2
+>>> ha.audit([path], engine="reference")["summary"]["games"], ha.stats([path], workers=1).games
+(2, 2)
+>>> sorted({d.kind for d in ha.review(games[0], "bot2", hands=[1], settings=ha.review.Settings(samples=20)).decisions})
+['pass', 'play']
 """
 
 from .cards import Card, Mask, card_name, parse_card
@@ -32,25 +47,30 @@ from .engine import GameResult, HandResult, HandState, replay_game
 from . import interop  # noqa: F401  (registers the log formats: every reader of games recognises them)
 from .records import GameRecord, HandRecord, RecordError, read_games
 from .rules import PRESETS, RuleError, Rules
-from .violations import CATALOGUE, Violation
+from .violations import CATALOGUE, Code, Violation
 
 __version__ = "0.1.0"
 
-__all__ = ["Advice", "CATALOGUE", "Card", "GameRecord", "GameResult", "HandRecord", "HandResult", "HandState",
-           "Mask", "PRESETS", "RecordError", "RuleError", "Rules", "Violation", "card_name",
-           "advise", "parse_card", "read_games", "replay_game"]
+__all__ = ["Advice", "CATALOGUE", "Card", "Code", "Corpus", "GameRecord", "GameResult", "HandRecord", "HandResult",
+           "HandState", "Mask", "PRESETS", "RecordError", "RuleError", "Rules", "Violation", "advise", "audit",
+           "card_name", "parse_card", "read_corpus", "read_games", "replay_game", "review", "simulate", "stats"]
 
-_LAZY = {"read_corpus": "corpus", "Corpus": "corpus", "advise": "review.board", "Advice": "review.board"}
+_LAZY = {"read_corpus": "corpus", "Corpus": "corpus", "advise": "review.board", "Advice": "review.board",
+         "audit": "facade", "stats": "facade"}
+_CALLABLE_PACKAGES = ("review", "simulate")
+"""Packages that are also the façade's function of their name (:mod:`.callable_module`)."""
 
 
 def __getattr__(name: str):
-    """``read_corpus`` (and ``Corpus``), ``advise`` (and ``Advice``) on first use, so that importing the
-    package loads neither pandas nor the review."""
+    """The façade, ``read_corpus`` (and ``Corpus``), ``advise`` (and ``Advice``) on first use, so that importing
+    the package loads neither pandas, numpy nor the review."""
+    import importlib
     if name in _LAZY:
-        import importlib
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    if name in _CALLABLE_PACKAGES:
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_CALLABLE_PACKAGES))

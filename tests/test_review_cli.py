@@ -254,3 +254,25 @@ def test_a_cache_entry_that_is_not_the_review_of_its_hand_is_reviewed_again(game
     assert second.exit_code == 0, second.output
     assert orjson.loads(second.stdout) == orjson.loads(first.stdout)
     assert entry.read_bytes() == good       # rewritten with the hand's review
+
+
+def test_the_library_builds_the_documents_the_command_prints(games, tmp_path):
+    """The summary, the review document and the puzzles come from ``review.collect``; the command lays them out."""
+    from hearts_analysis.records.sources import iter_sources
+    from hearts_analysis.review import Settings
+    from hearts_analysis.review.batch import review_items
+    from hearts_analysis.review.collect import ReviewRun
+
+    source, settings = str(games / "two.jsonl"), Settings(samples=15)
+    for summary in (False, True):
+        puzzles = tmp_path / f"puzzles-{summary}.json"
+        args = ["review", source, "--format", "json", "--samples", "15", "--hand", "1", "--no-cache",
+                "--puzzles", str(puzzles)] + (["--summary"] if summary else [])
+        done = run(*args)
+        assert done.exit_code == 0, done.output
+        collected = ReviewRun(settings, summary=summary, puzzles=True)
+        for reviewed in review_items(iter_sources([source]), settings, hands=[1]):
+            assert collected.add(reviewed)
+        built = collected.summary_document() if summary else collected.document()
+        assert orjson.loads(done.stdout) == orjson.loads(orjson.dumps(built))
+        assert orjson.loads(puzzles.read_bytes()) == orjson.loads(orjson.dumps(collected.puzzles_document()))

@@ -23,7 +23,6 @@ import orjson
 import typer
 
 from ..atomic import atomic_open, check_output
-from ..corpus_audit import error_report
 from ..cpus import worker_count
 from ..records.sources import iter_sources
 from ..text import csv_writer, shown, terminal_safe
@@ -161,25 +160,22 @@ def review(
     Example: hearts review game.json --player alice --puzzles alice-puzzles.json
     """
     # the review's numpy lanes load only when a review runs
-    from ..review import Settings, game_dict
+    from ..review import Settings
     from ..review.batch import hands_to_review, review_items
     from ..review.cache import ReviewCache, default_folder
-    from ..review.report import (DECISION_COLUMNS, SUMMARY_COLUMNS, decision_rows, review_document,
-                                 summary_document, tally)
+    from ..review.collect import ReviewRun
+    from ..review.report import DECISION_COLUMNS, SUMMARY_COLUMNS, decision_rows
     forced = rules_from_options(rules, set_)
     check_output(output, paths)
     check_output(puzzles_file, paths, stdout=False)
     if output is not None and puzzles_file is not None and output.resolve() == puzzles_file.resolve():
         raise fail(f"{puzzles_file}: --puzzles and --output name the same file")
-    found_puzzles: list[dict] = []
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
     settings = Settings(samples=samples, pass_samples=pass_samples, seed=seed, budget=budget, model=model.value,
                         confirm=confirm,
                         infer=None if infer is None else infer.value)
-    reports, errors = [], []
-    tallies: dict = {}
-    found_player = False
+    run = ReviewRun(settings, summary=summary, puzzles=puzzles_file is not None)
     # the total is counted (a second read of the games) only for a bar on a terminal to show
     with_bar = "-" not in paths and sys.stderr.isatty()
     total = hands_to_review(iter_sources(paths, forced), player, hand) if with_bar else None
@@ -188,50 +184,36 @@ def review(
             progress("reviewing", enabled=with_bar, total_hands=total) as bar:
         reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
                                 progress=lambda k: bar.advance(games=0, hands=k))
-        for number, done in enumerate(reviewed):
-            item = done.item
-            if done.review is None:
-                errors.append(error_report(item))
-                typer.echo(error_line(item), err=True)
-                continue
-            found_player = True
-            bar.advance(games=1)
-            if puzzles_file is not None:
-                from ..review.puzzles import puzzles
-                found_puzzles.extend(puzzles(item.game, done.review, item.source, starts=done.starts))
-            if summary:
-                tally(tallies, number, done.review)
+        for done in reviewed:
+            if run.add(done):
+                bar.advance(games=1)
             else:
-                reports.append((game_dict(done.review, item.source),
-                                None if done.seats is None else list(done.seats)))
-    if player is not None and not found_player and not errors:
+                typer.echo(error_line(done.item), err=True)
+    if player is not None and not run.reviewed and not run.errors:
         from ..suggest import did_you_mean
         names = sorted({name for item in iter_sources(paths, forced) if item.game is not None
                         for name in item.game.players}) if "-" not in paths else []
         raise fail(f"no game has a player named {shown(player)}{did_you_mean(player, names)}")
     if puzzles_file is not None:
-        from ..review.puzzles import puzzles_document
         with atomic_open(puzzles_file) as handle:
-            handle.write(orjson.dumps(puzzles_document(found_puzzles), option=orjson.OPT_INDENT_2).decode() + "\n")
+            handle.write(orjson.dumps(run.puzzles_document(), option=orjson.OPT_INDENT_2).decode() + "\n")
     if summary:
-        rows = [tallies[name].row() for name in sorted(tallies)]
+        rows = run.summary_rows()
         if format == Format.json:
-            _emit(orjson.dumps(summary_document(rows, settings, errors), option=orjson.OPT_INDENT_2).decode()
-                  + "\n", output)
+            _emit(orjson.dumps(run.summary_document(), option=orjson.OPT_INDENT_2).decode() + "\n", output)
         elif format == Format.csv or output is not None:
             _emit(_csv_text(SUMMARY_COLUMNS, rows), output)
         else:
             _emit(_summary_text(rows), output)
     elif format == Format.json:
-        _emit(orjson.dumps(review_document([r for r, _ in reports], settings, errors),
-                           option=orjson.OPT_INDENT_2).decode() + "\n", output)
+        _emit(orjson.dumps(run.document(), option=orjson.OPT_INDENT_2).decode() + "\n", output)
     elif format == Format.csv:
-        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in reports for row in decision_rows(r)]), output)
+        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in run.games for row in decision_rows(r)]), output)
     else:
         texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))),
-                             show_all or player is not None) for r, seats in reports]
+                             show_all or player is not None) for r, seats in run.games]
         _emit("\n\n".join(texts) + ("\n" if texts else ""), output)
-    raise typer.Exit(2 if errors else 0)
+    raise typer.Exit(2 if run.errors else 0)
 
 
 def _summary_text(rows: list[dict]) -> str:

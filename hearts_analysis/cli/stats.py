@@ -26,7 +26,6 @@ leaks: significant ones only
 
 from __future__ import annotations
 
-import gc
 import math
 import shutil
 import sys
@@ -204,17 +203,13 @@ def stats(
         raise fail(f"--review: {error}")
 
     with progress("counting", enabled="-" not in paths) as bar:
-        from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
-        from ..fastpath import AUTO
-        from ..fastpath.memory import keep_freed_memory
-        gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
-        keep_freed_memory()
+        from ..analysis.count import count_corpus  # loads Arrow: only when counting
         details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
         from ..executor import Unreachable
         from ..fastpath.cluster import DaskMissing
         try:
-            tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
-                                 AUTO if workers is None else workers, _report, details, scheduler)
+            tally = count_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
+                                 details, scheduler)
         except DaskMissing as missing:
             raise fail(str(missing))
         except Unreachable as error:

@@ -10,7 +10,10 @@
 
 from .evaluate import BLUNDER, INACCURACY, MISTAKE, Decision, Option, Settings, classify
 from .game import GameReview, accuracy, review_game
+from ..callable_module import make_callable
 from .report import decision_dict, game_dict, summarise
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Decision", "GameReview", "Option", "Settings", "accuracy",
            "classify", "decision_dict", "game_dict", "review_game", "summarise"]
+
+make_callable(__name__)  # hearts_analysis.review(...) is the façade's function (see callable_module)
