@@ -41,7 +41,7 @@ import multiprocessing
 import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -111,22 +111,14 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-class Unreachable(OSError):
-    """The Dask scheduler named does not answer."""
-
-
 @contextmanager
 def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
     """Where tasks run: here (``None``), a pool of ``workers`` processes, or the Dask cluster at ``scheduler``
-    (Dask is imported only then; without the dask extra this raises
-    :class:`~hearts_analysis.fastpath.cluster.DaskMissing`)."""
+    (Dask is imported only then). A cluster that cannot do the work (no dask extra, no answer, no worker)
+    raises :class:`~hearts_analysis.fastpath.cluster.ClusterError`, which the commands say in one line."""
     if scheduler is not None:
         from .fastpath.cluster import ClientExecutor, connect
-        with ExitStack() as stack:
-            try:
-                client = stack.enter_context(connect(scheduler))
-            except OSError as error:
-                raise Unreachable(f"cannot reach the Dask scheduler at {scheduler} ({error})") from None
+        with connect(scheduler) as client:
             yield ClientExecutor(client)
     elif workers > 1:
         with process_pool(workers) as pool:

@@ -7,7 +7,8 @@ import pytest
 
 from hearts_analysis.analysis import stats
 from hearts_analysis.analysis.stats import tally_items
-from hearts_analysis.executor import Task, Unreachable, open_executor, ordered
+from hearts_analysis.executor import Task, open_executor, ordered
+from hearts_analysis.fastpath.cluster import ClusterError
 from hearts_analysis.records.errors import Item
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
@@ -48,7 +49,7 @@ def test_results_come_in_input_order_wherever_they_run(where):
 
 def test_an_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
-    with pytest.raises(Unreachable, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         with open_executor(scheduler="tcp://127.0.0.1:9"):
             pass
 

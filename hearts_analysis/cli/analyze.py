@@ -158,15 +158,12 @@ def analyze(
             writer = stack.enter_context(TableWriter(table_name, format.value, output))
             if table_name in AGGREGATES:  # counts over the corpus: Parquet from its columns
                 from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
-                from ..executor import Unreachable
-                from ..fastpath.cluster import DaskMissing
+                from ..fastpath.cluster import ClusterError
                 try:
                     tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
                                          on_error=lambda item: _unreadable(item, errors), scheduler=scheduler)
-                except DaskMissing as missing:
-                    raise fail(str(missing))
-                except Unreachable as error:
-                    raise fail(f"--scheduler: {error}")
+                except ClusterError as error:
+                    raise fail(str(error))
                 writer.write(AGGREGATES[table_name](tally))
             else:
                 for item in items:

@@ -39,12 +39,9 @@ def review_executor(workers: int, scheduler: Optional[str]) -> Iterator:
         with open_executor(workers) as executor:
             yield executor
         return
-    from ..executor import Unreachable
     from ..fastpath.cluster import ClusterError
     try:
         with open_executor(workers, scheduler) as executor:
             yield executor
-    except ClusterError as missing:
-        raise fail(str(missing))
-    except Unreachable as error:
-        raise fail(f"--scheduler: {error}")
+    except ClusterError as error:
+        raise fail(str(error))

@@ -205,15 +205,12 @@ def stats(
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.count import count_corpus  # loads Arrow: only when counting
         details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
-        from ..executor import Unreachable
-        from ..fastpath.cluster import DaskMissing
+        from ..fastpath.cluster import ClusterError
         try:
             tally = count_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
                                  details, scheduler)
-        except DaskMissing as missing:
-            raise fail(str(missing))
-        except Unreachable as error:
-            raise fail(f"--scheduler: {error}")
+        except ClusterError as error:
+            raise fail(str(error))
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
         with TableWriter(table.value, format.value, output) as writer:
