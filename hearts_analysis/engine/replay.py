@@ -437,6 +437,15 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
                       tuple(taken), tuple(trick_winners), (), held, passed)
 
 
+def check_game_so_far(table: Table, number: int, recorded_totals: tuple[int, ...] | None, totals: tuple[int, ...],
+                      running: Running, players: tuple[str, ...]) -> list[Violation]:
+    """The game-level checks of hand ``number`` (:func:`replay_hand`'s last step), for a caller that scored the
+    hand itself (the fast screen): its violations, and ``running`` carried on."""
+    out = _Collector(number, players)
+    _check_game_so_far(table, number, HandRecord(deal=(), plays=(), totals=recorded_totals), totals, running, out)
+    return out.items
+
+
 def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tuple[int, ...],
                        running: Running, out: _Collector) -> None:
     """Recorded totals, hands after the end, and whether this hand ends the game."""

@@ -38,7 +38,7 @@ from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import RuleError
 from .block import Block
-from .findings import game_violations
+from .findings import game_violations, judge_game
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
 from .params import HOLD, STATED, TableParams, table_params
 
@@ -129,6 +129,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: Verdict)
 
     hand_clean = np.zeros(len(hands), dtype=bool)
     played = np.zeros(len(hands), dtype=bool)
+    readable = np.zeros(len(hands), dtype=bool)
     points = np.zeros((len(hands), n), dtype=np.int64)
     points_off = np.zeros((len(hands), n), dtype=bool)
     moon_invalid = np.zeros(len(hands), dtype=bool)
@@ -140,7 +141,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: Verdict)
         passed, k = divmod(key, 64)
         shape = _screen_shape(block, p, hands[members], start[members], direction[members],
                               dealer[members], passed, k)
-        played[members], scores = shape
+        played[members], readable[members], scores = shape
         hand_clean[members] = shape[0] & scores.clean
         points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
         points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
@@ -182,6 +183,17 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: Verdict)
     out.points[hands, :n] = points
     out.moon_seat[hands] = moon_seat
     out.moon_choice[hands] = moon_choice
+
+    # games with hands the screen doubted but read whole: those hands replayed alone, the rest from the arrays
+    slow = np.flatnonzero(~judged & np.logical_and.reduceat(played | readable, first)).tolist()
+    names = names or (block.players() if slow else [])
+    for g in slow:
+        at, stop = int(first[g]), int(first[g] + counts[g])
+        game = int(games[g])
+        out.violations[game] = judge_game(p, names[game], hands[at:stop], block, played[at:stop], start[at:stop],
+                                          pass_rows[at:stop], points_off[at:stop], moon_invalid[at:stop], out)
+        out.judged[game] = True
+        out.clean[game] = False
 
 
 @dataclass(frozen=True)
@@ -267,7 +279,9 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     plays = cards[before_play:].reshape(k, n, count)
     leader0 = first_leaders(p, hand0, dealer)
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
+    readable = ok.copy()
     ok &= play.clean
-    return ok, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
+    readable &= ((seats[before_play:] >= 0) & (seats[before_play:] < n)).all(axis=0)
+    return ok, readable, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
 
 
