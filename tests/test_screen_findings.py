@@ -140,3 +140,14 @@ def test_games_with_play_faults_are_judged_by_the_screen_replaying_only_their_fa
     faulty = [by for by, report in fast if report["violations"]]
     assert len(faulty) == len(games)
     assert faulty == ["screen"] * len(faulty)
+
+
+def test_json_lines_faults_are_judged_by_the_screen_too(tmp_path):
+    from hearts_analysis.records.json import write_games
+    games = scoring_faults()[:60] + [g for g in every_violation() if g.game_id.endswith("revoke")]
+    path = tmp_path / "faults.jsonl"
+    write_games(games, path)
+    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    assert [r for _, r in fast] == [r for _, r in reference]
+    faulty = [by for by, report in fast if report["violations"]]
+    assert faulty and faulty == ["screen"] * len(faulty)
