@@ -103,23 +103,27 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
     running = Running(n)
     found: list[Violation] = []
     after: list[tuple[int, ...]] = []
+    all_points, moon_seats, moon_choices = out.points[hands, :n].tolist(), out.moon_seat[hands].tolist(), \
+        out.moon_choice[hands].tolist()
+    has_totals, recorded_all = block.has_totals[hands].tolist(), block.totals[hands, :n].tolist()
+    off_any = points_off.any(axis=1).tolist()
     for i, h in enumerate(hands.tolist()):
         number = i + 1
         if played[i]:
-            points = tuple(out.points[h, :n].tolist())
-            seat = int(out.moon_seat[h])
-            moon = None if seat < 0 else Moon(seat, MOON_CHOICES[int(out.moon_choice[h])])
+            points = tuple(all_points[i])
+            seat = moon_seats[i]
+            moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[i]])
             if moon_invalid[i]:
                 message, at = moon_record_problem(p.moon_rule, MOON_CHOICES[int(block.moon[h])], moon)
                 found.append(Violation("moon-choice-invalid", number, None, at, None, message))
-            if points_off[i].any():
+            if off_any[i]:
                 recorded = block.points[h, :n].tolist()
                 for s in np.flatnonzero(points_off[i]).tolist():
                     found.append(Violation("points-mismatch", number, None, s, None,
                                            points_mismatch(seat_phrase(s, players), recorded[s], points[s],
                                                            number, moon, s)))
             totals = tuple(a + b for a, b in zip(running.totals, points))
-            recorded_totals = tuple(block.totals[h, :n].tolist()) if block.has_totals[h] else None
+            recorded_totals = tuple(recorded_all[i]) if has_totals[i] else None
             found.extend(check_game_so_far(table, number, recorded_totals, totals, running, names))
         else:
             result = replay_hand(table, number, hand_record(block, p, h, int(start[i]), int(pass_rows[i])), names,
