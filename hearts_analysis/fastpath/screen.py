@@ -2,8 +2,11 @@
 
 A game is *clean* when the reference engine would report no violation at all
 and the reference reader would read it exactly as decoded; its report then
-follows from the numbers computed here. Every other game is left for the
-reference engine (see :mod:`hearts_analysis.fastpath.run`).
+follows from the numbers computed here. A game whose hands were all read whole
+is *judged* even when broken: its scoring faults are reported from these
+numbers, and a hand with a play fault is replayed alone by the reference engine
+(:mod:`hearts_analysis.fastpath.findings`). Every other game is left to the
+reference reader and engine (see :mod:`hearts_analysis.fastpath.run`).
 
 Under Omnibus rules (JD counts -10) the screen's totals are the reference
 engine's, and it reads them from the columns without building a record:
