@@ -124,3 +124,30 @@ def test_every_mutation_reports_as_the_reference_engine(tmp_path, mutation):
     assert games
     path = write_parquet_file(games, tmp_path / "mutated.parquet")
     assert [r for _, r in _reports(path, "fast")] == [r for _, r in _reports(path, "reference")]
+
+
+PLAY_FAULTS = ["revoke", "out_of_turn", "card_not_held", "hearts_not_broken", "wrong_first_lead",
+               "points_on_first_trick", "queen_led_early"]
+
+
+def test_games_with_play_faults_are_judged_by_the_screen_replaying_only_their_faulty_hands(tmp_path):
+    games = [game for game in every_violation() if game.game_id.rsplit("-", 1)[-1] in PLAY_FAULTS
+             or any(game.game_id.endswith(name) for name in PLAY_FAULTS)]
+    assert len(games) > 30
+    path = write_parquet_file(games, tmp_path / "play.parquet")
+    fast = _reports(path, "fast")
+    assert [r for _, r in fast] == [game_report(replay_game(game), r["source"]) for game, (_, r) in zip(games, fast)]
+    faulty = [by for by, report in fast if report["violations"]]
+    assert len(faulty) == len(games)
+    assert faulty == ["screen"] * len(faulty)
+
+
+def test_json_lines_faults_are_judged_by_the_screen_too(tmp_path):
+    from hearts_analysis.records.json import write_games
+    games = scoring_faults()[:60] + [g for g in every_violation() if g.game_id.endswith("revoke")]
+    path = tmp_path / "faults.jsonl"
+    write_games(games, path)
+    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    assert [r for _, r in fast] == [r for _, r in reference]
+    faulty = [by for by, report in fast if report["violations"]]
+    assert faulty and faulty == ["screen"] * len(faulty)

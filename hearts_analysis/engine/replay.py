@@ -353,7 +353,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
             if got != want:
                 out.add(Code.POINTS_MISMATCH, points_mismatch(out.who(seat), got, want, number, moon, seat), seat)
     totals = tuple(a + b for a, b in zip(running.totals, points))
-    _check_game_so_far(table, number, record, totals, running, out)
+    _check_game_so_far(table, number, record.totals, totals, running, out)
     return HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon, tuple(tricks_won),
                       tuple(taken), tuple(trick_winners), tuple(out.items), held, passed)
 
@@ -431,17 +431,26 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
                       tuple(taken), tuple(trick_winners), (), held, passed)
 
 
-def _check_game_so_far(table: Table, number: int, record: HandRecord, totals: tuple[int, ...],
-                       running: Running, out: _Collector) -> None:
+def check_game_so_far(table: Table, number: int, recorded_totals: tuple[int, ...] | None, totals: tuple[int, ...],
+                      running: Running, players: tuple[str, ...]) -> list[Violation]:
+    """The game-level checks of hand ``number`` (:func:`replay_hand`'s last step), for a caller that scored the
+    hand itself (the fast screen): its violations, and ``running`` carried on."""
+    out = _Collector(number, players)
+    _check_game_so_far(table, number, recorded_totals, totals, running, out)
+    return out.items
+
+
+def _check_game_so_far(table: Table, number: int, recorded_totals: tuple[int, ...] | None,
+                       totals: tuple[int, ...], running: Running, out: _Collector) -> None:
     """Recorded totals, hands after the end, and whether this hand ends the game."""
     if running.ended_at is not None and running.ended_at == number - 1:
         why = (f"a game is {table.rules.deals_per_game} deals" if table.rules.deals_per_game
                else f"a total reached {table.rules.target}")
         out.add(Code.GAME_CONTINUED, f"the game ended after hand {running.ended_at} ({why}), but hand {number} "
                 "was recorded")
-    if record.totals is not None:
+    if recorded_totals is not None:
         deviation = running.deviation
-        for seat, (got, want) in enumerate(zip(record.totals, totals)):
+        for seat, (got, want) in enumerate(zip(recorded_totals, totals)):
             off = got - want
             if off and off != deviation[seat]:
                 out.add(Code.TOTALS_MISMATCH, totals_mismatch(out.who(seat), got, want, number), seat)

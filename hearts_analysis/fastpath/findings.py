@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.replay import (game_over_early, moon_record_problem, points_mismatch, seat_phrase,
-                             totals_mismatch)
+from ..engine.replay import (Running, check_game_so_far, game_over_early, moon_record_problem, points_mismatch,
+                             replay_hand, seat_phrase, totals_mismatch)
 from ..engine.scoring import Moon
-from ..rules import MOON_CHOICES
+from ..records.model import HandRecord
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS
 from ..violations import Violation
 from .params import TableParams
 
@@ -89,3 +90,81 @@ def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block
         found.append(Violation("game-over-early", None, None, None, None,
                                game_over_early(p.table.rules, len(hands), top)))
     return [v.to_dict() for v in found]
+
+
+def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, played: np.ndarray, start: np.ndarray,
+               pass_rows: np.ndarray, points_off: np.ndarray, moon_invalid: np.ndarray, out) -> list[dict]:
+    """A game some of whose hands the screen doubted, though it read their rows whole: those hands are replayed
+    alone by the reference engine (:func:`~hearts_analysis.engine.replay.replay_hand`), the others taken from the
+    screen's arrays, and the game's totals and end carried as :func:`~hearts_analysis.engine.replay.replay_game`
+    carries them. Fills the game's points, moons, totals, winners and end in ``out`` (a
+    :class:`~hearts_analysis.fastpath.screen.Verdict`); returns its violation dicts."""
+    n, table, names = p.players, p.table, tuple(players)
+    running = Running(n)
+    found: list[Violation] = []
+    after: list[tuple[int, ...]] = []
+    all_points, moon_seats, moon_choices = out.points[hands, :n].tolist(), out.moon_seat[hands].tolist(), \
+        out.moon_choice[hands].tolist()
+    has_totals, recorded_all = block.has_totals[hands].tolist(), block.totals[hands, :n].tolist()
+    off_any = points_off.any(axis=1).tolist()
+    for i, h in enumerate(hands.tolist()):
+        number = i + 1
+        if played[i]:
+            points = tuple(all_points[i])
+            seat = moon_seats[i]
+            moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[i]])
+            if moon_invalid[i]:
+                message, at = moon_record_problem(p.moon_rule, MOON_CHOICES[int(block.moon[h])], moon)
+                found.append(Violation("moon-choice-invalid", number, None, at, None, message))
+            if off_any[i]:
+                recorded = block.points[h, :n].tolist()
+                for s in np.flatnonzero(points_off[i]).tolist():
+                    found.append(Violation("points-mismatch", number, None, s, None,
+                                           points_mismatch(seat_phrase(s, players), recorded[s], points[s],
+                                                           number, moon, s)))
+            totals = tuple(a + b for a, b in zip(running.totals, points))
+            recorded_totals = tuple(recorded_all[i]) if has_totals[i] else None
+            found.extend(check_game_so_far(table, number, recorded_totals, totals, running, names))
+        else:
+            result = replay_hand(table, number, hand_record(block, p, h, int(start[i]), int(pass_rows[i])), names,
+                                 running)
+            found.extend(result.violations)
+            out.points[h, :n] = result.points
+            out.moon_seat[h] = -1 if result.moon is None else result.moon.seat
+            out.moon_choice[h] = -1 if result.moon is None else MOON_CHOICES.index(result.moon.choice)
+        after.append(running.totals)
+    ended_at = running.ended_at
+    totals = running.totals if ended_at is None or ended_at == len(after) else after[ended_at - 1]
+    return _finish(p, block, hands, found, totals, ended_at, running.winners, out)
+
+
+def _finish(p, block, hands, found, totals, ended_at, winners, out) -> list[dict]:
+    n = p.players
+    game = int(np.searchsorted(block.game_hands, hands[0], side="right") - 1)
+    out.totals[game, :n] = totals
+    out.winners[game, :n] = [s in winners for s in range(n)]
+    out.complete[game] = ended_at is not None
+    if block.complete[game] and ended_at is None:
+        found.append(Violation("game-over-early", None, None, None, None,
+                               game_over_early(p.table.rules, len(hands), max(totals) if len(hands) else 0)))
+    return [v.to_dict() for v in found]
+
+
+def hand_record(block, p: TableParams, h: int, start: int, passed: int) -> HandRecord:
+    """Hand ``h`` of ``block`` as the reference reader reads it, from rows the screen found laid out as a hand
+    (deal rows seat by seat, then pass rows, then plays)."""
+    n, size, deck = p.players, p.hand_size, p.deck_size
+    cards = block.card[start:block.hand_rows[h + 1]].tolist()
+    seats = block.seat[start + deck + passed:block.hand_rows[h + 1]].tolist()
+    deal = tuple(tuple(cards[s * size:(s + 1) * size]) for s in range(n))
+    passes = None
+    if passed:
+        count = p.pass_count
+        passes = tuple(tuple(cards[deck + s * count:deck + (s + 1) * count]) for s in range(n))
+    plays = tuple(zip(seats, cards[deck + passed:]))
+    dealer, direction, moon = int(block.dealer[h]), int(block.direction[h]), int(block.moon[h])
+    return HandRecord(deal=deal, plays=plays, passes=passes, dealer=None if dealer < 0 else dealer,
+                      pass_direction=None if direction < 0 else PASS_DIRECTIONS[direction],
+                      moon=None if moon < 0 else MOON_CHOICES[moon],
+                      points=tuple(block.points[h, :n].tolist()) if block.has_points[h] else None,
+                      totals=tuple(block.totals[h, :n].tolist()) if block.has_totals[h] else None)

@@ -49,7 +49,7 @@ from ..rules import Rules
 from .block import NULL, Block
 from .decode import ABSENT, At, HeaderValues, Judgements, judged_block
 from .jsonl_text import LineEncoder
-from .run import Entry, clean_run, replayed
+from .run import Entry, clean_run, replayed, screened
 from .screen import ScreenFindings, screen_block
 
 CHUNK_BYTES = 2 << 20
@@ -196,6 +196,7 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
     clean = np.zeros(0, bool) if verdict is None else verdict.clean
     entries: list[Entry] = []
     run = None  # [start, stop) of the clean games since the last doubtful line
+    names = None
     for number, line, game in lines:
         if verdict is not None and game >= 0 and clean[game]:
             run = (game if run is None else run[0], game + 1)
@@ -203,6 +204,10 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
         if run is not None:
             entries.append(clean_run(block, verdict, *run))
             run = None
+        if verdict is not None and game >= 0 and verdict.judged[game]:   # faults the screen judged itself
+            names = names or (block.players(), block.game_ids())
+            entries.append(screened(block, verdict, game, *names))
+            continue
         entries.extend(replayed([jsonl_item(line, f"{task.path}:{number}", rules)]))
     if run is not None:
         entries.append(clean_run(block, verdict, *run))

@@ -2,7 +2,8 @@
 
 A hand passes only when the reference engine would find nothing wrong with it,
 and then its points and moon are exactly the engine's; anything else is
-*suspicious*, and the caller sends the whole game to the reference engine so
+*suspicious*, and the caller has the reference engine replay it (that hand
+alone where its rows were read whole, :mod:`~hearts_analysis.fastpath.findings`), so
 that violations and their messages come from one place.
 
 A clean hand is fully determined by its record, so every trick is judged at

@@ -2,8 +2,11 @@
 
 A game is *clean* when the reference engine would report no violation at all
 and the reference reader would read it exactly as decoded; its report then
-follows from the numbers computed here. Every other game is left for the
-reference engine (see :mod:`hearts_analysis.fastpath.run`).
+follows from the numbers computed here. A game whose hands were all read whole
+is *judged* even when broken: its scoring faults are reported from these
+numbers, and a hand with a play fault is replayed alone by the reference engine
+(:mod:`hearts_analysis.fastpath.findings`). Every other game is left to the
+reference reader and engine (see :mod:`hearts_analysis.fastpath.run`).
 
 Under Omnibus rules (JD counts -10) the screen's totals are the reference
 engine's, and it reads them from the columns without building a record:
@@ -38,7 +41,7 @@ from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import RuleError
 from .block import Block
-from .findings import game_violations
+from .findings import game_violations, judge_game
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
 from .params import HOLD, STATED, TableParams, table_params
 
@@ -129,6 +132,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
 
     hand_clean = np.zeros(len(hands), dtype=bool)
     played = np.zeros(len(hands), dtype=bool)
+    readable = np.zeros(len(hands), dtype=bool)
     points = np.zeros((len(hands), n), dtype=np.int64)
     points_off = np.zeros((len(hands), n), dtype=bool)
     moon_invalid = np.zeros(len(hands), dtype=bool)
@@ -140,7 +144,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
         passed, k = divmod(key, 64)
         shape = _screen_shape(block, p, hands[members], start[members], direction[members],
                               dealer[members], passed, k)
-        played[members], scores = shape
+        played[members], readable[members], scores = shape
         hand_clean[members] = shape[0] & scores.clean
         points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
         points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
@@ -182,6 +186,17 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     out.points[hands, :n] = points
     out.moon_seat[hands] = moon_seat
     out.moon_choice[hands] = moon_choice
+
+    # games with hands the screen doubted but read whole: those hands replayed alone, the rest from the arrays
+    slow = np.flatnonzero(~judged & np.logical_and.reduceat(played | readable, first)).tolist()
+    names = names or (block.players() if slow else [])
+    for g in slow:
+        at, stop = int(first[g]), int(first[g] + counts[g])
+        game = int(games[g])
+        out.violations[game] = judge_game(p, names[game], hands[at:stop], block, played[at:stop], start[at:stop],
+                                          pass_rows[at:stop], points_off[at:stop], moon_invalid[at:stop], out)
+        out.judged[game] = True
+        out.clean[game] = False
 
 
 @dataclass(frozen=True)
@@ -267,7 +282,9 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     plays = cards[before_play:].reshape(k, n, count)
     leader0 = first_leaders(p, hand0, dealer)
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
+    readable = ok.copy()
     ok &= play.clean
-    return ok, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
+    readable &= ((seats[before_play:] >= 0) & (seats[before_play:] < n)).all(axis=0)
+    return ok, readable, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
 
 
