@@ -84,9 +84,9 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
 
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
-            from ..fastpath.cluster import _ahead
+            from ..fastpath.cluster import tasks_ahead
             executor = stack.enter_context(open_executor(scheduler=scheduler))
-            ahead = _ahead(executor.client)
+            ahead = tasks_ahead(executor.client)
         else:
             executor = stack.enter_context(process_pool(processes)) if processes > 1 else None
             ahead = 2 * processes

@@ -102,13 +102,13 @@ def dask_entries(paths: Iterable, rules: Rules | None = None, scheduler: str | N
     """Every game of ``paths`` audited on a Dask cluster, in input order (``client``: an existing one)."""
     jobs = plan(paths, parquet=True)
     if client is not None:
-        yield from ordered(jobs, ClientExecutor(client), rules, FAST, render, ahead=_ahead(client))
+        yield from ordered(jobs, ClientExecutor(client), rules, FAST, render, ahead=tasks_ahead(client))
         return
     with connect(scheduler, workers) as own:
-        yield from ordered(jobs, ClientExecutor(own), rules, FAST, render, ahead=_ahead(own))
+        yield from ordered(jobs, ClientExecutor(own), rules, FAST, render, ahead=tasks_ahead(own))
 
 
-def _ahead(client) -> int:
+def tasks_ahead(client) -> int:
     """Tasks in flight: two per worker thread of the cluster."""
     threads = sum(client.nthreads().values()) or 1
     return 2 * threads

@@ -98,7 +98,7 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
     alone by the reference engine (:func:`~hearts_analysis.engine.replay.replay_hand`), the others taken from the
     screen's arrays, and the game's totals and end carried as :func:`~hearts_analysis.engine.replay.replay_game`
     carries them. Fills the game's points, moons, totals, winners and end in ``out`` (a
-    :class:`~hearts_analysis.fastpath.screen.Verdict`); returns its violation dicts."""
+    :class:`~hearts_analysis.fastpath.screen.ScreenFindings`); returns its violation dicts."""
     n, table, names = p.players, p.table, tuple(players)
     running = Running(n)
     found: list[Violation] = []

@@ -200,7 +200,7 @@ def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry
     return entries
 
 
-def screened(block: Block, verdict: Verdict, game: int, players: list[list[str]], game_ids: list) -> Audited:
+def screened(block: Block, verdict: ScreenFindings, game: int, players: list[list[str]], game_ids: list) -> Audited:
     """A game the screen judged whole but found faults in (:mod:`~hearts_analysis.fastpath.findings`), reported
     as the reference engine reports it, without reading it into a record."""
     first, stop = int(block.game_hands[game]), int(block.game_hands[game + 1])

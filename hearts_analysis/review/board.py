@@ -42,7 +42,7 @@ from ..records.json import game_from_dict
 from ..records.model import GameRecord
 from ..rules import Table
 from ..violations import Code
-from .evaluate import (Option, Settings, _mean_and_margin, _options, canonical_pass, pass_candidates,
+from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
                        pass_outcomes, play_choices, play_outcomes)
 from .game import UNREVIEWED
 from .information_set import at_play, before_pass, observe
@@ -114,7 +114,7 @@ def _ranked(table: Table, seat: int, kind: str, state: HandState | None, alterna
     best = order[0]
     ranked = []
     for i in order:
-        _, margin = _mean_and_margin(own[i], settings.confidence_z)
+        _, margin = mean_and_margin(own[i], settings.confidence_z)
         ranked.append(AdvisedOption(alternatives[i], options[i].expected, margin,
                                     _reason(state, seat, kind, options, i, best, own, settings), options[i]))
     return tuple(ranked)
@@ -127,7 +127,7 @@ def _reason(state: HandState | None, seat: int, kind: str, options: list[Option]
         lead = "the only real choice" if len(options) == 1 else "fewest points on average"
         return (f"{lead}: QS in {option.queen:.0%} of the deals, {option.hearts:.1f} hearts, "
                 f"another seat shoots the moon in {option.moon_against:.0%}")
-    more, margin = _mean_and_margin(own[index] - own[best], settings.confidence_z)
+    more, margin = mean_and_margin(own[index] - own[best], settings.confidence_z)
     why = explain(state, seat, kind, option, options[best])
     return f"{more:.1f} \u00b1 {margin:.1f} points more than {' '.join(names(options[best].cards))}" + (
         f": {why}" if why else "")
@@ -145,7 +145,7 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
     finalists, outcomes = pass_outcomes(table, seat, before_pass(table, seat, dealt), direction, dealer,
                                         list(shown), settings, rng, keep=canonical_pass(table, dealt, model_pass))
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
-    options = _options(table, outcomes, seat, alternatives)
+    options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "pass", _ranked(table, seat, "pass", None, alternatives, own, options, settings),
                   outcomes.points.shape[1])
@@ -207,7 +207,7 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     own_pass = tuple(passed if s == seat else 0 for s in range(table.players))
     history = History(first_leader, plays, own_pass, hand_number, dealer, tuple(totals), direction)
     outcomes = play_outcomes(state, seat, sample_hands(knowledge, settings.samples, rng), cards, settings, history)
-    options = _options(table, outcomes, seat, alternatives)
+    options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(table, seat, "play", state, alternatives, own, options, settings),
                   outcomes.points.shape[1])

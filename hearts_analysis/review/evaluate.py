@@ -291,7 +291,9 @@ def canonical_pass(table: Table, dealt: Mask, passed: Mask) -> Mask:
 
 
 # -- scoring alternatives -------------------------------------------------------
-def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tuple[Card, ...]]) -> list[Option]:
+def options_of(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tuple[Card, ...]]) -> list[Option]:
+    """Each alternative as the review and the advice show it: its expected points and their parts, read off
+    the same sampled outcomes (so that two alternatives are compared deal by deal)."""
     taken = outcomes.taken[:, :, seat]
     needed = U64(table.moon_cards)      # nothing when the rules have no moon
     shot = (outcomes.taken & needed) == needed
@@ -306,7 +308,7 @@ def _options(table: Table, outcomes: Outcomes, seat: int, alternatives: list[tup
 
 def _paired(own: np.ndarray, a: int, b: int, z: float) -> tuple[float, float]:
     """Mean of ``a``'s points minus ``b``'s over the same deals, and ``z`` standard errors of it."""
-    return _mean_and_margin(own[a] - own[b], z)
+    return mean_and_margin(own[a] - own[b], z)
 
 
 def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
@@ -558,11 +560,11 @@ def _until_settled(differences: np.ndarray, more: Callable[[int], np.ndarray],
     verdict: str | None = UNSETTLED
     cost = margin = 0.0
     if len(differences):
-        cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        cost, margin = mean_and_margin(differences, settings.confidence_z)
         verdict = decide(cost, margin, settings.early_tolerance)
     while verdict == UNSETTLED and len(differences) < settings.budget:
         differences = np.concatenate([differences, more(_next_batch(len(differences), settings))])
-        cost, margin = _mean_and_margin(differences, settings.confidence_z)
+        cost, margin = mean_and_margin(differences, settings.confidence_z)
         verdict = decide(cost, margin, settings.early_tolerance)
     if verdict == UNSETTLED:
         verdict = decide(cost, margin, settings.tolerance)
@@ -580,7 +582,7 @@ def _next_batch(judged: int, settings: Settings) -> int:
     return min(max(settings.batch, judged), settings.budget - judged)
 
 
-def _mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
+def mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
     """Mean of paired per-deal differences, and ``z`` standard errors of it."""
     error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
     return float(differences.mean()), float(z * error)
@@ -651,7 +653,7 @@ def _disagreement(settings: Settings, verdict: str, played: str, best: str, cost
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
               outcomes: Outcomes, alternatives: list[tuple[Card, ...]], chosen: int,
               settings: Settings, fresh: Fresh) -> Decision:
-    options = _options(position.table, outcomes, seat, alternatives)
+    options = options_of(position.table, outcomes, seat, alternatives)
     best, cost, margin = _judge(outcomes, seat, chosen, settings, alternatives)
     deals = outcomes.points.shape[1]
     verdict = None
