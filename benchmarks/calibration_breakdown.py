@@ -80,7 +80,10 @@ def one_deal(job):
             else:
                 replay = _hand(rules, k, seed, baseline, seat, lambda b: Deviate(b, play=d.trick - first, card=d.best[0]))
             saved = hand.points[seat] - replay.points[seat]
-        rows.append((d.kind, cls, d.cost, saved, tuple(d.best) != tuple(d.played)))
+        by_cards = {tuple(o.cards): o.expected for o in d.options}
+        chose = by_cards.get(tuple(d.best), 0.0)
+        choosing = by_cards.get(tuple(d.played), chose) - chose
+        rows.append((d.kind, cls, d.cost, saved, tuple(d.best) != tuple(d.played), choosing))
     return rows
 
 
@@ -96,24 +99,25 @@ def main() -> None:
     settings = Settings(model=args.model, bot=BOT_KINDS[args.bot] if args.bot else None)
     rows = [r for k in range(args.first, args.first + args.hands) for r in one_deal((k, args.baseline, args.seed, settings))]
     groups = defaultdict(list)
-    for kind, cls, cost, saved, differs in rows:
+    for kind, cls, cost, saved, differs, choosing in rows:
         if differs:
-            groups[(kind, cls)].append((cost, saved))
-            groups[(kind, "all")].append((cost, saved))
-            groups[("all", "all")].append((cost, saved))
+            for key in ((kind, cls), (kind, "all"), ("all", "all")):
+                groups[key].append((cost, saved, choosing))
     n = args.hands
     print(f"{n} hands, baseline {args.baseline}, model {settings.model}, bot {args.bot}; decisions whose named best differs:")
-    print("| kind | class | decisions | claimed/hand | saved/hand (single change, real players) | ratio |")
-    print("|---|---|---|---|---|---|")
+    print("| kind | class | decisions | on the choosing deals/hand | claimed (fresh deals)/hand "
+          "| saved/hand (single change, real players) | ratio |")
+    print("|---|---|---|---|---|---|---|")
     for key in sorted(groups):
         pairs = groups[key]
-        claimed = sum(c for c, _ in pairs)
-        saved = [s for _, s in pairs]
+        claimed = sum(p[0] for p in pairs)
+        saved = [p[1] for p in pairs]
+        choosing = sum(p[2] for p in pairs)
         mean = sum(saved) / len(saved)
         sd = math.sqrt(sum((s - mean) ** 2 for s in saved) / max(1, len(saved) - 1))
         se_hand = sd * math.sqrt(len(saved)) / n
         ratio = sum(saved) / claimed if claimed > 0 else float("nan")
-        print(f"| {key[0]} | {key[1]} | {len(pairs)} | {claimed / n:.2f} | {sum(saved) / n:+.2f} \u00b1 {se_hand:.2f} "
+        print(f"| {key[0]} | {key[1]} | {len(pairs)} | {choosing / n:.2f} | {claimed / n:.2f} | {sum(saved) / n:+.2f} \u00b1 {se_hand:.2f} "
               f"| {ratio:.2f} |")
 
 
