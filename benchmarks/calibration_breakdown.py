@@ -13,6 +13,11 @@ real deal is one of them, so over many decisions the two means agree if the roll
 like the real ones; where they do not, the gap is the cost of the rollout model. A decision's
 replay is one deal, so its saving is noisy (the standard errors say how much).
 
+Also shown per group: the cost on the deals that chose the named best (against the claimed cost,
+which is measured on fresh deals, it shows the winner's curse the fresh deals remove), and the cost
+under the other rollout player where the review confirmed a flag with it (the claimed cost
+elsewhere).
+
     python benchmarks/calibration_breakdown.py --hands 100
 """
 
@@ -83,7 +88,8 @@ def one_deal(job):
         by_cards = {tuple(o.cards): o.expected for o in d.options}
         chose = by_cards.get(tuple(d.best), 0.0)
         choosing = by_cards.get(tuple(d.played), chose) - chose
-        rows.append((d.kind, cls, d.cost, saved, tuple(d.best) != tuple(d.played), choosing))
+        other = d.cost if d.other_cost is None else d.other_cost
+        rows.append((d.kind, cls, d.cost, saved, tuple(d.best) != tuple(d.played), choosing, other))
     return rows
 
 
@@ -99,25 +105,26 @@ def main() -> None:
     settings = Settings(model=args.model, bot=BOT_KINDS[args.bot] if args.bot else None)
     rows = [r for k in range(args.first, args.first + args.hands) for r in one_deal((k, args.baseline, args.seed, settings))]
     groups = defaultdict(list)
-    for kind, cls, cost, saved, differs, choosing in rows:
+    for kind, cls, cost, saved, differs, choosing, other in rows:
         if differs:
             for key in ((kind, cls), (kind, "all"), ("all", "all")):
-                groups[key].append((cost, saved, choosing))
+                groups[key].append((cost, saved, choosing, other))
     n = args.hands
     print(f"{n} hands, baseline {args.baseline}, model {settings.model}, bot {args.bot}; decisions whose named best differs:")
     print("| kind | class | decisions | on the choosing deals/hand | claimed (fresh deals)/hand "
-          "| saved/hand (single change, real players) | ratio |")
-    print("|---|---|---|---|---|---|---|")
+          "| under the other model/hand | saved/hand (single change, real players) | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
     for key in sorted(groups):
         pairs = groups[key]
         claimed = sum(p[0] for p in pairs)
         saved = [p[1] for p in pairs]
         choosing = sum(p[2] for p in pairs)
+        other = sum(p[3] for p in pairs)
         mean = sum(saved) / len(saved)
         sd = math.sqrt(sum((s - mean) ** 2 for s in saved) / max(1, len(saved) - 1))
         se_hand = sd * math.sqrt(len(saved)) / n
         ratio = sum(saved) / claimed if claimed > 0 else float("nan")
-        print(f"| {key[0]} | {key[1]} | {len(pairs)} | {choosing / n:.2f} | {claimed / n:.2f} | {sum(saved) / n:+.2f} \u00b1 {se_hand:.2f} "
+        print(f"| {key[0]} | {key[1]} | {len(pairs)} | {choosing / n:.2f} | {claimed / n:.2f} | {other / n:.2f} | {sum(saved) / n:+.2f} \u00b1 {se_hand:.2f} "
               f"| {ratio:.2f} |")
 
 
