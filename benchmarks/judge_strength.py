@@ -11,7 +11,9 @@ its standard error), QS taken, moons shot and suffered, CPU seconds per judge de
 **calibration**: the cost the review (at the judge's settings) claims for the baseline's decisions in each hand (its
 ``Decision.cost``, summed over the seat's pass and plays) against the points the judge really
 saves there (baseline minus judge), as the ratio of the two sums with its standard error (1 is
-a review whose claims come true).
+a review whose claims come true); and the same for the costs of the flagged decisions alone (an
+unclear or unflagged decision's cost is an estimate the review does not stand behind; half the
+claims, ``benchmarks/calibration_breakdown.py``).
 
     python benchmarks/judge_strength.py --hands 400 --baselines heuristic
     python benchmarks/judge_strength.py --hands 200 --mode passes --no-calibration
@@ -80,6 +82,8 @@ class Deal:
     judge_suffered: bool
     baseline_suffered: bool
     claimed: float | None
+    flagged: float | None
+    """The part of ``claimed`` on decisions the review flags (unclear and unflagged ones are the rest)."""
     plays: list
     passes: list
 
@@ -109,12 +113,14 @@ def one_deal(job) -> Deal:
 
     _, judge, jq, js, jsuf = _played(rules, k, seat, bots(True), seed)
     game, base, bq, bs, bsuf = _played(rules, k, seat, bots(False), seed)
-    claimed = None
+    claimed = flagged = None
     if calibrate:
-        decisions = review_game(game, settings, seats=[seat]).decisions
-        claimed = sum(d.cost for d in decisions
-                      if mode == "all" or (d.kind == "pass") == (mode == "passes"))
-    return Deal(k, seat, direction, judge, base, jq, bq, js, bs, jsuf, bsuf, claimed, clock["play"], clock["pass"])
+        decisions = [d for d in review_game(game, settings, seats=[seat]).decisions
+                     if mode == "all" or (d.kind == "pass") == (mode == "passes")]
+        claimed = sum(d.cost for d in decisions)
+        flagged = sum(d.cost for d in decisions if d.category)
+    return Deal(k, seat, direction, judge, base, jq, bq, js, bs, jsuf, bsuf, claimed, flagged,
+                clock["play"], clock["pass"])
 
 
 def _mean_se(values: list[float]) -> tuple[float, float]:
@@ -155,6 +161,10 @@ def report(baseline: str, deals: list[Deal], mode: str) -> str:
         ratio, ratio_se = calibration(claimed, [d.baseline - d.judge for d in deals])
         cells.append(f"{sum(claimed) / n:.2f}")
         cells.append(f"{ratio:.2f} \u00b1 {ratio_se:.2f}")
+        flagged = [d.flagged for d in deals]
+        ratio, ratio_se = calibration(flagged, [d.baseline - d.judge for d in deals])
+        cells.append(f"{sum(flagged) / n:.2f}")
+        cells.append(f"{ratio:.2f} \u00b1 {ratio_se:.2f}")
     return "| " + " | ".join(cells) + " |"
 
 
@@ -183,8 +193,9 @@ def main() -> None:
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
           f"mix={settings.mix}; the review that claims costs: the same settings")
     calibrate = not args.no_calibration
-    print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) |" if calibrate else " |"))
-    print("|" + "---|" * (12 + 2 * calibrate))
+    print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) "
+                    "| claimed by flags/hand | calibration of the flags |" if calibrate else " |"))
+    print("|" + "---|" * (12 + 4 * calibrate))
     started = time.perf_counter()
     for baseline in args.baselines.split(","):
         jobs = [(k, baseline, args.mode, args.seed, calibrate, settings) for k in range(args.hands)]
