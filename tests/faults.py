@@ -17,7 +17,7 @@ from typing import Callable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from hearts_analysis.cards import HEARTS, QS
+from hearts_analysis.cards import HEARTS, QS, parse_card
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.records.model import GameRecord, HandRecord
 from hearts_analysis.records.parquet import GameWriter
@@ -164,15 +164,15 @@ def _moon_choice_invalid(game):
 
 
 def _charge_invalid(game):
-    return _with_hand(game, 0, extra={"charged": ["AH"]}) if game.hands else None
+    return _with_hand(game, 0, charged=(parse_card("AH"),)) if game.hands else None
 
 
 def _unmodelled_hand(game):
-    return _with_hand(game, len(game.hands) - 1, extra={"unmodelled": ["keeper pass"]}) if game.hands else None
+    return _with_hand(game, len(game.hands) - 1, unmodelled=("keeper pass",)) if game.hands else None
 
 
 def _unmodelled_game(game):
-    return dataclasses.replace(game, extra={"unmodelled": ["a scoring quirk of the program"]})
+    return dataclasses.replace(game, unmodelled=("a scoring quirk of the program",))
 
 
 def _queen_led_early(game):

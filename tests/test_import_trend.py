@@ -31,7 +31,7 @@ def trend_games(count: int, seed: int, expose: bool = True):
     if expose:  # expose AH on every deal and record the points it gives
         exposed = []
         for game in games:
-            hands = tuple(dataclasses.replace(h, extra={"charged": ["AH"]}, points=None, totals=None)
+            hands = tuple(dataclasses.replace(h, charged=(parse_card("AH"),), points=None, totals=None)
                           for h in game.hands)
             exposed.append(dataclasses.replace(game, hands=hands))
         games = exposed
@@ -44,7 +44,7 @@ def test_hand_written_moon_deal_with_an_exposed_ace():
     game = items[0].game
     assert game.players == NAMES and game.complete is None
     hand = game.hands[0]
-    assert hand.pass_direction == "left" and hand.extra == {"charged": ["AH"]}
+    assert hand.pass_direction == "left" and hand.charged == (parse_card("AH"),) and hand.extra == {}
     assert hand.passes[3] == tuple(parse_card(c) for c in ("2C", "3C", "4C"))
     assert hand.points == (-312, 0, 0, 0)  # the server's +312: 4 x (13 hearts doubled + QS) x 2 for TC
     result = replay_game(game)
@@ -70,12 +70,12 @@ def test_simulated_games_round_trip_with_exposures():
         assert len(back.hands) == 4 and back.hands[3].passes is None
         for before, after in zip(original.hands, back.hands):
             assert (before.deal, before.plays, before.passes) == (after.deal, after.plays, after.passes)
-            assert after.extra == {"charged": ["AH"]}
+            assert after.charged == (parse_card("AH"),) and after.extra == {}
         result = replay_game(back)
         assert result.violations == () and result.complete
         assert result.totals == replay_game(original).totals
         # the logged scores are the doubled ones: without the exposure they would not fit
-        plain = dataclasses.replace(back, hands=tuple(dataclasses.replace(h, extra={}) for h in back.hands))
+        plain = dataclasses.replace(back, hands=tuple(dataclasses.replace(h, charged=None) for h in back.hands))
         assert replay_game(plain).totals != result.totals
         assert {v.code for v in replay_game(plain).violations} >= {"points-mismatch"}
     again = io.StringIO()

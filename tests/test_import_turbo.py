@@ -40,7 +40,7 @@ def test_hand_written_charged_and_claimed_moon():
     game = items[0].game
     assert game.players == NAMES and game.extra == {"turbo_charging": "classic"}
     hand = game.hands[0]
-    assert hand.extra == {"charged": ["QS", "AH"], "claim": 0}
+    assert hand.charged == (parse_card("QS"), parse_card("AH")) and hand.claim == 0 and hand.extra == {}
     assert hand.pass_direction == "left" and len(hand.plays) == 12
     assert hand.passes[0] == tuple(parse_card(c) for c in ("2D", "3D", "4D"))
     result = replay_game(game)
@@ -135,13 +135,13 @@ def test_writer_refuses_other_rules():
 
 def test_charges_claims_and_notes_survive_json_and_parquet(tmp_path):
     game = list(tu.read((FIXTURES / "claim.jsonl").open(), "claim.jsonl"))[0].game
-    noted = dataclasses.replace(game, extra={**game.extra, "unmodelled": ["keeper pass"]})
+    noted = dataclasses.replace(game, unmodelled=("keeper pass",))
     write_games([noted], tmp_path / "g.jsonl")
     from_json = [item.game for item in read_games(tmp_path / "g.jsonl")]
     write_parquet_file(from_json, tmp_path / "g.parquet")
     from_parquet = [item.game for item in read_parquet_items(tmp_path / "g.parquet")]
     for back in (from_json[0], from_parquet[0]):
-        assert back.hands[0].extra == {"charged": ["QS", "AH"], "claim": 0}
-        assert back.extra == noted.extra
+        assert (back.hands[0].charged, back.hands[0].claim) == ((parse_card("QS"), parse_card("AH")), 0)
+        assert back.extra == noted.extra and back.unmodelled == ("keeper pass",)
         assert replay_game(back).violations == replay_game(noted).violations
         assert replay_game(back).hands[0].points == (-124, 0, 0, 0)

@@ -38,10 +38,11 @@ def full_games() -> list:
     obj = game_to_dict(first)
     obj["hands"] = obj["hands"][:2]
     obj.update(game_id="club-7", played_at="2026-11-29T20:14:00Z", complete=False, rules={"preset": "standard"},
-               venue={"table": 7, "notes": [None, 1.5]})
+               venue={"table": 7, "notes": [None, 1.5]}, unmodelled=["a scoring quirk"])
     for k, hand in enumerate(obj["hands"]):
         hand.update(dealer=(k + 1) % 4, pass_direction=["left", "right"][k], moon="subtract_from_shooter",
-                    points=[26, 0, 0, 0], totals=[26 * (k + 1), 0, 0, 0], note=f"hand {k}")
+                    points=[26, 0, 0, 0], totals=[26 * (k + 1), 0, 0, 0], note=f"hand {k}",
+                    charged=["AH", "QS"][:k + 1], claim=k + 1, unmodelled=[f"note {k}"])
     other = game_to_dict(second)
     other["hands"] = other["hands"][:2]
     other.update(game_id=None, rules=None, complete=True, seen_by=["ann"])
@@ -130,7 +131,8 @@ def test_the_corpus_tables_hold_every_field_with_a_column(tmp_path):
         assert hands[key].tolist() == [getattr(hand, key) for hand in game.hands]
     for key in ("points", "totals"):
         assert [list(values) for values in hands[key]] == [list(getattr(hand, key)) for hand in game.hands]
-    kept = {f.key for f in GAME_FIELDS + HAND_FIELDS if f.parquet in (COLUMN, META)}
+    # the fields only the reference replay reads (charges, claims, importers' notes) are no statistics column
+    kept = {f.key for f in GAME_FIELDS + HAND_FIELDS if f.parquet in (COLUMN, META) and not f.reference_only}
     assert kept <= set(corpus.games.columns) | set(hands.columns)
 
 
@@ -166,3 +168,42 @@ def test_the_code_tables_are_the_orders_of_the_names():
     for key, codes in (("pass_direction", DIRECTION_CODES), ("moon", MOON_CODES)):
         assert list(codes) == [name for name in hand[key]["enum"] if name is not None]
         assert list(codes.values()) == list(range(len(codes)))
+
+
+# -- the fields only the reference replay reads: charged, claim, unmodelled --------------------------
+def test_a_record_with_each_reference_field_is_valid_under_the_json_schema_and_a_bad_one_is_not():
+    import jsonschema
+    schema = json.loads((SCHEMAS / "hearts-game-1.schema.json").read_text())
+    obj = game_to_dict(full_games()[0])
+    assert obj["unmodelled"] and all(key in obj["hands"][0] for key in ("charged", "claim", "unmodelled"))
+    jsonschema.validate(obj, schema)
+    for where, key, bad in ((obj["hands"][0], "charged", ["XX"]), (obj["hands"][0], "claim", "north"),
+                            (obj["hands"][1], "unmodelled", [""]), (obj, "unmodelled", "a note")):
+        wrong = orjson.loads(orjson.dumps(obj))
+        target = wrong if where is obj else wrong["hands"][obj["hands"].index(where)]
+        target[key] = bad
+        try:
+            jsonschema.validate(wrong, schema)
+        except jsonschema.ValidationError:
+            continue
+        raise AssertionError(f"the schema takes {key}={bad!r}")
+
+
+def test_a_bad_reference_field_names_the_file_the_record_and_the_field_and_the_rest_is_read(tmp_path):
+    good = game_to_dict(full_games()[0])
+    cases = [("charged", ["QS", "XX"], "hands[1].charged[1]"), ("claim", 4, "hands[1].claim"),
+             ("claim", True, "hands[1].claim"), ("unmodelled", "keeper pass", "hands[1].unmodelled")]
+    for key, bad, field in cases:
+        wrong = orjson.loads(orjson.dumps(good))
+        wrong["hands"][1][key] = bad
+        path = tmp_path / "games.jsonl"
+        path.write_bytes(orjson.dumps(good) + b"\n" + orjson.dumps(wrong) + b"\n" + orjson.dumps(good) + b"\n")
+        items = list(read_games(path))
+        assert [item.error is None for item in items] == [True, False, True], key
+        error = items[1].error
+        assert error.source.endswith("games.jsonl:2") and error.field == field, (error.source, error.text())
+    wrong = orjson.loads(orjson.dumps(good))
+    wrong["unmodelled"] = [3]
+    path.write_bytes(orjson.dumps(wrong) + b"\n")
+    assert "unmodelled[0]" in str(next(iter(read_games(path))).error)
+

@@ -9,6 +9,8 @@ import pytest
 from faults import write_parquet_file
 from hearts_analysis.cards import HEARTS_MASK, mask_of, parse_card
 from hearts_analysis.engine.replay import replay_game
+from hearts_analysis.records.errors import RecordError
+from hearts_analysis.records.json import game_from_dict, game_to_dict
 from hearts_analysis.engine.scoring import score_hand
 from hearts_analysis.interop.openspiel import parameters_for
 from hearts_analysis.rules import RuleError, Rules
@@ -16,7 +18,7 @@ from hearts_analysis.rules_help import field_help
 from hearts_analysis.simulate import simulate_games
 from hearts_analysis.simulate.bots import RandomBot
 
-from conftest import game, hand, tiny_rules
+from conftest import cards as card_list, game, hand, tiny_rules
 from test_fastpath import fast, reference, screened
 from test_properties import assert_agree
 
@@ -92,33 +94,39 @@ def test_without_charges_or_multiplier_scoring_is_unchanged():
 # -- the replay: charges recorded on the hand ---------------------------------------------
 def test_charged_cards_double_in_the_replay_and_the_recorded_points_are_checked():
     rules = tiny_rules(DEAL, charges=["QS", "JD"], jack_of_diamonds=-10)
-    record = game(DEAL, PLAY, rules=rules, extra={"charged": ["QS", "JD"]}, points=(0, 1, -20, 29))
+    record = game(DEAL, PLAY, rules=rules, charged=card_list("QS JD"), points=(0, 1, -20, 29))
     result = replay_game(record)
     assert result.violations == () and result.hands[0].points == (0, 1, -20, 29)
-    wrong = game(DEAL, PLAY, rules=rules, extra={"charged": ["QS"]}, points=(0, 1, -20, 29))
+    wrong = game(DEAL, PLAY, rules=rules, charged=card_list("QS"), points=(0, 1, -20, 29))
     assert [(v.code, v.seat) for v in replay_game(wrong).violations] == [("points-mismatch", 2)]
 
 
 def test_a_charge_the_rules_do_not_list_is_reported_and_not_scored():
     rules = tiny_rules(DEAL, charges=["JD"])
-    result = replay_game(game(DEAL, PLAY, rules=rules, extra={"charged": ["QS", "XX"]}))
-    assert [(v.code, v.seat, v.card) for v in result.violations] == [("charge-invalid", 0, "QS"),
-                                                                     ("charge-invalid", None, None)]
+    result = replay_game(game(DEAL, PLAY, rules=rules, charged=card_list("QS")))
+    assert [(v.code, v.seat, v.card) for v in result.violations] == [("charge-invalid", 0, "QS")]
     assert result.hands[0].points == (0, 1, 0, 16)
+
+
+def test_a_charge_that_is_not_a_card_is_refused_by_the_reader_naming_the_field():
+    obj = game_to_dict(game(DEAL, PLAY, charged=card_list("QS")))
+    obj["hands"][0]["charged"] = ["QS", "XX"]
+    with pytest.raises(RecordError, match=r"hands\[0\]\.charged\[1\]"):
+        game_from_dict(obj)
 
 
 def test_charged_card_may_lead_its_suit_only_when_nothing_else_can_be_led():
     # seat 2 leads trick 3 holding 5H 3S: with 3S charged and spades never led, it must lead 5H
     rules = tiny_rules(DEAL, charges=["QS"], hearts_must_be_broken=False)
-    record = game(DEAL, PLAY, rules=rules, extra={"charged": ["QS"]})
+    record = game(DEAL, PLAY, rules=rules, charged=card_list("QS"))
     assert replay_game(record).violations == ()  # QS itself is discarded on a heart: allowed
     led_early = PLAY.replace("2:3S 3:8H 0:9S 1:KS", "2:3S 3:8H 0:QS 1:KS").replace("3:6H 0:QS", "3:6H 0:9S")
     found = [(v.code, v.trick, v.seat, v.card) for v in replay_game(game(DEAL, led_early, rules=rules,
-                                                                            extra={"charged": ["QS"]})).violations]
+                                                                            charged=card_list("QS"))).violations]
     assert found == [("charge-invalid", 3, 0, "QS")]
     # where charged cards need not wait (Trend Hearts' server), the same lead is legal, and still doubled
     free = tiny_rules(DEAL, charges=["QS"], hearts_must_be_broken=False, charged_cards_wait=False)
-    result = replay_game(game(DEAL, led_early, rules=free, extra={"charged": ["QS"]}))
+    result = replay_game(game(DEAL, led_early, rules=free, charged=card_list("QS")))
     assert result.violations == () and result.hands[0].points == (0, 1 + 26, 0, 3)
 
 
@@ -130,13 +138,13 @@ def test_trend_hearts_lets_an_exposed_ace_of_hearts_go_to_the_first_heart_trick(
 # -- claims --------------------------------------------------------------------------------
 def test_a_claim_gives_the_claimer_every_card_not_yet_played():
     rules = tiny_rules(DEAL, claims=True, moon="none")  # (taking the rest, the claimer takes every point card)
-    result = replay_game(game(DEAL, HALF, rules=rules, extra={"claim": 3}))
+    result = replay_game(game(DEAL, HALF, rules=rules, claim=3))
     assert result.violations == () and result.hands[0].points == (0, 0, 0, 4 + 13)
     assert result.hands[0].tricks_won == (0, 0, 1, 3)
 
 
 def test_a_claim_under_rules_without_claims_leaves_the_hand_incomplete():
-    result = replay_game(game(DEAL, HALF, rules=tiny_rules(DEAL), extra={"claim": 3}))
+    result = replay_game(game(DEAL, HALF, rules=tiny_rules(DEAL), claim=3))
     codes = [v.code for v in result.violations]
     assert codes == ["hand-incomplete", "hand-incomplete"]
     assert "claims false" in result.violations[0].message
@@ -182,8 +190,8 @@ def test_new_fields_are_described_in_plain_words(name):
 
 def test_the_fast_path_leaves_these_rules_to_the_reference_engine(tmp_path):
     rules = tiny_rules(DEAL, charges=["QS", "JD"], jack_of_diamonds=-10)
-    charged = game(DEAL, PLAY, rules=rules, extra={"charged": ["QS", "JD"]}, points=(0, 1, -20, 16))
-    claimed = game(DEAL, HALF, rules=tiny_rules(DEAL, claims=True), extra={"claim": 3})
+    charged = game(DEAL, PLAY, rules=rules, charged=card_list("QS JD"), points=(0, 1, -20, 16))
+    claimed = game(DEAL, HALF, rules=tiny_rules(DEAL, claims=True), claim=3)
     plain = [dataclasses.replace(g, game_id=f"t-{i}") for i, g in
              enumerate(simulate_games(3, Rules.preset("turbo_hearts"), seed=1, bot=RandomBot))]
     games = [dataclasses.replace(charged, game_id="charged"), dataclasses.replace(claimed, game_id="claimed"),
@@ -197,9 +205,9 @@ def test_the_fast_path_leaves_these_rules_to_the_reference_engine(tmp_path):
 
 def test_the_independent_referee_agrees_on_charges_and_multipliers():
     rules = tiny_rules(DEAL, charges=["QS", "JD"], jack_of_diamonds=-10, ten_of_clubs=3)
-    assert_agree(game(DEAL, PLAY, rules=rules, extra={"charged": ["QS", "JD"]}, points=(0, 1, -20, 29)))
+    assert_agree(game(DEAL, PLAY, rules=rules, charged=card_list("QS JD"), points=(0, 1, -20, 29)))
     led_early = PLAY.replace("2:3S 3:8H 0:9S 1:KS", "2:3S 3:8H 0:QS 1:KS").replace("3:6H 0:QS", "3:6H 0:9S")
-    assert_agree(game(DEAL, led_early, rules=rules, extra={"charged": ["QS"]}))
+    assert_agree(game(DEAL, led_early, rules=rules, charged=card_list("QS")))
     for record in simulate_games(2, Rules.preset("turbo_hearts"), seed=8, bot=RandomBot):
         assert_agree(record)
 

@@ -12,7 +12,7 @@ from hearts_analysis.engine import replay_game
 from hearts_analysis.rules import Rules
 from hearts_analysis.violations import CATALOGUE, CODES, Code, Violation, explain, render_markdown
 
-from conftest import full_deal, game, hand, located, tiny_rules
+from conftest import cards, full_deal, game, hand, located, tiny_rules
 
 # The clean tiny hand of test_engine_rules (points 0 1 0 16): T1 AC wins, T2 KD wins,
 # T3 seat 2 leads 3S and KS wins (8H discarded), T4 4H led and 6H wins with QS on it.
@@ -168,16 +168,16 @@ CASES = {
                      [V(("moon-choice-invalid", 1, None, None, None))], id="rules-without-moons"),
     ],
     "charge-invalid": [
-        pytest.param(with_play(PLAY, points=POINTS, extra={"charged": ["QS"]}),
+        pytest.param(with_play(PLAY, points=POINTS, charged=cards("QS")),
                      [V(("charge-invalid", 1, None, 0, "QS"))], id="rules-without-charges"),
         # QS charged: seat 0 may not play it to the first spade trick while it holds 9S
         pytest.param(with_play(swapped(swapped(PLAY, "0:9S", "0:QS"), "0:QS 1:KS", "0:QS 1:KS"),
-                               rules=tiny_rules(DEAL, charges=["QS"]), extra={"charged": ["QS"]}),
+                               rules=tiny_rules(DEAL, charges=["QS"]), charged=cards("QS")),
                      [V(("charge-invalid", 1, 3, 0, "QS"))], id="charged-card-to-first-trick-of-its-suit"),
     ],
     "unmodelled": [
         # an importer's note on a hand: reported before the hand's own checks, which still run
-        pytest.param(with_play(FEW, extra={"unmodelled": ["keeper pass"]}),
+        pytest.param(with_play(FEW, unmodelled=("keeper pass",)),
                      [V(("unmodelled", 1, None, None, None)), V(("hand-incomplete", 1, 3, None, None))],
                      id="keeper-pass"),
     ],

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import add
 
-from ..cards import Card, CardError, Mask, card_name, describe, mask_of, names, parse_card
+from ..cards import Card, Mask, card_name, describe, mask_of, names
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules, Table
 from ..violations import Code, Violation
@@ -261,23 +261,14 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
     return state
 
 
-CHARGED, CLAIM = "charged", "claim"
-"""A hand's extra fields for the cards charged (exposed) and the seat that claimed the rest."""
-
-
 def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Collector) -> Mask:
     """The cards charged this hand, as the rules allow them; each charge they do not allow is reported."""
-    listed = record.extra.get(CHARGED) if record.extra else None
+    listed = record.charged
     if not listed:
         return 0
     allowed = table.rules.charges
     charged = 0
-    for item in listed if isinstance(listed, list) else [listed]:
-        try:
-            card = parse_card(item)
-        except (CardError, TypeError):
-            out.add(Code.CHARGE_INVALID, f"the record charges {item!r}, which is not a card")
-            continue
+    for card in listed:
         holder = next((seat for seat, hand in enumerate(held) if hand >> card & 1), None)
         if card_name(card) not in allowed:
             why = ("the rules allow no charges" if not allowed
@@ -293,7 +284,7 @@ def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Col
 
 def _claim(table: Table, record: HandRecord, out: _Collector) -> int | None:
     """The seat that claimed the rest of the hand, where the rules allow claims; else reported, ``None``."""
-    seat = record.extra.get(CLAIM) if record.extra else None
+    seat = record.claim
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
@@ -308,8 +299,7 @@ def _claim(table: Table, record: HandRecord, out: _Collector) -> int | None:
 
 def _special(record: HandRecord) -> bool:
     """The hand carries charges or a claim: only the full replay reads them."""
-    extra = record.extra
-    return bool(extra) and (CHARGED in extra or CLAIM in extra)
+    return record.charged is not None or record.claim is not None
 
 
 class Running:
@@ -523,17 +513,12 @@ def _table(rules: Rules, players: int) -> Table:
     return table
 
 
-UNMODELLED = "unmodelled"
-"""The extra field (of a game or a hand) where an importer lists what the engine does not model."""
-
-
 def unmodelled(game: GameRecord) -> list[Violation]:
     """A violation for each construct the record says the engine does not model (an imported log's)."""
     found = []
-    for number, extra in [(None, game.extra), *enumerate((h.extra for h in game.hands), 1)]:
-        notes = extra.get(UNMODELLED) if extra else None
+    for number, notes in [(None, game.unmodelled), *enumerate((h.unmodelled for h in game.hands), 1)]:
         if notes:
-            for note in notes if isinstance(notes, list) else [notes]:
+            for note in notes:
                 found.append(Violation(Code.UNMODELLED, number, None, None, None,
                                        f"not checked: {note}; the engine does not model this, so the "
                                        "game's result is not vouched for"))

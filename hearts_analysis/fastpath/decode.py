@@ -41,9 +41,8 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.errors import Item
-from ..records.model import DIRECTION_CODES, MOON_CODES
+from ..records.model import DIRECTION_CODES, GAME_FIELDS, MOON_CODES, REFERENCE_ONLY
 from ..records.parquet import arrays, decode as parquet_decode, read as parquet_read
 from ..records.parquet.layout import (CARD_CODES, CARD_NAMES, COLUMNS, EVENT_CODES, EVENTS, GAME_COLUMNS, HAND_COLUMNS,
                                       HEADER_COLUMNS, SCHEMA)
@@ -311,14 +310,17 @@ def judgements_for(rules: Rules | None) -> Judgements:
 
 
 def _lists_unmodelled(meta_text: str | None) -> bool:
-    """The game's extra fields name something the engine does not model: the reference engine reports it."""
-    if not meta_text or UNMODELLED not in meta_text:
+    """The game's meta sets a field only the reference replay reads (``unmodelled``): it reports it."""
+    if not meta_text or not any(key in meta_text for key in _GAME_REFERENCE_ONLY):
         return False
     try:
         meta = orjson.loads(meta_text)
     except orjson.JSONDecodeError:
         return True
-    return not isinstance(meta, dict) or UNMODELLED in meta
+    return not isinstance(meta, dict) or any(key in meta for key in _GAME_REFERENCE_ONLY)
+
+
+_GAME_REFERENCE_ONLY = tuple(f.key for f in GAME_FIELDS if f.reference_only)
 
 
 def _paired_values(headers: pa.Table, games: np.ndarray, hands: np.ndarray,
@@ -385,7 +387,7 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
         return unreadable
     hold_only = False
     for key, value in meta.items():
-        if key in ("deal", "plays", UNMODELLED, CHARGED, CLAIM) or (key in _COLUMN_KEYS and value is not None):
+        if key in ("deal", "plays") or key in REFERENCE_ONLY or (key in _COLUMN_KEYS and value is not None):
             return unreadable
         if key == "passes":  # null: the hand is read without passes, whatever its pass rows
             if value is not None and (not isinstance(value, list) or len(value) != seats

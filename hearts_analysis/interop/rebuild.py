@@ -22,7 +22,7 @@ import orjson
 
 from ..cards import SUIT_MASKS, Card, CardError, Mask, mask_of, parse_card, suit_of
 from ..engine.interpreter import winning_card
-from ..engine.replay import UNMODELLED, GameResult, replay_game  # UNMODELLED: re-exported for the readers
+from ..engine.replay import GameResult, replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
 from ..records.numbers import whole_number
@@ -235,5 +235,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "UNMODELLED", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
+__all__ = ["ExportError", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
            "trick_winner", "write_events"]

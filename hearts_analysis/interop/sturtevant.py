@@ -40,7 +40,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import cut_tolerant, UNMODELLED, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats
+from .rebuild import cut_tolerant, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats
 
 NAME = "sturtevant"
 TITLE = "Sturtevant's Hearts (xinxin) game history, .play"
@@ -304,9 +304,8 @@ def _game(lines: _Lines, stem: str, index: int, skipped: list[RecordError]) -> G
         hands.append(hand)
         if cut:
             break
-    extra = {UNMODELLED: list(unmodelled)} if unmodelled else {}
     return GameRecord(players=(*tokens[:3], stem), hands=tuple(hands), rules=rules, rules_spec=rules.to_spec(),
-                      game_id=f"{stem}-{index}", extra={**extra, "sturtevant_rules": bits})
+                      game_id=f"{stem}-{index}", unmodelled=unmodelled or None, extra={"sturtevant_rules": bits})
 
 
 @cut_tolerant

@@ -38,7 +38,6 @@ import io
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import card_name, names, parse_card
-from ..engine.replay import CHARGED
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..records.numbers import in_range, json_whole_number
@@ -167,9 +166,8 @@ def _hand(deal: _Deal) -> HandRecord:
             raise RecordError("the players' receivedFrom do not name one pass direction", field)
         direction = DIRECTIONS[offsets.pop()]
         passes = tuple(deal.passes)
-    extra = {CHARGED: list(deal.exposed)} if deal.exposed else {}
     return HandRecord(deal=tuple(deal.dealt), plays=tuple(deal.plays), passes=passes, pass_direction=direction,
-                      points=deal.points, totals=deal.totals, extra=extra)
+                      points=deal.points, totals=deal.totals, charged=tuple(map(parse_card, deal.exposed)) or None)
 
 
 def _record(game: _Game, game_id: str, name: str = "") -> GameRecord:
@@ -221,7 +219,7 @@ def game_events(game: GameRecord) -> list[dict]:
         {"playerNumber": s + 1, "playerName": p} for s, p in enumerate(players)]}}]
     for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
         offset = {"left": 1, "across": 2, "right": 3}.get(replayed.pass_direction)
-        exposed = list(hand.extra.get(CHARGED) or [])
+        exposed = list(hand.charged or ())
 
         def seat_info(seat: int) -> dict:
             info: dict[str, Any] = {"playerName": players[seat]}
@@ -229,7 +227,7 @@ def game_events(game: GameRecord) -> list[dict]:
                 sender = (seat - offset) % PLAYERS
                 info.update(pickedCards=names(hand.passes[seat]), receivedCards=names(hand.passes[sender]),
                             receivedFrom=players[sender])
-            info["exposedCards"] = [c for c in exposed if replayed.held[seat] >> parse_card(c) & 1]
+            info["exposedCards"] = [card_name(c) for c in exposed if replayed.held[seat] >> c & 1]
             return info
 
         events.append({"eventName": "new_deal", "data": {"dealNumber": number, "players": [

@@ -28,7 +28,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import card_name, iter_cards, mask_of, names, parse_card
-from ..engine.replay import CHARGED, CLAIM, UNMODELLED
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..records.numbers import json_whole_number
@@ -150,10 +149,7 @@ def _apply(game: _Game, kind: str, event: dict, line: int) -> None:
 def _hand(hand: _Hand, number: int) -> HandRecord:
     field = f"deal {number}"
     extra: dict[str, Any] = {}
-    if hand.charged:
-        extra[CHARGED] = list(hand.charged)
-    if hand.claim is not None:
-        extra[CLAIM] = hand.claim
+    unmodelled = None
     deal = tuple(hand.dealt)
     passes = None
     direction = "hold" if hand.direction == "keeper" else hand.direction
@@ -163,12 +159,13 @@ def _hand(hand: _Hand, number: int) -> HandRecord:
                 raise RecordError("the keeper pass does not show every seat's cards sent and received", field)
             deal = tuple(tuple(iter_cards((mask_of(d) & ~mask_of(s)) | mask_of(r)))
                          for d, s, r in zip(hand.dealt, hand.sent, hand.received))
-            extra[UNMODELLED] = [KEEPER_NOTE]
+            unmodelled = (KEEPER_NOTE,)
             extra["turbo_keeper"] = {"sent": [names(s) for s in hand.sent], "received": [names(r) for r in hand.received]}
     elif any(hand.sent):
         passes = tuple(hand.sent)
     return HandRecord(deal=deal, plays=tuple(hand.plays), passes=passes, pass_direction=direction,
-                      points=hand.points, extra=extra)
+                      points=hand.points, charged=tuple(map(parse_card, hand.charged)) or None, claim=hand.claim,
+                      unmodelled=unmodelled, extra=extra)
 
 
 def _record(game: _Game, game_id: str) -> GameRecord:
@@ -202,8 +199,8 @@ def game_events(game: GameRecord) -> list[dict]:
                                              for seat, player in zip(SEATS, game.players)},
                            "rules": game.extra.get("turbo_charging", "classic")}]
     for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
-        if UNMODELLED in hand.extra:
-            raise ExportError(f"{where}, hand {number}: {', '.join(hand.extra[UNMODELLED])} cannot be written back")
+        if hand.unmodelled:
+            raise ExportError(f"{where}, hand {number}: {', '.join(hand.unmodelled)} cannot be written back")
         direction = "keeper" if replayed.pass_direction == "hold" else replayed.pass_direction
         events.append({"type": "deal", **{seat: names(hand.deal[s]) for s, seat in enumerate(SEATS)},
                        "pass": direction})
@@ -213,13 +210,13 @@ def game_events(game: GameRecord) -> list[dict]:
                        for s, seat in enumerate(SEATS)]
             events += [{"type": "recv_pass", "to": seat, "cards": names(hand.passes[(s - offset) % PLAYERS])}
                        for s, seat in enumerate(SEATS)]
-        charged = [parse_card(c) for c in hand.extra.get(CHARGED) or []]
+        charged = hand.charged or ()
         for s, seat in enumerate(SEATS):
             mine = [c for c in charged if replayed.held[s] >> c & 1]
             events.append({"type": "charge", "seat": seat, "cards": names(mine)})
         for seat, card in hand.plays:
             events.append({"type": "play", "seat": SEATS[seat], "card": card_name(card)})
-        claimer = hand.extra.get(CLAIM)
+        claimer = hand.claim
         if claimer is not None:
             events.append({"type": "claim", "seat": SEATS[claimer], "hand": []})
             events += [{"type": "accept_claim", "claimer": SEATS[claimer], "acceptor": SEATS[s]}

@@ -11,7 +11,9 @@ and their order, which the format requires, and where a Parquet file keeps each.
 >>> [f.key for f in HAND_FIELDS if f.required]
 ['deal', 'plays']
 >>> [f.key for f in GAME_FIELDS if f.parquet == META]
-['played_at', 'complete']
+['played_at', 'complete', 'unmodelled']
+>>> REFERENCE_ONLY
+('charged', 'claim', 'unmodelled')
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ file's metadata, ``hands`` as the hand rows)."""
 class Field(NamedTuple):
     """One field of ``hearts-game/1``: its JSON key (also the record's attribute, see :func:`attribute_of`),
     whether the format requires it (the writer always writes those; the reader takes a missing ``hands``
-    as none), and where Parquet keeps it."""
+    as none), and where Parquet keeps it. ``reference_only``: only the reference replay reads it, so the
+    fast path and the review leave a record that sets it to the reference engine."""
 
     key: str
     required: bool
     parquet: str
     doc: str
+    reference_only: bool = False
 
 
 GAME_FIELDS = (
@@ -49,6 +53,7 @@ GAME_FIELDS = (
     Field("players", True, COLUMN, "the player at each seat"),
     Field("hands", True, LAYOUT, "the hands in order"),
     Field("complete", False, META, "whether the game was played to its end"),
+    Field("unmodelled", False, META, "what of the game the engine does not model (an importer's notes)", True),
 )
 """The game fields, in the order they are written; the JSON schema and the Parquet layout document
 (``schemas/``) list the same."""
@@ -61,10 +66,15 @@ HAND_FIELDS = (
     Field("moon", False, COLUMN, "the shooter's choice"),
     Field("points", False, COLUMN, "points per seat after the moon adjustment"),
     Field("totals", False, COLUMN, "running totals per seat after the hand"),
+    Field("charged", False, META, "the cards charged (exposed) this hand", True),
+    Field("claim", False, META, "the seat that claimed the remaining tricks", True),
+    Field("unmodelled", False, META, "what of the hand the engine does not model (an importer's notes)", True),
 )
 """The hand fields, in the order they are written."""
 GAME_KEYS = tuple(f.key for f in GAME_FIELDS)
 HAND_KEYS = tuple(f.key for f in HAND_FIELDS)
+REFERENCE_ONLY = tuple(f.key for f in HAND_FIELDS if f.reference_only)
+"""The hand fields (``unmodelled`` is also a game field) that only the reference replay reads."""
 
 DIRECTION_CODES = {name: code for code, name in enumerate(PASS_DIRECTIONS)}
 """``left`` 0, ``right`` 1, ``across`` 2, ``hold`` 3: the codes of a pass direction in every columnar
@@ -96,6 +106,12 @@ class HandRecord:
     """Recorded points per seat for the hand, after the moon adjustment."""
     totals: tuple[int, ...] | None = None
     """Recorded running totals per seat after the hand."""
+    charged: tuple[Card, ...] | None = None
+    """The cards charged (exposed): they score as the rules' ``charges`` say."""
+    claim: int | None = None
+    """The seat that claimed the remaining tricks (the hand's plays stop there)."""
+    unmodelled: tuple[str, ...] | None = None
+    """An importer's notes on what of the hand the engine does not model: the audit says it is not vouched for."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     nulls: frozenset[str] = frozenset()
 
@@ -103,7 +119,9 @@ class HandRecord:
     def checked(cls, *, deal: tuple[tuple[Card, ...], ...], plays: tuple[Play, ...],
                 passes: tuple[tuple[Card, ...] | None, ...] | None, dealer: int | None,
                 pass_direction: str | None, moon: str | None, points: tuple[int, ...] | None,
-                totals: tuple[int, ...] | None, extra: Mapping[str, Any], nulls: frozenset[str]) -> "HandRecord":
+                totals: tuple[int, ...] | None, extra: Mapping[str, Any], nulls: frozenset[str],
+                charged: tuple[Card, ...] | None = None, claim: int | None = None,
+                unmodelled: tuple[str, ...] | None = None) -> "HandRecord":
         """The record of values a reader has already checked, every field given.
 
         A reader builds one per hand of a corpus; setting the slots directly
@@ -118,6 +136,9 @@ class HandRecord:
         _set_moon(hand, moon)
         _set_points(hand, points)
         _set_totals(hand, totals)
+        _set_charged(hand, charged)
+        _set_claim(hand, claim)
+        _set_unmodelled(hand, unmodelled)
         _set_extra(hand, extra)
         _set_nulls(hand, nulls)
         return hand
@@ -128,7 +149,8 @@ _slot = {f.name: getattr(HandRecord, f.name).__set__ for f in fields(HandRecord)
 _set_deal, _set_plays, _set_passes, _set_dealer = _slot["deal"], _slot["plays"], _slot["passes"], _slot["dealer"]
 _set_pass_direction, _set_moon, _set_points = _slot["pass_direction"], _slot["moon"], _slot["points"]
 _set_totals, _set_extra, _set_nulls = _slot["totals"], _slot["extra"], _slot["nulls"]
-assert len(_slot) == 10, "HandRecord.checked sets every field"
+_set_charged, _set_claim, _set_unmodelled = _slot["charged"], _slot["claim"], _slot["unmodelled"]
+assert len(_slot) == 13, "HandRecord.checked sets every field"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +164,8 @@ class GameRecord:
     game_id: str | None = None
     played_at: str | None = None
     complete: bool | None = None
+    unmodelled: tuple[str, ...] | None = None
+    """An importer's notes on what of the game the engine does not model (e.g. a rule it cannot play)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     nulls: frozenset[str] = frozenset()
 

@@ -44,7 +44,7 @@ from ..rules import Table
 from ..violations import Code
 from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
                        pass_outcomes, play_choices, play_outcomes)
-from .game import UNREVIEWED
+from .game import unreviewed
 from .information_set import at_play, before_pass, observe
 from ..kernel.masks import U64
 from .policy import MODELS
@@ -233,7 +233,7 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     table = game.rules.table(n)
     number = len(game.hands)
     record = game.hands[-1]
-    if table.needs_reference or any(key in record.extra for key in UNREVIEWED):
+    if table.needs_reference or unreviewed(record):
         raise PositionError(f"hand {number}: the judge does not model charges, TC multipliers, claims, "
                             "fixed-length games or what an importer marked unmodelled")
     result = replay_game(replace(game, complete=None))

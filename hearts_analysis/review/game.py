@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from ..cards import Mask, mask_of
-from ..engine.replay import CHARGED, CLAIM, UNMODELLED, GameResult, replay_game
+from ..engine.replay import GameResult, replay_game
 from ..engine.state import HandState
-from ..records.model import GameRecord
+from ..records.model import REFERENCE_ONLY, GameRecord, HandRecord
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
 from .information_set import at_play, observe
 from .rollout import History
@@ -68,8 +68,10 @@ def accuracy(decisions: Iterable[Decision]) -> dict[int, float]:
 Progress = Callable[[int], None]
 
 
-UNREVIEWED = (CHARGED, CLAIM, UNMODELLED)
-"""A hand's extra fields that the review's play model does not read: such hands are skipped, and said so."""
+def unreviewed(record: HandRecord) -> bool:
+    """The hand sets a field the review's play model does not read (a charge, a claim, an importer's
+    ``unmodelled`` note): such hands are skipped, and said so."""
+    return any(getattr(record, key) is not None for key in REFERENCE_ONLY)
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def hand_starts(game: GameRecord, hands: Iterable[int] | None = None,
             skip = None
             if hand.violations:
                 skip = f"rule violations ({', '.join(sorted({v.code for v in hand.violations}))})"
-            elif table.needs_reference or any(k in record.extra for k in UNREVIEWED):
+            elif table.needs_reference or unreviewed(record):
                 skip = ("the review does not model charges, TC multipliers, claims, "
                         "fixed-length games or what an importer marked unmodelled")
             position = Position(table, hand.number, totals, key, game.players)

@@ -20,7 +20,7 @@ from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rule
 from ...text import shown
 from ..errors import RecordError
 from ..numbers import INT64_MAX, INT64_MIN, TOO_BIG, json_whole_number  # TOO_BIG: for the file reader
-from ..model import FORMAT, GAME_KEYS, HAND_KEYS, GameRecord, HandRecord
+from ..model import FORMAT, GAME_KEYS, HAND_KEYS, REFERENCE_ONLY, GameRecord, HandRecord
 
 
 def _fail(field: str, message: str) -> RecordError:
@@ -143,11 +143,44 @@ def _careful_plays(value: Any, n: int, field: str) -> tuple[tuple[int, Card], ..
     return tuple(plays)
 
 
-assert HAND_KEYS == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"), \
-    "_quick_hand and _hand_from_dict read these hand fields: teach them a field added to the model"
-assert GAME_KEYS == ("format", "game_id", "played_at", "rules", "players", "hands", "complete"), \
+def _notes(value: Any, field: str) -> tuple[str, ...]:
+    """``unmodelled``: an importer's notes, each a non-empty string."""
+    items = _list(value, field)
+    for i, note in enumerate(items):
+        if not isinstance(note, str) or not note:
+            raise _fail(f"{field}[{i}]", f"expected a non-empty note, got {shown(note)}")
+    return tuple(items)
+
+
+def reference_fields(obj: dict, n: int, field: str) -> dict[str, Any]:
+    """The hand's ``charged``, ``claim`` and ``unmodelled`` that are set, checked, as record values.
+
+    The Parquet reader checks its ``hand_meta`` with this too: one reading of each field.
+
+    >>> reference_fields({"charged": ["QS"], "claim": 2}, 4, "hands[0]")
+    {'charged': (49,), 'claim': 2}
+    >>> reference_fields({"claim": 4}, 4, "hands[0]")
+    Traceback (most recent call last):
+    ...
+    hearts_analysis.records.errors.RecordError: hands[0].claim: 4 is out of range 0..3
+    """
+    values: dict[str, Any] = {}
+    if obj.get("charged") is not None:
+        values["charged"] = _fast_cards(obj["charged"]) or _cards(obj["charged"], f"{field}.charged")
+    if obj.get("claim") is not None:
+        values["claim"] = _int(obj["claim"], f"{field}.claim", 0, n - 1)
+    if obj.get("unmodelled") is not None:
+        values["unmodelled"] = _notes(obj["unmodelled"], f"{field}.unmodelled")
+    return values
+
+
+assert HAND_KEYS == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals",
+                     "charged", "claim", "unmodelled"), \
+    "_quick_hand, _hand_from_dict and reference_fields read these hand fields: teach them a field added to the model"
+assert GAME_KEYS == ("format", "game_id", "played_at", "rules", "players", "hands", "complete", "unmodelled"), \
     "game_from_dict reads these game fields: teach it a field added to the model"
-_HAND_FIELDS = frozenset(HAND_KEYS)
+_HAND_FIELDS = frozenset(k for k in HAND_KEYS if k not in REFERENCE_ONLY)
+"""The hand fields :func:`_quick_hand` reads: a hand with any other is read by :func:`_hand_from_dict`."""
 _GAME_FIELDS = frozenset(GAME_KEYS)
 _INT = frozenset((int,))
 _NO_NULLS: frozenset[str] = frozenset()
@@ -242,7 +275,7 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     extra = _shallow({k: v for k, v in obj.items() if k not in HAND_KEYS}, field)
     return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
-                      extra=extra, nulls=nulls)
+                      **reference_fields(obj, n, field), extra=extra, nulls=nulls)
 
 
 def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
@@ -275,6 +308,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     for key in ("game_id", "played_at"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
             raise _fail(key, f"expected a string, got {shown(obj[key])}")
+    unmodelled = _notes(obj["unmodelled"], "unmodelled") if obj.get("unmodelled") is not None else None
     if _GAME_FIELDS.issuperset(obj) and None not in obj.values():
         extra, nulls = {}, _NO_NULLS
     else:
@@ -282,7 +316,8 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
         nulls = frozenset(k for k in GAME_KEYS if k in obj and obj[k] is None)
     return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
-                      played_at=obj.get("played_at"), complete=complete, extra=extra, nulls=nulls)
+                      played_at=obj.get("played_at"), complete=complete, unmodelled=unmodelled,
+                      extra=extra, nulls=nulls)
 
 
 _SPECS: dict[bytes, Rules] = {}

@@ -27,11 +27,14 @@ _HAND_JSON: dict[str, Callable[[Any], Any]] = {
     "plays": lambda plays: [[seat, card_name(card)] for seat, card in plays],
     "points": list,
     "totals": list,
+    "charged": _names,
+    "unmodelled": list,
 }
 """The JSON value of each hand field that is not already one (the others are written as they are)."""
 _GAME_JSON: dict[str, Callable[[Any], Any]] = {
     "players": list,
     "hands": lambda hands: [hand_to_dict(hand) for hand in hands],
+    "unmodelled": list,
 }
 
 

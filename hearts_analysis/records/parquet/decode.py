@@ -42,7 +42,9 @@ from ...rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
 from ...text import shown
 from ..errors import Item, RecordError
 from ..json import game_from_dict
-from ..model import COLUMN, DIRECTION_CODES, FORMAT, GAME_FIELDS, HAND_KEYS, META, MOON_CODES, GameRecord, HandRecord
+from ..json.decode import reference_fields
+from ..model import (COLUMN, DIRECTION_CODES, FORMAT, GAME_FIELDS, HAND_KEYS, META, MOON_CODES, REFERENCE_ONLY,
+                     GameRecord, HandRecord)
 from .layout import (CARD_COLUMNS, CARD_EVENTS, COLUMNS, DEAL, EVENT_CODES, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS,
                      HAND_ROW, LAYOUT, LAYOUT_V1, META_FORMAT, META_LAYOUT, NONE, PASS, PLAY, REQUIRED, SCHEMA)
 
@@ -292,6 +294,7 @@ class _HandBuilder:
             totals = tuple(meta["totals"])
         return HandRecord(deal=deal, plays=plays, passes=passes, dealer=self.dealer[k],
                           pass_direction=self.direction[k], moon=self.moon[k], points=points, totals=totals,
+                          **reference_fields(meta, n, f"hands[{k}]"),  # checked by _HandColumns._check
                           extra={key: v for key, v in meta.items() if key not in _HAND_KEY_SET},
                           nulls=frozenset(key for key, v in meta.items() if v is None and key in _HAND_KEY_SET))
 
@@ -617,12 +620,13 @@ class _HandColumns:
         in_column = {"dealer": self.dealer[k] >= 0, "pass_direction": self.direction[k] >= 0,
                      "moon": self.moon[k] >= 0, "points": self.points[k].is_valid,
                      "totals": self.totals[k].is_valid}
+        reference_fields(meta, n, f"{where}.hand_meta")
         for key, value in meta.items():
             if key in ("deal", "plays"):
                 raise RecordError(f"{shown(key)} belongs in the card rows", f"{where}.hand_meta")
             if in_column.get(key):
                 raise RecordError(f"{shown(key)} is both in its column and in hand_meta", f"{where}.hand_meta")
-            if value is None or key not in _HAND_KEY_SET:
+            if value is None or key not in _HAND_KEY_SET or key in REFERENCE_ONLY:
                 continue
             if key in ("points", "totals"):
                 if (not isinstance(value, list) or len(value) != n
