@@ -81,8 +81,8 @@ class HandState:
 
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
-                 "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "_start",
-                 "_waiting")
+                 "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "voids",
+                 "_start", "_waiting")
 
     def __init__(self, table: Table, hands: list[Mask], first_leader: int | None, charged: Mask = 0):
         """``hands``: the cards held at the first lead; ``first_leader`` ``None`` opens the pass phase
@@ -104,6 +104,8 @@ class HandState:
         self.broken = False
         self.ended = False
         self.trick_winners: list[int] = []
+        self.voids: list[Mask] = [0] * self.players
+        """Per seat, the union of the suit masks it has shown it is void in (by not following)."""
         self.charged = 0
         """Cards charged (exposed) this hand: they score double, and under charged_cards_wait none may
         go to the first trick of its suit while others may."""
@@ -294,15 +296,19 @@ class HandState:
         self.trick_cards |= bit
         if len(trick) == 1:
             self.led, self.top, self.winner = _SUIT_MASK_OF[card], card, seat
-        elif card > self.top and self.led & bit:  # winning_card, kept as the trick goes
-            self.top, self.winner = card, seat
+        elif self.led & bit:
+            if card > self.top:  # winning_card, kept as the trick goes
+                self.top, self.winner = card, seat
+        else:
+            self.voids[seat] |= self.led
         if len(trick) == self.players:
             self._finish_trick()
 
     def pop(self) -> tuple[int, Card]:
-        """Take back the last play (``(seat, card)``): at once inside a trick, else by replaying the moves before it."""
+        """Take back the last play (``(seat, card)``): at once inside a trick where it followed suit (a
+        void shown cannot be taken back by a bit), else by replaying the moves before it."""
         seat, card = move = self.moves.pop()
-        if self.trick:
+        if self.trick and (len(self.trick) == 1 or self.led >> card & 1):
             bit = 1 << card
             self.hands[seat] |= bit
             self.played &= ~bit
