@@ -91,9 +91,9 @@ def test_kernel_legality_matches_the_engine_on_crafted_positions(overrides, data
     assert play.public.ended == state.is_over
     if state.is_over:
         return
-    # a crafted position: set on the state machine (the truth), and on the record the bots read
-    state.trick_number = play.trick_number = play.public.trick_number = trick_number
-    state.broken = play.broken = play.public.broken = broken
+    # a crafted position: set on the state machine (the truth), which the record the bots read reads
+    state.trick_number = play.trick_number = trick_number
+    state.broken = play.broken = broken
     for _ in range(rng.randint(0, 3)):  # some cards into the trick, legal or not
         seat = state.to_play
         assert play.legal(seat) == state.legal_cards(seat)

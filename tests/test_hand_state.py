@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from hearts_analysis.cards import SUIT_MASKS
 from hearts_analysis.engine import HandState, replay_game
 from hearts_analysis.engine.state import OVER, PASS, PLAY
 from hearts_analysis.rules import Rules
@@ -89,3 +90,23 @@ def test_the_simulators_hand_is_the_state_machine_and_ends_as_the_replay_does(pr
         assert play.public.taken == state.taken and play.public.trick_winners == state.trick_winners
         assert play.public.tricks_won == state.tricks_won and play.public.broken == state.broken
         assert [view.hand for view in play.views] == state.hands
+
+
+@pytest.mark.parametrize("preset, overrides", VARIANTS)
+def test_the_voids_shown_are_the_suits_each_seat_did_not_follow_and_the_bots_read_the_same(preset, overrides):
+    """The machine keeps the voids every seat has shown; the simulator's public record is that list."""
+    for game in games(preset, overrides):
+        result = replay_game(game)
+        table = game.rules.table(game.seats)
+        for record, hand in zip(game.hands, result.hands):
+            state = HandState(table, list(hand.held), HandState.first_leader_for(table, list(hand.held), hand.dealer))
+            shown = [0] * game.seats
+            for seat, card in record.plays:
+                if state.is_over:
+                    break
+                if state.trick and card // 13 != state.trick[0][1] // 13:
+                    shown[seat] |= SUIT_MASKS[state.trick[0][1] // 13]
+                state.push(seat, card)
+                assert state.voids == shown
+    play = HandPlay(table, list(hand.held))
+    assert play.public.voids is play.voids

@@ -81,8 +81,8 @@ class HandState:
 
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
-                 "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "_start",
-                 "_waiting")
+                 "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "voids",
+                 "_start", "_waiting")
 
     def __init__(self, table: Table, hands: list[Mask], first_leader: int | None, charged: Mask = 0):
         """``hands``: the cards held at the first lead; ``first_leader`` ``None`` opens the pass phase
@@ -104,6 +104,8 @@ class HandState:
         self.broken = False
         self.ended = False
         self.trick_winners: list[int] = []
+        self.voids: list[Mask] = [0] * self.players
+        """Per seat, the union of the suit masks it has shown it is void in (by not following)."""
         self.charged = 0
         """Cards charged (exposed) this hand: they score double, and under charged_cards_wait none may
         go to the first trick of its suit while others may."""
@@ -292,17 +294,22 @@ class HandState:
         trick.append(move)
         self.moves.append(move)
         self.trick_cards |= bit
-        if len(trick) == 1:
+        led = self.led
+        if not led:  # the lead
             self.led, self.top, self.winner = _SUIT_MASK_OF[card], card, seat
-        elif card > self.top and self.led & bit:  # winning_card, kept as the trick goes
-            self.top, self.winner = card, seat
+        elif led & bit:
+            if card > self.top:  # winning_card, kept as the trick goes
+                self.top, self.winner = card, seat
+        else:
+            self.voids[seat] |= led
         if len(trick) == self.players:
             self._finish_trick()
 
     def pop(self) -> tuple[int, Card]:
-        """Take back the last play (``(seat, card)``): at once inside a trick, else by replaying the moves before it."""
+        """Take back the last play (``(seat, card)``): at once inside a trick where it followed suit (a
+        void shown cannot be taken back by a bit), else by replaying the moves before it."""
         seat, card = move = self.moves.pop()
-        if self.trick:
+        if self.trick and (len(self.trick) == 1 or self.led >> card & 1):
             bit = 1 << card
             self.hands[seat] |= bit
             self.played &= ~bit
@@ -324,12 +331,12 @@ class HandState:
         return move
 
     def _finish_trick(self) -> None:
-        led, winner = self.led, self.winner
-        self.taken[winner] |= self.trick_cards
+        table, cards, winner = self.table, self.trick_cards, self.winner
+        self.taken[winner] |= cards
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
-        self.led_suits |= led
-        if breaks_hearts(self.table, self.trick_cards):
+        self.led_suits |= self.led
+        if breaks_hearts(table, cards):
             self.broken = True
         self.trick = []
         self.trick_cards = self.led = 0
@@ -337,7 +344,8 @@ class HandState:
         self.leader = winner
         self.trick_number += 1
         self._took(winner)
-        self._check_only_hearts_end()
+        if sweeps(table, self.hands[winner], self.broken):
+            self._sweep()
 
     def _took(self, seat: int) -> None:
         """Called when ``seat`` has taken cards (a trick, the rest by a sweep or a claim): a hook for
@@ -346,12 +354,16 @@ class HandState:
     def _check_only_hearts_end(self) -> None:
         """Under only_hearts_lead ``ends_hand`` a leader left with only hearts while unbroken takes the rest."""
         if sweeps(self.table, self.hands[self.leader], self.broken):
-            rest = 0
-            for seat in range(self.players):
-                rest |= self.hands[seat]
-                self.hands[seat] = 0
-            remaining_tricks = rest.bit_count() // self.players
-            self.taken[self.leader] |= rest
-            self.tricks_won[self.leader] += remaining_tricks
-            self.ended = True
-            self._took(self.leader)
+            self._sweep()
+
+    def _sweep(self) -> None:
+        """The leader takes every card still held (:func:`~hearts_analysis.engine.interpreter.sweeps`)."""
+        rest = 0
+        for seat in range(self.players):
+            rest |= self.hands[seat]
+            self.hands[seat] = 0
+        remaining_tricks = rest.bit_count() // self.players
+        self.taken[self.leader] |= rest
+        self.tricks_won[self.leader] += remaining_tricks
+        self.ended = True
+        self._took(self.leader)

@@ -260,9 +260,10 @@ class HeuristicBot:
                 if card >= 0:
                     return card
                 self.shooting = False
-        if not public.led:
+        led = public.led  # read once: the record reads it from the hand's state machine
+        if not led:
             return self._lead(view, public, legal)
-        if legal & public.led:
+        if legal & led:
             return self._follow(view, public, legal)
         return self._discard(view, public, legal)
 

@@ -48,11 +48,10 @@ class HandPlay(HandState):
                  totals: tuple[int, ...] | None = None, pass_direction: str = "hold"):
         HandState.__init__(self, table, list(hands), None)
         self.dealer = dealer
-        p = self.public = PublicInfo(table, hand_number, dealer, totals, pass_direction)
-        # the record every seat sees shares the machine's lists: one copy of each fact
-        p.taken, p.tricks_won, p.trick_winners, p.trick, p.plays = (
-            self.taken, self.tricks_won, self.trick_winners, self.trick, self.moves)
-        self.views = [SeatView(seat, hand, p) for seat, hand in enumerate(self.hands)]
+        # the record every seat sees reads the machine: one copy of each fact, and a play updates
+        # only the machine
+        p = self.public = PublicInfo(self, hand_number, dealer, totals, pass_direction)
+        self.views = [SeatView(seat, self.hands, p) for seat in range(table.players)]
         n = table.players
         self._next = tuple((seat + 1) % n for seat in range(n))
 
@@ -65,16 +64,6 @@ class HandPlay(HandState):
             views[seat].passed = cards
             views[seat].pass_offset = offset
             views[(seat + offset) % n].received = cards
-        for view, hand in zip(views, self.hands):
-            view.hand = hand
-
-    def start(self, leader: int | None = None) -> None:
-        """Open trick 1; the leader defaults to the one the rules name."""
-        HandState.start(self, leader)
-        p = self.public
-        p.leader = p.turn = self.leader
-        if self.ended:
-            self._sync()
 
     @classmethod
     def resume(cls, table: Table, hands: Sequence[Mask], plays: Sequence[tuple[int, Card]], leader: int,
@@ -103,54 +92,27 @@ class HandPlay(HandState):
         """The cards ``seat`` may play now: the interpreter's cascade (the simulator deals no charges)."""
         return legal_cards(self.table, self.hands[seat], self.led, self.trick_number == 1, self.broken)
 
-    def push(self, seat: int, card: Card) -> None:
-        """Apply a play without checks (``play_out`` checks the bots' choices)."""
-        led = self.led
-        if led and not led >> card & 1:
-            self.public.voids[seat] |= led
-        HandState.push(self, seat, card)
-        if self.trick:
-            p = self.public
-            self.views[seat].hand = self.hands[seat]
-            p.played, p.trick_cards = self.played, self.trick_cards
-            p.led, p.top, p.winner = self.led, self.top, self.winner  # the bots read the card winning so far
-            p.turn = self._next[seat]
-        else:
-            self._sync()
-
     def pop(self) -> tuple[int, Card]:
         raise NotImplementedError("the simulator's hand is played forward; pop a HandState")
 
     def play_out(self, bots: Sequence["Bot"], plays: list[tuple[int, Card]] | None = None) -> list[tuple[int, Card]]:
         """Let the bots play to the end of the hand; returns (and appends to) the plays."""
         plays = [] if plays is None else plays
-        p, views, legal_of, push, record = self.public, self.views, self.legal, self.push, plays.append
+        views, legal_of, push, record = self.views, self.legal, self.push, plays.append
+        hands, following = self.hands, self._next
         choose = [bot.choose_play for bot in bots]
-        while not p.ended:
-            seat = p.turn
+        seat = self.to_play
+        while not self.ended and hands[seat]:  # what PublicInfo.ended says, read from the machine
             legal = legal_of(seat)
             card = choose[seat](views[seat], legal)
             if not legal >> card & 1:
                 raise BotError(f"seat {seat} ({type(bots[seat]).__name__}) chose {card_name(card)} "
-                               f"on trick {p.trick_number}; legal: {describe(legal)}")
+                               f"on trick {self.trick_number}; legal: {describe(legal)}")
             record((seat, card))
             push(seat, card)
+            seat = following[seat] if self.trick else self.leader  # a trick over: its winner leads
         return plays
 
     def _took(self, seat: int) -> None:
         if self.taken[seat] & POINT_CARDS_MASK:
             self.public.point_seats |= 1 << seat
-
-    def _sync(self) -> None:
-        """The public record after a trick (or a sweep): the machine opened the next trick, or ended the hand."""
-        p = self.public
-        p.trick = self.trick
-        p.trick_cards = p.led = 0
-        p.top = p.winner = -1
-        p.played = self.played
-        p.leader = p.turn = leader = self.leader
-        p.trick_number = self.trick_number
-        p.broken = self.broken
-        for view, hand in zip(self.views, self.hands):
-            view.hand = hand
-        p.ended = self.ended or not self.hands[leader]
