@@ -29,25 +29,30 @@ def games(preset: str, overrides: dict, count: int = 3):
     return list(simulate_games(count, Rules.preset(preset, target=40, **overrides), players=4, seed=11))
 
 
+def played_hands(preset: str, overrides: dict):
+    """Each simulated hand with its replay and a fresh machine at its first lead."""
+    for game in games(preset, overrides):
+        table = game.rules.table(game.seats)
+        for record, hand in zip(game.hands, replay_game(game).hands):
+            yield game, record, hand, HandState(table, list(hand.held),
+                                                HandState.first_leader_for(table, list(hand.held), hand.dealer))
+
+
 @pytest.mark.parametrize("preset, overrides", VARIANTS)
 def test_pop_takes_back_every_play_exactly_inside_a_trick_across_one_and_after_a_sweep(preset, overrides):
-    for game in games(preset, overrides):
-        result = replay_game(game)
-        table = game.rules.table(game.seats)
-        for record, hand in zip(game.hands, result.hands):
-            state = HandState(table, list(hand.held), HandState.first_leader_for(table, list(hand.held), hand.dealer))
-            for seat, card in record.plays:
-                if state.is_over:
-                    break
-                before = snapshot(state)
-                state.push(seat, card)
-                after = snapshot(state)
-                assert state.pop() == (seat, card)
-                assert snapshot(state) == before
-                state.push(seat, card)
-                assert snapshot(state) == after
-            assert state.taken == list(hand.taken) and state.trick_winners == list(hand.trick_winners)
-            assert tuple(state.score(record.moon, record.points)[1]) == hand.points
+    for game, record, hand, state in played_hands(preset, overrides):
+        for seat, card in record.plays:
+            if state.is_over:
+                break
+            before = snapshot(state)
+            state.push(seat, card)
+            after = snapshot(state)
+            assert state.pop() == (seat, card)
+            assert snapshot(state) == before
+            state.push(seat, card)
+            assert snapshot(state) == after
+        assert state.taken == list(hand.taken) and state.trick_winners == list(hand.trick_winners)
+        assert tuple(state.score(record.moon, record.points)[1]) == hand.points
 
 
 def test_a_hand_goes_from_the_deal_through_the_pass_to_play_and_its_score():
@@ -95,18 +100,14 @@ def test_the_simulators_hand_is_the_state_machine_and_ends_as_the_replay_does(pr
 @pytest.mark.parametrize("preset, overrides", VARIANTS)
 def test_the_voids_shown_are_the_suits_each_seat_did_not_follow_and_the_bots_read_the_same(preset, overrides):
     """The machine keeps the voids every seat has shown; the simulator's public record is that list."""
-    for game in games(preset, overrides):
-        result = replay_game(game)
-        table = game.rules.table(game.seats)
-        for record, hand in zip(game.hands, result.hands):
-            state = HandState(table, list(hand.held), HandState.first_leader_for(table, list(hand.held), hand.dealer))
-            shown = [0] * game.seats
-            for seat, card in record.plays:
-                if state.is_over:
-                    break
-                if state.trick and card // 13 != state.trick[0][1] // 13:
-                    shown[seat] |= SUIT_MASKS[state.trick[0][1] // 13]
-                state.push(seat, card)
-                assert state.voids == shown
-    play = HandPlay(table, list(hand.held))
+    for game, record, hand, state in played_hands(preset, overrides):
+        shown = [0] * game.seats
+        for seat, card in record.plays:
+            if state.is_over:
+                break
+            if state.trick and card // 13 != state.trick[0][1] // 13:
+                shown[seat] |= SUIT_MASKS[state.trick[0][1] // 13]
+            state.push(seat, card)
+            assert state.voids == shown
+    play = HandPlay(state.table, list(hand.held))
     assert play.public.voids is play.voids
