@@ -358,6 +358,9 @@ hand_values = st.fixed_dictionaries({
     "extra": st.dictionaries(st.sampled_from(["note", "source", "seat"]), st.integers() | st.text(max_size=3),
                              max_size=2).flatmap(lambda d: st.sampled_from([d, FrozenMapping(d)])),
     "nulls": st.frozensets(st.sampled_from(HAND_KEYS)),
+    "charged": st.none() | st.lists(st.integers(0, 51), max_size=4).map(tuple),
+    "claim": st.none() | st.integers(0, 6),
+    "unmodelled": st.none() | st.lists(st.text(max_size=5), min_size=1, max_size=2).map(tuple),
 })
 
 

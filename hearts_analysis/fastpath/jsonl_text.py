@@ -39,21 +39,24 @@ from typing import Any, Iterable, NamedTuple
 
 import orjson
 
-from ..records.model import HAND_KEYS
+from ..records.model import HAND_KEYS, REFERENCE_ONLY
 from ..records.parquet.encode import MAX_HANDS, EventEncoder, GameHeader
 from ..records.parquet.shred import Shredded, decline
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS
 
-_DEALER, _DIRECTION, _DEAL, _PASSES, _PLAYS, _MOON, _POINTS, _TOTALS = map(HAND_KEYS.index, (
+_LANE_KEYS = tuple(key for key in HAND_KEYS if key not in REFERENCE_ONLY)
+"""The hand fields this lane reads; a hand with any other (a charge, a claim, unmodelled notes) is declined, so
+that the reference replay, which alone reads those, judges its game."""
+_DEALER, _DIRECTION, _DEAL, _PASSES, _PLAYS, _MOON, _POINTS, _TOTALS = map(_LANE_KEYS.index, (
     "dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals"))
 _NAME, _VALUE = itemgetter(2), itemgetter(0)
 _LAYOUTS = {tuple(name.encode() for name in names): tuple(names.index(field) + 1 if field in names else 0
-                                                          for field in HAND_KEYS)
-            for names in (tuple(field for field, given in zip(HAND_KEYS, flags) if given)
-                          for flags in product((False, True), repeat=len(HAND_KEYS)))
+                                                          for field in _LANE_KEYS)
+            for names in (tuple(field for field, given in zip(_LANE_KEYS, flags) if given)
+                          for flags in product((False, True), repeat=len(_LANE_KEYS)))
             if "deal" in names and "plays" in names}
 """The names of a hand's fields, in record order (the deal and the plays among them) -> where each field of
-:data:`HAND_KEYS` is in the values of :func:`_fields` (0: absent)."""
+:data:`_LANE_KEYS` is in the values of :func:`_fields` (0: absent)."""
 _HANDS_KEY, _SPACED_HANDS_KEY, _PASSES_KEY = b'"hands":[{', b'"hands": [{', b'"passes":[['
 _NUMBER_LIST = rb'\[[-0-9,]*\]'
 """What a hand's pattern takes for a list of points: :func:`_numbers` checks them all at once, which costs less than
@@ -334,7 +337,7 @@ def _quoted(names: tuple[str, ...]) -> bytes:
 
 
 def _fields(hand: bytes) -> list:
-    """The text of each field of a hand (``None`` where absent), in :data:`HAND_KEYS` order; or decline.
+    """The text of each field of a hand (``None`` where absent), in :data:`_LANE_KEYS` order; or decline.
 
     The text is ``"name":value`` pairs; ``":`` is in no value of compact text, and a value ends at the last
     ``,"`` before the next ``":``. The names, in their order, must be one of :data:`_LAYOUTS`; the values are
