@@ -4,8 +4,9 @@ The text lists every real choice, best first, with its expected points and a rea
 
 >>> from hearts_analysis.cards import parse_card
 >>> from hearts_analysis.review.board import AdvisedOption, Advice
->>> best = AdvisedOption((parse_card("QS"),), 3.14, 0.41, "fewest points on average", None)
->>> worse = AdvisedOption((parse_card("KS"),), 5.0, 0.5, "1.9 \u00b1 0.3 points more than QS", None)
+>>> from hearts_analysis.review.evaluate import Option
+>>> best = AdvisedOption(Option((parse_card("QS"),), 3.14, 0.3, 2.0, 0.0), 0.41, "fewest points on average")
+>>> worse = AdvisedOption(Option((parse_card("KS"),), 5.0, 0.4, 2.1, 0.0), 0.5, "1.9 \u00b1 0.3 points more than QS")
 >>> print(advice_text(Advice(2, "play", (best, worse), 200)))
 seat 2 plays QS (expected points over 200 deals, best first):
   QS   3.1 ± 0.4  fewest points on average

@@ -61,15 +61,21 @@ class PositionError(ValueError):
 class AdvisedOption:
     """One choice and what it leads to, over the deals the seat's knowledge allows."""
 
-    cards: tuple[Card, ...]
-    expected: float
-    """Expected hand points for the seat."""
+    option: Option
+    """The evaluator's numbers for it (its cards, expected points, chance of QS, hearts, a moon against)."""
     margin: float
     """``confidence_z`` standard errors of :attr:`expected`."""
     reason: str
     """Why it stands where it does, in words."""
-    option: Option
-    """The evaluator's numbers for it (chance of QS, hearts, a moon against)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.option.cards
+
+    @property
+    def expected(self) -> float:
+        """Expected hand points for the seat."""
+        return self.option.expected
 
     def to_dict(self) -> dict[str, Any]:
         return {"cards": names(self.cards), "expected_points": round(self.expected, 2),
@@ -108,15 +114,14 @@ def information_rng(settings: Settings, *facts: object) -> np.random.Generator:
     return np.random.default_rng(list(np.frombuffer(digest, np.uint32)))
 
 
-def _ranked(table: Table, seat: int, kind: str, state: HandState | None, alternatives: list[tuple[Card, ...]],
-            own: np.ndarray, options: list[Option], settings: Settings) -> tuple[AdvisedOption, ...]:
+def _ranked(seat: int, kind: str, state: HandState | None, own: np.ndarray, options: list[Option],
+            settings: Settings) -> tuple[AdvisedOption, ...]:
     order = sorted(range(len(options)), key=lambda i: (options[i].expected, i))
     best = order[0]
     ranked = []
     for i in order:
         _, margin = mean_and_margin(own[i], settings.confidence_z)
-        ranked.append(AdvisedOption(alternatives[i], options[i].expected, margin,
-                                    _reason(state, seat, kind, options, i, best, own, settings), options[i]))
+        ranked.append(AdvisedOption(options[i], margin, _reason(state, seat, kind, options, i, best, own, settings)))
     return tuple(ranked)
 
 
@@ -147,7 +152,7 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
-    return Advice(seat, "pass", _ranked(table, seat, "pass", None, alternatives, own, options, settings),
+    return Advice(seat, "pass", _ranked(seat, "pass", None, own, options, settings),
                   outcomes.points.shape[1])
 
 
@@ -209,7 +214,7 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     outcomes = play_outcomes(state, seat, sample_hands(knowledge, settings.samples, rng), cards, settings, history)
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
-    return Advice(seat, "play", _ranked(table, seat, "play", state, alternatives, own, options, settings),
+    return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
                   outcomes.points.shape[1])
 
 
