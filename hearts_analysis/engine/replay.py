@@ -536,7 +536,7 @@ def replay_game(game: GameRecord) -> GameResult:
     totals = running.totals if ended_at is None or ended_at == len(results) else results[ended_at - 1].totals
     if game.complete and ended_at is None:
         top = max(totals) if game.hands else 0
-        violations.append(Violation("game-over-early", None, None, None, None,
+        violations.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
                                     game_over_early(table.rules, len(game.hands), top)))
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, running.winners)

@@ -53,11 +53,12 @@ from dataclasses import dataclass
 
 from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
+from ..violations import Code
 from .scoring import Moon, score_hand
 from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
                           exchange, legal_cards, sweeps, winning_card)
 
-CHARGE = "charge-invalid"
+CHARGE = Code.CHARGE_INVALID
 """The code of the charge step, which follows the interpreter's cascade in this engine only."""
 
 _SUIT_NAMES = ("club", "diamond", "heart", "spade")
@@ -208,7 +209,7 @@ class HandState:
         if legal >> card & 1:
             return None
         if not found:
-            return Exclusion("card-not-held", f"{card_name(card)} is not in the hand")
+            return Exclusion(Code.CARD_NOT_HELD, f"{card_name(card)} is not in the hand")
         code, kept = found[0]
         return Exclusion(code, f"{self._why(code)}; legal instead: {describe(kept)}")
 

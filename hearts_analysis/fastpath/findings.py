@@ -45,7 +45,7 @@ from ..engine.replay import (Running, check_game_so_far, game_over_early, moon_r
 from ..engine.scoring import Moon
 from ..records.model import HandRecord
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS
-from ..violations import Violation
+from ..violations import Code, Violation
 from .params import TableParams
 
 
@@ -70,24 +70,24 @@ def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block
         if moon_invalid[i]:
             code = int(block.moon[h])
             message, at = moon_record_problem(rule, MOON_CHOICES[code], moon)
-            found.append(Violation("moon-choice-invalid", number, None, at, None, message))
+            found.append(Violation(Code.MOON_CHOICE_INVALID, number, None, at, None, message))
         if points_off[i].any():
             recorded = block.points[h, :n].tolist()
             want = running[i] - (running[i - 1] if i else 0)
             for s in np.flatnonzero(points_off[i]).tolist():
-                found.append(Violation("points-mismatch", number, None, s, None,
+                found.append(Violation(Code.POINTS_MISMATCH, number, None, s, None,
                                        points_mismatch(seat_phrase(s, players), recorded[s], int(want[s]),
                                                        number, moon, s)))
         if block.has_totals[h]:
             for s, (got, want) in enumerate(zip(block.totals[h, :n].tolist(), running[i].tolist())):
                 off = got - want
                 if off and off != deviation[s]:
-                    found.append(Violation("totals-mismatch", number, None, s, None,
+                    found.append(Violation(Code.TOTALS_MISMATCH, number, None, s, None,
                                            totals_mismatch(seat_phrase(s, players), got, want, number)))
                 deviation[s] = off
     if over_early:
         top = int(running[-1].max()) if len(running) else 0
-        found.append(Violation("game-over-early", None, None, None, None,
+        found.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
                                game_over_early(p.table.rules, len(hands), top)))
     return [v.to_dict() for v in found]
 
@@ -115,11 +115,11 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
             moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[i]])
             if moon_invalid[i]:
                 message, at = moon_record_problem(p.moon_rule, MOON_CHOICES[int(block.moon[h])], moon)
-                found.append(Violation("moon-choice-invalid", number, None, at, None, message))
+                found.append(Violation(Code.MOON_CHOICE_INVALID, number, None, at, None, message))
             if off_any[i]:
                 recorded = block.points[h, :n].tolist()
                 for s in np.flatnonzero(points_off[i]).tolist():
-                    found.append(Violation("points-mismatch", number, None, s, None,
+                    found.append(Violation(Code.POINTS_MISMATCH, number, None, s, None,
                                            points_mismatch(seat_phrase(s, players), recorded[s], points[s],
                                                            number, moon, s)))
             totals = tuple(a + b for a, b in zip(running.totals, points))
@@ -145,7 +145,7 @@ def _finish(p, block, hands, found, totals, ended_at, winners, out) -> list[dict
     out.winners[game, :n] = [s in winners for s in range(n)]
     out.complete[game] = ended_at is not None
     if block.complete[game] and ended_at is None:
-        found.append(Violation("game-over-early", None, None, None, None,
+        found.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
                                game_over_early(p.table.rules, len(hands), max(totals) if len(hands) else 0)))
     return [v.to_dict() for v in found]
 
