@@ -62,22 +62,12 @@ def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block
     n = p.players
     found: list[Violation] = []
     deviation = [0] * n
-    rule = p.moon_rule
     for i, h in enumerate(hands.tolist()):
         number = i + 1
         seat = int(moon_seat[i])
         moon = None if seat < 0 else Moon(seat, MOON_CHOICES[int(moon_choice[i])])
-        if moon_invalid[i]:
-            code = int(block.moon[h])
-            message, at = moon_record_problem(rule, MOON_CHOICES[code], moon)
-            found.append(Violation(Code.MOON_CHOICE_INVALID, number, None, at, None, message))
-        if points_off[i].any():
-            recorded = block.points[h, :n].tolist()
-            want = running[i] - (running[i - 1] if i else 0)
-            for s in np.flatnonzero(points_off[i]).tolist():
-                found.append(Violation(Code.POINTS_MISMATCH, number, None, s, None,
-                                       points_mismatch(seat_phrase(s, players), recorded[s], int(want[s]),
-                                                       number, moon, s)))
+        found.extend(_scoring_faults(p, block, h, number, moon, moon_invalid[i], points_off[i],
+                                     running[i] - (running[i - 1] if i else 0), players))
         if block.has_totals[h]:
             for s, (got, want) in enumerate(zip(block.totals[h, :n].tolist(), running[i].tolist())):
                 off = got - want
@@ -90,6 +80,22 @@ def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block
         found.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
                                game_over_early(p.table.rules, len(hands), top)))
     return [v.to_dict() for v in found]
+
+
+def _scoring_faults(p: TableParams, block, h: int, number: int, moon: Moon | None, moon_invalid: bool,
+                    points_off: np.ndarray, want, players: list[str]) -> list[Violation]:
+    """Hand ``h``'s refused moon choice, then each seat's recorded points that differ from ``want``, in the
+    reference engine's words."""
+    found = []
+    if moon_invalid:
+        message, at = moon_record_problem(p.moon_rule, MOON_CHOICES[int(block.moon[h])], moon)
+        found.append(Violation(Code.MOON_CHOICE_INVALID, number, None, at, None, message))
+    if points_off.any():
+        recorded = block.points[h, :p.players].tolist()
+        for s in np.flatnonzero(points_off).tolist():
+            found.append(Violation(Code.POINTS_MISMATCH, number, None, s, None,
+                                   points_mismatch(seat_phrase(s, players), recorded[s], int(want[s]), number, moon, s)))
+    return found
 
 
 def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, played: np.ndarray, start: np.ndarray,
@@ -106,22 +112,13 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
     all_points, moon_seats, moon_choices = out.points[hands, :n].tolist(), out.moon_seat[hands].tolist(), \
         out.moon_choice[hands].tolist()
     has_totals, recorded_all = block.has_totals[hands].tolist(), block.totals[hands, :n].tolist()
-    off_any = points_off.any(axis=1).tolist()
     for i, h in enumerate(hands.tolist()):
         number = i + 1
         if played[i]:
             points = tuple(all_points[i])
             seat = moon_seats[i]
             moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[i]])
-            if moon_invalid[i]:
-                message, at = moon_record_problem(p.moon_rule, MOON_CHOICES[int(block.moon[h])], moon)
-                found.append(Violation(Code.MOON_CHOICE_INVALID, number, None, at, None, message))
-            if off_any[i]:
-                recorded = block.points[h, :n].tolist()
-                for s in np.flatnonzero(points_off[i]).tolist():
-                    found.append(Violation(Code.POINTS_MISMATCH, number, None, s, None,
-                                           points_mismatch(seat_phrase(s, players), recorded[s], points[s],
-                                                           number, moon, s)))
+            found.extend(_scoring_faults(p, block, h, number, moon, moon_invalid[i], points_off[i], points, players))
             totals = tuple(a + b for a, b in zip(running.totals, points))
             recorded_totals = tuple(recorded_all[i]) if has_totals[i] else None
             found.extend(check_game_so_far(table, number, recorded_totals, totals, running, names))
