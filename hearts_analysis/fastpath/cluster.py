@@ -18,15 +18,41 @@ hearts_analysis.fastpath.cluster.DaskMissing: --engine dask needs Dask's distrib
 Tasks are submitted as impure, so that the cluster never hands back an old
 result for a file that has since changed:
 
+>>> class Done:
+...     def __init__(self, value):
+...         self.value = value
+...     def result(self, timeout=None):
+...         return self.value
 >>> class Recorder:
 ...     def submit(self, fn, *args, **options):
-...         return fn(*args), options
->>> ClientExecutor(Recorder()).submit(max, 2, 3)
+...         return Done((fn(*args), options))
+>>> ClientExecutor(Recorder()).submit(max, 2, 3).result()
 (3, {'pure': False})
+
+A Dask future waits for ever once every worker is gone (the scheduler keeps its
+tasks for a worker that may come), so a result is waited for a poll at a time,
+and a cluster left with no worker for :func:`workers_seconds` is an error:
+
+>>> class Gone:
+...     def result(self, timeout=None):
+...         raise TimeoutError
+>>> class Empty:
+...     scheduler = type("Rpc", (), {"address": "tcp://h:8786"})()
+...     def submit(self, fn, *args, **options):
+...         return Gone()
+...     def nthreads(self):
+...         return {}
+>>> from unittest import mock
+>>> with mock.patch.dict("os.environ", {WAIT_ENV: "0"}), mock.patch(f"{__name__}.POLL_SECONDS", 0):
+...     ClientExecutor(Empty()).submit(max, 2, 3).result()
+Traceback (most recent call last):
+hearts_analysis.fastpath.cluster.ClusterError: every worker of the Dask scheduler at tcp://h:8786 is gone (none for 0 s) after 0 tasks were done; the run is incomplete and nothing more is written: start workers with dask worker tcp://h:8786 and run again
 """
 
 from __future__ import annotations
 
+import os
+import time
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
@@ -42,8 +68,28 @@ INSTALL = "pip install 'hearts-analysis[dask]'"
 CONNECT_SECONDS = 10.0
 """How long to try reaching a scheduler before saying it cannot be reached."""
 WORKERS_SECONDS = 60.0
-"""How long to wait for a scheduler to have a worker: with none (all dead, or none started) its tasks would
-wait for ever, with no message."""
+"""How long to wait for a scheduler to have a worker, at the start or when every worker is gone during a run:
+with none (all dead, or none started) its tasks would wait for ever, with no message."""
+WAIT_ENV = "HEARTS_DASK_WORKER_WAIT"
+"""An environment variable that replaces :data:`WORKERS_SECONDS` (seconds), for a cluster whose workers take
+longer to come back, or a test that cannot wait a minute."""
+POLL_SECONDS = 1.0
+"""How often a run waiting for a result checks that the cluster still has a worker."""
+
+
+def workers_seconds() -> float:
+    """How long a scheduler may have no worker: :data:`WAIT_ENV` where it is set to a number, else
+    :data:`WORKERS_SECONDS`."""
+    value = os.environ.get(WAIT_ENV, "").strip()
+    if not value:
+        return WORKERS_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ClusterError(f"{WAIT_ENV}={value!r} is not a number of seconds") from None
+    if not seconds >= 0:
+        raise ClusterError(f"{WAIT_ENV}={value!r} is not a number of seconds") from None
+    return seconds
 
 
 class ClusterError(RuntimeError):
@@ -75,11 +121,12 @@ def connect(scheduler: str | None, workers: int = 1) -> Iterator:
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler} (tried for {CONNECT_SECONDS:g} s: "
                                f"{error}); is it running, and is the address right?") from None
         with client:
+            wait = workers_seconds()
             try:
-                client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+                client.wait_for_workers(1, timeout=wait)
             except (OSError, TimeoutError):
                 raise ClusterError(f"the Dask scheduler at {scheduler} has no workers (waited "
-                                   f"{WORKERS_SECONDS:g} s): start some with dask worker {scheduler}") from None
+                                   f"{wait:g} s): start some with dask worker {scheduler}") from None
             yield client
         return
     with distributed.LocalCluster(n_workers=worker_count(workers), threads_per_worker=1, processes=True,
@@ -88,13 +135,86 @@ def connect(scheduler: str | None, workers: int = 1) -> Iterator:
 
 
 class ClientExecutor:
-    """A ``distributed.Client`` as an executor for :func:`ordered` (tasks are pure: never cached twice)."""
+    """A ``distributed.Client`` as an executor for :func:`ordered` (tasks are impure: never cached twice), whose
+    futures end in a :class:`ClusterError` rather than wait for ever when the cluster cannot finish them."""
 
     def __init__(self, client):
         self.client = client
+        self.done = 0
+        """Results returned so far (said in the error when the run cannot finish)."""
 
-    def submit(self, fn, *args):
-        return self.client.submit(fn, *args, pure=False)
+    def submit(self, fn, *args) -> "ClusterFuture":
+        return ClusterFuture(self, self.client.submit(fn, *args, pure=False))
+
+    def address(self) -> str:
+        return getattr(getattr(self.client, "scheduler", None), "address", None) or "(local cluster)"
+
+    def wait(self, future):
+        """``future``'s result, checking every :data:`POLL_SECONDS` that a worker is left to compute it."""
+        killed = _killed_worker()
+        alone_since = None
+        while True:
+            try:
+                value = future.result(timeout=POLL_SECONDS)
+            except TimeoutError:
+                if self._has_workers():
+                    alone_since = None
+                    continue
+                now = time.monotonic()
+                alone_since = now if alone_since is None else alone_since
+                wait = workers_seconds()
+                if now - alone_since >= wait:
+                    address = self.address()
+                    raise ClusterError(
+                        f"every worker of the Dask scheduler at {address} is gone (none for {wait:g} s) after "
+                        f"{self.done} tasks were done; the run is incomplete and nothing more is written: start "
+                        f"workers with dask worker {address} and run again") from None
+            except killed as error:
+                raise ClusterError(f"a task killed every Dask worker that ran it, so the scheduler at "
+                                   f"{self.address()} gave it up after {self.done} tasks were done; the run is "
+                                   f"incomplete and nothing more is written ({_first_line(error)})") from None
+            else:
+                self.done += 1
+                return value
+
+    def _has_workers(self) -> bool:
+        try:
+            return bool(self.client.nthreads())
+        except (OSError, TimeoutError):   # the scheduler itself does not answer: no worker can be reached
+            return False
+
+
+class ClusterFuture:
+    """A task on the cluster: its result, or a :class:`ClusterError` when no worker is left to compute it."""
+
+    def __init__(self, executor: ClientExecutor, future) -> None:
+        self.executor, self.future = executor, future
+
+    def result(self):
+        return self.executor.wait(self.future)
+
+    def cancel(self) -> None:
+        cancel = getattr(self.future, "cancel", None)
+        if cancel is not None:
+            cancel()
+
+
+def _killed_worker() -> type[BaseException]:
+    """Dask's error for a task whose workers all died running it (a class no task raises without Dask)."""
+    try:
+        from distributed import KilledWorker
+    except ImportError:
+        return _NeverRaised
+    return KilledWorker
+
+
+class _NeverRaised(Exception):
+    pass
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
 
 
 def dask_entries(paths: Iterable, rules: Rules | None = None, scheduler: str | None = None,
