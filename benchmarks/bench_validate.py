@@ -15,9 +15,14 @@ and of the whole process tree (sampled).
     python benchmarks/bench_validate.py --dirty --hands 100000 --baseline ../base   # dirty vs clean, both codes
 
 ``--dirty`` times only the fast path (one worker, ``-q``) on the clean corpus and on
-the same corpus with one game in ten recorded with a wrong point, and gives the
-dirty rate as a ratio to the clean one; with ``--baseline`` (another checkout of
-the project) the same two runs of that code are interleaved with these, in one run.
+the same corpus with one game in ten given a fault, and gives the dirty rate as a
+ratio to the clean one; ``--fault`` names the faults, one dirty corpus each
+(``points``, a wrong point; the play faults ``swap``, ``renege``, ``not-held``,
+``leader``, ``hearts``, ``first-trick``, ``dropped``; ``play``, one of those drawn per game;
+``mixed``, one of all). With ``--baseline`` (another checkout of the project) the
+same runs of that code are interleaved with these, in one run.
+
+    python benchmarks/bench_validate.py --dirty --hands 100000 --fault points,play,mixed --baseline ../base
 """
 
 from __future__ import annotations
@@ -150,20 +155,149 @@ def child(command: list[str]) -> None:
                       "peak_mb": usage.ru_maxrss / 1024}))
 
 
-def faulty(jsonl: Path) -> Path:
-    """The corpus with one game in ten recorded with a wrong point (a Parquet file, cached)."""
+# -- the faults of a dirty corpus (on a game's JSON, as another program would write it wrongly) -------
+def _hands_with_plays(game: dict) -> list[dict]:
+    return [hand for hand in game["hands"] if hand.get("plays")]
+
+
+def _fault_points(game: dict, rng) -> bool:
+    """One seat of one hand recorded with a point too many."""
+    hand = rng.choice(game["hands"])
+    hand["points"][rng.randrange(len(hand["points"]))] += 1
+    return True
+
+
+def _fault_swap(game: dict, rng) -> bool:
+    """Two cards of one seat played in each other's place (often legal-looking, or a renege, or the wrong
+    leader after a trick changes hands)."""
+    hand = rng.choice(_hands_with_plays(game))
+    plays = hand["plays"]
+    seat = rng.choice(plays)[0]
+    own = [i for i, (s, _) in enumerate(plays) if s == seat]
+    if len(own) < 2:
+        return False
+    i, j = rng.sample(own, 2)
+    plays[i][1], plays[j][1] = plays[j][1], plays[i][1]
+    return True
+
+
+def _trick_places(plays: list, seats: int) -> list[tuple[int, int]]:
+    return [(i // seats, i % seats) for i in range(len(plays))]
+
+
+def _fault_renege(game: dict, rng) -> bool:
+    """A seat that followed suit plays instead a card of another suit it plays later (it still holds the
+    card it should have followed with)."""
+    n = len(game["players"])
+    hand = rng.choice(_hands_with_plays(game))
+    plays = hand["plays"]
+    choices = []
+    for i, (seat, card) in enumerate(plays):
+        if i % n and card[-1] == plays[i - i % n][1][-1]:
+            later = [j for j in range(i + 1, len(plays)) if plays[j][0] == seat and plays[j][1][-1] != card[-1]]
+            if later:
+                choices.append((i, rng.choice(later)))
+    if not choices:
+        return False
+    i, j = rng.choice(choices)
+    plays[i][1], plays[j][1] = plays[j][1], plays[i][1]
+    return True
+
+
+def _fault_not_held(game: dict, rng) -> bool:
+    """A seat plays a card another seat plays later (a card from another hand)."""
+    hand = rng.choice(_hands_with_plays(game))
+    plays = hand["plays"]
+    i = rng.randrange(len(plays) - 1)
+    later = [j for j in range(i + 1, len(plays)) if plays[j][0] != plays[i][0]]
+    if not later:
+        return False
+    plays[i][1] = plays[rng.choice(later)][1]
+    return True
+
+
+def _fault_leader(game: dict, rng) -> bool:
+    """Trick 1 is led by the wrong seat (the record of who led is off by one)."""
+    n = len(game["players"])
+    hand = rng.choice(_hands_with_plays(game))
+    hand["plays"][0][0] = (hand["plays"][0][0] + 1) % n
+    return True
+
+
+def _fault_hearts(game: dict, rng) -> bool:
+    """A heart led before hearts are broken: a later lead's card and a heart of the same seat swapped."""
+    n = len(game["players"])
+    hand = rng.choice(_hands_with_plays(game))
+    plays = hand["plays"]
+    for t in range(1, len(plays) // n):
+        if any(card[-1] == "H" or card == "QS" for _, card in plays[:t * n]):
+            return False
+        seat, card = plays[t * n]
+        later = [j for j in range(t * n + 1, len(plays)) if plays[j][0] == seat and plays[j][1][-1] == "H"]
+        if later:
+            j = rng.choice(later)
+            plays[t * n][1], plays[j][1] = plays[j][1], plays[t * n][1]
+            return True
+    return False
+
+
+def _fault_first_trick(game: dict, rng) -> bool:
+    """Points on the first trick: a follower of trick 1 plays a heart or QS it played later."""
+    n = len(game["players"])
+    hand = rng.choice(_hands_with_plays(game))
+    plays = hand["plays"]
+    for i in rng.sample(range(1, n), n - 1):
+        seat = plays[i][0]
+        later = [j for j in range(n, len(plays)) if plays[j][0] == seat and (plays[j][1][-1] == "H"
+                                                                               or plays[j][1] == "QS")]
+        if later:
+            j = rng.choice(later)
+            plays[i][1], plays[j][1] = plays[j][1], plays[i][1]
+            return True
+    return False
+
+
+def _fault_dropped(game: dict, rng) -> bool:
+    """One play left out of the record."""
+    hand = rng.choice(_hands_with_plays(game))
+    del hand["plays"][rng.randrange(len(hand["plays"]))]
+    return True
+
+
+FAULTS = {"points": [_fault_points], "swap": [_fault_swap], "renege": [_fault_renege],
+          "not-held": [_fault_not_held], "leader": [_fault_leader], "hearts": [_fault_hearts],
+          "first-trick": [_fault_first_trick], "dropped": [_fault_dropped]}
+FAULTS["play"] = [f for name, (f,) in FAULTS.items() if name != "points"]
+FAULTS["mixed"] = [f for (f,) in (FAULTS[name] for name in FAULTS if name != "play")]
+"""The ``--fault`` modes: the faults one game in ten gets (``play``: one of the play faults, ``mixed``: one of
+all), each game's fault drawn with its own seeded generator."""
+
+
+def spoil(line: bytes, number: int, fault: str) -> bytes:
+    """Game ``number`` of a corpus (a JSON line) with one fault of mode ``fault``, or unchanged if none applies."""
+    import random
+
     import orjson
-    target = jsonl.with_name(jsonl.stem + "-faulty.parquet")
+    rng = random.Random(number)
+    game = orjson.loads(line)
+    faults = list(FAULTS[fault])
+    rng.shuffle(faults)
+    for attempt in range(20):
+        if faults[attempt % len(faults)](game, rng):
+            return orjson.dumps(game) + b"\n"
+        game = orjson.loads(line)
+    return line
+
+
+def faulty(jsonl: Path, fault: str = "points") -> Path:
+    """The corpus with one game in ten given a fault of mode ``fault`` (a Parquet file, cached)."""
+    target = jsonl.with_name(f"{jsonl.stem}-faulty-{fault}.parquet")
     if target.exists() and current(target):
         return target
-    source = jsonl.with_name(jsonl.stem + "-faulty.jsonl")
+    source = jsonl.with_name(f"{jsonl.stem}-faulty-{fault}.jsonl")
     with open(jsonl, "rb") as lines, open(source, "wb") as out:
         for number, line in enumerate(lines):
-            if number % 10 == 0:
-                game = orjson.loads(line)
-                game["hands"][0]["points"][0] += 1
-                line = orjson.dumps(game) + b"\n"
-            out.write(line)
+            out.write(spoil(line, number, fault) if number % 10 == 0 else line)
     _convert(source, target)
     source.unlink()
     return target
@@ -214,10 +348,11 @@ def table(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def dirty_vs_clean(hands: int, preset: str, players: int, repeat: int, baseline: Path | None) -> None:
-    """The fast path's rate on the corpus with one game in ten wrong, as a ratio to its clean rate."""
+def dirty_vs_clean(hands: int, preset: str, players: int, repeat: int, baseline: Path | None,
+                   faults: list[str]) -> None:
+    """The fast path's rate on the corpus with one game in ten given each fault, as a ratio to its clean rate."""
     jsonl, parquet, games, total = corpus(hands, preset, players)
-    spoilt = faulty(jsonl)
+    corpora = {"clean": parquet, **{fault: faulty(jsonl, fault) for fault in faults}}
     hearts = [sys.executable, "-m", "hearts_analysis", "validate"]
     codes = {"this code": Path(__file__).resolve().parents[1]}
     if baseline is not None:
@@ -225,19 +360,22 @@ def dirty_vs_clean(hands: int, preset: str, players: int, repeat: int, baseline:
     seconds: dict[tuple[str, str, str], float] = {}
     for _ in range(repeat):
         for label, code in codes.items():
-            for kind, path in (("clean", parquet), ("dirty", spoilt)):
+            for kind, path in corpora.items():
                 run = measure(hearts + [str(path), "--quiet"], True, code)
                 for clock in ("seconds", "cpu_seconds"):
                     key = (label, kind, clock)
                     seconds[key] = min(seconds.get(key, run[clock]), run[clock])
-    print(f"{total:,} hands, {games:,} games; one game in ten with a wrong point; fast path, 1 worker, -q")
+    print(f"{total:,} hands, {games:,} games; one game in ten with a fault of each mode; fast path, 1 worker, -q")
     print("(the fastest of the runs of each; CPU seconds are the steadier figure on a busy machine)")
-    print(f"{'':18} {'clean s':>8} {'dirty s':>8} {'clean h/s':>10} {'dirty h/s':>10} {'dirty/clean':>11}")
+    print(f"{'':18} {'fault':>12} {'clean s':>8} {'dirty s':>8} {'clean h/s':>10} {'dirty h/s':>10} "
+          f"{'dirty/clean':>11}")
     for label in codes:
         for clock in ("seconds", "cpu_seconds"):
-            clean, dirty = seconds[label, "clean", clock], seconds[label, "dirty", clock]
-            print(f"{label + (', wall' if clock == 'seconds' else ', CPU'):18} {clean:8.2f} {dirty:8.2f} "
-                  f"{total / clean:10,.0f} {total / dirty:10,.0f} {clean / dirty:11.2f}")
+            clean = seconds[label, "clean", clock]
+            for fault in faults:
+                dirty = seconds[label, fault, clock]
+                print(f"{label + (', wall' if clock == 'seconds' else ', CPU'):18} {fault:>12} {clean:8.2f} "
+                      f"{dirty:8.2f} {total / clean:10,.0f} {total / dirty:10,.0f} {clean / dirty:11.2f}")
 
 
 def main() -> None:
@@ -251,13 +389,19 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=OUT / "bench_validate.json")
     parser.add_argument("--dirty", action="store_true", help="only the dirty-vs-clean ratio of the fast path")
     parser.add_argument("--baseline", type=Path, help="with --dirty: another checkout to measure in the same run")
+    parser.add_argument("--fault", default="points", help="with --dirty: the faults of the dirty corpora, comma "
+                        f"separated, each measured against the clean corpus ({', '.join(FAULTS)})")
     args = parser.parse_args()
     compile_package()
     if args.dirty:
         if args.baseline is not None:
             import compileall
             compileall.compile_dir(args.baseline / "hearts_analysis", quiet=1)
-        return dirty_vs_clean(args.hands, args.preset, args.players, args.repeat, args.baseline)
+        faults = args.fault.split(",")
+        unknown = [fault for fault in faults if fault not in FAULTS]
+        if unknown:
+            parser.error(f"--fault: unknown {', '.join(unknown)}; choose from {', '.join(FAULTS)}")
+        return dirty_vs_clean(args.hands, args.preset, args.players, args.repeat, args.baseline, faults)
     runs = []
     for hands in (args.hands, args.hands // 4):
         print(f"{hands:,} hands:", file=sys.stderr)
