@@ -127,7 +127,7 @@ def test_every_mutation_reports_as_the_reference_engine(tmp_path, mutation):
 
 
 PLAY_FAULTS = ["revoke", "out_of_turn", "card_not_held", "hearts_not_broken", "wrong_first_lead",
-               "points_on_first_trick", "queen_led_early"]
+               "points_on_first_trick", "queen_led_early", "hand_incomplete"]
 
 
 def test_games_with_play_faults_are_judged_by_the_screen_replaying_only_their_faulty_hands(tmp_path):
@@ -151,3 +151,36 @@ def test_json_lines_faults_are_judged_by_the_screen_too(tmp_path):
     assert [r for _, r in fast] == [r for _, r in reference]
     faulty = [by for by, report in fast if report["violations"]]
     assert faulty and faulty == ["screen"] * len(faulty)
+
+
+def _dropped_or_added(seed: int = 3) -> list:
+    """Every clean game of every table with one play left out of a hand, or one added, at a random place: the
+    hand's tricks no longer fill, which the screen's layouts do not cover."""
+    rng = random.Random(seed)
+    games = []
+    for game in clean_games(3):
+        number = rng.randrange(len(game.hands))
+        hand = game.hands[number]
+        plays = list(hand.plays)
+        at = rng.randrange(len(plays))
+        if rng.random() < 0.5:
+            del plays[at]
+            kind = "dropped"
+        else:
+            plays.insert(at, plays[rng.randrange(len(plays))])
+            kind = "added"
+        hands = list(game.hands)
+        hands[number] = dataclasses.replace(hand, plays=tuple(plays))
+        games.append(dataclasses.replace(game, hands=tuple(hands), game_id=f"{game.game_id}-{kind}"))
+    return games
+
+
+def test_a_play_dropped_or_added_replays_only_that_hand(tmp_path):
+    games = _dropped_or_added()
+    path = write_parquet_file(games, tmp_path / "short.parquet")
+    fast = _reports(path, "fast")
+    assert [r for _, r in fast] == [r for _, r in _reports(path, "reference")]
+    assert [r["violations"] for _, r in fast] == [game_report(replay_game(g), "")["violations"] for g in games]
+    assert all(report["violations"] for _, report in fast)
+    assert [by for by, _ in fast] == ["screen"] * len(games)   # the game was not read again for the reference path
+    assert {g.game_id.rsplit("-", 1)[1] for g in games} == {"dropped", "added"}

@@ -128,7 +128,9 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     length = block.hand_rows[hands + 1] - start
     play_rows = length - deck_size - pass_rows
     tricks = play_rows // n
-    ok &= (play_rows >= 0) & (play_rows % n == 0) & ((tricks == size) | ((tricks < size) & p.ends_hand))
+    whole = (play_rows % n == 0) & ((tricks == size) | ((tricks < size) & p.ends_hand))
+    odd = np.flatnonzero(ok & (play_rows >= 0) & ~whole)   # a play too few or too many: replayed alone
+    ok &= (play_rows >= 0) & whole
 
     hand_clean = np.zeros(len(hands), dtype=bool)
     played = np.zeros(len(hands), dtype=bool)
@@ -148,6 +150,8 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
         hand_clean[members] = shape[0] & scores.clean
         points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
         points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
+    for i in odd.tolist():
+        readable[i] = _laid_out(block, p, int(start[i]), int(pass_rows[i]), int(play_rows[i]))
 
     # the game: running totals, recorded totals, the end, the complete flag
     first = np.cumsum(counts) - counts
@@ -245,6 +249,34 @@ def _rows_match(rows: np.ndarray, pattern: np.ndarray) -> np.ndarray:
     differs = np.zeros((len(rows), -(-words // 8) * 8), bool)
     np.not_equal(rows, pattern, out=differs[:, :words])
     return fold(np.bitwise_or, differs.view(np.uint64).T) == 0
+
+
+def _laid_out(block: Block, p: TableParams, start: int, passed: int, plays: int) -> bool:
+    """Whether a hand whose plays do not fill its tricks (a play dropped or added: rare, one hand at a time) has
+    the rows :func:`~hearts_analysis.fastpath.findings.hand_record` reads as the reference reader reads them: the
+    deal rows seat by seat, then the pass rows, then ``plays`` play rows in order, every seat at the table, every
+    card a card, the deal the deck and each pass cards its passer was dealt. Its play faults are then the
+    reference engine's to find, in that hand alone."""
+    n, deck_size = p.players, p.deck_size
+    before_play = deck_size + passed
+    layout = _layout(n, p.hand_size, p.pass_count, passed, 0)
+    rows = slice(start, start + before_play + plays)
+    event, index, seat, card = block.event[rows], block.index[rows], block.seat[rows], block.card[rows]
+    if not ((event[:before_play] == layout.event).all() and (index[:before_play] == layout.index).all()
+            and (seat[:before_play] == layout.seat).all() and (event[before_play:] == PLAY).all()
+            and (index[before_play:] == np.arange(plays)).all() and (seat[before_play:] >= 0).all()
+            and (seat[before_play:] < n).all() and (card >= 0).all()):
+        return False
+    dealt = bits(card[:deck_size]).reshape(n, p.hand_size)
+    hands = np.bitwise_or.reduce(dealt, axis=1)
+    deck = np.bitwise_or.reduce(hands)
+    if int(deck) != int(p.deck) or int(popcount(deck)) != deck_size:
+        return False
+    if passed:
+        given = np.bitwise_or.reduce(bits(card[deck_size:before_play]).reshape(n, p.pass_count), axis=1)
+        if not ((popcount(given) == p.pass_count).all() and not (given & ~hands).any()):
+            return False
+    return True
 
 
 def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.ndarray,
