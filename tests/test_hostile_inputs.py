@@ -245,3 +245,26 @@ def test_a_game_of_more_plays_than_a_line_holds_is_refused_by_name_and_no_temp_f
     assert "long.jsonl:2: error: hands:" in done.stderr and "plays" in done.stderr
     assert readable(tmp_path / "out" / "games.jsonl") == [o["game_id"] for i, o in enumerate(objects) if i != 1]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["games.jsonl"]
+
+
+@pytest.mark.parametrize("output", ["-", "games.jsonl", "games.parquet"])
+def test_an_imported_game_of_more_plays_than_a_line_holds_is_refused_and_the_others_written(tmp_path, monkeypatch,
+                                                                                            output):
+    """``import`` wrote such a game to standard output or a file without a bound (the bound lowered here, under
+    the longest game's plays)."""
+    from hearts_analysis.records.json import files
+    objects = games()
+    histories = tmp_path / "histories.txt"
+    assert run("export", "openspiel", write_jsonl(tmp_path / "games.jsonl", objects), "-o", histories).exit_code == 0
+    plays = [sum(len(hand["plays"]) for hand in o["hands"]) for o in objects]
+    monkeypatch.setattr(files, "MAX_LINE_PLAYS", max(plays) - 1)
+    target = "-" if output == "-" else tmp_path / output
+    done = run("import", "openspiel", histories, "-o", target)
+    assert done.exit_code == 2, done.output
+    assert "error: hands:" in done.stderr and f"{max(plays):,} plays: more than" in done.stderr
+    if output == "-":
+        written = [json.loads(line)["game_id"] for line in done.stdout.splitlines()]
+    else:
+        written = readable(target)
+    assert written == [o["game_id"] for o, count in zip(objects, plays) if count < max(plays)]
+    assert 0 < len(written) < len(objects)

@@ -47,6 +47,7 @@ from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
 from ..records.errors import Item, RecordError
 from ..records.json import dumps_game, read_document
+from ..records.json.files import too_long_for_a_line
 from ..records.sources import (folder_files, foreign_reader, input_problem, iter_sources, open_log, recognise_text,
                                wide_text_check, write_any)
 from ..text import os_error_text, terminal_safe
@@ -141,9 +142,14 @@ def import_openspiel(
 
 
 def _read_reporting(items: Iterable[Item]) -> tuple[list, int]:
-    """The games read, each unreadable record reported on stderr; and how many those were."""
+    """The games read, each unreadable record reported on stderr; and how many those were. A game of more plays
+    than a line holds is refused as ``convert`` refuses it: its line would take gigabytes to build, and no reader
+    reads it back."""
     games, errors = [], 0
     for item in items:
+        refused = None if item.game is None else too_long_for_a_line(item.game, item.source)
+        if refused is not None:
+            item = Item(item.source, error=refused)
         if item.game is None:
             errors += 1
             typer.echo(error_line(item), err=True)
