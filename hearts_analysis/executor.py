@@ -9,7 +9,9 @@ a thread pool, a Dask client wrapped by
 :class:`~hearts_analysis.fastpath.cluster.ClientExecutor`) or over none
 (everything runs here, one task at a time). A task marked ``here`` runs in this
 process in its turn, after the tasks before it are done (a source that cannot be
-sent to a worker, such as standard input).
+sent to a worker, such as standard input). A task marked ``now`` runs in this
+process at once, its result kept in its place while the tasks before it run on
+(a result that costs nothing to find, such as a cache hit).
 
 >>> from concurrent.futures import ThreadPoolExecutor
 >>> tasks = [Task(pow, (n, 2)) for n in range(6)] + [Task(sum, ([1, 2],), here=True)]
@@ -18,6 +20,9 @@ sent to a worker, such as standard input).
 [0, 1, 4, 9, 16, 25, 3]
 >>> list(ordered(tasks, None))
 [0, 1, 4, 9, 16, 25, 3]
+>>> with ThreadPoolExecutor(2) as pool:
+...     list(ordered([Task(pow, (2, 10)), Task(len, ("cached",), now=True), Task(abs, (-3,))], pool))
+[1024, 6, 3]
 
 The input is read lazily: no more than ``ahead`` tasks beyond the result being
 returned are taken from it.
@@ -50,11 +55,23 @@ from .cpus import worker_count
 
 @dataclass(frozen=True)
 class Task:
-    """``fn(*args)``, sent to the executor, or run in this process in its turn where ``here``."""
+    """``fn(*args)``, sent to the executor; run in this process in its turn where ``here``, at once where
+    ``now``."""
 
     fn: Callable[..., Any]
     args: tuple = ()
     here: bool = False
+    now: bool = False
+
+
+class _Ready:
+    """A result found here, shaped like a future, to wait in its place among those in flight."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
 
 
 def ordered(tasks: Iterable[Task], executor: Any = None, ahead: int = 4,
@@ -77,7 +94,7 @@ def ordered(tasks: Iterable[Task], executor: Any = None, ahead: int = 4,
                     yield done(pending.popleft().result())
                 yield done(task.fn(*task.args))
                 continue
-            pending.append(executor.submit(task.fn, *task.args))
+            pending.append(_Ready(task.fn(*task.args)) if task.now else executor.submit(task.fn, *task.args))
             while len(pending) > ahead:
                 yield done(pending.popleft().result())
         while pending:

@@ -73,3 +73,37 @@ def test_the_puzzles_reuse_the_review_replay(game, hands_replayed):
     assert hands_replayed[0] == before
     assert found == puzzles(game, done.review, "g.json")   # the same puzzles as from a fresh replay
     assert found, "the seed should flag some decision"
+
+
+class _Outstanding:
+    """An executor that runs each task at once and counts the futures whose result is not yet taken."""
+
+    def __init__(self):
+        self.open = self.most = 0
+
+    def submit(self, fn, *args):
+        outer = self
+
+        class Counted(Future):
+            def result(self, timeout=None):
+                if not self.taken:
+                    self.taken = True
+                    outer.open -= 1
+                return super().result(timeout)
+
+        future = Counted()
+        future.taken = False
+        future.set_result(fn(*args))
+        self.open += 1
+        self.most = max(self.most, self.open)
+        return future
+
+
+def test_the_hands_in_flight_are_bounded_by_hands_not_by_games(game):
+    """A game's hands were all sent at once, so a long game had every hand in flight whatever ``ahead`` said;
+    now at most ``ahead`` beyond the one being returned, across and within games, in input order."""
+    executor = _Outstanding()
+    done = list(review_items([Item("g:1", game), Item("g:2", game)], TINY, executor=executor, ahead=1))
+    assert executor.most == 2 < len(game.hands)
+    alone = review_game(game, TINY)
+    assert [d.review for d in done] == [alone, alone]

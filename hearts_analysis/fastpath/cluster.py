@@ -127,11 +127,28 @@ def connect(scheduler: str | None, workers: int = 1) -> Iterator:
             except (OSError, TimeoutError):
                 raise ClusterError(f"the Dask scheduler at {scheduler} has no workers (waited "
                                    f"{wait:g} s): start some with dask worker {scheduler}") from None
+            _quiet_gathers(client)
             yield client
         return
     with distributed.LocalCluster(n_workers=worker_count(workers), threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         yield client
+
+
+def _quiet_gathers(client) -> None:
+    """Keep the client from printing a traceback after a :class:`ClusterError`: every wait for a result that
+    timed out (:meth:`ClientExecutor.wait`) leaves a gathering task in the client's loop, which ends in
+    ``AllExit`` when the client closes, and asyncio prints each such task's traceback as it is collected."""
+    from distributed.client import AllExit
+    loop = getattr(client.loop, "asyncio_loop", None)
+    if loop is None:
+        return
+
+    def handler(loop, context):
+        if not isinstance(context.get("exception"), AllExit):
+            loop.default_exception_handler(context)
+
+    loop.call_soon_threadsafe(loop.set_exception_handler, handler)
 
 
 class ClientExecutor:

@@ -26,7 +26,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from ..executor import open_executor  # noqa: F401  (where hands are reviewed; importable from here too)
+from ..executor import Task, open_executor, ordered  # noqa: F401  (open_executor: importable from here too)
 from ..records.errors import Item
 from ..records.model import GameRecord
 from .cache import ReviewCache
@@ -49,16 +49,6 @@ class ReviewedGame:
 def review_hand_task(start: HandStart, seats: tuple[int, ...] | None, settings: Settings) -> GameReview:
     """The review of one hand from its replayed start (what a worker runs: it replays nothing)."""
     return review_start(start, seats, settings)
-
-
-class _Done:
-    """A result already at hand, shaped like a future."""
-
-    def __init__(self, value: GameReview):
-        self.value = value
-
-    def result(self) -> GameReview:
-        return self.value
 
 
 def seats_of(game: GameRecord, player: str | None) -> tuple[int, ...] | None:
@@ -92,37 +82,19 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
     """Every item, reviewed, in input order; games without ``player`` are left out.
 
     ``executor``: anything with ``submit(fn, *args)`` returning a future (a process pool, a Dask
-    client wrapper); ``None`` reviews here. ``ahead`` bounds the hands in flight beyond the game
-    being returned. ``progress(k)`` is called as ``k`` more hands are done: as each is reviewed here (or found
-    in the cache), and as the game that an executor's hand belongs to is returned.
+    client wrapper); ``None`` reviews here. The hands run through :func:`~hearts_analysis.executor.ordered`, so
+    ``ahead`` bounds the hands in flight beyond the one being returned, and a cached hand waits in its place.
+    ``progress(k)`` is called as ``k`` more hands are done (reviewed, or found in the cache), in input order.
     """
     wanted = None if hands is None else list(hands)
-    pending: deque[tuple[Item, tuple[int, ...] | None, list, dict]] = deque()
-    in_flight = 0
+    games: deque[_Game] = deque()   # the games whose hands are being taken, in input order
 
-    def finish() -> ReviewedGame:
-        nonlocal in_flight
-        item, seats, parts, starts = pending.popleft()
-        if item.game is None:
-            return ReviewedGame(item, None, None)
-        reviews = []
-        for number, key, future in parts:
-            review = future.result()
-            if cache is not None and not isinstance(future, _Done):
-                cache.put(key, review)
-            reviews.append(review)
-            in_flight -= not isinstance(future, _Done)
-            if progress and not isinstance(future, _Done):   # a hand at hand was counted when it was done
-                progress(1)
-        game = item.game
-        decisions = tuple(d for r in reviews for d in r.decisions)
-        skipped = tuple(s for r in reviews for s in r.skipped)
-        return ReviewedGame(item, GameReview(game.game_id, game.players, decisions, skipped), seats, starts)
-
-    for item in items:
-        if item.game is None:
-            pending.append((item, None, [], {}))
-        else:
+    def tasks() -> Iterator[Task]:
+        for item in items:
+            if item.game is None:   # an unreadable record keeps its place by a result of its own
+                games.append(_Game(item, None, [], {}))
+                yield Task(_nothing, now=True)
+                continue
             seats = seats_of(item.game, player)
             if seats == ():
                 continue
@@ -132,24 +104,61 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
                      for number, key in zip(numbers, keys)]
             missing = [number for number, review in zip(numbers, known) if review is None]
             starts = {start.number: start for start in hand_starts(item.game, missing)} if missing else {}
-            parts = []
-            for number, key, review in zip(numbers, keys, known):
-                if review is not None:
-                    parts.append((number, key, _Done(review)))
-                elif executor is None:
-                    parts.append((number, key, _Done(review_hand_task(starts[number], seats, settings))))
-                    if cache is not None:
-                        cache.put(key, parts[-1][2].value)
-                else:
-                    parts.append((number, key, executor.submit(review_hand_task, starts[number], seats, settings)))
-                    in_flight += 1
-                if progress and isinstance(parts[-1][2], _Done):   # the bar moves a hand at a time
-                    progress(1)
-            pending.append((item, seats, parts, starts))
-        while pending and (executor is None or in_flight > ahead or len(pending) > ahead):
-            yield finish()
-    while pending:
-        yield finish()
+            games.append(_Game(item, seats, [key if review is None else None for key, review in zip(keys, known)],
+                               starts))
+            for number, review in zip(numbers, known):
+                yield (Task(_same, (review,), now=True) if review is not None
+                       else Task(review_hand_task, (starts[number], seats, settings)))
+
+    for review in ordered(tasks(), executor, ahead):
+        while games[0].done:   # a game with no hand to review
+            yield games.popleft().reviewed()
+        game = games[0]
+        if game.item.game is not None:
+            key = game.keys[len(game.reviews)]
+            if cache is not None and key is not None:
+                cache.put(key, review)
+            if progress:
+                progress(1)
+        game.reviews.append(review)
+        while games and games[0].done:
+            yield games.popleft().reviewed()
+    while games:
+        yield games.popleft().reviewed()
+
+
+@dataclass
+class _Game:
+    """A game whose hands are in flight: the cache key of each hand to review (``None`` for one found in the
+    cache), the replayed starts, and the reviews back so far."""
+
+    item: Item
+    seats: tuple[int, ...] | None
+    keys: list[str | None]
+    starts: dict
+    reviews: list = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        """Every result is back (an unreadable record has one, its place holder)."""
+        return len(self.reviews) == (len(self.keys) if self.item.game is not None else 1)
+
+    def reviewed(self) -> ReviewedGame:
+        game = self.item.game
+        if game is None:
+            return ReviewedGame(self.item, None, None)
+        decisions = tuple(d for r in self.reviews for d in r.decisions)
+        skipped = tuple(s for r in self.reviews for s in r.skipped)
+        return ReviewedGame(self.item, GameReview(game.game_id, game.players, decisions, skipped), self.seats,
+                            self.starts)
+
+
+def _same(value):
+    return value
+
+
+def _nothing() -> None:
+    return None
 
 
 @dataclass(frozen=True)
