@@ -93,7 +93,7 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
         for item in items:
             if item.game is None:   # an unreadable record keeps its place by a result of its own
                 games.append(_Game(item, None, [], {}))
-                yield Task(_nothing, now=True)
+                yield Task(_same, (None,), now=True)
                 continue
             seats = seats_of(item.game, player)
             if seats == ():
@@ -155,10 +155,6 @@ class _Game:
 
 def _same(value):
     return value
-
-
-def _nothing() -> None:
-    return None
 
 
 @dataclass(frozen=True)
