@@ -100,3 +100,22 @@ def test_without_dask_the_dask_engine_says_how_to_install_it(corpus):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 2
     assert "pip install 'hearts-analysis[dask]'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_run_stopped_part_way_prints_no_half_json_document(corpus, monkeypatch):
+    """Dead Dask workers stop a run after some games are done (``ClusterError``): the JSON on standard
+    output is the whole document or nothing, never a prefix a pipe would take for a broken file."""
+    from hearts_analysis.fastpath import audit_api
+    from hearts_analysis.fastpath.cluster import ClusterError
+    entries = audit_api.CorpusAudit.__iter__
+
+    def stopped(self):
+        for number, entry in enumerate(entries(self)):
+            if number == 1:
+                raise ClusterError("every worker of the Dask scheduler is gone")
+            yield entry
+
+    monkeypatch.setattr(audit_api.CorpusAudit, "__iter__", stopped)
+    code, stdout, stderr = validate("--format", "json", "--engine", "reference", corpus / "games.jsonl")
+    assert code == 2 and b"every worker" in stderr, stderr
+    assert stdout == b""

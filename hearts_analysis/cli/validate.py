@@ -20,7 +20,9 @@ games.jsonl:1: hand 1 seat 0: points-mismatch: seat 0 (bot1) is recorded with 0 
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 from enum import Enum
 from typing import Optional
 
@@ -31,6 +33,11 @@ from ..text import terminal_safe
 from .app import RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
 from .progress import progress
+
+
+JSON_SPOOL_BYTES = 8 << 20
+"""The JSON document is held until the run ends, so that a run stopped part way (dead Dask workers) prints no
+half document; past this size it is held in a temporary file, not in memory."""
 
 
 def violation_line(source: str, violation: dict, paint: Painter = plain) -> str:
@@ -130,8 +137,11 @@ def validate(
 
     try:
         with progress("validating", enabled="-" not in paths) as bar:
-            if as_json:   # stdout taken inside: on a terminal, progress clears its line before each write
-                audit.write_json(sys.stdout.buffer, advance)
+            if as_json:
+                with tempfile.SpooledTemporaryFile(max_size=JSON_SPOOL_BYTES) as held:
+                    audit.write_json(held, advance)
+                    held.seek(0)
+                    shutil.copyfileobj(held, sys.stdout.buffer)   # only a whole document: a stopped run prints none
                 sys.stdout.buffer.flush()
             else:
                 for entry in audit:
