@@ -316,7 +316,7 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
     readable = ok.copy()
     ok &= play.clean
-    readable &= ((seats[before_play:] >= 0) & (seats[before_play:] < n)).all(axis=0)
+    readable &= ((seats >= 0) & (seats < n)).all(axis=0)
     return ok, readable, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
 
 
