@@ -193,3 +193,17 @@ def test_a_task_that_kills_its_worker_is_a_clear_error(tmp_path):
     assert code == 2 and "Traceback" not in stderr, stderr
     assert "a task killed every Dask worker that ran it" in stderr and len(stderr.strip().splitlines()) == 1
     assert not (tmp_path / "r.json").exists()
+
+
+def test_the_clients_retry_warnings_stay_quiet_during_a_run_and_come_back_after(cluster):
+    """When a worker dies the client logs "Couldn't gather 1 keys, rescheduling" on its own; the run's one line
+    already says what happened, so during a run only the client's errors get through."""
+    import logging
+
+    from hearts_analysis.fastpath.cluster import CLIENT_LOGGER, connect
+    address, _, _ = cluster
+    logger = logging.getLogger(CLIENT_LOGGER)
+    with connect(address):
+        assert not logger.isEnabledFor(logging.WARNING)
+        assert logger.isEnabledFor(logging.ERROR)
+    assert logger.isEnabledFor(logging.WARNING)

@@ -51,6 +51,7 @@ hearts_analysis.fastpath.cluster.ClusterError: every worker of the Dask schedule
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from contextlib import contextmanager
@@ -75,6 +76,9 @@ WAIT_ENV = "HEARTS_DASK_WORKER_WAIT"
 longer to come back, or a test that cannot wait a minute."""
 POLL_SECONDS = 1.0
 """How often a run waiting for a result checks that the cluster still has a worker."""
+CLIENT_LOGGER = "distributed.client"
+"""The logger of the client's own retries (\"Couldn't gather 1 keys, rescheduling\"): when a worker dies, the
+run itself says what happened and what to do, in one line, so these stay quiet during a run."""
 
 
 def workers_seconds() -> float:
@@ -128,11 +132,24 @@ def connect(scheduler: str | None, workers: int = 1) -> Iterator:
                 raise ClusterError(f"the Dask scheduler at {scheduler} has no workers (waited "
                                    f"{wait:g} s): start some with dask worker {scheduler}") from None
             _quiet_gathers(client)
-            yield client
+            with _quiet_retries():
+                yield client
         return
     with distributed.LocalCluster(n_workers=worker_count(workers), threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         yield client
+
+
+@contextmanager
+def _quiet_retries() -> Iterator[None]:
+    """Hold the client's retry warnings (:data:`CLIENT_LOGGER`) back to errors for the duration of a run."""
+    logger = logging.getLogger(CLIENT_LOGGER)
+    level = logger.level
+    logger.setLevel(max(level, logging.ERROR))
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _quiet_gathers(client) -> None:
