@@ -143,10 +143,15 @@ def append_items(items: Iterable[Item], folder: str | Path, partition_size: int 
                 added_from: dict[str, str] = {}
                 counts = {"skipped": 0, "errors": 0, "without_id": 0}
                 with GameWriter(staging / "parts", partition_size) as writer:
-                    for game in _new_games(items, folder, present, added_from, counts, on_error, on_skip):
-                        writer.add(game)
+                    for item in _new_games(items, folder, present, added_from, counts, on_error, on_skip):
+                        try:
+                            writer.add(item.game)
+                        except RecordError as error:   # a game a part cannot hold; the others still go in
+                            added_from.pop(item.game.game_id, None)
+                            _refused(Item(item.source, error=error.at(item.source)), counts, on_error)
+                            continue
                         if on_progress is not None:
-                            on_progress(1, len(game.hands))
+                            on_progress(1, len(item.game.hands))
                 parts = _move_in(staging / "parts", where) if writer.games else ()
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
@@ -156,12 +161,10 @@ def append_items(items: Iterable[Item], folder: str | Path, partition_size: int 
 
 
 def _new_games(items: Iterable[Item], folder: Path, present: set[str], added_from: dict[str, str],
-               counts: dict[str, int], on_error, on_skip) -> Iterator[GameRecord]:
+               counts: dict[str, int], on_error, on_skip) -> Iterator[Item]:
     for item in items:
         if item.game is None:
-            counts["errors"] += 1
-            if on_error is not None:
-                on_error(item)
+            _refused(item, counts, on_error)
             continue
         game_id = item.game.game_id
         if game_id is None:
@@ -174,7 +177,13 @@ def _new_games(items: Iterable[Item], folder: Path, present: set[str], added_fro
             continue
         else:
             added_from[game_id] = item.source
-        yield item.game
+        yield item
+
+
+def _refused(item: Item, counts: dict[str, int], on_error) -> None:
+    counts["errors"] += 1
+    if on_error is not None:
+        on_error(item)
 
 
 def _move_in(staged: Path, folder: Path) -> tuple[str, ...]:

@@ -185,7 +185,11 @@ class _Counter:
         if item.game is None:
             self.error(item)
             return
-        write(item.game)
+        try:
+            write(item.game)
+        except RecordError as error:   # a game the output cannot hold; the others still go in
+            self.error(Item(item.source, error=error.at(item.source)))
+            return
         self.count(len(item.game.hands))
 
     def games(self, items: Iterable[Item], target: Path) -> Iterator[GameRecord]:

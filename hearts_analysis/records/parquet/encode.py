@@ -58,6 +58,11 @@ _FLAG = (bool, type(None))
 _RULES_SEEN_MAX = 1024
 MAX_HANDS = np.iinfo(np.int16).max
 """Hands a game may have in the layout (the ``hand`` column is int16)."""
+MAX_TRICKS = np.iinfo(np.int8).max
+"""Tricks' worth of plays a hand may have in the layout (the ``trick`` column, ``index // players + 1``, is
+int8): a hand of ``players`` seats holds at most ``MAX_TRICKS * players`` plays."""
+MAX_CARDS = np.iinfo(np.int16).max + 1
+"""Cards a seat's deal or pass list may hold (the ``index`` column, its position in the list, is int16)."""
 
 SCHEMA_V1 = SCHEMA.with_metadata({**SCHEMA.metadata, META_LAYOUT.encode(): LAYOUT_V1.encode()})
 
@@ -66,11 +71,14 @@ class EventEncoder:
     """Collects whole games; :meth:`take_batch` hands them over as an :class:`EventBatch` (``events/2``
     tables), :meth:`take` as one ``events/1`` table.
 
-    ``next_game`` is the ``game`` value of the next game added (the index in its file).
+    ``next_game`` is the ``game`` value of the next game added (the index in its file). A ``bounded`` encoder,
+    one that writes files, refuses a game its columns cannot number (:func:`check_sizes`); in memory such a game
+    is still read, as its plays stay in order whatever the columns say.
     """
 
-    def __init__(self, next_game: int = 0) -> None:
+    def __init__(self, next_game: int = 0, *, bounded: bool = False) -> None:
         self.next_game = next_game
+        self.bounded = bounded
         self._rules_seen: dict[tuple[bytes, int], bool] = {}
         self._clear()
 
@@ -117,7 +125,10 @@ class EventEncoder:
         The hands, where the time goes, are read in :meth:`_hands`.
         """
         header = self.game_header(obj)
-        self.commit_games([header], (shred or self._hands)(header.hands, header.seats), [self.next_game])
+        hands = (shred or self._hands)(header.hands, header.seats)
+        if self.bounded:
+            check_sizes(hands, header.seats)
+        self.commit_games([header], hands, [self.next_game])
         return len(header.hands)
 
     def game_header(self, obj: Any) -> "GameHeader":
@@ -226,6 +237,28 @@ class EventEncoder:
         """The games added since the last call as one table in layout order (``None`` if none)."""
         batch = self.take_batch()
         return None if batch is None else batch.table()
+
+
+def check_sizes(hands: Shredded, players: int) -> None:
+    """Raise the :class:`RecordError` of a hand whose plays, or a seat's dealt or passed cards, are more than the
+    layout's columns number (:data:`MAX_TRICKS`, :data:`MAX_CARDS`): written, they would wrap round to wrong
+    values that every reader of the file would take at their word. No game played by the rules comes near."""
+    most = MAX_TRICKS * players
+    if hands.plays and max(hands.plays) > most:
+        k = next(k for k, plays in enumerate(hands.plays) if plays > most)
+        raise RecordError(f"{hands.plays[k]:,} plays; a Parquet corpus numbers at most {most:,} plays in a hand of "
+                          f"{players} players ({MAX_TRICKS} tricks)", f"hands[{hands.numbers[k] - 1}].plays")
+    for kind, lengths in (("deal", hands.deal_lens), ("passes", hands.pass_lens)):
+        if lengths and max(lengths) > MAX_CARDS:
+            k = next(k for k, length in enumerate(lengths) if length > MAX_CARDS)
+            hand = k // players if kind == "deal" else _passing_hand(hands.passed, k // players)
+            raise RecordError(f"{lengths[k]:,} cards; a Parquet corpus numbers at most {MAX_CARDS:,} cards in a "
+                              f"seat's list", f"hands[{hands.numbers[hand] - 1}].{kind}[{k % players}]")
+
+
+def _passing_hand(passed: list[bool], k: int) -> int:
+    """The index of the ``k``-th hand (0-based) that has a ``passes`` list."""
+    return [hand for hand, has in enumerate(passed) if has][k]
 
 
 class CardRows(NamedTuple):

@@ -65,7 +65,8 @@ class GameWriter:
     Use as a context manager; the output appears only when the block ends without an
     exception. ``add`` takes records; ``add_json`` takes parsed ``hearts-game/1``
     objects and raises :class:`RecordError` (the output unharmed) for one that is
-    not a valid record. The main thread collects games; one background thread
+    not a valid record; both raise it for a game the file's columns cannot number
+    (:func:`~.encode.check_sizes`). The main thread collects games; one background thread
     builds each batch's table and writes it, at most one batch behind (on one
     core, the main thread does it).
     """
@@ -79,7 +80,7 @@ class GameWriter:
         self.partition_size = partition_size
         self.row_group_hands = row_group_hands
         self.games = self.hands = 0
-        self._encoder = EventEncoder()
+        self._encoder = EventEncoder(bounded=True)
         self._stack = contextlib.ExitStack()
         self._pool: ThreadPoolExecutor | None = None
         self._pending: list[Future] = []
