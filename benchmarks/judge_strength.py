@@ -187,11 +187,17 @@ def main() -> None:
     parser.add_argument("--model", default=Settings.model, help="the judge's Settings.model (its rollout player)")
     parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
     parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
+    parser.add_argument("--exact-tricks", type=int, default=Settings.exact_tricks,
+                        help="the judge's Settings.exact_tricks (tricks left at which rollouts search exactly)")
+    parser.add_argument("--own-model", default=None,
+                        help="the judge's Settings.own_model (the rollout player of its own later plays)")
     args = parser.parse_args()
     settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
-                        mix=tuple(m for m in args.mix.split(",") if m))
+                        mix=tuple(m for m in args.mix.split(",") if m), exact_tricks=args.exact_tricks,
+                        own_model=args.own_model)
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
-          f"mix={settings.mix}; the review that claims costs: the same settings")
+          f"mix={settings.mix}, exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
+          f"settings")
     calibrate = not args.no_calibration
     print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) "
                     "| claimed by flags/hand | calibration of the flags |" if calibrate else " |"))

@@ -18,7 +18,7 @@ from hearts_analysis.engine.scoring import score_hand
 from hearts_analysis.engine.state import HandState
 from hearts_analysis.kernel.compiled import (BASIC, ENDED, HANDS, LEADER, LOWEST, NUMBER, POSITION, STRONG, TAKEN,
                                              TRICK, WON, choose, facts, finish, finish_all, legal, mover, play,
-                                             points, position, start)
+                                             one_seat, points, position, start)
 from hearts_analysis.review.policy import MODELS, choose_passes
 from hearts_analysis.review.rollout import History, play_out, play_out_with_bots
 from hearts_analysis.rules import Rules
@@ -223,6 +223,25 @@ def test_rollouts_of_many_deals_equal_rollouts_one_deal_at_a_time():
         values, final = finish(start(facts(table), row, leader), facts(table), 2, STRONG)
         assert many[0][lane].tolist() == values.tolist()
         assert many[1][lane].tolist() == final[TAKEN:TAKEN + 4].tolist()
+
+
+def test_one_seat_played_by_another_player_plays_its_cards_and_the_others_theirs():
+    """A code of ``one_seat``: the seat named plays ``own``'s card, every other seat ``others``', move by move
+    through whole hands; and one seat played by the same player is that player."""
+    table = PRESET_RULES[0].table(4)
+    facts_ = facts(table)
+    differs = 0
+    for hands, leader in zip(*_deals(table, random.Random(11), 60)):
+        kernel = start(facts_, hands, leader)
+        while kernel[NUMBER] <= table.hand_size and kernel[ENDED] == 0:
+            seat = mover(kernel, facts_)
+            mixed = choose(kernel, facts_, seat, one_seat(BASIC, 2, STRONG))
+            plain = choose(kernel, facts_, seat, STRONG if seat == 2 else BASIC)
+            assert mixed == plain
+            assert choose(kernel, facts_, seat, one_seat(BASIC, 2, BASIC)) == choose(kernel, facts_, seat, BASIC)
+            differs += choose(kernel, facts_, seat, BASIC) != choose(kernel, facts_, seat, STRONG)
+            play(kernel, facts_, seat, mixed)
+    assert differs > 100   # the two players disagree often enough for the check to mean something
 
 
 # -- a seeded review: the same outcomes as the numpy lanes it replaced ------------------------------------

@@ -359,6 +359,25 @@ BASIC, STRONG, LOWEST, GUARD = 0, 1, 2, 3
 """The players, as the kernel names them (``LOWEST`` plays the lowest legal card: a player simple
 enough that the tests can play it on the simulator's engine too; ``GUARD`` is ``BASIC`` that stops a
 moon, :func:`_guard`)."""
+ONE_SEAT = 1 << 12
+"""A player code at or above this plays one seat by another player than the rest:
+``ONE_SEAT | seat << 8 | own << 4 | others`` (:func:`one_seat`)."""
+
+
+def one_seat(others: int, seat: int, own: int) -> int:
+    """The player code of ``others`` at every seat but ``seat``, which ``own`` plays."""
+    return ONE_SEAT | seat << 8 | own << 4 | others
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def seat_player(player, seat):
+    """The plain player of ``seat`` under the code ``player`` (:data:`ONE_SEAT`)."""
+    if player < ONE_SEAT:
+        return player
+    if seat == (player >> 8) & 15:
+        return (player >> 4) & 15
+    return player & 15
+
 
 _FIELD = 0x1FFF
 _NONE = 1 << 20
@@ -398,6 +417,7 @@ def choose(state, rules, seat, player):
     cards = legal(state, rules, seat)
     if cards == 0:
         return -1
+    player = seat_player(player, seat)
     if player == BASIC:
         return _basic(state, rules, seat, cards)
     if player == LOWEST:

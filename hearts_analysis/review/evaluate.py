@@ -47,7 +47,8 @@ from .advice import AdviceBound, members
 from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount, special_cards
 from .reasons import explain, point_parts_all
-from .policy import MODEL_WORDS, MODELS, OTHER_MODEL
+from ..kernel.compiled import one_seat
+from .policy import MODEL_WORDS, MODELS, OTHER_MODEL, Model
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .deal_weights import inferred_hands
 from .sampling import sample_hands
@@ -108,6 +109,10 @@ class Settings:
     built to imitate (it agrees with the simulator's heuristic bot on 99% of plays). ``guard`` is
     ``basic`` that stops a lone point-taker's moon; it is not the default either: in the duplicate
     matches of ``benchmarks/judge_strength.py`` its gain was within the noise (the README's judge table)."""
+    own_model: str | None = None
+    """The rollout player of the judged seat's own later plays (:data:`~.policy.MODELS`); ``None``: the
+    same as the others' (:attr:`model`). It models this seat, not the others, so a stronger one here
+    copies nobody at the table."""
     mix: tuple[str, ...] = ()
     """Other rollout players under which every alternative is also played out on the same deals when
     the best is chosen, as so many more deals (the fresh deals that judge a cost stay with
@@ -376,6 +381,13 @@ def play_choices(state: HandState, seat: int, card: Card | None = None) -> tuple
     return [card if i == chosen else group[0] for i, group in enumerate(groups)], chosen
 
 
+def seat_model(settings: Settings, model: str, seat: int) -> Model:
+    """The rollout player ``model`` at the other seats, with ``seat`` played by ``settings.own_model``."""
+    if settings.own_model is None:
+        return MODELS[model]
+    return MODELS[model]._replace(plays=one_seat(MODELS[model].plays, seat, MODELS[settings.own_model].plays))
+
+
 def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
                   history: History | None = None, model: str | None = None) -> Outcomes:
     """Each of ``cards`` played by ``seat`` at ``state`` on the deals ``hands``, under the rollout player
@@ -383,9 +395,10 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
     for the review's verdicts and the judge's own play alike."""
     if settings.bot is None:
         if model is None and settings.mix:
-            return _joined([play_out(state, hands, cards, settings.exact_tricks, MODELS[m].plays)
+            return _joined([play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, m, seat).plays)
                             for m in (settings.model,) + settings.mix])
-        return play_out(state, hands, cards, settings.exact_tricks, MODELS[model or settings.model].plays)
+        return play_out(state, hands, cards, settings.exact_tricks,
+                        seat_model(settings, model or settings.model, seat).plays)
     if history is None:
         raise ValueError("reviewing with bots needs the hand's history")
     return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
@@ -441,7 +454,7 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     """``(finalists, outcomes)``: ``candidates`` screened to ``pass_finalists`` (with ``keep`` among them),
     then played out on ``pass_deals`` deals: the one evaluator of a pass, for the review's verdicts
     and the judge's own pass alike."""
-    model = MODELS[settings.model]
+    model = seat_model(settings, settings.model, seat)
     finalists = candidates
     if len(candidates) > settings.pass_finalists + 1:
         finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
@@ -451,8 +464,8 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     if keep is not None and keep not in finalists:
         finalists = finalists + [keep]
     deals = sample_hands(knowledge, settings.pass_deals, rng)
-    outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks, MODELS[m])
-                        for m in (settings.model,) + settings.mix])
+    outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
+                                 seat_model(settings, m, seat)) for m in (settings.model,) + settings.mix])
     return finalists, outcomes
 
 
@@ -483,7 +496,7 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
-                        settings.exact_tricks, MODELS[model]).points
+                        settings.exact_tricks, seat_model(settings, model, seat)).points
 
     judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
     fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, settings.model)
