@@ -119,6 +119,10 @@ def review(
                                 help="The rollout player that models the others: basic (duck and dump; the "
                                      "default), guard (basic that stops a moon) or strong (a careful club player; slower, "
                                      "and still being measured)."),
+    own_model: Model = typer.Option("strong", "--own-model",
+                                    help="The rollout player of the reviewed seat's own later plays: strong (a "
+                                         "careful club player that also runs for the moon; the default), basic or "
+                                         "guard."),
     confirm: bool = typer.Option(True, "--confirm/--no-confirm",
                                  help="Judge each flagged decision again under the other rollout player and "
                                       "flag it only when both find a loss (otherwise: unclear, with why)."),
@@ -173,7 +177,7 @@ def review(
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
     settings = Settings(samples=samples, pass_samples=pass_samples, seed=seed, budget=budget, model=model.value,
-                        confirm=confirm,
+                        own_model=own_model.value, confirm=confirm,
                         infer=None if infer is None else infer.value)
     run = ReviewRun(settings, summary=summary, puzzles=puzzles_file is not None)
     # the total is counted (a second read of the games) only for a bar on a terminal to show
