@@ -189,12 +189,13 @@ def main() -> None:
     parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
     parser.add_argument("--exact-tricks", type=int, default=Settings.exact_tricks,
                         help="the judge's Settings.exact_tricks (tricks left at which rollouts search exactly)")
-    parser.add_argument("--own-model", default=None,
-                        help="the judge's Settings.own_model (the rollout player of its own later plays)")
+    parser.add_argument("--own-model", default=Settings.own_model,
+                        help="the judge's Settings.own_model (the rollout player of its own later plays; none: "
+                             "the same as the others')")
     args = parser.parse_args()
     settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
                         mix=tuple(m for m in args.mix.split(",") if m), exact_tricks=args.exact_tricks,
-                        own_model=args.own_model)
+                        own_model=None if args.own_model == "none" else args.own_model)
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
           f"mix={settings.mix}, exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
           f"settings")
