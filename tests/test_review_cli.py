@@ -276,3 +276,19 @@ def test_the_library_builds_the_documents_the_command_prints(games, tmp_path):
         built = collected.summary_document() if summary else collected.document()
         assert orjson.loads(done.stdout) == orjson.loads(orjson.dumps(built))
         assert orjson.loads(puzzles.read_bytes()) == orjson.loads(orjson.dumps(collected.puzzles_document()))
+
+
+def test_own_model_is_the_reviewed_seats_later_plays_and_basic_is_the_seat_played_as_the_others(games):
+    """``--own-model basic`` under ``--model basic`` is the review of the seat played as the others
+    (``Settings(own_model=None)``), cost for cost; the default (strong) judges with other outcomes."""
+    from hearts_analysis.records import read_games
+    from hearts_analysis.review import Settings, review_game
+
+    args = ["review", str(games / "one.json"), "--format", "json", "--samples", "20", "--hand", "1", "--no-cache"]
+    basic = orjson.loads(run(*args, "--own-model", "basic").stdout)
+    default = orjson.loads(run(*args).stdout)
+    assert (basic["settings"]["own_model"], default["settings"]["own_model"]) == ("basic", "strong")
+    game = next(iter(read_games(games / "one.json"))).game
+    alike = review_game(game, Settings(samples=20, own_model=None), hands=[1])
+    assert [d["cost"] for d in basic["games"][0]["decisions"]] == [round(d.cost, 2) for d in alike.decisions]
+    assert [d["cost"] for d in default["games"][0]["decisions"]] != [d["cost"] for d in basic["games"][0]["decisions"]]
