@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 from numba import njit
+from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..cards import CLUBS, DECK, DIAMONDS, HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SPADES, SUIT_MASKS
@@ -164,13 +165,18 @@ def position(state: "HandState", hands: Sequence[int] | None = None) -> np.ndarr
 
 
 # -- masks --------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@intrinsic
+def _ctpop(typingctx, mask):
+    """LLVM's population count: one instruction where the CPU has one."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return mask(mask), codegen
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def popcount(mask):
-    """Cards in a mask (SWAR; a mask has at most 52 bits, so the product's top byte is the count)."""
-    mask = mask - ((mask >> 1) & 0x5555555555555555)
-    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
-    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (mask * 0x0101010101010101) >> 56
+    """Cards in a mask."""
+    return _ctpop(mask)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -200,33 +206,34 @@ def keep_or(keep, legal):
 
 
 # -- the position ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def mover(state, rules):
     seat = state[LEADER] + state[POSITION]
     return seat - rules[PLAYERS] if seat >= rules[PLAYERS] else seat   # no division: it is slow
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def tricks_left(state, rules):
     """Tricks still to finish, the current one included."""
     return rules[HAND_SIZE] - state[NUMBER] + 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def is_over(state, rules):
     return state[NUMBER] > rules[HAND_SIZE] or state[ENDED] != 0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def held(state, rules):
-    """Every card still in a hand."""
+    """Every card still in a hand (a fixed loop over every seat's row: the rows past the table's
+    players are always empty, and a loop of known length needs no setup)."""
     out = 0
-    for seat in range(rules[PLAYERS]):
+    for seat in range(SEATS):
         out |= state[HANDS + seat]
     return out
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def legal(state, rules, seat):
     """The cascade of :func:`~hearts_analysis.engine.interpreter.legal_cards`."""
     cards = state[HANDS + seat]
@@ -245,44 +252,43 @@ def legal(state, rules, seat):
     return cards
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def play(state, rules, seat, card):
     """``seat`` plays ``card`` (-1: a hand that has ended plays nothing)."""
     mask = bit(card)
     state[HANDS + seat] &= ~mask
     state[TRICK] |= mask
-    suit = card // 13
-    if state[POSITION] == 0:
-        state[LED] = suit
-        state[TOP] = card
-        state[WINNER] = seat
-    elif suit == state[LED] and card > state[TOP]:
-        state[TOP] = card
-        state[WINNER] = seat
+    # stores of selected values, not branches: which card heads a trick is a coin toss the CPU
+    # mispredicts
+    first = state[POSITION] == 0
+    led = card // 13 if first else state[LED]
+    wins = first | ((card // 13 == led) & (card > state[TOP]))
+    state[LED] = led
+    state[TOP] = card if wins else state[TOP]
+    state[WINNER] = seat if wins else state[WINNER]
     state[POSITION] += 1
     if state[POSITION] == rules[PLAYERS]:
         finish_trick(state, rules)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def play_last_trick(state, rules):
-    """The forced last trick at once: each seat's last card, the top card of the led suit wins."""
-    players = rules[PLAYERS]
-    lead = highest(state[HANDS + state[LEADER]])
-    winner, top, trick = 0, -1, 0
-    for seat in range(players):
-        card = highest(state[HANDS + seat])
-        if card >= 0 and card // 13 == lead // 13 and card > top:
-            winner, top = seat, card
-        trick |= state[HANDS + seat]
+    """The forced last trick at once: each seat's last card, the top card of the led suit wins
+    (no branch on the cards: on random deals each one was a misprediction, and a search's leaves
+    are mostly this)."""
+    trick = held(state, rules)
+    top = highest(trick & SUIT[highest(state[HANDS + state[LEADER]]) // 13])
+    winner = 0
+    for seat in range(rules[PLAYERS]):
+        winner += seat * ((state[HANDS + seat] >> top) & 1)
         state[HANDS + seat] = 0
     state[WINNER] = winner
     state[TRICK] = trick
-    state[POSITION] = players - 1
+    state[POSITION] = rules[PLAYERS] - 1
     finish_trick(state, rules)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def finish_trick(state, rules):
     live = state[ENDED] == 0
     winner = state[WINNER]
@@ -290,15 +296,14 @@ def finish_trick(state, rules):
     if live:
         state[WON + winner] += 1
         state[LEADER] = winner
-    if (state[TRICK] & rules[BREAKERS]) != 0:
-        state[BROKEN] = 1
+    state[BROKEN] |= (state[TRICK] & rules[BREAKERS]) != 0
     state[TRICK] = 0
     state[POSITION] = 0
     state[NUMBER] += 1
     sweep(state, rules)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def sweep(state, rules):
     """``only_hearts_lead ends_hand``: a leader left with only hearts while unbroken takes the rest
     (:func:`~hearts_analysis.engine.interpreter.sweeps`)."""
@@ -317,34 +322,32 @@ def sweep(state, rules):
 
 
 # -- scoring ----------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def points_into(state, rules, out):
     """Hand points per seat into ``out``, as :func:`~hearts_analysis.engine.scoring.score_hand` gives
-    them (under ``shooter_choice`` the shooter adds to the others)."""
+    them (under ``shooter_choice`` the shooter adds to the others). The cards are read as bits, not
+    branched on: a search scores every leaf."""
     players = rules[PLAYERS]
     needed = rules[MOON_CARDS]
+    jack, bonus = rules[JACK], rules[BONUS]
+    cancels = rules[QC_CANCELS] != 0
     moon = False
     for seat in range(players):
         taken = state[TAKEN + seat]
-        if needed != 0 and (taken & needed) == needed:
-            moon = True
-        queen = 1 if (taken & QS_BIT) != 0 else 0
-        if rules[QC_CANCELS] != 0 and (taken & QC_BIT) != 0:
-            queen = 0
-        jack = rules[JACK] if (taken & JD_BIT) != 0 else 0
-        value = popcount(taken & HEARTS_MASK) + QUEEN_POINTS * queen + jack
-        if state[WON + seat] == 0:
-            value += rules[BONUS]
-        out[seat] = value
+        moon |= needed != 0 and (taken & needed) == needed
+        queen = (taken >> QS) & 1
+        if cancels:
+            queen &= ~(taken >> QC) & 1
+        value = popcount(taken & HEARTS_MASK) + QUEEN_POINTS * queen + jack * ((taken >> JD) & 1)
+        out[seat] = value + bonus * (state[WON + seat] == 0)
     if moon:
         for seat in range(players):
             taken = state[TAKEN + seat]
-            jack = rules[JACK] if (taken & JD_BIT) != 0 else 0
             shot = (taken & needed) == needed
             if rules[SUBTRACT] != 0:
-                out[seat] = jack - (rules[POINT_TOTAL] if shot else 0)
+                out[seat] = jack * ((taken >> JD) & 1) - (rules[POINT_TOTAL] if shot else 0)
             else:
-                out[seat] = jack + (0 if shot else rules[POINT_TOTAL])
+                out[seat] = jack * ((taken >> JD) & 1) + (0 if shot else rules[POINT_TOTAL])
 
 
 @njit(cache=True, error_model="numpy")
@@ -369,7 +372,7 @@ def one_seat(others: int, seat: int, own: int) -> int:
     return ONE_SEAT | seat << 8 | own << 4 | others
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def seat_player(player, seat):
     """The plain player of ``seat`` under the code ``player`` (:data:`ONE_SEAT`)."""
     if player < ONE_SEAT:
@@ -411,7 +414,7 @@ def below(card):
     return (1 << card) - 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def choose(state, rules, seat, player):
     """``player``'s card for ``seat``, the seat to move (-1 when it holds nothing legal)."""
     cards = legal(state, rules, seat)
@@ -428,7 +431,7 @@ def choose(state, rules, seat, player):
 
 
 # -- basic --------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _basic(state, rules, seat, cards):
     if state[POSITION] == 0:
         return _basic_lead(cards)
@@ -442,7 +445,7 @@ def _basic(state, rules, seat, cards):
     return _basic_discard(cards, queen_out)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _basic_lead(cards):
     """The lowest-ranked safe card (no heart, no QS when there is a choice); ties go to the lower suit."""
     safe = keep_or(cards & ~POINTS, cards)
@@ -454,7 +457,7 @@ def _basic_lead(cards):
     return key % 4 * 13 + key // 4
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _basic_follow(state, rules, follow):
     """Duck as high as possible; else win cheaply, or high when last to a trick without points."""
     top = max(state[TOP], 0)
@@ -467,7 +470,7 @@ def _basic_follow(state, rules, follow):
     return lowest(no_queen)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _basic_discard(cards, queen_out):
     """QS, then KS/AS while QS is out, then the highest heart, then the highest-ranked card."""
     spades = field(cards, SPADES)
@@ -488,7 +491,7 @@ def _basic_discard(cards, queen_out):
 
 
 # -- guard: basic that stops a moon ------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _shooter(state, rules, seat):
     """The other seat that has taken every point card so far, at least :data:`_THREAT_CARDS` of them
     (or QS), while the moon pays; -1 when there is none. A review whose players let such a seat run
@@ -508,7 +511,7 @@ def _shooter(state, rules, seat):
     return first
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _to_play(state, rules, seat, other):
     """``other`` has still to play to the trick after ``seat``."""
     players = rules[PLAYERS]
@@ -519,7 +522,7 @@ def _to_play(state, rules, seat, other):
     return False
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _guard(state, rules, seat, cards):
     """:func:`_basic`, except against a would-be shooter (:func:`_shooter`): lead a heart that wins
     (the highest out), win a trick the shooter is winning (not with QS), give it no point card, and
@@ -555,7 +558,7 @@ def _guard(state, rules, seat, cards):
 
 
 # -- strong -------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _strong(state, rules, seat, cards):
     players = rules[PLAYERS]
     hand = state[HANDS + seat]
@@ -588,7 +591,7 @@ def _strong(state, rules, seat, cards):
     return _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter, running)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _can_run(hand, unseen, queen_out):
     """A hand that can take every point card: at most a few losers (counted as in bridge: the
     missing top cards among each suit's first three, against the unseen cards), hearts led by
@@ -608,7 +611,7 @@ def _can_run(hand, unseen, queen_out):
     return not weak_hearts and losers <= _MOON_LOSERS
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _lead(state, rules, cards, hand, unseen, queen_out, shooter, running):
     jd = rules[JACK]
     spade_risk = (hand & QS_BIT) != 0 or (queen_out and (hand & _HIGH_SPADES) != 0)
@@ -642,7 +645,7 @@ def _lead(state, rules, cards, hand, unseen, queen_out, shooter, running):
     return card
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _run_lead(cards, unseen):
     """A sure winner (hearts first), else the top card of the longest suit."""
     longest, length = -1, -1
@@ -656,7 +659,7 @@ def _run_lead(cards, unseen):
     return longest * 13 + highest(field(cards, longest))
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter, running):
     jd = rules[JACK]
     players = rules[PLAYERS]
@@ -702,7 +705,7 @@ def _follow(state, rules, seat, follow, unseen, queen_out, trick_points, shooter
     return card
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _discard(state, rules, cards, hand, unseen, queen_out, trick_points, shooter, running):
     jd = rules[JACK]
     if shooter >= 0 and state[WINNER] == shooter:
@@ -738,7 +741,7 @@ def _discard(state, rules, cards, hand, unseen, queen_out, trick_points, shooter
 
 
 # -- exact search ----------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def equivalent(lower, higher, live, special):
     """``higher`` is as good as ``lower`` (the next lower legal card): the same suit, no card still in
     play between them, neither scoring on its own (hearts score alike). Then it wins and loses the
@@ -750,13 +753,13 @@ def equivalent(lower, higher, live, special):
     return (between & live) == 0 and ((low | high) & special) == 0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _copy(source, target):
     for i in range(SIZE):
         target[i] = source[i]
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _copy_taken(source, target, players):
     """The taken cards alone: all that a line's final position is read for (a third of a short
     search's time went to copying whole positions)."""
@@ -764,7 +767,7 @@ def _copy_taken(source, target, players):
         target[TAKEN + seat] = source[TAKEN + seat]
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def _forced(state, rules):
     """Play the forced cards of the last trick; whether the hand is over."""
     while not is_over(state, rules):
@@ -782,6 +785,30 @@ _SEAT, _CARDS, _LIVE, _PREVIOUS, _FOUND, _CHILD = range(6)
 """A search level's frame: the mover, the cards still to try, the cards in play, the last card
 tried, whether a best line is known, whether a child's line waits to be compared."""
 FRAME = 6
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+def _last_choice(stack, level, rules, values, finals, frame):
+    """The last card of the next-to-last trick, each choice scored at once: after it the last trick
+    is forced, so its children need no frames (half of a two-trick search's nodes are these)."""
+    state, child = stack[level], stack[level + 1]
+    seat = frame[_SEAT]
+    while frame[_CARDS] != 0:
+        card = lowest(frame[_CARDS])
+        frame[_CARDS] &= ~bit(card)
+        skip = equivalent(frame[_PREVIOUS], card, frame[_LIVE], rules[SPECIAL])
+        frame[_PREVIOUS] = card
+        if skip:
+            continue
+        _copy(state, child)
+        play(child, rules, seat, card)
+        _forced(child, rules)
+        points_into(child, rules, values[level + 1])
+        if frame[_FOUND] == 0 or values[level + 1, seat] < values[level, seat]:
+            frame[_FOUND] = 1
+            for other in range(rules[PLAYERS]):
+                values[level, other] = values[level + 1, other]
+            _copy_taken(child, finals[level], rules[PLAYERS])
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -810,9 +837,17 @@ def search(stack, root, rules, values, finals, frames):
                 frame[_SEAT] = mover(state, rules)
                 frame[_CARDS] = legal(state, rules, frame[_SEAT])
                 frame[_LIVE] = held(state, rules) | state[TRICK]
+                low = lowest(frame[_CARDS])
+                rest = frame[_CARDS] & ~bit(low)
+                if rest == 0 or ((rest & (rest - 1)) == 0 and equivalent(low, lowest(rest), frame[_LIVE], special)):
+                    play(state, rules, frame[_SEAT], low)   # one choice: played in place, no copy
+                    entering = True
+                    continue
                 frame[_PREVIOUS] = -1
                 frame[_FOUND] = 0
                 frame[_CHILD] = 0
+                if state[POSITION] == players - 1 and tricks_left(state, rules) == 2:
+                    _last_choice(stack, level, rules, values, finals, frame)
         frame = frames[level]
         seat = frame[_SEAT]
         if frame[_CHILD] != 0:
