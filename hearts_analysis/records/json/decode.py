@@ -11,7 +11,7 @@ shape takes a fast lane (:func:`_quick_hand`) that builds the same record.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import orjson
 
@@ -278,8 +278,11 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
                       **reference_fields(obj, n, field), extra=extra, nulls=nulls)
 
 
-def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
-    """Read one game object; ``rules`` (if given) replaces the record's own rule set."""
+def game_from_dict(obj: Any, rules: Rules | None = None, hands: Iterable[Any] | None = None) -> GameRecord:
+    """Read one game object; ``rules`` (if given) replaces the record's own rule set.
+
+    ``hands``: the game's hands, read one at a time (:mod:`.stream`), in place of ``obj["hands"]``.
+    """
     if not isinstance(obj, dict):
         raise _fail("", f"expected a game object, got {shown(obj)}")
     fmt = obj.get("format", FORMAT)
@@ -300,8 +303,9 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
         _check_playable(rules or parsed_rules, n)
     except RuleError as error:
         raise _rule_error(error) from None
-    hands = tuple(_quick_hand(h, n) or _hand_from_dict(h, n, f"hands[{k}]")
-                  for k, h in enumerate(_list(obj.get("hands", []), "hands")))
+    if hands is None:
+        hands = _list(obj.get("hands", []), "hands")
+    records = tuple(_quick_hand(h, n) or _hand_from_dict(h, n, f"hands[{k}]") for k, h in enumerate(hands))
     complete = obj.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise _fail("complete", f"expected true or false, got {shown(complete)}")
@@ -314,7 +318,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None) -> GameRecord:
     else:
         extra = _shallow({k: v for k, v in obj.items() if k not in GAME_KEYS}, "")
         nulls = frozenset(k for k in GAME_KEYS if k in obj and obj[k] is None)
-    return GameRecord(players=tuple(players), hands=hands, rules=rules or parsed_rules,
+    return GameRecord(players=tuple(players), hands=records, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
                       played_at=obj.get("played_at"), complete=complete, unmodelled=unmodelled,
                       extra=extra, nulls=nulls)

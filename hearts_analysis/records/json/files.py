@@ -31,6 +31,7 @@ from ..paths import JSONL_SUFFIXES
 from ..numbers import too_big
 from .decode import TOO_BIG, game_from_dict
 from .encode import dumps_game, game_to_dict
+from .stream import STREAM_BYTES, NotPlain, game_parts, games_parts, text_of
 
 
 _READ_BUFFER = 1 << 20
@@ -72,9 +73,9 @@ def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False)
     return f"bad JSON: {error.msg} ({where})"
 
 
-def _item(obj: Any, source: str, rules: Rules | None) -> Item:
+def _item(obj: Any, source: str, rules: Rules | None, hands: Iterator[Any] | None = None) -> Item:
     try:
-        return Item(source, game_from_dict(obj, rules))
+        return Item(source, game_from_dict(obj, rules, hands))
     except RecordError as error:
         return Item(source, error=error.at(source))
 
@@ -150,6 +151,13 @@ def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
     if paused:
         gc.disable()
     try:
+        if len(line) > STREAM_BYTES:
+            try:
+                obj, hands = game_parts(text_of(line))
+            except NotPlain:
+                pass
+            else:
+                return _item(obj, source, rules, hands)
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as error:
@@ -177,6 +185,12 @@ def _looks_like_jsonl(lines: list[bytes]) -> bool:
 
 def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterator[Item]:
     """A whole ``.json`` document: one game (or a list of games); JSON Lines if it is not one document."""
+    if len(data) > STREAM_BYTES:
+        try:
+            yield from _streamed_document(text_of(data), name, rules)
+            return
+        except NotPlain:
+            pass
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as error:
@@ -192,6 +206,17 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
             yield _item(game, f"{name}:#{index + 1}", rules)
     else:
         yield _as_written(_item(obj, f"{name}:1", rules), data)
+
+
+def _streamed_document(text: str, name: str, rules: Rules | None) -> Iterator[Item]:
+    """:func:`iter_json_text` of a long document, a game and a hand at a time (:mod:`.stream`); raises
+    :class:`NotPlain` before the first game if the text must be read the usual way."""
+    if text.lstrip(" \t\n\r").startswith("["):
+        for index, (obj, hands) in enumerate(games_parts(text)):
+            yield _item(obj, f"{name}:#{index + 1}", rules, hands)
+    else:
+        obj, hands = game_parts(text)
+        yield _item(obj, f"{name}:1", rules, hands)
 
 
 def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:
