@@ -31,7 +31,7 @@ from ..paths import JSONL_SUFFIXES
 from ..numbers import too_big
 from .decode import TOO_BIG, game_from_dict
 from .encode import dumps_game, game_to_dict
-from .stream import STREAM_BYTES, NotPlain, game_parts, games_parts, text_of
+from .stream import STREAM_BYTES, NotPlain, game_parts, games_parts, is_list, text_of
 
 
 _READ_BUFFER = 1 << 20
@@ -211,7 +211,7 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
 def _streamed_document(text: str, name: str, rules: Rules | None) -> Iterator[Item]:
     """:func:`iter_json_text` of a long document, a game and a hand at a time (:mod:`.stream`); raises
     :class:`NotPlain` before the first game if the text must be read the usual way."""
-    if text.lstrip(" \t\n\r").startswith("["):
+    if is_list(text):
         for index, (obj, hands) in enumerate(games_parts(text)):
             yield _item(obj, f"{name}:#{index + 1}", rules, hands)
     else:

@@ -153,6 +153,11 @@ def _whole(text: str, i: int) -> None:
         raise NotPlain()
 
 
+def is_list(text: str) -> bool:
+    """The JSON text is a list (of games), not one game."""
+    return text.startswith("[", _space(text, 0))
+
+
 def game_parts(text: str) -> tuple[Any, Iterator[Any] | None]:
     """The one JSON value of ``text``: a game's fields (``hands`` as ``[]``) and its hands one by one, or any
     other value and ``None``; :class:`NotPlain` if orjson might read it otherwise."""
