@@ -112,16 +112,13 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
     all_points, moon_seats, moon_choices = out.points[hands, :n].tolist(), out.moon_seat[hands].tolist(), \
         out.moon_choice[hands].tolist()
     has_totals, recorded_all = block.has_totals[hands].tolist(), block.totals[hands, :n].tolist()
-    scoring_faults = (points_off.any(axis=1) | moon_invalid).tolist()
     for i, h in enumerate(hands.tolist()):
         number = i + 1
         if played[i]:
             points = tuple(all_points[i])
             seat = moon_seats[i]
             moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[i]])
-            if scoring_faults[i]:
-                found.extend(_scoring_faults(p, block, h, number, moon, moon_invalid[i], points_off[i], points,
-                                             players))
+            found.extend(_scoring_faults(p, block, h, number, moon, moon_invalid[i], points_off[i], points, players))
             totals = tuple(a + b for a, b in zip(running.totals, points))
             recorded_totals = tuple(recorded_all[i]) if has_totals[i] else None
             found.extend(check_game_so_far(table, number, recorded_totals, totals, running, names))
