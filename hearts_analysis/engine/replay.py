@@ -220,8 +220,6 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
     claim = _claim(table, record, out)
     expected_plays = sum(hand.bit_count() for hand in hands)
     plays = record.plays
-    held, players = state.hands, state.players  # push, a sweep and a claim change the list in place
-    push, clearly_legal = state.push, state.clearly_legal
     for index, (seat, card) in enumerate(plays):
         if state.ended or index >= expected_plays:
             extra = len(plays) - index
@@ -231,7 +229,7 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
                     seat, state.trick_number, card)
             break
         trick = state.trick_number
-        turn = (state.leader + len(state.trick)) % players
+        turn = state.to_play
         if seat != turn:
             if trick == 1 and not state.trick:
                 rule = ("the seat left of the dealer" if table.rules.first_lead == "left_of_dealer"
@@ -243,15 +241,15 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
                        else f"play goes clockwise, and it was seat {turn}'s turn")
                 out.add(Code.OUT_OF_TURN, f"{out.who(seat)} played {card_name(card)} out of turn: {why}",
                         seat, trick, card)
-        if not (held[seat] >> card & 1):
+        if not (state.hands[seat] >> card & 1):
             out.add(Code.CARD_NOT_HELD, f"{out.who(seat)} played {card_name(card)}, which it does not hold "
                     f"({_where_is(state, card, seat, table)})", seat, trick, card)
-        elif seat == turn and not clearly_legal(seat, card):
+        elif seat == turn and not state.clearly_legal(seat, card):
             excluded = state.exclusion(seat, card)
             if excluded is not None:
                 out.add(excluded.code, f"{out.who(seat)} played {card_name(card)}: {excluded.message}",
                         seat, trick, card)
-        push(seat, card)
+        state.push(seat, card)
     else:
         if claim is not None and not state.ended:
             state.claim(claim)
@@ -318,14 +316,10 @@ class Running:
 
 
 def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[str, ...],
-                running: Running | None = None, doubted: bool = False) -> HandResult:
-    """Replay hand ``number``; ``running`` carries the totals and the game's end between hands.
-
-    ``doubted``: the caller has found something to report in the hand (the fast path's screen), so the
-    clean lane, which would give up, is not tried; the full replay gives the same result either way.
-    """
+                running: Running | None = None) -> HandResult:
+    """Replay hand ``number``; ``running`` carries the totals and the game's end between hands."""
     running = running or Running(table.players)
-    result = None if doubted else _clean_hand(table, number, record, running)
+    result = _clean_hand(table, number, record, running)
     if result is not None:
         return result
     out = _Collector(number, players)

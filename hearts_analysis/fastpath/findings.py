@@ -124,7 +124,7 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
             found.extend(check_game_so_far(table, number, recorded_totals, totals, running, names))
         else:
             result = replay_hand(table, number, hand_record(block, p, h, int(start[i]), int(pass_rows[i])), names,
-                                 running, doubted=True)
+                                 running)
             found.extend(result.violations)
             out.points[h, :n] = result.points
             out.moon_seat[h] = -1 if result.moon is None else result.moon.seat
