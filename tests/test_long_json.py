@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 
-from hearts_analysis.records.json import files, stream
+from hearts_analysis.records.json import files, game_to_dict, stream
 from hearts_analysis.records.json.files import iter_json_text, jsonl_item
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
@@ -116,7 +116,6 @@ def test_a_long_line_read_a_hand_at_a_time_validates_as_before(tmp_path, monkeyp
     """A game of 1,000 hands with two plays swapped, every line counting as long: the reference engine's
     report is the one it gave reading the line whole, and the fast path's."""
     game = next(iter(simulate_games(1, Rules.preset("standard", target=10 ** 9), seed=5)))
-    from hearts_analysis.records.json import game_to_dict
     obj = game_to_dict(game)
     obj["hands"][3]["plays"][5], obj["hands"][3]["plays"][6] = obj["hands"][3]["plays"][6], obj["hands"][3]["plays"][5]
     source = tmp_path / "long.jsonl"

@@ -31,7 +31,7 @@ from ..paths import JSONL_SUFFIXES
 from ..numbers import too_big
 from .decode import TOO_BIG, game_from_dict
 from .encode import dumps_game, game_to_dict
-from .stream import STREAM_BYTES, NotPlain, game_parts, games_parts, is_list, text_of
+from .stream import STREAM_BYTES, NotPlain, document, text_of
 
 
 _READ_BUFFER = 1 << 20
@@ -153,10 +153,11 @@ def jsonl_item(line: bytes, source: str, rules: Rules | None = None) -> Item:
     try:
         if len(line) > STREAM_BYTES:
             try:
-                obj, hands = game_parts(text_of(line))
+                listed, games = document(text_of(line))
             except NotPlain:
-                pass
-            else:
+                listed = True
+            if not listed:  # a list is no game: the usual reading says so
+                (obj, hands), = games
                 return _item(obj, source, rules, hands)
         try:
             obj = orjson.loads(line)
@@ -187,10 +188,13 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
     """A whole ``.json`` document: one game (or a list of games); JSON Lines if it is not one document."""
     if len(data) > STREAM_BYTES:
         try:
-            yield from _streamed_document(text_of(data), name, rules)
-            return
+            listed, games = document(text_of(data))
         except NotPlain:
             pass
+        else:
+            for index, (obj, hands) in enumerate(games):
+                yield _item(obj, f"{name}:#{index + 1}" if listed else f"{name}:1", rules, hands)
+            return
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as error:
@@ -206,17 +210,6 @@ def iter_json_text(data: bytes, name: str, rules: Rules | None = None) -> Iterat
             yield _item(game, f"{name}:#{index + 1}", rules)
     else:
         yield _as_written(_item(obj, f"{name}:1", rules), data)
-
-
-def _streamed_document(text: str, name: str, rules: Rules | None) -> Iterator[Item]:
-    """:func:`iter_json_text` of a long document, a game and a hand at a time (:mod:`.stream`); raises
-    :class:`NotPlain` before the first game if the text must be read the usual way."""
-    if is_list(text):
-        for index, (obj, hands) in enumerate(games_parts(text)):
-            yield _item(obj, f"{name}:#{index + 1}", rules, hands)
-    else:
-        obj, hands = game_parts(text)
-        yield _item(obj, f"{name}:1", rules, hands)
 
 
 def read_json_path(path: Path, rules: Rules | None = None) -> Iterator[Item]:

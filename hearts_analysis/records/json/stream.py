@@ -5,20 +5,21 @@ fifteen times the text in objects: a 51 MB line took 1.2 GB before its first han
 was replayed. Here the text's outer levels (a list of games, a game's fields, its
 ``hands`` list) are walked by hand, and every other value, each hand among them, is
 read on its own by the standard library's JSON decoder (``raw_decode``, in C),
-which says where it ends. The hands are read twice: once to find where each starts
-(and that the whole text is JSON) before any of them is used, once to hand them out.
+which says where it ends. Each hand is read twice: once to find where it starts (and
+that the whole text is JSON) before any game is used, once to hand it out.
 
 Only the JSON that orjson reads alike is taken here. Anything else (a syntax error,
 ``NaN``, a number too large for a float, an escaped surrogate, a second ``hands``
 field, text that is not UTF-8) raises :class:`NotPlain`, and the caller reads the
 text the usual way, so that every error reads as it always has.
 
->>> header, hands = game_parts('{"players": ["a", "b", "c"], "hands": [{"dealer": 0}, {"dealer": 1}]}')
->>> header
-{'players': ['a', 'b', 'c'], 'hands': []}
+>>> listed, games = document('{"players": ["a", "b", "c"], "hands": [{"dealer": 0}, {"dealer": 1}]}')
+>>> (header, hands), = games
+>>> listed, header
+(False, {'players': ['a', 'b', 'c'], 'hands': []})
 >>> list(hands)
 [{'dealer': 0}, {'dealer': 1}]
->>> game_parts('{"players": [NaN]}')
+>>> document('{"players": [NaN]}')
 Traceback (most recent call last):
 ...
 hearts_analysis.records.json.stream.NotPlain: not plain JSON
@@ -29,7 +30,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterator
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 STREAM_BYTES = 8 << 20
 """Text longer than this is read here (about 9,000 hands): below it, orjson's one call is quicker, and its
@@ -74,36 +76,37 @@ def _space(text: str, i: int) -> int:
     return _SPACE.match(text, i).end()
 
 
-def _elements(text: str, i: int, end_of) -> tuple[list[int], int]:
-    """Where each value of the JSON list at ``text[i]`` starts, and where the list ends (``end_of`` reads a
-    value and says where it ends)."""
-    starts: list[int] = []
+Hands = tuple[list[int], int]
+"""Where each hand of a game's ``hands`` list starts, and where the list ends."""
+
+
+def _elements(text: str, i: int, read: Callable[[str, int], tuple[Any, int]]) -> tuple[list[Any], int]:
+    """What ``read`` (a value's summary and its end) says of each value of the JSON list at ``text[i]``,
+    and where the list ends."""
+    items: list[Any] = []
     i = _space(text, i + 1)
     if text[i] == "]":
-        return starts, i + 1
+        return items, i + 1
     while True:
-        starts.append(i)
-        i = _space(text, end_of(text, i))
+        item, i = read(text, i)
+        items.append(item)
+        i = _space(text, i)
         if text[i] == "]":
-            return starts, i + 1
+            return items, i + 1
         if text[i] != ",":
             raise NotPlain()
         i = _space(text, i + 1)
 
 
-def _end_of_value(text: str, i: int) -> int:
-    return _decode(text, i)[1]
+def _hand_start(text: str, i: int) -> tuple[int, int]:
+    return i, _decode(text, i)[1]
 
 
-def _end_of_game(text: str, i: int) -> int:
-    return _game(text, i)[2]
-
-
-def _object(text: str, i: int) -> tuple[dict[str, Any], list[int] | None, int]:
-    """The object at ``text[i]``: its fields with ``hands`` as ``[]`` if it is a list, where each hand starts
-    (``None`` if it is not a list), and where the object ends."""
+def _object(text: str, i: int, known: Hands | None = None) -> tuple[dict[str, Any], Hands | None, int]:
+    """The object at ``text[i]``: its fields with ``hands`` as ``[]`` if it is a list, where its hands are
+    (``None`` if they are not a list; ``known``: as found before, not read again), and where it ends."""
     fields: dict[str, Any] = {}
-    hands: list[int] | None = None
+    hands: Hands | None = None
     i = _space(text, i + 1)
     if text[i] == "}":
         return fields, hands, i + 1
@@ -116,8 +119,8 @@ def _object(text: str, i: int) -> tuple[dict[str, Any], list[int] | None, int]:
             raise NotPlain()
         i = _space(text, i + 1)
         if key == "hands" and text[i] == "[":
-            hands, i = _elements(text, i, _end_of_value)
-            fields[key] = []
+            hands = known if known is not None else _elements(text, i, _hand_start)
+            fields[key], i = [], hands[1]
         else:
             fields[key], i = _decode(text, i)
         i = _space(text, i)
@@ -128,56 +131,39 @@ def _object(text: str, i: int) -> tuple[dict[str, Any], list[int] | None, int]:
         i = _space(text, i + 1)
 
 
-def _hands(text: str, starts: list[int]) -> Iterator[Any]:
-    for start in starts:
-        yield _decode(text, start)[0]
+def _game(text: str, i: int) -> tuple[tuple[int, Hands | None], int]:
+    """A game's place: where it starts and where its hands are; and where it ends."""
+    if text[i] != "{":
+        return (i, None), _decode(text, i)[1]
+    _, hands, end = _object(text, i)
+    return (i, hands), end
 
 
-def _read(read, *args):
+def _parts(text: str, place: tuple[int, Hands | None]) -> tuple[Any, Iterator[Any] | None]:
+    """The game at ``place`` (as :func:`_game` found it): its fields (or any other value) and its hands."""
+    start, hands = place
+    if text[start] != "{":
+        return _decode(text, start)[0], None
+    fields = _object(text, start, hands)[0]
+    return fields, None if hands is None else (_decode(text, h)[0] for h in hands[0])
+
+
+@contextmanager
+def _plain() -> Iterator[None]:
     try:
-        return read(*args)
+        yield
     except (ValueError, IndexError, RecursionError):  # JSONDecodeError, NotPlain and UnicodeDecodeError among them
         raise NotPlain() from None
 
 
-def _game(text: str, i: int) -> tuple[Any, Iterator[Any] | None, int]:
-    if text[i] != "{":
-        value, end = _decode(text, i)
-        return value, None, end
-    fields, starts, end = _object(text, i)
-    return fields, None if starts is None else _hands(text, starts), end
-
-
-def _whole(text: str, i: int) -> None:
-    if _space(text, i) != len(text):
-        raise NotPlain()
-
-
-def is_list(text: str) -> bool:
-    """The JSON text is a list (of games), not one game."""
-    return text.startswith("[", _space(text, 0))
-
-
-def game_parts(text: str) -> tuple[Any, Iterator[Any] | None]:
-    """The one JSON value of ``text``: a game's fields (``hands`` as ``[]``) and its hands one by one, or any
-    other value and ``None``; :class:`NotPlain` if orjson might read it otherwise."""
-    def read():
-        value, hands, end = _game(text, _space(text, 0))
-        _whole(text, end)
-        return value, hands
-    return _read(read)
-
-
-def games_parts(text: str) -> Iterator[tuple[Any, Iterator[Any] | None]]:
-    """Like :func:`game_parts` for each value of the JSON list that is all of ``text``. The whole text is
-    walked before the first game is given (:class:`NotPlain` if it does not all read), as one parse would."""
-    def walk():
+def document(text: str) -> tuple[bool, Iterator[tuple[Any, Iterator[Any] | None]]]:
+    """Whether ``text`` is a list of games, and its games one by one: each game's fields (``hands`` as
+    ``[]``) and its hands one by one, or any other value and ``None``. The whole text is walked first, as
+    one parse would: :class:`NotPlain` before any game if orjson might read it otherwise."""
+    with _plain():
         i = _space(text, 0)
-        if text[i] != "[":
+        listed = text.startswith("[", i)
+        places, end = _elements(text, i, _game) if listed else _game(text, i)
+        if _space(text, end) != len(text):
             raise NotPlain()
-        starts, end = _elements(text, i, _end_of_game)
-        _whole(text, end)
-        return starts
-    for start in _read(walk):
-        value, hands, _ = _read(_game, text, start)
-        yield value, hands
+    return listed, (_parts(text, place) for place in (places if listed else [places]))
