@@ -23,6 +23,7 @@ claims, ``benchmarks/calibration_breakdown.py``).
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import json
 import math
@@ -40,6 +41,10 @@ from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import BOT_KINDS, JudgeBot
 from hearts_analysis.simulate.game import play_hand
 
+from outside_bots import OUTSIDE_BOTS
+
+BASELINES = {**BOT_KINDS, **OUTSIDE_BOTS}
+"""The opponents a judge can be measured against: the simulator's bots, and players from outside them."""
 DIRECTIONS = ("left", "right", "across", "hold")
 PLAYERS = ("north", "east", "south", "west")
 
@@ -102,7 +107,7 @@ def one_deal(job) -> Deal:
     k, baseline, mode, seed, calibrate, settings = job
     seat, direction = k % 4, DIRECTIONS[(k // 4) % 4]
     rules = Rules.preset("standard", pass_cycle=[direction])
-    factory = BOT_KINDS[baseline]
+    factory = BASELINES[baseline]
     clock = {"pass": [], "play": []}
 
     def bots(judged: bool):
@@ -172,17 +177,33 @@ HEADER = ("| baseline | judge plays | hands | judge pts/hand | baseline pts/hand
           "| QS taken (judge / baseline) | moons shot | moons suffered | ms/play | ms/pass")
 
 
+def _field(item: str) -> tuple[str, object]:
+    """``FIELD=VALUE`` of ``--set``: the value as a Python literal, else as text."""
+    name, _, text = item.partition("=")
+    if name not in {f.name for f in dataclasses.fields(Settings)}:
+        raise SystemExit(f"--set {item}: Settings has no field {name!r}")
+    try:
+        return name, ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return name, text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="deals per baseline (each played twice)")
     parser.add_argument("--baselines", default="heuristic,random,mixed",
-                        help=f"comma-separated simulator bots ({', '.join(k for k in BOT_KINDS if k != 'judge')})")
+                        help=f"comma-separated opponents ({', '.join(BASELINES)}; classic: benchmarks/outside_bots.py)")
     parser.add_argument("--mode", choices=("all", "plays", "passes"), default="all",
                         help="the judge makes every decision, or only its plays, or only its passes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
     parser.add_argument("--dump", default=None, help="also write one JSON line per deal here (to pair runs)")
+    parser.add_argument("--identify", default=",".join(Settings.identify),
+                        help="the judge's Settings.identify: the rollout players each other seat's is read from "
+                             "(none: every other seat plays Settings.model)")
+    parser.add_argument("--infer", default="",
+                        help="the judge's Settings.infer: a rollout player, or several joined by commas (basic,strong)")
     parser.add_argument("--mix", default="", help="the judge's Settings.mix, e.g. strong")
     parser.add_argument("--model", default=Settings.model, help="the judge's Settings.model (its rollout player)")
     parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
@@ -192,12 +213,18 @@ def main() -> None:
     parser.add_argument("--own-model", default=Settings.own_model,
                         help="the judge's Settings.own_model (the rollout player of its own later plays; none: "
                              "the same as the others')")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="any other field of the judge's Settings, e.g. --set pass_finalists=16 (a Python literal)")
     args = parser.parse_args()
     settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
-                        mix=tuple(m for m in args.mix.split(",") if m), exact_tricks=args.exact_tricks,
+                        mix=tuple(m for m in args.mix.split(",") if m),
+                        identify=tuple(m for m in args.identify.split(",") if m and args.identify != "none"),
+                        infer=(None if not args.infer else args.infer if "," not in args.infer
+                               else tuple(args.infer.split(","))), exact_tricks=args.exact_tricks,
                         own_model=None if args.own_model == "none" else args.own_model)
+    settings = dataclasses.replace(settings, **dict(_field(item) for item in args.set))
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
-          f"mix={settings.mix}, exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
+          f"mix={settings.mix}, identify={settings.identify}, infer={settings.infer}, exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
           f"settings")
     calibrate = not args.no_calibration
     print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) "

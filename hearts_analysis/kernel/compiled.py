@@ -362,24 +362,30 @@ BASIC, STRONG, LOWEST, GUARD = 0, 1, 2, 3
 """The players, as the kernel names them (``LOWEST`` plays the lowest legal card: a player simple
 enough that the tests can play it on the simulator's engine too; ``GUARD`` is ``BASIC`` that stops a
 moon, :func:`_guard`)."""
-ONE_SEAT = 1 << 12
-"""A player code at or above this plays one seat by another player than the rest:
-``ONE_SEAT | seat << 8 | own << 4 | others`` (:func:`one_seat`)."""
+SEATWISE = 1 << 40
+"""A player code at or above this names each seat's player: ``SEATWISE | sum(player[s] << 4 * s)``
+(:func:`seatwise`, up to :data:`SEATS` seats)."""
+
+
+def seatwise(players: Sequence[int]) -> int:
+    """The player code of ``players[s]`` at each seat ``s``."""
+    code = SEATWISE
+    for seat, player in enumerate(players):
+        code |= player << 4 * seat
+    return code
 
 
 def one_seat(others: int, seat: int, own: int) -> int:
     """The player code of ``others`` at every seat but ``seat``, which ``own`` plays."""
-    return ONE_SEAT | seat << 8 | own << 4 | others
+    return seatwise([own if s == seat else others for s in range(SEATS)])
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def seat_player(player, seat):
-    """The plain player of ``seat`` under the code ``player`` (:data:`ONE_SEAT`)."""
-    if player < ONE_SEAT:
+    """The plain player of ``seat`` under the code ``player`` (:data:`SEATWISE`)."""
+    if player < SEATWISE:
         return player
-    if seat == (player >> 8) & 15:
-        return (player >> 4) & 15
-    return player & 15
+    return (player >> (4 * seat)) & 15
 
 
 _FIELD = 0x1FFF

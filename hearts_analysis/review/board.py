@@ -43,14 +43,13 @@ from ..records.model import GameRecord
 from ..rules import Table
 from ..violations import Code
 from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
-                       pass_outcomes, play_choices, play_outcomes)
+                       pass_outcomes, play_choices, play_deals, play_outcomes)
 from .game import unreviewed
 from .information_set import at_play, before_pass, observe
 from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
 from .rollout import History
-from .sampling import sample_hands
 
 
 class PositionError(ValueError):
@@ -211,7 +210,8 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     rng = information_rng(settings, "play", seat, hand, plays, first_leader, passed, offset, tuple(totals))
     own_pass = tuple(passed if s == seat else 0 for s in range(table.players))
     history = History(first_leader, plays, own_pass, hand_number, dealer, tuple(totals), direction)
-    outcomes = play_outcomes(state, seat, sample_hands(knowledge, settings.samples, rng), cards, settings, history)
+    outcomes = play_outcomes(state, seat, play_deals(knowledge, settings.samples, rng, state, settings, history), cards,
+                             settings, history)
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),

@@ -42,46 +42,27 @@ from typing import Sequence
 import numpy as np
 
 from ..cards import Card
-from ..kernel.compiled import facts, model_choices
-from ..kernel.masks import BIT, U64
 from ..rules import Table
 from .information_set import Knowledge
-from .policy import MODELS
+from .opponents import EPSILON, log_likelihoods, mixture_log_likelihood, start_hands
 from .sampling import sample_hands
 
-EPSILON = 0.2
-"""Chance the model gives a seat of playing a card it would not choose, spread over the legal cards."""
 OVERSAMPLE = 4
 """Deals drawn for each one kept after resampling."""
 
 
-def start_hands(hands: np.ndarray, plays: Sequence[tuple[int, Card]]) -> np.ndarray:
-    """Each deal as dealt to trick 1 (after the pass): ``hands`` with every card played given back."""
-    start = hands.astype(U64, copy=True)
-    for seat, card in plays:
-        start[:, seat] |= BIT[card]
-    return start
-
-
 def play_log_likelihood(table: Table, first_leader: int, plays: Sequence[tuple[int, Card]], seat: int,
-                        hands: np.ndarray, model: str = "basic", epsilon: float = EPSILON) -> np.ndarray:
+                        hands: np.ndarray, model: str | tuple[str, ...] = "basic", epsilon: float = EPSILON) -> np.ndarray:
     """Log-likelihood per deal of ``hands`` (each seat's cards now) of every card the seats other
-    than ``seat`` played in ``plays`` (the hand from trick 1), under the rollout player ``model``."""
-    seats = np.array([mover for mover, _ in plays], np.int64)
-    cards = np.array([card for _, card in plays], np.int64)
-    alike, count = model_choices(facts(table), start_hands(hands, plays).view(np.int64), first_leader, seats, cards,
-                                 seat, MODELS[model].plays)
-    total = np.zeros(len(hands))
-    for k in range(len(plays)):
-        if seats[k] != seat:
-            legal = count[:, k].astype(np.float64)
-            chance = np.where(alike[:, k], 1.0 - epsilon, 0.0) + epsilon / legal
-            total += np.where(legal > 1, np.log(chance), 0.0)
-    return total
+    than ``seat`` played in ``plays`` (the hand from trick 1), under the rollout player ``model``, or under
+    a tuple of them, each seat playing one (:func:`~.opponents.mixture_log_likelihood`)."""
+    models = (model,) if isinstance(model, str) else tuple(model)
+    logs = log_likelihoods(table, first_leader, plays, seat, hands, models, epsilon)
+    return logs[0].sum(axis=1) if len(models) == 1 else mixture_log_likelihood(logs)
 
 
 def inferred_hands(knowledge: Knowledge, count: int, rng: np.random.Generator, table: Table, first_leader: int,
-                   plays: Sequence[tuple[int, Card]], model: str = "basic", epsilon: float = EPSILON,
+                   plays: Sequence[tuple[int, Card]], model: str | tuple[str, ...] = "basic", epsilon: float = EPSILON,
                    oversample: int = OVERSAMPLE) -> np.ndarray:
     """``count`` deals drawn from ``oversample * count`` uniform ones in proportion to the likelihood of
     the others' plays (:func:`play_log_likelihood`); uniform deals where no other seat has played."""

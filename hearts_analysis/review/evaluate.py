@@ -42,7 +42,7 @@ from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rules import Table
 from ..simulate.bots import BotFactory
-from . import context
+from . import context, opponents
 from .advice import AdviceBound, members
 from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount, special_cards
@@ -99,9 +99,10 @@ class Settings:
     confirm: bool = True
     """Judge a flagged decision again under the other rollout player (:data:`OTHER_MODEL`) on the same
     fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
-    infer: str | None = None
+    infer: str | tuple[str, ...] | None = None
     """Weight the sampled deals of a play by how likely the others' plays so far were under this
-    rollout player (:mod:`.deal_weights`); ``None`` draws every consistent deal alike."""
+    rollout player, or under a tuple of them with each seat playing one (:mod:`.deal_weights`); ``None``
+    draws every consistent deal alike."""
     model: str = "basic"
     """The fast rollout player (:data:`~.policy.MODELS`): ``basic`` ducks and dumps; ``strong`` plays
     like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
@@ -117,10 +118,20 @@ class Settings:
     in the duplicate matches of ``benchmarks/judge_strength.py`` it took 0.69-0.81 fewer points a hand
     than ``None`` against HeuristicBot (1,000 deals on each of two seeds), and no more against the
     simulator's other bots (the README's judge table)."""
+    identify: tuple[str, ...] = ("basic", "strong")
+    """Rollout players between which each other seat's is read from its plays this hand (:mod:`.opponents`):
+    every deal that chooses a play gets one of them per seat, in proportion to how well it explains that
+    seat's cards (at the pass, before anything is seen, each as likely); ``()`` plays every other seat by
+    :attr:`model`. The fresh deals that judge a cost stay with :attr:`model` and :data:`OTHER_MODEL`. In the
+    duplicate matches of ``benchmarks/judge_strength.py`` (2,000 deals each, the README's judge table) it
+    took 0.9-1.0 fewer points a hand than ``()`` against HeuristicBot, whom the strong player copies, 0.45
+    fewer against a table of HeuristicBots and RandomBots, the same against other judges, and 0.1-0.2 more
+    against a plain player neither model was built from (``benchmarks/outside_bots.py``)."""
     mix: tuple[str, ...] = ()
     """Other rollout players under which every alternative is also played out on the same deals when
     the best is chosen, as so many more deals (the fresh deals that judge a cost stay with
-    :attr:`model`): a best choice that holds against more than one model of the others."""
+    :attr:`model`): a best choice that holds against more than one model of the others. Set, it takes
+    the place of :attr:`identify`."""
 
     @property
     def pass_deals(self) -> int:
@@ -401,12 +412,42 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
         if model is None and settings.mix:
             return _joined([play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, m, seat).plays)
                             for m in (settings.model,) + settings.mix])
+        if model is None and settings.identify and history is not None:
+            return _identified(state, seat, hands, cards, settings, history)
         return play_out(state, hands, cards, settings.exact_tricks,
                         seat_model(settings, model or settings.model, seat).plays)
     if history is None:
         raise ValueError("reviewing with bots needs the hand's history")
     return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
                               settings.exact_tricks)
+
+
+def _identified(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
+                history: History) -> Outcomes:
+    """:func:`play_outcomes` with each other seat's player drawn per deal from :attr:`Settings.identify`, by how
+    well each explains that seat's plays (:mod:`.opponents`); the draws are seeded by the deals, so the same
+    deals always meet the same players."""
+    models = settings.identify
+    logs = opponents.log_likelihoods(state.table, history.first_leader, history.plays, seat, hands, models)
+    own = MODELS[settings.own_model or settings.model].plays
+    rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(hands).tobytes()))
+    codes = opponents.seat_players(logs, seat, own, models, rng)
+    points = np.zeros((len(cards), len(hands), state.table.players), np.int64)
+    taken = np.zeros((len(cards), len(hands), state.table.players), U64)
+    for code in np.unique(codes).tolist():
+        lanes = np.flatnonzero(codes == code)
+        part = play_out(state, hands[lanes], cards, settings.exact_tricks, code)
+        points[:, lanes], taken[:, lanes] = part.points, part.taken
+    return Outcomes(points, taken)
+
+
+def play_deals(knowledge: Knowledge, count: int, rng: np.random.Generator, state: HandState, settings: Settings,
+               history: History | None) -> np.ndarray:
+    """``count`` deals the seat's knowledge allows, weighted by the others' plays under :attr:`Settings.infer`
+    where it is set: the deals of every play's evaluation, the review's and the judge's own alike."""
+    if settings.infer is None or history is None:
+        return sample_hands(knowledge, count, rng)
+    return inferred_hands(knowledge, count, rng, state.table, history.first_leader, history.plays, settings.infer)
 
 
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
@@ -421,10 +462,7 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
 
     def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
-        if settings.infer is None or history is None:
-            return sample_hands(knowledge, count, generator)
-        return inferred_hands(knowledge, count, generator, state.table, history.first_leader, history.plays,
-                              settings.infer)
+        return play_deals(knowledge, count, generator, state, settings, history)
 
     outcomes = play_outcomes(state, seat, draw(settings.samples, rng), representatives, settings, history)
     alternatives = [(c,) for c in representatives]
@@ -468,9 +506,27 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     if keep is not None and keep not in finalists:
         finalists = finalists + [keep]
     deals = sample_hands(knowledge, settings.pass_deals, rng)
+    if settings.identify and not settings.mix:
+        return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, settings)
     outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
                                  seat_model(settings, m, seat)) for m in (settings.model,) + settings.mix])
     return finalists, outcomes
+
+
+def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, finalists: list[Mask], dealer: int,
+                   settings: Settings) -> Outcomes:
+    """The finalists played out with each other seat passing and playing as one of :attr:`Settings.identify`,
+    drawn evenly per seat and deal: at the pass nothing of theirs is seen yet."""
+    n = table.players
+    points = np.zeros((len(finalists), len(deals), n), np.int64)
+    taken = np.zeros((len(finalists), len(deals), n), U64)
+    rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(deals).tobytes()))
+    own = settings.own_model or settings.model
+    for players, lanes in opponents.even_tables(settings.identify, n, seat, len(deals), rng):
+        part = pass_out(table, seat, deals[lanes], direction, finalists, dealer, settings.exact_tricks,
+                        opponents.seat_model(players, own, seat))
+        points[:, lanes], taken[:, lanes] = part.points, part.taken
+    return Outcomes(points, taken)
 
 
 def _joined(outcomes: list[Outcomes]) -> Outcomes:
