@@ -13,7 +13,8 @@ import pytest
 from hearts_analysis.engine import replay_game
 from hearts_analysis.kernel.compiled import BASIC, GUARD, STRONG, one_seat, seat_player, seatwise
 from hearts_analysis.kernel.masks import U64
-from hearts_analysis.review.opponents import log_likelihoods, posteriors, seat_players
+from hearts_analysis.review.opponents import log_likelihoods, posteriors, seat_model, tables
+from hearts_analysis.review.policy import MODELS
 from hearts_analysis.rules import PRESETS, Rules
 from hearts_analysis.simulate import HeuristicBot, simulate_game
 
@@ -54,15 +55,28 @@ def test_before_any_play_every_seat_is_an_even_mix_and_the_asking_seat_is_never_
     assert not log_likelihoods(table, plays[0][0], plays, 0, hands, ("basic", "strong"))[:, :, 0].any()
 
 
-def test_the_players_drawn_per_deal_follow_the_evidence_and_keep_the_own_seat():
+def test_the_players_drawn_per_deal_follow_the_evidence_and_cover_every_deal_once():
     table, plays, hands = _seen(HeuristicBot, 0, 8)
     logs = log_likelihoods(table, plays[0][0], plays, 0, np.repeat(hands, 400, axis=0), ("basic", "strong"))
-    codes = seat_players(logs, 0, GUARD, ("basic", "strong"), np.random.default_rng(1))
-    by_seat = np.array([[seat_player(int(code), s) for s in range(4)] for code in codes])
-    assert (by_seat[:, 0] == GUARD).all()
-    share = (by_seat[:, 1:] == STRONG).mean(axis=0)
-    expected = posteriors(logs)[1:, 1]
-    assert np.allclose(share, expected, atol=0.08), (share, expected)
+    split = tables(logs, 0, ("basic", "strong"), np.random.default_rng(1))
+    lanes = np.sort(np.concatenate([lanes for _, lanes in split]))
+    assert lanes.tolist() == list(range(400))
+    share = np.zeros(4)
+    for players, lanes in split:
+        share += np.array([name == "strong" for name in players]) * len(lanes) / 400
+    assert share[0] == 0 and np.allclose(share[1:], posteriors(logs)[1:, 1], atol=0.08), share
+    even = tables(np.zeros_like(logs), 0, ("basic", "strong"), np.random.default_rng(1))
+    assert len(even) == 8 and all(abs(len(lanes) - 50) < 25 for _, lanes in even)
+
+
+def test_a_table_model_plays_and_passes_each_seat_as_its_player_and_the_own_seat_as_its_own():
+    model = seat_model(("basic", "strong", "basic", "strong"), "guard", 0)
+    assert [seat_player(model.plays, s) for s in range(4)] == [GUARD, STRONG, BASIC, STRONG]
+    dealt = np.array([list(replay_game(simulate_game(Rules.preset("standard"), PLAYERS, seed=9,
+                                                     max_hands=1)).hands[0].held)], U64)
+    given = model.passes(dealt.reshape(-1), 3, "left", None)
+    for s, name in enumerate(("basic", "strong", "basic", "strong")):
+        assert given[s] == MODELS[name].passes(dealt[:, s], 3, "left", None)[0]
 
 
 def test_a_seatwise_code_names_each_seats_player():

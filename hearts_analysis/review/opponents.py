@@ -8,13 +8,13 @@ the deals the seat's knowledge allows: the posterior of a uniform prior, with th
 GIB and the PIMC literature (a card the model would have played has chance ``1 - epsilon + epsilon /
 legal``, any other ``epsilon / legal``; :mod:`.deal_weights` reads the same likelihoods). Before a seat has played, it is an even mix.
 
-Every deal then gets one player per seat, drawn from those posteriors by the decision's own
-random stream, and the alternatives are played out on it by those players
+Every deal then gets one player per seat, drawn with its chance on that deal (:func:`tables`), and
+the alternatives are played out on it by those players
 (:func:`~hearts_analysis.kernel.compiled.seatwise`). A seat that plays like neither keeps both.
 
 In a hand of four :class:`~hearts_analysis.simulate.HeuristicBot` players, seen by seat 0 after six
 tricks (here with the true deal), the careful player explains every other seat better than the basic
-one. A seat whose plays both would have made stays even.
+one (a seat whose plays both would have made would stay even):
 
 >>> import numpy as np
 >>> from hearts_analysis.engine import replay_game
@@ -91,18 +91,19 @@ def mixture_log_likelihood(logs: np.ndarray) -> np.ndarray:
     return (top + np.log(np.exp(logs - top).mean(axis=0))).sum(axis=1)
 
 
-def seat_players(logs: np.ndarray, seat: int, own: int, models: Sequence[str],
-                 rng: np.random.Generator) -> np.ndarray:
-    """One player code a deal (:func:`~hearts_analysis.kernel.compiled.seatwise`): ``own`` at ``seat``, each
-    other seat one of ``models``, drawn with its chance on that deal given the seat's plays (``logs``:
-    :func:`log_likelihoods`)."""
+def tables(logs: np.ndarray, seat: int, models: Sequence[str], rng: np.random.Generator
+           ) -> list[tuple[tuple[str, ...], np.ndarray]]:
+    """The deals of ``logs`` (:func:`log_likelihoods`) split among tables: each other seat gets one of
+    ``models`` a deal, drawn with its chance on that deal given the seat's plays (all alike where nothing
+    is seen: zero ``logs``). ``[(model by seat, deal indices)]``; ``seat``'s own entry is the first model's."""
     chances = np.exp(logs - logs.max(axis=0))
     chances /= chances.sum(axis=0)                                 # (models, deals, seats)
     draws = rng.random(chances.shape[1:])
     picks = np.minimum((draws[None] > np.cumsum(chances, axis=0)).sum(axis=0), len(models) - 1)
-    players = np.array([MODELS[m].plays for m in models], np.int64)[picks]
-    players[:, seat] = own
-    return np.array([seatwise(row) for row in players.tolist()], np.int64)
+    picks[:, seat] = 0
+    rows, inverse = np.unique(picks, axis=0, return_inverse=True)
+    return [(tuple(models[i] for i in row), np.flatnonzero(inverse.reshape(-1) == t))
+            for t, row in enumerate(rows.tolist())]
 
 
 def seat_model(players: Sequence[str], own: str, seat: int) -> Model:
@@ -119,14 +120,3 @@ def seat_model(players: Sequence[str], own: str, seat: int) -> Model:
         return out
 
     return Model(seatwise([MODELS[own if s == seat else players[s]].plays for s in range(n)]), passes)
-
-
-def even_tables(models: Sequence[str], players: int, seat: int, count: int,
-                rng: np.random.Generator) -> list[tuple[tuple[str, ...], np.ndarray]]:
-    """``count`` deals split among tables whose other seats each play one of ``models``, drawn evenly per
-    seat and deal (before anything is seen): ``[(players by seat, deal indices)]``."""
-    picks = rng.integers(len(models), size=(count, players))
-    picks[:, seat] = 0
-    tables, inverse = np.unique(picks, axis=0, return_inverse=True)
-    return [(tuple(models[i] for i in row), np.flatnonzero(inverse.reshape(-1) == t))
-            for t, row in enumerate(tables.tolist())]
