@@ -13,6 +13,7 @@ import hearts_analysis
 from hearts_analysis import advise
 from hearts_analysis.cards import parse_card
 from hearts_analysis.cli import app
+from hearts_analysis.cli.advise import advice_text
 from hearts_analysis.engine import replay_game
 from hearts_analysis.records import game_to_dict
 from hearts_analysis.review import Settings
@@ -196,3 +197,15 @@ def test_a_mix_of_rollout_players_plays_every_choice_out_under_each_on_the_same_
     by_cards = {o.cards: o.expected for o in mixed.options}
     for a, b in zip(sorted(alone.options, key=lambda o: o.cards), sorted(strong.options, key=lambda o: o.cards)):
         assert abs(by_cards[a.cards] - (a.expected + b.expected) / 2) < 1e-9
+
+
+def test_the_advice_at_a_play_says_how_it_reads_each_other_seat():
+    game = _cut(_game(8), 0, 9)
+    advice = advise(game, settings=Settings(samples=80))
+    seats = [seat for seat, _ in advice.readings]
+    assert sorted(seats + [advice.seat]) == [0, 1, 2, 3]
+    for _, chances in advice.readings:
+        assert set(chances) == set(Settings().identify) and abs(sum(chances.values()) - 1) < 1e-9
+    assert not advise(game, settings=Settings(samples=80, identify=())).readings
+    text = advice_text(advice)
+    assert "read from their plays this hand" in text and all(f"seat {s} like" in text for s in seats)

@@ -7,10 +7,12 @@ The text lists every real choice, best first, with its expected points and a rea
 >>> from hearts_analysis.review.evaluate import Option
 >>> best = AdvisedOption(Option((parse_card("QS"),), 3.14, 0.3, 2.0, 0.0), 0.41, "fewest points on average")
 >>> worse = AdvisedOption(Option((parse_card("KS"),), 5.0, 0.4, 2.1, 0.0), 0.5, "1.9 \u00b1 0.3 points more than QS")
->>> print(advice_text(Advice(2, "play", (best, worse), 200)))
+>>> readings = ((0, {"basic": 0.05, "strong": 0.95}), (1, {"basic": 0.5, "strong": 0.5}), (3, {"basic": 0.9, "strong": 0.1}))
+>>> print(advice_text(Advice(2, "play", (best, worse), 200, readings)))
 seat 2 plays QS (expected points over 200 deals, best first):
   QS   3.1 ± 0.4  fewest points on average
   KS   5.0 ± 0.5  1.9 ± 0.3 points more than QS
+the others, read from their plays this hand: seat 0 like the stronger opponent model (95%); seat 1 like either model (basic 50%, strong 50%); seat 3 like the basic opponent model (90%)
 """
 
 from __future__ import annotations
@@ -41,7 +43,19 @@ def advice_text(advice) -> str:
         cards = " ".join(option.to_dict()["cards"])
         lines.append(f"  {cards:<{width}}  {option.expected:4.1f} \u00b1 {option.margin:.1f}  "
                      f"{terminal_safe(option.reason)}")
+    if advice.readings:
+        lines.append("the others, read from their plays this hand: " + "; ".join(
+            f"seat {seat} {_reading(chances)}" for seat, chances in advice.readings))
     return "\n".join(lines)
+
+
+def _reading(chances: dict[str, float]) -> str:
+    """How a seat plays, in words: like the model it most likely follows, or either."""
+    from ..review.policy import MODEL_WORDS  # loaded with the judge already; kept off the CLI's start-up
+    model, chance = max(chances.items(), key=lambda item: item[1])
+    if chance < 0.75:
+        return "like either model (" + ", ".join(f"{m} {c:.0%}" for m, c in chances.items()) + ")"
+    return f"like {MODEL_WORDS[model]} ({chance:.0%})"
 
 
 @app.command("advise")

@@ -46,6 +46,7 @@ from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_
                        pass_outcomes, play_choices, play_deals, play_outcomes)
 from .game import unreviewed
 from .information_set import at_play, before_pass, observe
+from .opponents import log_likelihoods, posteriors
 from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
@@ -91,6 +92,10 @@ class Advice:
     options: tuple[AdvisedOption, ...]
     samples: int
     """Deals each choice was played out on."""
+    readings: tuple[tuple[int, dict[str, float]], ...] = ()
+    """At a play, how the judge reads each other seat from its plays this hand (:attr:`Settings.identify`):
+    ``(seat, {model: chance})``, averaged over the deals (:func:`.opponents.posteriors`). The text of ``hearts
+    advise`` shows them; :meth:`to_dict` keeps to the contract's four fields."""
 
     @property
     def best_cards(self) -> tuple[Card, ...]:
@@ -210,12 +215,21 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     rng = information_rng(settings, "play", seat, hand, plays, first_leader, passed, offset, tuple(totals))
     own_pass = tuple(passed if s == seat else 0 for s in range(table.players))
     history = History(first_leader, plays, own_pass, hand_number, dealer, tuple(totals), direction)
-    outcomes = play_outcomes(state, seat, play_deals(knowledge, settings.samples, rng, state, settings, history), cards,
-                             settings, history)
+    deals = play_deals(knowledge, settings.samples, rng, state, settings, history)
+    outcomes = play_outcomes(state, seat, deals, cards, settings, history)
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
-                  outcomes.points.shape[1])
+                  outcomes.points.shape[1], _readings(table, seat, plays, first_leader, deals, settings))
+
+
+def _readings(table: Table, seat: int, plays: Sequence[tuple[int, Card]], first_leader: int, deals: np.ndarray,
+              settings: Settings) -> tuple[tuple[int, dict[str, float]], ...]:
+    """:attr:`Advice.readings`: nothing where the judge does not read the others (a mix, or no models)."""
+    if not settings.identify or settings.mix or settings.bot is not None:
+        return ()
+    chances = posteriors(log_likelihoods(table, first_leader, plays, seat, deals, settings.identify))
+    return tuple((s, dict(zip(settings.identify, map(float, chances[s])))) for s in range(table.players) if s != seat)
 
 
 def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settings | None = None) -> Advice:
