@@ -18,6 +18,11 @@ claims, ``benchmarks/calibration_breakdown.py``).
     python benchmarks/judge_strength.py --hands 400 --baselines heuristic
     python benchmarks/judge_strength.py --hands 200 --mode passes --no-calibration
     python benchmarks/judge_strength.py --hands 400 --baselines heuristic --model guard
+    python benchmarks/judge_strength.py --hands 250 --game-hands 4 --baselines classic --no-calibration
+
+With ``--game-hands N`` each deal is a game of N hands (the pass cycle from the deal's direction on),
+played twice as above by the same bots (a bot that learns from the hands it has seen can show it), and
+every figure is per hand.
 """
 
 from __future__ import annotations
@@ -91,22 +96,34 @@ class Deal:
     """The part of ``claimed`` on decisions the review flags (unclear and unflagged ones are the rest)."""
     plays: list
     passes: list
+    hand: int = 1
+    """The hand of deal ``k``'s game (``--game-hands``)."""
 
 
-def _played(rules: Rules, k: int, seat: int, bots, seed: int):
+def _played(rules: Rules, k: int, seat: int, bots, seed: int, hands: int):
+    """The game of deal ``k``: ``hands`` hands in a row by the same bots; per hand ``(points, QS taken, moon
+    shot, moon suffered)`` of ``seat``."""
     table = rules.table(4)
-    hand = play_hand(table, 1, bots, random.Random(f"{seed}:{k}"), (0, 0, 0, 0))
-    game = GameRecord(players=PLAYERS, hands=(hand,), rules=rules, rules_spec=rules.to_spec(),
+    records, totals = [], (0, 0, 0, 0)
+    for h in range(hands):
+        rng = random.Random(f"{seed}:{k}" if h == 0 else f"{seed}:{k}:{h}")
+        records.append(play_hand(table, h + 1, bots, rng, totals))
+        totals = records[-1].totals
+    game = GameRecord(players=PLAYERS, hands=tuple(records), rules=rules, rules_spec=rules.to_spec(),
                       game_id=f"duplicate-{seed}-{k}")
-    taken = replay_game(game).hands[0].taken
-    shooter = moon_shooter(table, list(taken))
-    return game, hand.points[seat], bool(taken[seat] >> QS & 1), shooter == seat, shooter not in (None, seat)
+    rows = []
+    for record, replayed in zip(records, replay_game(game).hands):
+        shooter = moon_shooter(table, list(replayed.taken))
+        rows.append((record.points[seat], bool(replayed.taken[seat] >> QS & 1), shooter == seat,
+                     shooter not in (None, seat)))
+    return game, rows
 
 
-def one_deal(job) -> Deal:
-    k, baseline, mode, seed, calibrate, settings = job
-    seat, direction = k % 4, DIRECTIONS[(k // 4) % 4]
-    rules = Rules.preset("standard", pass_cycle=[direction])
+def one_deal(job) -> list[Deal]:
+    k, baseline, mode, seed, calibrate, settings, hands = job
+    seat = k % 4
+    cycle = [DIRECTIONS[(k // 4 + h) % 4] for h in range(4)]
+    rules = Rules.preset("standard", pass_cycle=cycle)
     factory = BASELINES[baseline]
     clock = {"pass": [], "play": []}
 
@@ -116,16 +133,18 @@ def one_deal(job) -> Deal:
             seats[seat] = Timed(JudgeBot(random.Random(0), settings), seats[seat], mode, clock)
         return seats
 
-    _, judge, jq, js, jsuf = _played(rules, k, seat, bots(True), seed)
-    game, base, bq, bs, bsuf = _played(rules, k, seat, bots(False), seed)
-    claimed = flagged = None
+    _, judged = _played(rules, k, seat, bots(True), seed, hands)
+    game, played = _played(rules, k, seat, bots(False), seed, hands)
+    claimed: list = [None] * hands
+    flagged: list = [None] * hands
     if calibrate:
         decisions = [d for d in review_game(game, settings, seats=[seat]).decisions
                      if mode == "all" or (d.kind == "pass") == (mode == "passes")]
-        claimed = sum(d.cost for d in decisions)
-        flagged = sum(d.cost for d in decisions if d.category)
-    return Deal(k, seat, direction, judge, base, jq, bq, js, bs, jsuf, bsuf, claimed, flagged,
-                clock["play"], clock["pass"])
+        claimed = [sum(d.cost for d in decisions if d.hand == h + 1) for h in range(hands)]
+        flagged = [sum(d.cost for d in decisions if d.hand == h + 1 and d.category) for h in range(hands)]
+    return [Deal(k, seat, cycle[h % 4], j[0], b[0], j[1], b[1], j[2], b[2], j[3], b[3], claimed[h], flagged[h],
+                 clock["play"] if h == 0 else [], clock["pass"] if h == 0 else [], h + 1)
+            for h, (j, b) in enumerate(zip(judged, played))]
 
 
 def _mean_se(values: list[float]) -> tuple[float, float]:
@@ -191,6 +210,8 @@ def _field(item: str) -> tuple[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="deals per baseline (each played twice)")
+    parser.add_argument("--game-hands", type=int, default=1,
+                        help="hands in each deal's game, played by the same bots")
     parser.add_argument("--baselines", default="heuristic,random,mixed",
                         help=f"comma-separated opponents ({', '.join(BASELINES)}; classic: benchmarks/outside_bots.py)")
     parser.add_argument("--mode", choices=("all", "plays", "passes"), default="all",
@@ -232,12 +253,13 @@ def main() -> None:
     print("|" + "---|" * (12 + 4 * calibrate))
     started = time.perf_counter()
     for baseline in args.baselines.split(","):
-        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings) for k in range(args.hands)]
+        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings, args.game_hands) for k in range(args.hands)]
         if args.workers > 1:
             with Pool(args.workers) as pool:
-                deals = pool.map(one_deal, jobs, chunksize=4)
+                games = pool.map(one_deal, jobs, chunksize=4)
         else:
-            deals = [one_deal(job) for job in jobs]
+            games = [one_deal(job) for job in jobs]
+        deals = [deal for game in games for deal in game]
         print(report(baseline, deals, args.mode), flush=True)
         if args.dump:
             with open(args.dump, "a", encoding="utf-8") as out:

@@ -467,13 +467,16 @@ def test_the_judge_decides_only_on_what_its_seat_knows(seed, watched):
         keep[seat] |= 1 << card
     keep[watched] |= start[watched]
     keep[(watched + 1) % 4] |= given[watched] & start[(watched + 1) % 4]
-    rng = random.Random(seed + 100)
-    pool = [c for c in range(52) if not any(k >> c & 1 for k in keep)]
-    rng.shuffle(pool)
-    twin_hands = list(keep)
-    for seat in range(4):
-        while twin_hands[seat].bit_count() < 13:
-            twin_hands[seat] |= 1 << pool.pop()
+    for attempt in range(50):     # late in a hand few cards are unseen: shuffle until they move
+        rng = random.Random(seed + 100 + attempt)
+        pool = [c for c in range(52) if not any(k >> c & 1 for k in keep)]
+        rng.shuffle(pool)
+        twin_hands = list(keep)
+        for seat in range(4):
+            while twin_hands[seat].bit_count() < 13:
+                twin_hands[seat] |= 1 << pool.pop()
+        if twin_hands != start:
+            break
     assert twin_hands != start
     twin = HandPlay(table, twin_hands, 1, 0, None, "left")
     view, again = twin.views[watched], JudgeBot(random.Random(seed + 1))

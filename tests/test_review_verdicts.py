@@ -150,7 +150,9 @@ def test_forced_and_equivalent_plays_are_never_flagged():
 
 # -- determinism ---------------------------------------------------------------------------------------
 def test_the_same_seed_gives_the_same_review_and_seats_do_not_disturb_each_other():
-    game = simulate_game(Rules.preset("standard"), PLAYERS, 4, max_hands=1)
+    # seat 2 plays at random, so that its review has costs for another seed to differ on
+    game = simulate_game(Rules.preset("standard"), PLAYERS, 4, max_hands=1,
+                         bot=[HeuristicBot, HeuristicBot, RandomBot, HeuristicBot])
     settings = Settings(samples=40, seed=5)
     whole = review_game(game, settings)
     assert whole == review_game(game, settings)
@@ -191,7 +193,9 @@ def test_a_known_blunder_each_hand_is_flagged():
     Leading QS with no higher spade out is a sure loss only against players who never flush the
     queen (the basic model): against the strong model a queen that many low spades will flush out
     anyway is lost whatever the seat leads, so that kind is judged with the basic model alone (with the
-    strong model confirming, it is unclear, and the reason says the stronger model finds no loss)."""
+    strong model confirming, it is unclear, and the reason says the stronger model finds no loss), and each
+    kind with its one model at every other seat (``identify=()``: read from their plays, these players are
+    the strong model's)."""
     checked = unclear = 0
     for seed in range(10):
         found: list[Blunder] = []
@@ -199,7 +203,7 @@ def test_a_known_blunder_each_hand_is_flagged():
                              bot=partial(BlunderBot, log=found), max_hands=4)
         for blunder in found:
             model = "basic" if blunder.kind == "leads-queen" else "strong"
-            review = review_game(game, Settings(samples=100, model=model, confirm=False), seats=[blunder.seat],
+            review = review_game(game, Settings(samples=100, model=model, confirm=False, identify=()), seats=[blunder.seat],
                                  hands=[blunder.hand])
             decision = next(d for d in review.decisions if d.kind == "play" and d.trick == blunder.trick)
             assert decision.played == (blunder.card,)
@@ -207,7 +211,7 @@ def test_a_known_blunder_each_hand_is_flagged():
             assert decision.best != decision.played and decision.cost >= MISTAKE
             checked += 1
             if blunder.kind == "leads-queen":
-                both = review_game(game, Settings(samples=100, model="basic"), seats=[blunder.seat],
+                both = review_game(game, Settings(samples=100, model="basic", identify=()), seats=[blunder.seat],
                                    hands=[blunder.hand])
                 again = next(d for d in both.decisions if d.kind == "play" and d.trick == blunder.trick)
                 if again.unclear:
