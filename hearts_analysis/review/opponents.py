@@ -98,7 +98,10 @@ def tables(logs: np.ndarray, seat: int, models: Sequence[str], rng: np.random.Ge
     is seen: zero ``logs``). ``[(model by seat, deal indices)]``; ``seat``'s own entry is the first model's."""
     chances = np.exp(logs - logs.max(axis=0))
     chances /= chances.sum(axis=0)                                 # (models, deals, seats)
-    draws = rng.random(chances.shape[1:])
+    count, seats = chances.shape[1:]
+    # stratified: each seat's draws fall one in each of ``count`` equal slices, in a random order, so
+    # the share of deals each player gets follows the chances without the noise of independent draws
+    draws = (np.argsort(rng.random((seats, count)), axis=1).T + rng.random((count, seats))) / count
     picks = np.minimum((draws[None] > np.cumsum(chances, axis=0)).sum(axis=0), len(models) - 1)
     picks[:, seat] = 0
     rows, inverse = np.unique(picks, axis=0, return_inverse=True)
