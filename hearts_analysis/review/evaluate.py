@@ -127,7 +127,7 @@ class Settings:
     points a hand than ``()`` against HeuristicBot, whom the strong player copies, 0.45 ± 0.14 fewer against
     a table of HeuristicBots and RandomBots, as many as ``()`` against three judges without it, and 0.22 ±
     0.12 more against a plain player neither model was built from (``benchmarks/outside_bots.py``); the
-    costs the review claims came true (calibration 0.85 against HeuristicBot, 0.31 before)."""
+    costs the review claims came true (calibration 0.81 against HeuristicBot, 0.31 before)."""
     mix: tuple[str, ...] = ()
     """Other rollout players under which every alternative is also played out on the same deals when
     the best is chosen, as so many more deals (the fresh deals that judge a cost stay with
