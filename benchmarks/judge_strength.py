@@ -245,7 +245,8 @@ def main() -> None:
                         own_model=None if args.own_model == "none" else args.own_model)
     settings = dataclasses.replace(settings, **dict(_field(item) for item in args.set))
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
-          f"mix={settings.mix}, identify={settings.identify}, infer={settings.infer}, exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
+          f"mix={settings.mix}, identify={settings.identify}, infer={settings.infer}, "
+          f"exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
           f"settings")
     calibrate = not args.no_calibration
     print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) "

@@ -203,7 +203,8 @@ def test_a_known_blunder_each_hand_is_flagged():
                              bot=partial(BlunderBot, log=found), max_hands=4)
         for blunder in found:
             model = "basic" if blunder.kind == "leads-queen" else "strong"
-            review = review_game(game, Settings(samples=100, model=model, confirm=False, identify=()), seats=[blunder.seat],
+            settings = Settings(samples=100, model=model, confirm=False, identify=())
+            review = review_game(game, settings, seats=[blunder.seat],
                                  hands=[blunder.hand])
             decision = next(d for d in review.decisions if d.kind == "play" and d.trick == blunder.trick)
             assert decision.played == (blunder.card,)

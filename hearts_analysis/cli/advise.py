@@ -7,7 +7,8 @@ The text lists every real choice, best first, with its expected points and a rea
 >>> from hearts_analysis.review.evaluate import Option
 >>> best = AdvisedOption(Option((parse_card("QS"),), 3.14, 0.3, 2.0, 0.0), 0.41, "fewest points on average")
 >>> worse = AdvisedOption(Option((parse_card("KS"),), 5.0, 0.4, 2.1, 0.0), 0.5, "1.9 \u00b1 0.3 points more than QS")
->>> readings = ((0, {"basic": 0.05, "strong": 0.95}), (1, {"basic": 0.5, "strong": 0.5}), (3, {"basic": 0.9, "strong": 0.1}))
+>>> readings = ((0, {"basic": 0.05, "strong": 0.95}), (1, {"basic": 0.5, "strong": 0.5}),
+...             (3, {"basic": 0.9, "strong": 0.1}))
 >>> print(advice_text(Advice(2, "play", (best, worse), 200, readings)))
 seat 2 plays QS (expected points over 200 deals, best first):
   QS   3.1 ± 0.4  fewest points on average

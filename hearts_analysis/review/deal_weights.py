@@ -52,7 +52,8 @@ OVERSAMPLE = 4
 
 
 def play_log_likelihood(table: Table, first_leader: int, plays: Sequence[tuple[int, Card]], seat: int,
-                        hands: np.ndarray, model: str | tuple[str, ...] = "basic", epsilon: float = EPSILON) -> np.ndarray:
+                        hands: np.ndarray, model: str | tuple[str, ...] = "basic",
+                        epsilon: float = EPSILON) -> np.ndarray:
     """Log-likelihood per deal of ``hands`` (each seat's cards now) of every card the seats other
     than ``seat`` played in ``plays`` (the hand from trick 1), under the rollout player ``model``, or under
     a tuple of them, each seat playing one (:func:`~.opponents.mixture_log_likelihood`)."""

@@ -5,8 +5,9 @@ that assumes duck-and-dump players misreads careful ones, and the one that assum
 players misreads the rest. So each other seat is given the players of ``Settings.identify`` in
 proportion to how well each explains the cards that seat has played so far this hand, under
 the deals the seat's knowledge allows: the posterior of a uniform prior, with the likelihood of
-GIB and the PIMC literature (a card the model would have played has chance ``1 - epsilon + epsilon /
-legal``, any other ``epsilon / legal``; :mod:`.deal_weights` reads the same likelihoods). Before a seat has played, it is an even mix.
+GIB and the PIMC literature (a card the model would have played has chance
+``1 - epsilon + epsilon / legal``, any other ``epsilon / legal``; :mod:`.deal_weights` reads the
+same likelihoods). Before a seat has played, it is an even mix.
 
 Every deal then gets one player per seat, drawn with its chance on that deal (:func:`tables`), and
 the alternatives are played out on it by those players
