@@ -20,6 +20,8 @@ from faults import (clean_games, damaged, every_violation, set_cell, truncated, 
 from hearts_analysis.corpus_audit import error_report, game_report
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.fastpath import Audited, CleanRun, audit_entries, audit_reports
+from hearts_analysis.fastpath.decode import Judgements, decode_unit, open_units
+from hearts_analysis.fastpath.screen import screen_block
 from hearts_analysis.records.parquet import read_parquet_items
 from hearts_analysis.records.parquet.encode import EventEncoder
 from hearts_analysis.rules import MOON_CHOICES, PASS_DIRECTIONS, Rules
@@ -323,3 +325,19 @@ def test_events_1_files_of_the_earlier_writer_stay_on_the_fast_path(tmp_path):
     assert pq.ParquetFile(path).schema_arrow.field("card").type == narrow
     assert fast([path]) == reference([path])
     assert screened([path]) == (8, 0)
+
+
+@pytest.mark.parametrize("preset, players, overrides", [
+    ("standard", 4, {}), ("classic", 3, {}), ("omnibus", 5, {}), ("classic", 7, {}),
+    ("black_queen", 6, {})])   # black_queen: a hand ended early by ends_hand
+def test_the_screen_keeps_each_clean_hands_held_cards_and_trick_winners_as_the_engine_replays_them(
+        tmp_path, preset, players, overrides):
+    games = list(simulate_games(4, Rules.preset(preset, target=50, **overrides), players, seed=players))
+    path = write_parquet_file(games, tmp_path / "clean.parquet", row_group_hands=1000)
+    [unit] = open_units(path)
+    block = decode_unit(unit, Judgements(None))
+    verdict = screen_block(block)
+    assert verdict.clean.all()
+    hands = [hand for game in games for hand in replay_game(game).hands]
+    assert verdict.held[:, :players].tolist() == [list(hand.held) for hand in hands]
+    assert [row[row >= 0].tolist() for row in verdict.trick_winners] == [list(hand.trick_winners) for hand in hands]

@@ -154,6 +154,9 @@ class PlayScreen:
     jack: np.ndarray | None
     tricks_won: np.ndarray
     """(n, H)."""
+    winners: np.ndarray
+    """(k, H) int8: the seat that won each trick played (the statistics count from it, see
+    :attr:`~hearts_analysis.fastpath.screen.ScreenFindings.trick_winners`)."""
 
 
 def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.ndarray,
@@ -282,7 +285,7 @@ def screen_play(p: TableParams, hand0: np.ndarray, cards: np.ndarray, seats: np.
         return taker_of(fold(np.logical_or, (cards == card).transpose(1, 0, 2)))
 
     return PlayScreen(~bad, hearts, card_taker(QS), card_taker(QC, p.queen_of_clubs_cancels),
-                      card_taker(JD, p.jack_of_diamonds != 0), tricks_won)
+                      card_taker(JD, p.jack_of_diamonds != 0), tricks_won, winners)
 
 
 def _ended_at_once(p: TableParams, hand0: np.ndarray, leader0: np.ndarray) -> PlayScreen:
@@ -298,7 +301,7 @@ def _ended_at_once(p: TableParams, hand0: np.ndarray, leader0: np.ndarray) -> Pl
         return leader0.astype(np.int64) if p.deck >> card & 1 else np.full(count, -1, np.int64)
 
     return PlayScreen(clean, hearts.astype(np.int64), taker_of(QS), taker_of(QC), taker_of(JD),
-                      (taker * p.hand_size).astype(np.int64))
+                      (taker * p.hand_size).astype(np.int64), np.zeros((0, count), np.int8))
 
 
 @dataclass(frozen=True)

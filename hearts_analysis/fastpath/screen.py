@@ -39,13 +39,15 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
-from ..rules import RuleError
+from ..rules import MIN_PLAYERS, RuleError
 from .block import Block
 from .findings import game_violations, judge_game
 from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
 from .params import HOLD, STATED, TableParams, table_params
 
 MAX_SEATS = 7
+MAX_TRICKS = 52 // MIN_PLAYERS
+"""The most tricks a hand has: a full deck dealt to the fewest players."""
 _ACROSS = DIRECTION_CODES["across"]
 
 
@@ -65,6 +67,13 @@ class ScreenFindings:
     """(games, 7) bool: seats with the lowest total once the game is over."""
     complete: np.ndarray
     """(games,) bool: a total reached the target."""
+    held: np.ndarray
+    """(hands, 7) uint64: each seat's cards once the pass is made. With :attr:`trick_winners`, what the
+    statistics (:mod:`hearts_analysis.analysis.columnar`) count clean games from, so that the pass exchange
+    and the trick-winner rule are written once, here; filled for every hand the screen laid out, to be trusted
+    in clean games only."""
+    trick_winners: np.ndarray
+    """(hands, :data:`MAX_TRICKS`) int8: the seat that won each trick played, -1 past the last (as :attr:`held`)."""
     judged: np.ndarray | None = None
     """(games,) bool: the screen judged the game whole, clean or not; its report follows from these
     arrays and ``violations`` (for the others, filled only where clean)."""
@@ -90,7 +99,8 @@ def screen_block(block: Block) -> ScreenFindings:
                       moon_choice=np.full(hands, -1, dtype=np.int64),
                       totals=np.zeros((games, MAX_SEATS), dtype=np.int64),
                       winners=np.zeros((games, MAX_SEATS), dtype=bool),
-                      complete=np.zeros(games, dtype=bool), judged=np.zeros(games, dtype=bool), violations={})
+                      complete=np.zeros(games, dtype=bool), held=np.zeros((hands, MAX_SEATS), dtype=np.uint64),
+                      trick_winners=np.full((hands, MAX_TRICKS), -1, dtype=np.int8), judged=np.zeros(games, dtype=bool), violations={})
     has_hands = np.diff(block.game_hands) > 0
     index = np.where(block.game_doubt | ~has_hands, -1, block.table_index)
     for table in np.flatnonzero(np.bincount(index[index >= 0])).tolist():
@@ -144,10 +154,10 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     for key in np.flatnonzero(np.bincount(shape_key[ok])).tolist():
         members = np.flatnonzero(ok & (shape_key == key))
         passed, k = divmod(key, 64)
-        shape = _screen_shape(block, p, hands[members], start[members], direction[members],
-                              dealer[members], passed, k)
-        played[members], readable[members], scores = shape
-        hand_clean[members] = shape[0] & scores.clean
+        played[members], readable[members], scores, held, winners = _screen_shape(
+            block, p, hands[members], start[members], direction[members], dealer[members], passed, k)
+        hand_clean[members] = played[members] & scores.clean
+        out.held[hands[members], :n], out.trick_winners[hands[members], :k] = held.T, winners.T
         points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
         points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
     for i in odd.tolist():
@@ -281,7 +291,9 @@ def _laid_out(block: Block, p: TableParams, start: int, passed: int, plays: int)
 
 def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.ndarray,
                   direction: np.ndarray, dealer: np.ndarray, passed: int, k: int):
-    """Hands with the same layout: ``deck_size`` deal rows, ``passed`` pass rows, ``k`` tricks."""
+    """Hands with the same layout: ``deck_size`` deal rows, ``passed`` pass rows, ``k`` tricks. Returns
+    ``(played, readable, scores, held, winners)``: the hands after the pass (n, H) and the trick winners (k, H)
+    as well, for :class:`ScreenFindings`."""
     n, size, deck_size = p.players, p.hand_size, p.deck_size
     count = len(hands)
     before_play = deck_size + passed
@@ -317,6 +329,7 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     readable = ok.copy()
     ok &= play.clean
     readable &= ((seats >= 0) & (seats < n)).all(axis=0)
-    return ok, readable, score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
+    scores = score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
+    return ok, readable, scores, hand0, play.winners
 
 
