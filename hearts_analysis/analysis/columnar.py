@@ -3,10 +3,12 @@
 The per-game analysis (:func:`~hearts_analysis.analysis.game.analyze_game`)
 replays each game in Python, about a millisecond a hand. Here the games the
 screen found clean (:mod:`hearts_analysis.fastpath`) are counted from the
-same arrays it judged them on: every trick's winner, what each seat held
-before each play, the moon detector's control plays, tricks let go and missed
-stops, the pass advice, all as numpy arrays over the hands, with loops only
-over the tricks of a hand and the seats of a trick (never over the hands).
+same arrays it judged them on: each trick's winner and the hands after the pass
+as the screen found them (so those rules of play are written once), what each
+seat held before each play, the moon detector's control plays, tricks let go
+and missed stops, the pass advice, all as numpy arrays over the hands, with
+loops only over the tricks of a hand and the seats of a trick (never over the
+hands).
 Chunks of hands keep the arrays small (memory stays bounded). The counts land in a :class:`~hearts_analysis.analysis.stats.Tally`,
 exactly what :meth:`Tally.add` gives for the same games (the tests compare
 them on simulated corpora of every preset); a game the screen doubts, or a
@@ -168,8 +170,12 @@ class Hands:
         return np.take_along_axis(self.left, self.seats.astype(np.intp), axis=2)
 
 
-def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndarray, passed: int) -> Hands:
-    """Clean hands of full tricks with ``passed`` pass rows, laid out as the screen checked them."""
+def hands_of(block: Block, verdict: ScreenFindings, p: TableParams, hands: np.ndarray, direction: np.ndarray,
+             passed: int) -> Hands:
+    """Clean hands of full tricks with ``passed`` pass rows, laid out as the screen checked them. The hands after
+    the pass and the trick winners are the screen's (:attr:`ScreenFindings.held`,
+    :attr:`ScreenFindings.trick_winners`): the pass exchange and who wins a trick are rules of play, written once
+    in the screen, which has just judged these hands by them."""
     n, size, k = p.players, p.hand_size, p.hand_size
     count = len(hands)
     start = block.hand_rows[hands]
@@ -178,24 +184,14 @@ def hands_of(block: Block, p: TableParams, hands: np.ndarray, direction: np.ndar
     # worked on with the hands on the last axis (each row contiguous), handed over as (H, ...) views
     cards = np.ascontiguousarray(windows(block.card, start, width).T)              # (width, H) int8
     dealt = fold(np.bitwise_or, bits(cards[:p.deck_size].reshape(n, size, count)).transpose(1, 0, 2))
-    hand0, given = dealt, None
+    given = None
     if passed:
         given = fold(np.bitwise_or, bits(cards[p.deck_size:before].reshape(n, p.pass_count, count)).transpose(1, 0, 2))
-        offset = np.array(p.offsets)[direction]
-        received = np.zeros_like(given)
-        columns = np.arange(count)
-        for seat in range(n):
-            received[(seat + offset) % n, columns] = given[seat]
-        hand0 = (dealt & ~given) | received
+    hand0 = np.ascontiguousarray(verdict.held[hands, :n].T)                         # (n, H)
+    winner = np.ascontiguousarray(verdict.trick_winners[hands, :k].T)               # (k, H) int8
     plays = cards[before:].reshape(k, n, count)
     seats = np.ascontiguousarray(windows(block.seat, start + before, k * n).T).reshape(k, n, count)
     card_bits = bits(plays)
-    led = plays[:, 0] // 13
-    best, winner = plays[:, 0].copy(), seats[:, 0].copy()
-    for i in range(1, n):
-        better = (plays[:, i] // 13 == led) & (plays[:, i] > best)
-        best = np.where(better, plays[:, i], best)
-        winner = np.where(better, seats[:, i], winner)
     trick_cards = fold(np.bitwise_or, card_bits.transpose(1, 0, 2))                 # (k, H)
     at_seat = (np.arange(k)[:, None, None] * n + seats.astype(np.int64)) * count + np.arange(count)
     by_seat = np.zeros(k * n * count, U64)
@@ -704,7 +700,7 @@ def _tally_table(block: Block, verdict: ScreenFindings, p: TableParams, games: n
     passed = np.where(direction == HOLD, 0, n * p.pass_count)
 
     def count(rows: int, members: np.ndarray, into: Counts) -> Counts:
-        h = hands_of(block, p, hands[members], direction[members], rows)
+        h = hands_of(block, verdict, p, hands[members], direction[members], rows)
         count_hands(p, h, verdict, before[members], game_ids[hand_game[members], :n], into)
         return into
 
