@@ -100,7 +100,8 @@ def screen_block(block: Block) -> ScreenFindings:
                       totals=np.zeros((games, MAX_SEATS), dtype=np.int64),
                       winners=np.zeros((games, MAX_SEATS), dtype=bool),
                       complete=np.zeros(games, dtype=bool), held=np.zeros((hands, MAX_SEATS), dtype=np.uint64),
-                      trick_winners=np.full((hands, MAX_TRICKS), -1, dtype=np.int8), judged=np.zeros(games, dtype=bool), violations={})
+                      trick_winners=np.full((hands, MAX_TRICKS), -1, dtype=np.int8),
+                      judged=np.zeros(games, dtype=bool), violations={})
     has_hands = np.diff(block.game_hands) > 0
     index = np.where(block.game_doubt | ~has_hands, -1, block.table_index)
     for table in np.flatnonzero(np.bincount(index[index >= 0])).tolist():
@@ -157,7 +158,8 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
         played[members], readable[members], scores, held, winners = _screen_shape(
             block, p, hands[members], start[members], direction[members], dealer[members], passed, k)
         hand_clean[members] = played[members] & scores.clean
-        out.held[hands[members], :n], out.trick_winners[hands[members], :k] = held.T, winners.T
+        out.held[hands[members], :n] = held.T
+        out.trick_winners[hands[members], :k] = winners.T
         points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
         points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
     for i in odd.tolist():
