@@ -46,7 +46,7 @@ import numpy as np
 
 from ..cards import HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
 from ..records.model import MOON_CODES
-from ..rules import QUEEN_POINTS
+from ..rules import QUEEN_POINTS, Table
 from .params import TableParams
 
 U64 = np.uint64
@@ -130,12 +130,13 @@ def first_seat(flags: np.ndarray, default):
     return seat
 
 
-def first_leaders(p: TableParams, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
-    """The seat that leads trick 1 (``HandState.first_leader_for``); ``hands`` is (n, H)."""
-    left_of_dealer = (dealers + 1) % p.players
-    if not p.first_lead_cards:
+def first_leaders(table: Table, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
+    """The seat that leads trick 1 (``HandState.first_leader_for``); ``hands`` is (n, H). The one vectorised
+    copy of the rule: the screen and the review's pass rollouts both ask it."""
+    left_of_dealer = (dealers + 1) % table.players
+    if not table.first_lead_cards:
         return left_of_dealer
-    holds = ((hands >> U64(p.table.lowest_club)) & ONE).astype(bool)
+    holds = ((hands >> U64(table.lowest_club)) & ONE).astype(bool)
     return first_seat(holds, left_of_dealer)
 
 

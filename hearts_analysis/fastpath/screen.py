@@ -326,7 +326,7 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
         hand0 = (dealt & ~given) | received
 
     plays = cards[before_play:].reshape(k, n, count)
-    leader0 = first_leaders(p, hand0, dealer)
+    leader0 = first_leaders(p.table, hand0, dealer)
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
     readable = ok.copy()
     ok &= play.clean

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..cards import Card, Mask, iter_cards
 from ..engine.state import HandState
+from ..fastpath.lockstep import first_leaders
 from ..kernel.compiled import BROKEN, LEADER, NUMBER, SIZE, TAKEN, WON, facts, finish_all, play_out_all
 from ..kernel.masks import BIT, U64, ZERO
 from ..rules import Table
@@ -113,20 +114,13 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
     return after
 
 
-def first_leaders(table: Table, hands: np.ndarray, dealer: int) -> np.ndarray:
-    """The seat that leads trick 1 in each row of ``hands`` (as :meth:`HandState.first_leader_for`)."""
-    if not table.first_lead_cards:
-        return np.full(len(hands), (dealer + 1) % table.players)
-    return np.argmax((hands & BIT[table.lowest_club]) != ZERO, axis=1)
-
-
 def pass_out(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask],
              dealer: int, exact_tricks: int = DEFAULT_EXACT_TRICKS, model: Model = MODELS["strong"]) -> Outcomes:
     """Each pass in ``options`` made by ``seat`` on each sampled deal ``dealt``, the hand played out
     (the other seats' passes and every play by ``model``)."""
     hands = passed_hands(table, seat, dealt, direction, options, model)
-    points, taken = finish_all(facts(table), _masks(hands), first_leaders(table, hands, dealer), exact_tricks,
-                               model.plays)
+    leaders = first_leaders(table, hands.T, np.full(len(hands), dealer)).astype(np.int64)
+    points, taken = finish_all(facts(table), _masks(hands), leaders, exact_tricks, model.plays)
     return _outcomes(points, taken, len(options))
 
 
