@@ -130,6 +130,16 @@ def first_seat(flags: np.ndarray, default):
     return seat
 
 
+def exchange(dealt: np.ndarray, given: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The hands after the pass (``interpreter.exchange``): seat ``s`` gives ``given[s]`` (cards it holds) to
+    seat ``s + offset``; ``dealt`` and ``given`` are (n, H), ``offsets`` one a hand. The one vectorised copy of the
+    rule: the screen and the review's pass rollouts both ask it."""
+    received = np.zeros_like(given)
+    for shift in np.flatnonzero(np.bincount(offsets, minlength=len(given))).tolist():
+        received += np.roll(given, shift, axis=0) * (offsets == shift)
+    return (dealt & ~given) | received
+
+
 def first_leaders(table: Table, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
     """The seat that leads trick 1 (``HandState.first_leader_for``); ``hands`` is (n, H). The one vectorised
     copy of the rule: the screen and the review's pass rollouts both ask it."""

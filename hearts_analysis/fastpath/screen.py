@@ -42,7 +42,7 @@ from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import MIN_PLAYERS, RuleError
 from .block import Block
 from .findings import game_violations, judge_game
-from .lockstep import bits, first_leaders, fold, popcount, score, screen_play
+from .lockstep import bits, exchange, first_leaders, fold, popcount, score, screen_play
 from .params import HOLD, STATED, TableParams, table_params
 
 MAX_SEATS = 7
@@ -319,11 +319,7 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
         given = np.bitwise_or.reduce(bits(cards[deck_size:before_play]).reshape(n, p.pass_count, count), axis=1)
         ok &= (popcount(given) == p.pass_count).all(axis=0)
         ok &= ~(given & ~dealt).any(axis=0)
-        offset = np.array(p.offsets)[direction]
-        received = np.zeros_like(given)
-        for shift in np.flatnonzero(np.bincount(offset, minlength=n)).tolist():
-            received += np.roll(given, shift, axis=0) * (offset == shift)
-        hand0 = (dealt & ~given) | received
+        hand0 = exchange(dealt, given, np.array(p.offsets)[direction])
 
     plays = cards[before_play:].reshape(k, n, count)
     leader0 = first_leaders(p.table, hand0, dealer)

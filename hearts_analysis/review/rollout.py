@@ -35,15 +35,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from ..cards import Card, Mask, iter_cards
 from ..engine.state import HandState
-from ..fastpath.lockstep import first_leaders
+from ..fastpath.lockstep import exchange, first_leaders
 from ..kernel.compiled import BROKEN, LEADER, NUMBER, SIZE, TAKEN, WON, facts, finish_all, play_out_all
-from ..kernel.masks import BIT, U64, ZERO
+from ..kernel.masks import U64, ZERO
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from ..simulate.play import HandPlay
@@ -106,7 +106,7 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
         return np.tile(dealt, (len(options), 1))
     given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction, table.rules).reshape(dealt.shape)
     given[:, seat] = ZERO
-    after = (dealt & ~given) | np.roll(given, offset, axis=1)
+    after = exchange(dealt.T, given.T, np.full(len(dealt), offset)).T
     after = np.tile(after, (len(options), 1))
     option = np.repeat(np.asarray(options, U64), len(dealt))
     after[:, seat] &= ~option
