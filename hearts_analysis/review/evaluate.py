@@ -503,30 +503,36 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     then played out on ``pass_deals`` deals: the one evaluator of a pass, for the review's verdicts
     and the judge's own pass alike."""
     model = seat_model(settings, settings.model, seat)
+    even = bool(settings.identify) and not settings.mix
+
+    def screened(deals: np.ndarray, masks: list[Mask]) -> np.ndarray:
+        if even:
+            return _even_pass_out(table, seat, deals, direction, masks, dealer, settings, 1).points[:, :, seat]
+        return pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1, model=model).points[:, :, seat]
+
     finalists = candidates
     if len(candidates) > settings.pass_finalists + 1:
-        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng),
-                            lambda deals, masks: pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1,
-                                                          model=model).points[:, :, seat],
+        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng), screened,
                             settings.pass_finalists)
     if keep is not None and keep not in finalists:
         finalists = finalists + [keep]
     deals = sample_hands(knowledge, settings.pass_deals, rng)
-    if settings.identify and not settings.mix:
-        return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, settings)
+    if even:
+        return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, settings,
+                                         settings.exact_tricks)
     outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
                                  seat_model(settings, m, seat)) for m in (settings.model,) + settings.mix])
     return finalists, outcomes
 
 
 def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, finalists: list[Mask], dealer: int,
-                   settings: Settings) -> Outcomes:
+                   settings: Settings, exact_tricks: int) -> Outcomes:
     """The finalists played out with each other seat passing and playing as one of :attr:`Settings.identify`,
     each as likely: at the pass nothing of theirs is seen yet."""
     nothing_seen = np.zeros((len(settings.identify), len(deals), table.players))
     return _over_tables(nothing_seen, seat, deals, len(finalists), settings,
                         lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists, dealer,
-                                                      settings.exact_tricks, model))
+                                                      exact_tricks, model))
 
 
 def _joined(outcomes: list[Outcomes]) -> Outcomes:
