@@ -43,7 +43,7 @@ from ..cards import Card, Mask, iter_cards
 from ..engine.state import HandState
 from ..fastpath.lockstep import exchange, first_leaders
 from ..kernel.compiled import BROKEN, LEADER, NUMBER, SIZE, TAKEN, WON, facts, finish_all, play_out_all
-from ..kernel.masks import U64, ZERO
+from ..kernel.masks import U64
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from ..simulate.play import HandPlay
@@ -100,18 +100,14 @@ def passed_hands(table: Table, seat: int, dealt: np.ndarray, direction: str, opt
                  model: Model = MODELS["strong"]) -> np.ndarray:
     """Hands after the pass, ``(alternatives * samples, seats)``: ``seat`` passes each option, the
     others pass what the rollout player ``model`` would."""
-    n = table.players
     offset = table.pass_offset(direction)
     if offset == 0:     # held: every pass comes back to its passer, so none need be chosen
         return np.tile(dealt, (len(options), 1))
+    # the others' passes once a deal, whichever option the seat passes
     given = model.passes(dealt.reshape(-1), table.rules.pass_count, direction, table.rules).reshape(dealt.shape)
-    given[:, seat] = ZERO
-    after = exchange(dealt.T, given.T, np.full(len(dealt), offset)).T
-    after = np.tile(after, (len(options), 1))
-    option = np.repeat(np.asarray(options, U64), len(dealt))
-    after[:, seat] &= ~option
-    after[:, (seat + offset) % n] |= option
-    return after
+    given = np.tile(given, (len(options), 1))
+    given[:, seat] = np.repeat(np.asarray(options, U64), len(dealt))
+    return exchange(np.tile(dealt, (len(options), 1)).T, given.T, np.full(len(given), offset)).T
 
 
 def pass_out(table: Table, seat: int, dealt: np.ndarray, direction: str, options: Sequence[Mask],
