@@ -43,10 +43,10 @@ from ..records.model import GameRecord
 from ..rules import Table
 from ..violations import Code
 from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
-                       pass_outcomes, play_choices, play_deals, play_outcomes)
+                       pass_outcomes, play_choices, play_deals, play_outcomes, reads_others, seat_logs)
 from .game import unreviewed
 from .information_set import at_play, before_pass, observe
-from .opponents import log_likelihoods, posteriors
+from .opponents import posteriors
 from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
@@ -216,20 +216,18 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     own_pass = tuple(passed if s == seat else 0 for s in range(table.players))
     history = History(first_leader, plays, own_pass, hand_number, dealer, tuple(totals), direction)
     deals = play_deals(knowledge, settings.samples, rng, state, settings, history)
-    outcomes = play_outcomes(state, seat, deals, cards, settings, history)
+    logs = seat_logs(state, seat, deals, settings, history) if reads_others(settings, history) else None
+    outcomes = play_outcomes(state, seat, deals, cards, settings, history, logs=logs)
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
-                  outcomes.points.shape[1], _readings(table, seat, plays, first_leader, deals, settings))
+                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, settings))
 
 
-def _readings(table: Table, seat: int, plays: Sequence[tuple[int, Card]], first_leader: int, deals: np.ndarray,
-              settings: Settings) -> tuple[tuple[int, dict[str, float]], ...]:
-    """:attr:`Advice.readings`: nothing where the judge does not read the others (a mix, or no models)."""
-    if not settings.identify or settings.mix or settings.bot is not None:
-        return ()
-    chances = posteriors(log_likelihoods(table, first_leader, plays, seat, deals, settings.identify))
-    return tuple((s, dict(zip(settings.identify, map(float, chances[s])))) for s in range(table.players) if s != seat)
+def _readings(seat: int, logs: np.ndarray, settings: Settings) -> tuple[tuple[int, dict[str, float]], ...]:
+    """:attr:`Advice.readings`, from the likelihoods the judge chose by."""
+    chances = posteriors(logs)
+    return tuple((s, dict(zip(settings.identify, map(float, chances[s])))) for s in range(len(chances)) if s != seat)
 
 
 def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settings | None = None) -> Advice:

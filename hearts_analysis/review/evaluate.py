@@ -404,32 +404,40 @@ def seat_model(settings: Settings, model: str, seat: int) -> Model:
     return MODELS[model]._replace(plays=one_seat(MODELS[model].plays, seat, MODELS[settings.own_model].plays))
 
 
+def reads_others(settings: Settings, history: History | None, model: str | None = None) -> bool:
+    """Whether a play's evaluation draws each other seat's player from its plays (:attr:`Settings.identify`)."""
+    return settings.bot is None and model is None and not settings.mix and bool(settings.identify) \
+        and history is not None
+
+
+def seat_logs(state: HandState, seat: int, hands: np.ndarray, settings: Settings, history: History) -> np.ndarray:
+    """What the others' plays so far say of their players on each deal (:func:`.opponents.log_likelihoods`)."""
+    return opponents.log_likelihoods(state.table, history.first_leader, history.plays, seat, hands, settings.identify)
+
+
 def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
-                  history: History | None = None, model: str | None = None) -> Outcomes:
+                  history: History | None = None, model: str | None = None,
+                  logs: np.ndarray | None = None) -> Outcomes:
     """Each of ``cards`` played by ``seat`` at ``state`` on the deals ``hands``, under the rollout player
     ``model`` (the settings' by default) or the settings' simulator bots: the one evaluator of a play,
-    for the review's verdicts and the judge's own play alike."""
+    for the review's verdicts and the judge's own play alike (``logs``: :func:`seat_logs`, if the caller has
+    them already)."""
     if settings.bot is None:
         if model is None and settings.mix:
             return _joined([play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, m, seat).plays)
                             for m in (settings.model,) + settings.mix])
-        if model is None and settings.identify and history is not None:
-            return _identified(state, seat, hands, cards, settings, history)
+        if reads_others(settings, history, model):
+            if logs is None:
+                logs = seat_logs(state, seat, hands, settings, history)
+            return _over_tables(logs, seat, hands, len(cards), settings,
+                                lambda table, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks,
+                                                              table.plays))
         return play_out(state, hands, cards, settings.exact_tricks,
                         seat_model(settings, model or settings.model, seat).plays)
     if history is None:
         raise ValueError("reviewing with bots needs the hand's history")
     return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
                               settings.exact_tricks)
-
-
-def _identified(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
-                history: History) -> Outcomes:
-    """:func:`play_outcomes` with each other seat's player drawn per deal from :attr:`Settings.identify`, by how
-    well each explains that seat's plays (:mod:`.opponents`)."""
-    logs = opponents.log_likelihoods(state.table, history.first_leader, history.plays, seat, hands, settings.identify)
-    return _over_tables(logs, seat, hands, len(cards), settings,
-                        lambda model, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks, model.plays))
 
 
 def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: int, settings: Settings,
