@@ -6,10 +6,10 @@ played) and what others' plays revealed. A play reveals what the rules would
 have forbidden: a seat that did not follow suit holds none of that suit; a
 seat that led a heart before hearts were broken holds nothing else it could
 have led; a point card dropped on the first trick means nothing else was
-playable. :func:`revealed` runs the cascade of
-:func:`~hearts_analysis.engine.interpreter.legal_cards` backwards, step by
-step, from the same facts of the :class:`~hearts_analysis.rules.Table`, so
-every rule variant is covered and nothing is inferred that the rules do not imply.
+playable. :func:`revealed` asks the one cascade of
+:func:`~hearts_analysis.engine.interpreter.legal_cards` which cards would
+have forbidden the play, so every rule variant is covered and nothing is
+inferred that the rules do not imply.
 
 Seat 1 discards 8D on the 2C lead, so seat 2 knows it has no club left:
 
@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import HEARTS_MASK, SUIT_MASKS, Card, Mask
+from ..cards import SUIT_MASKS, Card, Mask
+from ..engine.interpreter import legal_cards
 from ..engine.state import HandState
 from ..rules import Table
 
@@ -97,35 +98,23 @@ def at_play(state: HandState, seat: int, shown: tuple[Mask, ...], passed: Mask =
 def revealed(state: HandState, seat: int, card: Card) -> Mask:
     """Cards ``seat`` cannot hold, since it played ``card`` legally at ``state`` (before the play).
 
-    Each cascade step keeps ``legal & F`` unless that is empty. If ``card`` is
-    outside ``F`` the step fell through, so the seat held nothing of ``F``
-    among the cards still in play at that step; if it is inside, the step kept
-    ``F`` and later steps work within it.
+    A card ``c`` is shown absent when a hand of just ``card`` and ``c`` would have made ``card``
+    illegal. The cascade's steps each keep a fixed set of cards unless that leaves none, so
+    whether ``c`` forbids ``card`` does not depend on the rest of the hand. Asking the one
+    cascade (:func:`~hearts_analysis.engine.interpreter.legal_cards`) rather than inverting it
+    here keeps what a play shows in step with every rule the cascade gains.
     """
-    table = state.table
     led = SUIT_MASKS[state.trick[0][1] // 13] if state.trick else 0
-    first_trick = state.trick_number == 1
-    region = table.deck
-    excluded = 0
+    first_trick, broken, table = state.trick_number == 1, state.broken, state.table
     bit = 1 << card
-
-    def step(keep: Mask) -> None:
-        nonlocal region, excluded
-        if bit & keep:
-            region &= keep
-        else:
-            excluded |= region & keep
-
-    if led:
-        step(led)
-    elif first_trick and table.first_lead_cards:
-        step(table.first_lead_cards)
-    if first_trick and table.first_trick_barred:
-        step(~table.first_trick_barred)
-    if not led and not state.broken and bit & HEARTS_MASK:
-        # a heart led while unbroken: the leader held nothing outside heart_lead_hand
-        excluded |= region & ~table.heart_lead_hand
-    return excluded & state.table.deck & ~bit
+    shown = 0
+    rest = table.deck & ~bit
+    while rest:
+        other = rest & -rest
+        rest ^= other
+        if not legal_cards(table, bit | other, led, first_trick, broken) & bit:
+            shown |= other
+    return shown
 
 
 def observe(shown: tuple[Mask, ...], state: HandState, seat: int, card: Card) -> tuple[Mask, ...]:
