@@ -110,7 +110,7 @@ def review(
                                 help="Sampled deals on which every alternative is played out to choose the best."),
     pass_samples: Optional[int] = typer.Option(None, "--pass-samples", min=10,
                                                help="The same for the pass, the finalist passes and the actual "
-                                                    "one [default: 4 times --samples]."),
+                                                    "one [default: 16 times --samples]."),
     budget: int = typer.Option(1024, "--budget", min=0,
                                help="Most fresh deals spent judging a choice against the best until its class is "
                                     "settled (past it, the decision is marked unclear)."),
