@@ -34,14 +34,16 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="hearts-test-cache-")
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_kernel():
-    """Compile the review's kernel once, in the interpreter the tests' commands run in (the
-    installed package, as a command started from a test's folder imports it), before any test
-    starts a command with a time limit: the first compile after install takes about half a
+    """Compile the review's kernel and the simulator's once, in the interpreter the tests' commands
+    run in (the installed package, as a command started from a test's folder imports it), before any
+    test starts a command with a time limit: the first compile after install takes about half a
     minute, once, and a time limit guards a command's own work, not the compile (README)."""
     example = Path(__file__).resolve().parents[1] / "examples" / "clean-4p-standard.json"
     with tempfile.TemporaryDirectory() as folder:
         subprocess.run([sys.executable, "-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1",
                         str(example)], cwd=folder, capture_output=True, timeout=600, check=True)
+        subprocess.run([sys.executable, "-m", "hearts_analysis", "simulate", "--games", "1", "-o", "warm.jsonl"],
+                       cwd=folder, capture_output=True, timeout=600, check=True)
 
 
 ALL_CARDS = [card_name(c) for c in range(52)]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Iterator, Sequence
 
 from ..cards import Card, Mask, iter_cards
-from ..engine.scoring import moon_points, moon_shooter
+from ..engine.scoring import moon_points, moon_shooter, score_hand
 from ..records.model import GameRecord, HandRecord
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules, Table
 from .bits import BIT
@@ -58,6 +59,40 @@ def pass_direction_for(table: Table, number: int, rng: random.Random) -> str:
     return rng.choice([d for d in PASS_DIRECTIONS if d != "across" or table.players % 2 == 0])
 
 
+KERNEL: bool | None = None
+"""Whether :func:`play_hand` plays a table of HeuristicBots on the compiled kernel (the same plays):
+``True`` always, ``False`` never (the tests force each, to compare them), ``None`` (the default) once
+this process has played :data:`KERNEL_AFTER` such hands in Python, or at once if the kernel is
+loaded already. Loading numba and the cached kernel costs a process about 0.7 s, which the kernel
+wins back in about 6,000 hands: a short run is left as fast as it was, a long one pays the first
+hands' Python play (about 0.25 s)."""
+KERNEL_AFTER = 2000
+_python_hands = 0
+
+
+def _kernel_now() -> bool:
+    """Whether this hand of HeuristicBots goes to the kernel (see :data:`KERNEL`)."""
+    global _python_hands
+    if KERNEL is not None:
+        return KERNEL
+    if _python_hands < KERNEL_AFTER and "hearts_analysis.simulate.kernel_play" not in sys.modules:
+        _python_hands += 1
+        return False
+    return True
+
+
+def on_kernel(bots: Sequence[Bot]) -> bool:
+    """Whether the kernel plays these bots' hands: every seat exactly a :class:`HeuristicBot` (not a
+    subclass, which plays otherwise), each seat its own (a bot in two seats would share one plan).
+
+    The kernel plays every table: its plays read the rules of play of the table's facts, as the
+    simulator's do; the rule values it leaves to the reference engine (``Table.needs_reference``: a
+    fourfold moon, charges, a multiplying TC, a game of so many deals, claims) are scoring, game
+    length, or charges and claims, which the simulator never makes; the score stays in Python.
+    """
+    return all(type(bot) is HeuristicBot for bot in bots) and len({id(bot) for bot in bots}) == len(bots)
+
+
 def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random,
               totals: Sequence[int]) -> HandRecord:
     """Deal, pass and play one hand; the record carries the points and the new totals."""
@@ -77,12 +112,16 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         play.exchange(given, table.pass_offset(direction))
         passes = tuple(tuple(iter_cards(cards)) for cards in given)
     play.start()
-    plays = play.play_out(bots)
-    shooter = moon_shooter(table, play.taken)
+    if on_kernel(bots) and _kernel_now():
+        from .kernel_play import play_out  # imports numba: only a simulation of HeuristicBots needs it
+        plays, taken, won = play_out(play, bots)
+    else:
+        plays, taken, won = play.play_out(bots), play.taken, play.tricks_won
+    shooter = moon_shooter(table, taken)
     chosen = None
     if shooter is not None and table.rules.moon == "shooter_choice":
-        chosen = choose_moon(table, play.taken, shooter, totals)
-    _, points, shot = play.score(chosen)  # the state machine scores the hand
+        chosen = choose_moon(table, taken, shooter, totals)
+    _, points, shot = score_hand(table, taken, won, chosen)  # as the state machine scores it (no charges)
     moon = None if shot is None else shot.choice
     return HandRecord(deal=tuple(dealt), plays=tuple(plays), passes=passes, dealer=dealer,
                       pass_direction=direction if table.pass_direction(number) == "any" else None,

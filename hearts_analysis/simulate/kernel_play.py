@@ -1,0 +1,50 @@
+"""A hand of HeuristicBots played on the compiled kernel (:mod:`hearts_analysis.kernel.heuristic`).
+
+The Python bots cost most of a simulated hand; their plays are the same on the kernel, given what
+the bots decide in Python first, as their ``choose_play`` would at their first play: the rules they
+learn and ``bold`` (a draw from the bot's stream on a hold hand, in the order the seats first play).
+The kernel then says which seats ran for the moon (appended to ``moon_attempts``, as the bot does)
+and which still were at the end (its ``shooting`` flag). The hand's state machine is left at the first
+lead: the caller scores the cards the kernel says each seat took.
+
+This module imports numba; :mod:`hearts_analysis.simulate.game` imports it only when a table is all
+HeuristicBots, so the commands that neither simulate nor review start without numba.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from ..cards import Card, Mask
+from ..kernel.compiled import facts
+from ..kernel.heuristic import SHOOTING, STARTED, play_hands
+from .bots import HeuristicBot
+from .play import HandPlay
+
+_facts = lru_cache(maxsize=64)(facts)
+"""The kernel's rules of a table, built once (the kernel only reads them)."""
+
+
+def play_out(play: HandPlay, bots: Sequence[HeuristicBot]) -> tuple[list[tuple[int, Card]], list[Mask], list[int]]:
+    """``(plays, taken, tricks won)`` of the hand from its first lead, the bots' moon records kept."""
+    n, public = play.players, play.public
+    if play.ended or not play.hands[play.to_play]:   # swept at the first lead: no seat plays
+        return play.play_out(bots), play.taken, play.tricks_won
+    for step in range(n):   # each bot's _start_play, in the order of trick 1
+        bot = bots[(play.leader + step) % n]
+        if public is not bot._passing:
+            bot._learn_rules(public)
+        bot._playing = public
+    plans = [[bot._moon_losers_allowed, bot._jd_bonus, bot._first_trick_safe, bot._avoid_tricks] for bot in bots]
+    seats, cards, taken, won, moons = play_hands(_facts(play.table), np.array([play.hands], np.int64),
+                                                 np.array([play.leader], np.int64), np.array([plans], np.int64))
+    for bot, moon in zip(bots, moons[0].tolist()):
+        bot.shooting = bool(moon & SHOOTING)
+        if moon & STARTED:
+            bot.moon_attempts.append(public.hand_number)
+    seats_of, cards_of = seats[0].tolist(), cards[0].tolist()
+    count = cards_of.index(-1) if -1 in cards_of else len(cards_of)
+    return list(zip(seats_of[:count], cards_of[:count])), taken[0].tolist(), won[0].tolist()
