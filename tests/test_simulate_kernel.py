@@ -138,19 +138,20 @@ def test_a_pool_of_heuristic_bots_plays_on_the_kernel_the_same_games(monkeypatch
     rules, pool = Rules.preset("standard", target=50), make_pool(6, {"heuristic": 5, "random": 1}, seed=4)
     counted = Counted()
     monkeypatch.setattr(kernel_play, "play_out", counted)
+    monkeypatch.setattr(game, "KERNEL_GAMES", 6)   # the pool's run of six games asks for the kernel
     on_the_kernel = list(simulate_pool(6, rules, pool, players=4, seed=4))
     assert counted.calls   # the tables without the random player
     monkeypatch.setattr(game, "KERNEL", False)
     assert list(simulate_pool(6, rules, pool, players=4, seed=4)) == on_the_kernel
 
 
-@pytest.mark.parametrize("after,loads", [(10_000, False), (5, True)])
-def test_a_short_run_is_left_to_python_and_a_long_one_loads_the_kernel(after, loads):
-    """By default the kernel, and numba, load only once a process has played ``KERNEL_AFTER`` hands of
-    HeuristicBots in Python: loading them costs more than a short run saves."""
+@pytest.mark.parametrize("games,loads", [(10_000, False), (2, True)])
+def test_a_short_run_is_left_to_python_and_a_long_one_loads_the_kernel(games, loads):
+    """A run of ``KERNEL_GAMES`` games or more plays on the kernel; a shorter one plays in Python and
+    never imports numba: loading it costs more than a short run saves."""
     code = ("import sys; from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game, "
-            f"simulate_games; game.KERNEL_AFTER = {after}; "
+            f"simulate_games; game.KERNEL_GAMES = {games}; "
             "games = list(simulate_games(2, Rules.preset('standard', target=60), seed=3)); "
-            "print(sum(len(g.hands) for g in games) > 5, 'numba' in sys.modules)")
+            "print(len(games), 'numba' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", str(loads)]
+    assert done.stdout.split() == ["2", str(loads)]

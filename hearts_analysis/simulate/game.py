@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -60,25 +59,24 @@ def pass_direction_for(table: Table, number: int, rng: random.Random) -> str:
 
 
 KERNEL: bool | None = None
-"""Whether :func:`play_hand` plays a table of HeuristicBots on the compiled kernel (the same plays):
-``True`` always, ``False`` never (the tests force each, to compare them), ``None`` (the default) once
-this process has played :data:`KERNEL_AFTER` such hands in Python, or at once if the kernel is
-loaded already. Loading numba and the cached kernel costs a process about 0.7 s, which the kernel
-wins back in about 6,000 hands: a short run is left as fast as it was, a long one pays the first
-hands' Python play (about 0.25 s)."""
-KERNEL_AFTER = 2000
-_python_hands = 0
+"""Force the plays of tables of HeuristicBots onto the compiled kernel (``True``) or off it
+(``False``), whatever a run asks (the tests compare the two, the benchmarks time them); ``None``
+lets each run decide (:data:`KERNEL_GAMES`)."""
+KERNEL_GAMES = 700
+"""A run of this many games or more plays on the kernel (:func:`simulate_games`, the pools): loading
+numba and the cached kernel costs a process about 0.7 s, which the kernel wins back at about 100 µs
+a hand in some 7,000 hands, 650 games of the standard rules (``hearts simulate --games 500`` was
+1.06x as long on the kernel, 2,000 games 0.65x); a shorter run plays in Python, as fast as it ever
+did, and imports no numba."""
 
 
-def _kernel_now() -> bool:
-    """Whether this hand of HeuristicBots goes to the kernel (see :data:`KERNEL`)."""
-    global _python_hands
-    if KERNEL is not None:
-        return KERNEL
-    if _python_hands < KERNEL_AFTER and "hearts_analysis.simulate.kernel_play" not in sys.modules:
-        _python_hands += 1
-        return False
-    return True
+def _on_kernel(asked: bool) -> bool:
+    return asked if KERNEL is None else KERNEL
+
+
+def kernel_run(games: int) -> bool:
+    """Whether a run of ``games`` games plays its tables of HeuristicBots on the kernel."""
+    return games >= KERNEL_GAMES
 
 
 def on_kernel(bots: Sequence[Bot]) -> bool:
@@ -94,8 +92,9 @@ def on_kernel(bots: Sequence[Bot]) -> bool:
 
 
 def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random,
-              totals: Sequence[int]) -> HandRecord:
-    """Deal, pass and play one hand; the record carries the points and the new totals."""
+              totals: Sequence[int], kernel: bool = False) -> HandRecord:
+    """Deal, pass and play one hand; the record carries the points and the new totals. With ``kernel``
+    a table of HeuristicBots (:func:`on_kernel`) plays on the compiled kernel: the same record."""
     n = table.players
     dealt = deal(table, rng)
     direction = pass_direction_for(table, number, rng)
@@ -112,7 +111,7 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         play.exchange(given, table.pass_offset(direction))
         passes = tuple(tuple(iter_cards(cards)) for cards in given)
     play.start()
-    if on_kernel(bots) and _kernel_now():
+    if _on_kernel(kernel) and on_kernel(bots):
         from .kernel_play import play_out  # imports numba: only a simulation of HeuristicBots needs it
         plays, taken, won = play_out(play, bots)
     else:
@@ -132,13 +131,15 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
 
 def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random.Random,
                   bot: BotFactory | Sequence[BotFactory] = HeuristicBot, game_id: str | None = None,
-                  max_hands: int = 1000) -> GameRecord:
+                  max_hands: int = 1000, kernel: bool = False) -> GameRecord:
     """A full game to the target (or of ``deals_per_game`` deals); the same seed gives the same game.
 
     The bots never charge a card or claim the rest of a hand: both are optional in the rules that allow them.
 
     ``bot`` builds every seat's player, or give one factory per seat, e.g.
     ``[HeuristicBot, RandomBot, HeuristicBot, partial(BlunderBot, log=found)]``.
+    ``kernel``: a table of HeuristicBots plays on the compiled kernel (the same game, about twice as
+    fast once numba is loaded; see :data:`KERNEL_GAMES`).
     Raises :class:`~hearts_analysis.rules.RuleError` if the rules cannot be played by this many.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -151,7 +152,7 @@ def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random
     totals: tuple[int, ...] = (0,) * len(players)
     hands = []
     for number in range(1, max_hands + 1):
-        hand = play_hand(table, number, bots, rng, totals)
+        hand = play_hand(table, number, bots, rng, totals, kernel)
         hands.append(hand)
         totals = hand.totals
         if table.game_over(totals, number):
@@ -179,9 +180,12 @@ def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,
                    bot: BotFactory | Sequence[BotFactory] = HeuristicBot) -> Iterator[GameRecord]:
     """``count`` games, generated one at a time; game ``i`` depends only on ``seed`` and ``i``.
 
-    One table, the same players in the same seats, one game a round (see :func:`played_at`).
+    One table, the same players in the same seats, one game a round (see :func:`played_at`); a run of
+    :data:`KERNEL_GAMES` games or more plays its tables of HeuristicBots on the compiled kernel.
     """
     names = [f"bot{i + 1}" for i in range(players)]
+    kernel = kernel_run(count)
     for index in range(count):
-        game = simulate_game(rules, names, random.Random(f"{seed}:{index}"), bot, game_id=f"sim-{seed}-{index + 1}")
+        game = simulate_game(rules, names, random.Random(f"{seed}:{index}"), bot, game_id=f"sim-{seed}-{index + 1}",
+                             kernel=kernel)
         yield replace(game, played_at=played_at(index))

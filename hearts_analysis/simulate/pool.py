@@ -28,7 +28,7 @@ from typing import Iterator, Sequence
 from ..records.model import GameRecord
 from ..rules import Rules
 from .bots import BotFactory, HeuristicBot, JudgeBot, RandomBot, mixed_bot
-from .game import played_at, simulate_game
+from .game import kernel_run, played_at, simulate_game
 
 BOT_KINDS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot, "mixed": mixed_bot,
                                     "judge": JudgeBot}
@@ -98,11 +98,13 @@ def seatings(pool: Sequence[PoolPlayer], players: int, seed: int, index: int) ->
 
 def simulate_pool(count: int, rules: Rules, pool: Sequence[PoolPlayer], players: int = 4,
                   seed: int = 0) -> Iterator[GameRecord]:
-    """``count`` games of the pool, in rounds (see the module notes); each seat played by its player's bot."""
+    """``count`` games of the pool, in rounds (see the module notes); each seat played by its player's bot
+    (its tables of HeuristicBots on the compiled kernel in a long run: :func:`~.game.kernel_run`)."""
+    kernel = kernel_run(count)
     for index in range(count):
         round_number, table, seated = seatings(pool, players, seed, index)
         game = simulate_game(rules, [p.name for p in seated], random.Random(f"{seed}:{index}"),
-                             [BOT_KINDS[p.bot] for p in seated], game_id=f"sim-{seed}-{index + 1}")
+                             [BOT_KINDS[p.bot] for p in seated], game_id=f"sim-{seed}-{index + 1}", kernel=kernel)
         yield replace(game, played_at=played_at(round_number, table), extra={BOTS_FIELD: [p.bot for p in seated]})
 
 
