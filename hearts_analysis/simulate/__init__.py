@@ -12,6 +12,15 @@ a worker process can ask for the same game again, and every game is legal:
 [('sim-7-1', True), ('sim-7-2', True), ('sim-7-3', True)]
 >>> game_to_dict(list(simulate_games(3, rules, seed=7))[2]) == game_to_dict(games[2])
 True
+
+A long run (:data:`~.game.KERNEL_GAMES` games) plays its tables of
+:class:`HeuristicBot` seats on the compiled kernel
+(:mod:`hearts_analysis.kernel.heuristic`): the Python bots' plays were most of a
+hand's time, and their play is deterministic for what a seat sees, so the kernel
+plays the same cards; the deal, the pass and each bot's one draw for its plan
+stay here, on the same random streams, and the records are the same. Other
+seats, and short runs (numba would cost more to load than they save), play in
+Python.
 """
 
 from .bots import Blunder, BlunderBot, Bot, BotFactory, HeuristicBot, JudgeBot, RandomBot, mixed_bot

@@ -7,8 +7,9 @@ The kernel then says which seats ran for the moon (appended to ``moon_attempts``
 and which still were at the end (its ``shooting`` flag). The hand's state machine is left at the first
 lead: the caller scores the cards the kernel says each seat took.
 
-This module imports numba; :mod:`hearts_analysis.simulate.game` imports it only when a table is all
-HeuristicBots, so the commands that neither simulate nor review start without numba.
+This module imports numba; :mod:`hearts_analysis.simulate.game` imports it only when a long run
+(``KERNEL_GAMES``) meets a table of HeuristicBots, so the commands that neither simulate nor review,
+and short runs, start without numba.
 """
 
 from __future__ import annotations
