@@ -35,7 +35,7 @@ The bots' own game of a hand dealt round the table, and the kernel's: the same p
 >>> hand, bots = HandPlay(table, hands), [HeuristicBot(random.Random(seat)) for seat in range(4)]
 >>> hand.start()
 >>> by_the_bots = hand.play_out(bots)
->>> plans = [[b._moon_losers_allowed, b._jd_bonus, b._first_trick_safe, b._avoid_tricks] for b in bots]
+>>> plans = [bot.plan(hand.public) for bot in bots]      # as the bots left them at their first play
 >>> seats, cards, taken, won, moons = play_hands(facts(table), np.array([hands]), np.array([hand.first_leader]),
 ...                                              np.array([plans]))
 >>> [card_name(card) for card in cards[0, :4]], won[0].tolist()
@@ -58,8 +58,8 @@ from .compiled import (HANDS, JACK, LEADER, LED, NUMBER, PLAYERS, POSITION, POIN
                        TRICK, WINNER, WON, held, highest, is_over, legal, lowest, mover, play, popcount, sweep)
 
 ALLOWED, JD_BONUS, FIRST_TRICK_SAFE, AVOID_TRICKS = range(4)
-"""A seat's plan for the hand, as the bot's ``_learn_rules`` leaves it: ``_moon_losers_allowed``,
-``_jd_bonus``, ``_first_trick_safe``, ``_avoid_tricks`` (the flags as 0 or 1)."""
+"""A seat's plan for the hand, as :meth:`HeuristicBot.plan <hearts_analysis.simulate.bots.HeuristicBot.plan>`
+gives it: the moon losers allowed, then the JD bonus, first-trick-safe and avoid-tricks flags as 0 or 1."""
 PLAN = 4
 
 STARTED, SHOOTING = 1, 2

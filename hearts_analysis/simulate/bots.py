@@ -148,14 +148,29 @@ class HeuristicBot:
         after passing ``passing`` away."""
         return self._moon_losers(hand, live) - passing <= self._moon_losers_allowed
 
+    def plan(self, public: PublicInfo) -> tuple[int, bool, bool, bool]:
+        """The hand's plan, made before this bot's first play (the rules it learns, and ``bold``: a draw
+        from its stream on a hold hand), as ``(moon losers allowed, JD bonus, first trick safe, avoid
+        tricks)``: what the compiled twin of its play (:mod:`hearts_analysis.kernel.heuristic`) reads. Asked again
+        in the same hand, the same plan."""
+        if public is not self._playing:  # once a hand
+            if public is not self._passing:
+                self._learn_rules(public)
+            self._playing = public
+        return self._moon_losers_allowed, self._jd_bonus, self._first_trick_safe, self._avoid_tricks
+
+    def ran_for_moon(self, hand_number: int, started: bool, running: bool) -> None:
+        """Record a hand played elsewhere (the compiled twin): whether this bot ran for the moon from its
+        first play, and whether it still was at the end."""
+        self.shooting = running
+        if started:
+            self.moon_attempts.append(hand_number)
+
     def _start_play(self, view: SeatView) -> None:
         public = view.public
-        if public is not self._passing:
-            self._learn_rules(public)
-        self._playing = public
-        self.shooting = self._runs_for_moon(view.hand, public.deck & ~public.played, 0)
-        if self.shooting:
-            self.moon_attempts.append(public.hand_number)
+        self.plan(public)
+        running = self._runs_for_moon(view.hand, public.deck & ~public.played, 0)
+        self.ran_for_moon(public.hand_number, running, running)
 
     # -- the pass ---------------------------------------------------------
     def choose_pass(self, view: SeatView, count: int) -> Mask:

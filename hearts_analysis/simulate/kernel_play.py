@@ -34,18 +34,14 @@ def play_out(play: HandPlay, bots: Sequence[HeuristicBot]) -> tuple[list[tuple[i
     n, public = play.players, play.public
     if play.ended or not play.hands[play.to_play]:   # swept at the first lead: no seat plays
         return play.play_out(bots), play.taken, play.tricks_won
-    for step in range(n):   # each bot's _start_play, in the order of trick 1
-        bot = bots[(play.leader + step) % n]
-        if public is not bot._passing:
-            bot._learn_rules(public)
-        bot._playing = public
-    plans = [[bot._moon_losers_allowed, bot._jd_bonus, bot._first_trick_safe, bot._avoid_tricks] for bot in bots]
+    plans = [()] * n
+    for step in range(n):   # each bot plans at its first play, in the order of trick 1 (bold draws from its stream)
+        seat = (play.leader + step) % n
+        plans[seat] = bots[seat].plan(public)
     seats, cards, taken, won, moons = play_hands(_facts(play.table), np.array([play.hands], np.int64),
                                                  np.array([play.leader], np.int64), np.array([plans], np.int64))
     for bot, moon in zip(bots, moons[0].tolist()):
-        bot.shooting = bool(moon & SHOOTING)
-        if moon & STARTED:
-            bot.moon_attempts.append(public.hand_number)
+        bot.ran_for_moon(public.hand_number, bool(moon & STARTED), bool(moon & SHOOTING))
     seats_of, cards_of = seats[0].tolist(), cards[0].tolist()
     count = cards_of.index(-1) if -1 in cards_of else len(cards_of)
     return list(zip(seats_of[:count], cards_of[:count])), taken[0].tolist(), won[0].tolist()
