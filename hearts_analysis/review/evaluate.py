@@ -454,7 +454,7 @@ def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: i
     rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(deals).tobytes()))
     own = settings.own_model or settings.model
     for players, lanes in opponents.tables(logs, seat, settings.identify, rng):
-        part = run(opponents.seat_model(players, own, seat), lanes)
+        part = run(opponents.table_model(players, own, seat), lanes)
         points[:, lanes], taken[:, lanes] = part.points, part.taken
     return Outcomes(points, taken)
 

@@ -110,7 +110,7 @@ def tables(logs: np.ndarray, seat: int, models: Sequence[str], rng: np.random.Ge
             for t, row in enumerate(rows.tolist())]
 
 
-def seat_model(players: Sequence[str], own: str, seat: int) -> Model:
+def table_model(players: Sequence[str], own: str, seat: int) -> Model:
     """One :class:`~.policy.Model` of a table whose seat ``s`` passes and plays as ``players[s]``, ``seat``
     playing as ``own`` (its pass is the judge's own, never the model's)."""
     n = len(players)

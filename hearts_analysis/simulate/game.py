@@ -65,13 +65,9 @@ lets each run decide (:data:`KERNEL_GAMES`)."""
 KERNEL_GAMES = 700
 """A run of this many games or more plays on the kernel (:func:`simulate_games`, the pools): loading
 numba and the cached kernel costs a process about 0.7 s, which the kernel wins back at about 100 µs
-a hand in some 7,000 hands, 650 games of the standard rules (``hearts simulate --games 500`` was
-1.06x as long on the kernel, 2,000 games 0.65x); a shorter run plays in Python, as fast as it ever
-did, and imports no numba."""
-
-
-def _on_kernel(asked: bool) -> bool:
-    return asked if KERNEL is None else KERNEL
+a hand. Whole processes generating standard 4-player games took, on the kernel against Python, 1.16x
+as long for 400 games, 0.84x for 700 and 0.71x for 1,000 (farm-bench, medians of 5 pairs): a break-even
+near 500 games. A shorter run plays in Python, as fast as it ever did, and imports no numba."""
 
 
 def kernel_run(games: int) -> bool:
@@ -111,7 +107,7 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         play.exchange(given, table.pass_offset(direction))
         passes = tuple(tuple(iter_cards(cards)) for cards in given)
     play.start()
-    if _on_kernel(kernel) and on_kernel(bots):
+    if (kernel if KERNEL is None else KERNEL) and on_kernel(bots):
         from .kernel_play import play_out  # imports numba: only a simulation of HeuristicBots needs it
         plays, taken, won = play_out(play, bots)
     else:
