@@ -58,7 +58,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=8, help="hands to review (whole hands, all four seats)")
     parser.add_argument("--samples", type=int, default=Settings.samples)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pass-samples", type=int, default=None, help="default: 4 times --samples")
+    parser.add_argument("--pass-samples", type=int, default=None, help="default: the review's (Settings.pass_deals)")
     parser.add_argument("--bot-decisions", type=int, default=3, help="decisions for the bot-rollout baseline")
     parser.add_argument("--model", default=Settings.model, help="the rollout player: strong or basic")
     parser.add_argument("--compare", action="store_true",

@@ -16,9 +16,9 @@ from hearts_analysis.cards import HEARTS_MASK, POINT_CARDS_MASK, iter_cards, low
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.scoring import score_hand
 from hearts_analysis.engine.state import HandState
-from hearts_analysis.kernel.compiled import (BASIC, ENDED, HANDS, LEADER, LOWEST, NUMBER, POSITION, STRONG, TAKEN,
-                                             TRICK, WON, choose, facts, finish, finish_all, legal, mover, play,
-                                             one_seat, points, position, start)
+from hearts_analysis.kernel.compiled import (BASIC, ENDED, HANDS, LEADER, LOOK, LOWEST, NUMBER, POSITION, STRONG,
+                                             TAKEN, TRICK, WON, choose, facts, finish, finish_all, legal, mover,
+                                             one_seat, play, points, position, start, tricks_left)
 from hearts_analysis.review.policy import MODELS, choose_passes
 from hearts_analysis.review.rollout import History, play_out, play_out_with_bots
 from hearts_analysis.rules import Rules
@@ -252,3 +252,46 @@ def test_a_seeded_review_has_the_outcomes_the_numpy_lanes_had():
     the played choice), so the rollouts are compared."""
     rollouts = {key: value for key, value in json.loads(BASELINE.read_text()).items() if key.startswith("rollouts:")}
     assert rollouts and {key: value for key, value in seeded_outcomes().items() if key in rollouts} == rollouts
+
+
+# -- a seat that looks ahead ----------------------------------------------------------------------------
+def _looked_by_hand(kernel, facts_, seat, plain, exact):
+    """What :data:`LOOK` must play: each legal card played out under ``plain`` (:func:`finish`), the fewest
+    points for ``seat``, ties to ``plain``'s own card, then to the lower card."""
+    own = choose(kernel, facts_, seat, plain)
+    def outcome(card):
+        child = kernel.copy()
+        play(child, facts_, seat, card)
+        return int(finish(child, facts_, 1, plain)[0][seat])   # the lookahead's rollouts search no trick
+    cards = [own] + [c for c in iter_cards(int(legal(kernel, facts_, seat))) if c != own]
+    values = [outcome(c) for c in cards]
+    return cards[values.index(min(values))]
+
+
+@pytest.mark.parametrize("rules", PRESET_RULES[:3], ids=RULE_IDS[:3])
+def test_a_seat_that_looks_ahead_plays_the_card_its_rollouts_find_best_and_the_others_play_on(rules):
+    """A whole rollout with seat 1 looking ahead, stepped here by hand: at each of its decisions before the
+    exact search, the card whose plain rollout leaves it the fewest points; every other move the plain
+    player's; the same points and taken cards as the kernel's. The lookahead must change some lines."""
+    table = rules.table(4)
+    facts_ = facts(table)
+    exact, plain = 2, one_seat(BASIC, 1, STRONG)
+    looking = one_seat(BASIC, 1, STRONG | LOOK)
+    changed = 0
+    for hands, leader in zip(*_deals(table, random.Random(21), 40)):
+        kernel = start(facts_, hands, leader)
+        while not kernel[ENDED] and tricks_left(kernel, facts_) > exact:
+            seat = mover(kernel, facts_)
+            options = int(legal(kernel, facts_, seat))
+            if seat == 1 and options & (options - 1):
+                card = _looked_by_hand(kernel, facts_, seat, plain, exact)
+            else:
+                card = choose(kernel, facts_, seat, plain)
+            play(kernel, facts_, seat, card)
+        by_hand = finish(kernel, facts_, exact, plain)
+        start_ = start(facts_, hands, leader)
+        looked = finish(start_, facts_, exact, looking)
+        assert looked[0].tolist() == by_hand[0].tolist()
+        assert looked[1][TAKEN:TAKEN + 4].tolist() == by_hand[1][TAKEN:TAKEN + 4].tolist()
+        changed += looked[0].tolist() != finish(start_, facts_, exact, plain)[0].tolist()
+    assert changed >= 5

@@ -70,7 +70,7 @@ def test_the_players_drawn_per_deal_follow_the_evidence_and_cover_every_deal_onc
 
 
 def test_a_table_model_plays_and_passes_each_seat_as_its_player_and_the_own_seat_as_its_own():
-    model = table_model(("basic", "strong", "basic", "strong"), "guard", 0)
+    model = table_model(("basic", "strong", "basic", "strong"), GUARD, 0)
     assert [seat_player(model.plays, s) for s in range(4)] == [GUARD, STRONG, BASIC, STRONG]
     dealt = np.array([list(replay_game(simulate_game(Rules.preset("standard"), PLAYERS, seed=9,
                                                      max_hands=1)).hands[0].held)], U64)

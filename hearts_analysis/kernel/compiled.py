@@ -14,7 +14,9 @@ disagree on what a rule is; the tests hold every step to
 :mod:`~hearts_analysis.review.basic` and :mod:`~hearts_analysis.review.policy` say what each does and
 why (their passes are there too: they run once per deal, in numpy). Both are deterministic and see
 only what their seat could know: its hand, the trick, the cards played and who took them (the
-others' hands only as the union of the cards not yet seen).
+others' hands only as the union of the cards not yet seen). A seat's player flagged :data:`LOOK` looks a
+step ahead instead: it plays each real choice out under the plain players on the deal it is given, and
+takes the best; so it sees that deal, as the exact search of the last tricks does.
 
 **Exact search** of the last tricks (:func:`solve`) is max^n, depth first, each mover taking its own
 minimum, ties to the lowest card (the rule of :mod:`~hearts_analysis.review.solver`, which the tests
@@ -362,6 +364,16 @@ BASIC, STRONG, LOWEST, GUARD = 0, 1, 2, 3
 """The players, as the kernel names them (``LOWEST`` plays the lowest legal card: a player simple
 enough that the tests can play it on the simulator's engine too; ``GUARD`` is ``BASIC`` that stops a
 moon, :func:`_guard`)."""
+LOOK = 8
+"""A flag on a seat's player (``STRONG | LOOK``): before the exact search, each of its decisions plays every
+real choice out on the lane's deal under the plain players and takes the one that leaves it the fewest
+points (ties to the plain player's card). One step of lookahead on the deal it is given, so it sees the
+others' cards there; its root decision is still judged over the sampled deals."""
+_LOOKS = 0
+for _seat in range(SEATS):
+    _LOOKS |= LOOK << 4 * _seat
+
+
 SEATWISE = 1 << 40
 """A player code at or above this names each seat's player: ``SEATWISE | sum(player[s] << 4 * s)``
 (:func:`seatwise`, up to :data:`SEATS` seats)."""
@@ -426,7 +438,7 @@ def choose(state, rules, seat, player):
     cards = legal(state, rules, seat)
     if cards == 0:
         return -1
-    player = seat_player(player, seat)
+    player = seat_player(player, seat) & ~LOOK
     if player == BASIC:
         return _basic(state, rules, seat, cards)
     if player == LOWEST:
@@ -884,12 +896,19 @@ def search(stack, root, rules, values, finals, frames):
 
 
 @njit(cache=True, error_model="numpy")
+def buffers(levels):
+    """``(stack, values, finals, frames)`` for rollouts and searches of ``levels`` levels: allocated once
+    for many lanes."""
+    return (np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64),
+            np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64))
+
+
+@njit(cache=True, error_model="numpy")
 def solve(state, rules):
     """``(points per seat, final taken cards)`` under perfect play from ``state`` (not changed); the
     taken cards are a position's row, read at ``TAKEN``."""
     levels = rules[HAND_SIZE] * rules[PLAYERS] + 2
-    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
-        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    stack, values, finals, frames = buffers(levels)
     _copy(state, stack[0])
     search(stack, 0, rules, values, finals, frames)
     return values[0, :rules[PLAYERS]].copy(), finals[0].copy()
@@ -918,16 +937,71 @@ def play_to_end(stack, rules, exact, player, values, finals, frames):
     _copy_taken(state, finals[0], rules[PLAYERS])
 
 
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+def looks(player):
+    """Whether any seat of ``player`` looks ahead (:data:`LOOK`)."""
+    return (player & (_LOOKS if player >= SEATWISE else LOOK)) != 0
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _outcome(state, rules, seat, card, plain, exact, stack, values, finals, frames):
+    """``seat``'s points when it plays ``card`` at ``state`` and ``plain`` plays on (``state`` is not changed)."""
+    _copy(state, stack[0])
+    play(stack[0], rules, seat, card)
+    play_to_end(stack, rules, exact, plain, values, finals, frames)
+    return values[0, seat]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _looked(state, rules, seat, plain, exact, stack, values, finals, frames):
+    """The card of ``seat`` (to move at ``state``) that leaves it the fewest points when each real choice is
+    played out under ``plain``, the plain player's own card first (the buffers are those rollouts')."""
+    best = choose(state, rules, seat, plain)
+    least = _outcome(state, rules, seat, best, plain, exact, stack, values, finals, frames)
+    cards = legal(state, rules, seat) & ~bit(best)
+    live = held(state, rules) | state[TRICK]
+    previous = -1
+    while cards != 0:
+        card = lowest(cards)
+        cards &= ~bit(card)
+        skip = equivalent(previous, card, live, rules[SPECIAL])
+        previous = card
+        if not skip:
+            value = _outcome(state, rules, seat, card, plain, exact, stack, values, finals, frames)
+            if value < least:
+                best, least = card, value
+    return best
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def look_to_end(stack, rules, exact, player, values, finals, frames, inner):
+    """:func:`play_to_end`, but the seats :data:`LOOK` flags look ahead until the exact search (``inner``:
+    :func:`buffers` for their lookahead's rollouts). The lookahead's own rollouts search no trick: in the
+    duplicate matches of ``benchmarks/judge_strength.py`` they played as well as with the lanes' exact
+    tricks (0.09 ± 0.06 fewer points a hand, 4,000 deals) in less time."""
+    plain = player & ~(_LOOKS if player >= SEATWISE else LOOK)
+    state = stack[0]
+    while looks(player) and not is_over(state, rules) and tricks_left(state, rules) > exact \
+            and not (tricks_left(state, rules) == 1 and state[POSITION] == 0):
+        seat = mover(state, rules)
+        options = legal(state, rules, seat)
+        if seat_player(player, seat) & LOOK and options & (options - 1):
+            card = _looked(state, rules, seat, plain, min(exact, 1), inner[0], inner[1], inner[2], inner[3])
+        else:
+            card = choose(state, rules, seat, plain)
+        play(state, rules, seat, card)
+    play_to_end(stack, rules, exact, plain, values, finals, frames)
+
+
 @njit(cache=True, error_model="numpy")
 def finish(state, rules, exact, player):
     """``(points per seat, final taken cards)``: ``player`` plays every seat until ``exact`` tricks
     remain, exact search the rest (``state`` is not changed); the taken cards are a position's row,
     read at ``TAKEN``."""
     levels = exact * rules[PLAYERS] + 2
-    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
-        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    stack, values, finals, frames = buffers(levels)
     _copy(state, stack[0])
-    play_to_end(stack, rules, exact, player, values, finals, frames)
+    look_to_end(stack, rules, exact, player, values, finals, frames, buffers(levels))
     return values[0, :rules[PLAYERS]].copy(), finals[0].copy()
 
 
@@ -939,8 +1013,8 @@ def finish_all(rules, hands, leaders, exact, player):
     points = np.zeros((count, players), np.int64)
     taken = np.zeros((count, players), np.int64)
     levels = exact * players + 2
-    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
-        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    stack, values, finals, frames = buffers(levels)
+    inner = buffers(levels)
     state = stack[0]
     for lane in range(count):
         state[:] = 0
@@ -949,7 +1023,7 @@ def finish_all(rules, hands, leaders, exact, player):
         state[LEADER] = leaders[lane]
         state[NUMBER] = 1
         sweep(state, rules)
-        play_to_end(stack, rules, exact, player, values, finals, frames)
+        look_to_end(stack, rules, exact, player, values, finals, frames, inner)
         for seat in range(players):
             points[lane, seat] = values[0, seat]
             taken[lane, seat] = finals[0, TAKEN + seat]
@@ -965,8 +1039,8 @@ def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, pla
     points = np.zeros((len(cards), count, players), np.int64)
     taken = np.zeros((len(cards), count, players), np.int64)
     levels = exact * players + 2
-    stack, values, finals, frames = np.zeros((levels, SIZE), np.int64), np.zeros((levels, SEATS), np.int64), \
-        np.zeros((levels, SIZE), np.int64), np.zeros((levels, FRAME), np.int64)
+    stack, values, finals, frames = buffers(levels)
+    inner = buffers(levels)
     state = stack[0]
     for alternative in range(len(cards)):
         for lane in range(count):
@@ -979,7 +1053,7 @@ def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, pla
             for k in range(len(trick_seats)):
                 play(state, rules, trick_seats[k], trick_cards[k])
             play(state, rules, mover(state, rules), cards[alternative])
-            play_to_end(stack, rules, exact, player, values, finals, frames)
+            look_to_end(stack, rules, exact, player, values, finals, frames, inner)
             for seat in range(players):
                 points[alternative, lane, seat] = values[0, seat]
                 taken[alternative, lane, seat] = finals[0, TAKEN + seat]

@@ -47,7 +47,7 @@ from .advice import AdviceBound, members
 from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount, special_cards
 from .reasons import explain, point_parts_all
-from ..kernel.compiled import one_seat
+from ..kernel.compiled import LOOK, one_seat
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL, Model
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .deal_weights import inferred_hands
@@ -122,6 +122,12 @@ class Settings:
     in the duplicate matches of ``benchmarks/judge_strength.py`` it took 0.69-0.81 fewer points a hand
     than ``None`` against HeuristicBot (1,000 deals on each of two seeds), and no more against the
     simulator's other bots (the README's judge table)."""
+    look_ahead: bool = True
+    """At a play, the judged seat's own later decisions look a step ahead on each deal: every real choice is
+    played out under the rollout players and the one that leaves the seat the fewest points is played
+    (:data:`~hearts_analysis.kernel.compiled.LOOK`). The judge then plays its later cards closer to how it will
+    really play them, searching, than :attr:`own_model` alone does. A pass keeps :attr:`own_model` alone: its
+    many deals would take about fifteen times as long."""
     identify: tuple[str, ...] = ("basic", "strong")
     """Rollout players between which each other seat's is read from its plays this hand (:mod:`.opponents`):
     every deal that chooses a play gets one of them per seat, in proportion to how well it explains that
@@ -401,11 +407,19 @@ def play_choices(state: HandState, seat: int, card: Card | None = None) -> tuple
     return [card if i == chosen else group[0] for i, group in enumerate(groups)], chosen
 
 
-def seat_model(settings: Settings, model: str, seat: int) -> Model:
-    """The rollout player ``model`` at the other seats, with ``seat`` played by ``settings.own_model``."""
-    if settings.own_model is None:
+def own_player(settings: Settings, model: str, at_play: bool) -> int:
+    """The kernel's player of the judged seat's own later plays: :attr:`Settings.own_model` (``model`` where
+    that is ``None``), looking ahead at a play when :attr:`Settings.look_ahead` says so."""
+    own = MODELS[settings.own_model or model].plays
+    return own | LOOK if at_play and settings.look_ahead else own
+
+
+def seat_model(settings: Settings, model: str, seat: int, at_play: bool = False) -> Model:
+    """The rollout player ``model`` at the other seats, with ``seat`` played by :func:`own_player`."""
+    own = own_player(settings, model, at_play)
+    if own == MODELS[model].plays:
         return MODELS[model]
-    return MODELS[model]._replace(plays=one_seat(MODELS[model].plays, seat, MODELS[settings.own_model].plays))
+    return MODELS[model]._replace(plays=one_seat(MODELS[model].plays, seat, own))
 
 
 def reads_others(settings: Settings, history: History | None, model: str | None = None) -> bool:
@@ -428,16 +442,17 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
     them already)."""
     if settings.bot is None:
         if model is None and settings.mix:
-            return _joined([play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, m, seat).plays)
+            return _joined([play_out(state, hands, cards, settings.exact_tricks,
+                                     seat_model(settings, m, seat, at_play=True).plays)
                             for m in (settings.model,) + settings.mix])
         if reads_others(settings, history, model):
             if logs is None:
                 logs = seat_logs(state, seat, hands, settings, history)
-            return _over_tables(logs, seat, hands, len(cards), settings,
+            return _over_tables(logs, seat, hands, len(cards), settings, True,
                                 lambda table, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks,
                                                               table.plays))
         return play_out(state, hands, cards, settings.exact_tricks,
-                        seat_model(settings, model or settings.model, seat).plays)
+                        seat_model(settings, model or settings.model, seat, at_play=True).plays)
     if history is None:
         raise ValueError("reviewing with bots needs the hand's history")
     return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
@@ -445,14 +460,15 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
 
 
 def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: int, settings: Settings,
-                 run: Callable[[Model, np.ndarray], Outcomes]) -> Outcomes:
-    """The outcomes of ``run(model, lanes)`` on each table of :func:`.opponents.tables`, put together deal by deal.
-    The draws are seeded by the deals, so the same deals always meet the same players."""
+                 at_play: bool, run: Callable[[Model, np.ndarray], Outcomes]) -> Outcomes:
+    """The outcomes of ``run(model, lanes)`` on each table of :func:`.opponents.tables`, put together deal by deal
+    (the seat's own player: :func:`own_player`). The draws are seeded by the deals, so the same deals always
+    meet the same players."""
     n = logs.shape[2]
     points = np.zeros((alternatives, len(deals), n), np.int64)
     taken = np.zeros((alternatives, len(deals), n), U64)
     rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(deals).tobytes()))
-    own = settings.own_model or settings.model
+    own = own_player(settings, settings.model, at_play)
     for players, lanes in opponents.tables(logs, seat, settings.identify, rng):
         part = run(opponents.table_model(players, own, seat), lanes)
         points[:, lanes], taken[:, lanes] = part.points, part.taken
@@ -542,7 +558,7 @@ def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, f
     """The finalists played out with each other seat passing and playing as one of :attr:`Settings.identify`,
     each as likely: at the pass nothing of theirs is seen yet."""
     nothing_seen = np.zeros((len(settings.identify), len(deals), table.players))
-    return _over_tables(nothing_seen, seat, deals, len(finalists), settings,
+    return _over_tables(nothing_seen, seat, deals, len(finalists), settings, False,
                         lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists, dealer,
                                                       exact_tricks, model))
 

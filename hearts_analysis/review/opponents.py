@@ -110,9 +110,9 @@ def tables(logs: np.ndarray, seat: int, models: Sequence[str], rng: np.random.Ge
             for t, row in enumerate(rows.tolist())]
 
 
-def table_model(players: Sequence[str], own: str, seat: int) -> Model:
+def table_model(players: Sequence[str], own: int, seat: int) -> Model:
     """One :class:`~.policy.Model` of a table whose seat ``s`` passes and plays as ``players[s]``, ``seat``
-    playing as ``own`` (its pass is the judge's own, never the model's)."""
+    playing as the kernel's player ``own`` (its pass is the judge's own, never the model's)."""
     n = len(players)
 
     def passes(hands: np.ndarray, count: int, direction: str, rules=None) -> np.ndarray:
@@ -123,4 +123,4 @@ def table_model(players: Sequence[str], own: str, seat: int) -> Model:
             out[lanes] = MODELS[name].passes(hands[lanes], count, direction, rules)
         return out
 
-    return Model(seatwise([MODELS[own if s == seat else players[s]].plays for s in range(n)]), passes)
+    return Model(seatwise([own if s == seat else MODELS[players[s]].plays for s in range(n)]), passes)

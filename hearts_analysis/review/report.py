@@ -107,7 +107,7 @@ def settings_dict(settings: Settings) -> dict:
             "exact_tricks": settings.exact_tricks,
             "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
             "tolerance": settings.tolerance, "early_tolerance": settings.early_tolerance, "model": settings.model,
-            "own_model": settings.own_model, "confirm": settings.confirm,
+            "own_model": settings.own_model, "look_ahead": settings.look_ahead, "confirm": settings.confirm,
             "infer": settings.infer}
 
 
