@@ -434,11 +434,12 @@ def below(card):
 
 @njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def choose(state, rules, seat, player):
-    """``player``'s card for ``seat``, the seat to move (-1 when it holds nothing legal)."""
+    """``player``'s card for ``seat``, the seat to move (-1 when it holds nothing legal); ``player`` is plain
+    (no :data:`LOOK` flag: :func:`look_to_end` strips them)."""
     cards = legal(state, rules, seat)
     if cards == 0:
         return -1
-    player = seat_player(player, seat) & ~LOOK
+    player = seat_player(player, seat)
     if player == BASIC:
         return _basic(state, rules, seat, cards)
     if player == LOWEST:
@@ -938,9 +939,9 @@ def play_to_end(stack, rules, exact, player, values, finals, frames):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", inline="always")
-def looks(player):
-    """Whether any seat of ``player`` looks ahead (:data:`LOOK`)."""
-    return (player & (_LOOKS if player >= SEATWISE else LOOK)) != 0
+def look_flags(player):
+    """The bits of ``player`` that are :data:`LOOK` flags: ``player & ~look_flags(player)`` is its plain player."""
+    return player & (_LOOKS if player >= SEATWISE else LOOK)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -979,9 +980,10 @@ def look_to_end(stack, rules, exact, player, values, finals, frames, inner):
     :func:`buffers` for their lookahead's rollouts). The lookahead's own rollouts search no trick: in the
     duplicate matches of ``benchmarks/judge_strength.py`` they played as well as with the lanes' exact
     tricks (0.09 ± 0.06 fewer points a hand, 4,000 deals) in less time."""
-    plain = player & ~(_LOOKS if player >= SEATWISE else LOOK)
+    flags = look_flags(player)
+    plain = player & ~flags
     state = stack[0]
-    while looks(player) and not is_over(state, rules) and tricks_left(state, rules) > exact \
+    while flags and not is_over(state, rules) and tricks_left(state, rules) > exact \
             and not (tricks_left(state, rules) == 1 and state[POSITION] == 0):
         seat = mover(state, rules)
         options = legal(state, rules, seat)

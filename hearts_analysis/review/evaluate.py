@@ -448,9 +448,9 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
         if reads_others(settings, history, model):
             if logs is None:
                 logs = seat_logs(state, seat, hands, settings, history)
-            return _over_tables(logs, seat, hands, len(cards), settings, True,
-                                lambda table, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks,
-                                                              table.plays))
+            return _over_tables(logs, seat, hands, len(cards), settings, at_play=True,
+                                run=lambda table, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks,
+                                                                  table.plays))
         return play_out(state, hands, cards, settings.exact_tricks,
                         seat_model(settings, model or settings.model, seat, at_play=True).plays)
     if history is None:
@@ -460,7 +460,7 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
 
 
 def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: int, settings: Settings,
-                 at_play: bool, run: Callable[[Model, np.ndarray], Outcomes]) -> Outcomes:
+                 *, at_play: bool, run: Callable[[Model, np.ndarray], Outcomes]) -> Outcomes:
     """The outcomes of ``run(model, lanes)`` on each table of :func:`.opponents.tables`, put together deal by deal
     (the seat's own player: :func:`own_player`). The draws are seeded by the deals, so the same deals always
     meet the same players."""
@@ -558,9 +558,9 @@ def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, f
     """The finalists played out with each other seat passing and playing as one of :attr:`Settings.identify`,
     each as likely: at the pass nothing of theirs is seen yet."""
     nothing_seen = np.zeros((len(settings.identify), len(deals), table.players))
-    return _over_tables(nothing_seen, seat, deals, len(finalists), settings, False,
-                        lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists, dealer,
-                                                      exact_tricks, model))
+    return _over_tables(nothing_seen, seat, deals, len(finalists), settings, at_play=False,
+                        run=lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists, dealer,
+                                                          exact_tricks, model))
 
 
 def _joined(outcomes: list[Outcomes]) -> Outcomes:
