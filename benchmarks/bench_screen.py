@@ -29,7 +29,7 @@ from bench_validate import corpus, faulty  # noqa: E402
 from hearts_analysis.engine.replay import replay_game  # noqa: E402
 from hearts_analysis.fastpath.block import Block  # noqa: E402
 from hearts_analysis.fastpath.decode import Judgements, Unit, decode_unit, open_units  # noqa: E402
-from hearts_analysis.fastpath.memory import keep_freed_memory  # noqa: E402
+from hearts_analysis.memory import keep_freed_memory  # noqa: E402
 from hearts_analysis.fastpath.screen import screen_block  # noqa: E402
 from hearts_analysis.records.sources import iter_sources  # noqa: E402
 

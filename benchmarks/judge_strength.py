@@ -1,7 +1,7 @@
 """How strong the review's judge plays: duplicate matches against each of the simulator's bots.
 
 Deal ``k`` is played twice, with the same cards and the same random streams for every seat:
-once with the judge (:class:`~hearts_analysis.simulate.JudgeBot`, the review's default settings)
+once with the judge (:class:`~hearts_analysis.review.judge_bot.JudgeBot`, the review's default settings)
 in seat ``k % 4`` against three of the baseline bot, once with the baseline bot itself in that
 seat. Seats and pass directions (left, right, across, hold) rotate with ``k``. Standard rules,
 a moon +26 to the others, each hand on its own (totals 0).
@@ -43,7 +43,8 @@ from hearts_analysis.engine.scoring import moon_shooter
 from hearts_analysis.records.model import GameRecord
 from hearts_analysis.review import Settings, review_game
 from hearts_analysis.rules import Rules
-from hearts_analysis.simulate import BOT_KINDS, JudgeBot
+from hearts_analysis.review.judge_bot import JudgeBot
+from hearts_analysis.simulate import BOT_KINDS
 from hearts_analysis.simulate.game import play_hand
 
 from outside_bots import OUTSIDE_BOTS

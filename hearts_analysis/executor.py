@@ -6,7 +6,7 @@ workers finish in, without reading the whole input ahead (memory must stay flat
 on a corpus of any size). :func:`ordered` does that over any executor with
 ``submit(fn, *args) -> future`` (a :class:`~concurrent.futures.ProcessPoolExecutor`,
 a thread pool, a Dask client wrapped by
-:class:`~hearts_analysis.fastpath.cluster.ClientExecutor`) or over none
+:class:`~hearts_analysis.cluster.ClientExecutor`) or over none
 (everything runs here, one task at a time). A task marked ``here`` runs in this
 process in its turn, after the tasks before it are done (a source that cannot be
 sent to a worker, such as standard input). A task marked ``now`` runs in this
@@ -110,7 +110,7 @@ def _worker_setup() -> None:
     """Worker processes leave Ctrl-C to the parent, which stops them, and keep freed memory."""
     import signal
 
-    from .fastpath.memory import keep_freed_memory
+    from .memory import keep_freed_memory
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     keep_freed_memory()
 
@@ -132,9 +132,9 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
 def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
     """Where tasks run: here (``None``), a pool of ``workers`` processes, or the Dask cluster at ``scheduler``
     (Dask is imported only then). A cluster that cannot do the work (no dask extra, no answer, no worker)
-    raises :class:`~hearts_analysis.fastpath.cluster.ClusterError`, which the commands say in one line."""
+    raises :class:`~hearts_analysis.cluster.ClusterError`, which the commands say in one line."""
     if scheduler is not None:
-        from .fastpath.cluster import ClientExecutor, connect
+        from .cluster import ClientExecutor, connect
         with connect(scheduler) as client:
             yield ClientExecutor(client)
     elif workers > 1:

@@ -26,7 +26,6 @@ stays light.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -63,13 +62,8 @@ def review(game: GameRecord | dict, player: str | None = None, *, hands: Iterabl
     """The review of one game (a record, or a ``hearts-game/1`` dict): each decision of ``player`` (default:
     every seat) in ``hands`` (1-based; default: all), with its cost in expected points. For a corpus on
     workers, with the cache, see :func:`~hearts_analysis.review.batch.review_items`."""
-    from .records.json import game_from_dict
-    from .review import Settings, review_game
-    from .review.batch import seats_of
-    record = game_from_dict(game) if isinstance(game, dict) else game
-    if player is not None and player not in record.players:
-        raise ValueError(f"{player!r} did not play this game (its players: {', '.join(record.players)})")
-    return review_game(record, settings or Settings(), seats_of(record, player), hands)
+    from .review.batch import review_one
+    return review_one(game, player, hands=hands, settings=settings)
 
 
 def simulate(games: int, rules: Rules | str = "standard", *, players: int = 4, seed: int = 0,
@@ -77,6 +71,5 @@ def simulate(games: int, rules: Rules | str = "standard", *, players: int = 4, s
     """``games`` complete legal games played by the seeded heuristic bots (``hearts simulate``); ``rules``
     a :class:`~hearts_analysis.rules.Rules` or a preset name, with rule fields as ``overrides``. Game ``i``
     depends only on ``seed`` and ``i``."""
-    from .simulate import simulate_games
-    chosen = Rules.preset(rules, **overrides) if isinstance(rules, str) else dataclasses.replace(rules, **overrides)
-    return list(simulate_games(games, chosen, players, seed))
+    from .simulate.game import simulate_preset
+    return simulate_preset(games, rules, players=players, seed=seed, **overrides)

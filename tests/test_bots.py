@@ -440,7 +440,7 @@ def test_the_blunder_bot_records_one_certain_queen_loss_per_hand_it_finds():
 # -- the judge as a player ---------------------------------------------------------------------
 def _judge_hand(seed: int, watched: int):
     """One standard hand, the judge in seat ``watched`` against three heuristic bots."""
-    from hearts_analysis.simulate import JudgeBot
+    from hearts_analysis.review.judge_bot import JudgeBot
     table = Rules.preset("standard").table(4)
     rng = random.Random(seed)
     bots = [HeuristicBot(random.Random(s)) for s in range(4)]
@@ -458,7 +458,7 @@ def _judge_hand(seed: int, watched: int):
 def test_the_judge_decides_only_on_what_its_seat_knows(seed, watched):
     """Redeal the cards the judge has not seen at its last turn but one (keeping every card played,
     and the cards it passed with their receiver): it passes and plays the same throughout."""
-    from hearts_analysis.simulate import JudgeBot
+    from hearts_analysis.review.judge_bot import JudgeBot
     table, hands, given, start, leader, plays, _ = _judge_hand(seed, watched)
     turns = [i for i, (seat, _) in enumerate(plays) if seat == watched]
     until = turns[-2]
@@ -493,7 +493,7 @@ def test_the_judge_decides_only_on_what_its_seat_knows(seed, watched):
 def test_the_judges_play_is_the_reviews_best_choice():
     """One evaluator: the review of the judge's own hand finds next to nothing to flag."""
     from hearts_analysis.review import Settings, review_game
-    from hearts_analysis.simulate import JudgeBot
+    from hearts_analysis.review.judge_bot import JudgeBot
     game = simulate_game(Rules.preset("standard"), ["judge", "b", "c", "d"], seed=4,
                          bot=[JudgeBot, HeuristicBot, HeuristicBot, HeuristicBot], max_hands=2)
     assert replay_game(game).valid

@@ -19,7 +19,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from hearts_analysis.fastpath.cluster import WAIT_ENV  # noqa: E402
+from hearts_analysis.cluster import WAIT_ENV  # noqa: E402
 from hearts_analysis.records.json import write_games  # noqa: E402
 from hearts_analysis.records.parquet import write_parquet  # noqa: E402
 from hearts_analysis.rules import Rules  # noqa: E402
@@ -200,7 +200,7 @@ def test_the_clients_retry_warnings_stay_quiet_during_a_run_and_come_back_after(
     already says what happened, so during a run only the client's errors get through."""
     import logging
 
-    from hearts_analysis.fastpath.cluster import CLIENT_LOGGER, connect
+    from hearts_analysis.cluster import CLIENT_LOGGER, connect
     address, _, _ = cluster
     logger = logging.getLogger(CLIENT_LOGGER)
     with connect(address):

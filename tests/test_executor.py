@@ -8,7 +8,7 @@ import pytest
 from hearts_analysis.analysis import stats
 from hearts_analysis.analysis.stats import tally_items
 from hearts_analysis.executor import Task, open_executor, ordered
-from hearts_analysis.fastpath.cluster import ClusterError
+from hearts_analysis.cluster import ClusterError
 from hearts_analysis.records.errors import Item
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
@@ -22,7 +22,7 @@ def _slow_square(n: int) -> int:
 
 def _cluster_executor():
     distributed = pytest.importorskip("distributed")
-    from hearts_analysis.fastpath.cluster import ClientExecutor
+    from hearts_analysis.cluster import ClientExecutor
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
                                        dashboard_address=None)
     client = distributed.Client(cluster)

@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from hearts_analysis.fastpath.memory import keep_freed_memory
+from hearts_analysis.memory import keep_freed_memory
 
 CHURN = """
 import resource, sys
 import numpy as np
-from hearts_analysis.fastpath.memory import keep_freed_memory
+from hearts_analysis.memory import keep_freed_memory
 if sys.argv[1] == "keep":
     assert keep_freed_memory()
 def round():   # as a chunk of counting does: several arrays of a few megabytes alive at once, then freed

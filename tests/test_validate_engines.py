@@ -106,7 +106,7 @@ def test_a_run_stopped_part_way_prints_no_half_json_document(corpus, monkeypatch
     """Dead Dask workers stop a run after some games are done (``ClusterError``): the JSON on standard
     output is the whole document or nothing, never a prefix a pipe would take for a broken file."""
     from hearts_analysis.fastpath import audit_api
-    from hearts_analysis.fastpath.cluster import ClusterError
+    from hearts_analysis.cluster import ClusterError
     entries = audit_api.CorpusAudit.__iter__
 
     def stopped(self):

@@ -84,7 +84,7 @@ def tally_corpus(paths: Iterable[str | Path], rules: Rules | None = None, progre
 
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
-            from ..fastpath.cluster import tasks_ahead
+            from ..cluster import tasks_ahead
             executor = stack.enter_context(open_executor(scheduler=scheduler))
             ahead = tasks_ahead(executor.client)
         else:

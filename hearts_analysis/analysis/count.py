@@ -3,7 +3,7 @@ tuned for one long count, then :func:`~hearts_analysis.analysis.corpus_tally.tal
 
 A count of millions of hands allocates and frees many small objects: the collector need not walk the
 modules loaded so far again (``gc.freeze``), and glibc keeps freed memory for the next part rather than
-returning it and asking again (:func:`~hearts_analysis.fastpath.memory.keep_freed_memory`). Both are the
+returning it and asking again (:func:`~hearts_analysis.memory.keep_freed_memory`). Both are the
 caller's process's settings, so they belong to the one entry point, not to each command.
 
 >>> from hearts_analysis.simulate import simulate_games
@@ -37,7 +37,7 @@ def count_corpus(paths: Iterable[str | Path], rules: Rules | None = None,
     parts; ``scheduler``: a Dask address instead); ``progress(games, hands)`` after each part, ``on_error(item)``
     for each unreadable record."""
     from ..fastpath import AUTO
-    from ..fastpath.memory import keep_freed_memory
+    from ..memory import keep_freed_memory
     from .corpus_tally import tally_corpus  # loads Arrow: only when counting
     gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
     keep_freed_memory()

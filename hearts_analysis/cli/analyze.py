@@ -158,7 +158,7 @@ def analyze(
             writer = stack.enter_context(TableWriter(table_name, format.value, output))
             if table_name in AGGREGATES:  # counts over the corpus: Parquet from its columns
                 from ..analysis.corpus_tally import tally_corpus  # loads Arrow: only when counting
-                from ..fastpath.cluster import ClusterError
+                from ..cluster import ClusterError
                 try:
                     tally = tally_corpus(paths, forced, lambda games, hands: bar.advance(games, hands),
                                          on_error=lambda item: _unreadable(item, errors), scheduler=scheduler)

@@ -39,7 +39,7 @@ def review_executor(workers: int, scheduler: Optional[str]) -> Iterator:
         with open_executor(workers) as executor:
             yield executor
         return
-    from ..fastpath.cluster import ClusterError
+    from ..cluster import ClusterError
     try:
         with open_executor(workers, scheduler) as executor:
             yield executor

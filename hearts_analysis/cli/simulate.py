@@ -34,7 +34,7 @@ from ..records.json import dumps_game
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
-from ..simulate import BOT_KINDS, make_pool, parse_mix, simulate_games, simulate_pool
+from ..simulate import BOT_KINDS, BotFactory, make_pool, parse_mix, simulate_games, simulate_pool
 from ..text import os_error_text, shown
 from .app import SET_OPTION, app, fail, rules_from_options
 from .progress import progress
@@ -46,6 +46,15 @@ class BotKind(str, Enum):
     mixed = "mixed"
     judge = "judge"
 
+
+def _judge(rng):
+    """The review's judge at a seat, imported when a table has one (it loads the review and its kernel)."""
+    from ..review.judge_bot import JudgeBot
+    return JudgeBot(rng)
+
+
+KINDS: dict[str, BotFactory] = {**BOT_KINDS, BotKind.judge.value: _judge}
+"""Every bot ``--bot`` and ``--bots`` name: the simulator's and the review's judge."""
 
 
 
@@ -115,15 +124,15 @@ def simulate(
     check_output(output, folder=None)
     if pool is not None or bots is not None:
         try:
-            mix = parse_mix(bots) if bots is not None else {bot.value: pool}
+            mix = parse_mix(bots, KINDS) if bots is not None else {bot.value: pool}
             members = make_pool(pool if pool is not None else sum(mix.values()), mix, seed)
         except ValueError as error:
             raise fail(f"--bots: {error}")
         if len(members) < players:
             raise fail(f"--pool {len(members)} cannot fill a table of {players} players")
-        played = simulate_pool(games, chosen, members, players, seed)
+        played = simulate_pool(games, chosen, members, players, seed, KINDS)
     else:
-        played = simulate_games(games, chosen, players, seed, BOT_KINDS[bot.value])
+        played = simulate_games(games, chosen, players, seed, KINDS[bot.value])
     tally = [0, 0]
     started = time.perf_counter()
     with progress("simulating") as bar:

@@ -205,7 +205,7 @@ def stats(
     with progress("counting", enabled="-" not in paths) as bar:
         from ..analysis.count import count_corpus  # loads Arrow: only when counting
         details = format == StatsFormat.json or (format != StatsFormat.text and table in PASS_TABLES)
-        from ..fastpath.cluster import ClusterError
+        from ..cluster import ClusterError
         try:
             tally = count_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
                                  details, scheduler)

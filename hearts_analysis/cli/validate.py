@@ -117,7 +117,7 @@ def validate(
 
       hearts validate corpus/ --engine dask --scheduler tcp://host:8786
     """
-    from ..fastpath.cluster import ClusterError
+    from ..cluster import ClusterError
     from ..fastpath import AUTO
     from ..fastpath.audit_api import CorpusAudit, EngineMisuse
     from ..fastpath.run import CleanRun

@@ -37,7 +37,7 @@ from ..cpus import cpu_count, worker_count
 from ..executor import Task, process_pool
 from ..executor import ordered as run_ordered
 from ..rules import Rules
-from .memory import keep_freed_memory
+from ..memory import keep_freed_memory
 from .run import Entry
 from .tasks import FAST, InlineJob, Job, run_inline, run_task
 

@@ -26,6 +26,7 @@ from typing import Iterable, Iterator
 
 from ..records.errors import Item, RecordError
 from ..rules import Rules
+from .openspiel_history import OpenSpielError, game_from_history, parse_game_string, rules_from_parameters
 
 HEADER = "game: "
 TOTAL_POSITIVE_POINTS = 26
@@ -55,8 +56,6 @@ def _numbers(text: str, field: str) -> list[int]:
 def read(lines: Iterable[str], name: str, rules: Rules | None = None) -> Iterator[Item]:
     """The playthrough's hand as a one-hand game (``rules``: OpenSpiel's ``--game``, else the file's
     ``game:`` line), or the error naming the line that stops it."""
-    from .openspiel import OpenSpielError, game_from_history, parse_game_string, rules_from_parameters
-
     history: tuple[int, str] | None = None
     returns: list[int] | None = None
     terminal = started = False

@@ -16,4 +16,4 @@ from .report import decision_dict, game_dict, summarise
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Decision", "GameReview", "Option", "Settings", "accuracy",
            "classify", "decision_dict", "game_dict", "review_game", "summarise"]
 
-make_callable(__name__)  # hearts_analysis.review(...) is the façade's function (see callable_module)
+make_callable(__name__, ".batch:review_one")  # hearts_analysis.review(...), the façade's review (callable_module)

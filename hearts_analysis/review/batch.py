@@ -58,6 +58,18 @@ def seats_of(game: GameRecord, player: str | None) -> tuple[int, ...] | None:
     return tuple(seat for seat, name in enumerate(game.players) if name == player)
 
 
+def review_one(game: GameRecord | dict, player: str | None = None, *, hands: Iterable[int] | None = None,
+               settings: Settings | None = None) -> GameReview:
+    """The review of one game (a record, or a ``hearts-game/1`` dict): each decision of ``player`` (default:
+    every seat) in ``hands`` (1-based; default: all); :func:`hearts_analysis.review` (the façade's)."""
+    from ..records.json import game_from_dict
+    from .game import review_game
+    record = game_from_dict(game) if isinstance(game, dict) else game
+    if player is not None and player not in record.players:
+        raise ValueError(f"{player!r} did not play this game (its players: {', '.join(record.players)})")
+    return review_game(record, settings or Settings(), seats_of(record, player), hands)
+
+
 def hand_numbers(game: GameRecord, hands: Iterable[int] | None) -> list[int]:
     """The hands of ``game`` to review: ``hands`` (1-based) where the game has them, else all."""
     count = len(game.hands)

@@ -23,15 +23,15 @@ seats, and short runs (numba would cost more to load than they save), play in
 Python.
 """
 
-from .bots import Blunder, BlunderBot, Bot, BotFactory, HeuristicBot, JudgeBot, RandomBot, mixed_bot
+from .bots import Blunder, BlunderBot, Bot, BotFactory, HeuristicBot, RandomBot, mixed_bot
 from .game import choose_moon, deal, play_hand, played_at, simulate_game, simulate_games
 from .knowledge import PublicInfo, SeatView
 from .play import BotError, HandPlay
 from ..callable_module import make_callable
 from .pool import BOT_KINDS, BOTS_FIELD, PoolPlayer, make_pool, parse_mix, pool_bots, simulate_pool
 
-__all__ = ["BOTS_FIELD", "BOT_KINDS", "Blunder", "BlunderBot", "Bot", "BotError", "BotFactory", "HandPlay", "HeuristicBot", "JudgeBot",
+__all__ = ["BOTS_FIELD", "BOT_KINDS", "Blunder", "BlunderBot", "Bot", "BotError", "BotFactory", "HandPlay", "HeuristicBot",
            "PoolPlayer", "PublicInfo", "RandomBot", "SeatView", "choose_moon", "deal", "make_pool", "mixed_bot",
            "parse_mix", "play_hand", "played_at", "pool_bots", "simulate_game", "simulate_games", "simulate_pool"]
 
-make_callable(__name__)  # hearts_analysis.simulate(...) is the façade's function (see callable_module)
+make_callable(__name__, ".game:simulate_preset")  # hearts_analysis.simulate(...), the façade's (callable_module)

@@ -501,49 +501,6 @@ class BlunderBot(HeuristicBot):
         return None
 
 
-class JudgeBot:
-    """The review's judge as a player: each pass and play is the best choice of the evaluator whose
-    verdicts the review gives (:mod:`hearts_analysis.review.board`), read from the seat's view only.
-
-    It is deterministic for what the seat knows, whatever ``rng`` is: the judge's deals are seeded
-    from the seat's information state. ``settings`` are the review's (the default: its defaults).
-    """
-
-    __slots__ = ("rng", "settings")
-
-    def __init__(self, rng: random.Random, settings=None):
-        self.rng = rng
-        self.settings = settings
-
-    def _settings(self):
-        from ..review.evaluate import Settings  # the review imports this module: imported on first use
-        if self.settings is None:
-            self.settings = Settings()
-        return self.settings
-
-    def choose_pass(self, view: SeatView, count: int) -> Mask:
-        from ..cards import mask_of
-        from ..review.board import advise_pass
-        public = view.public
-        if count != public.table.rules.pass_count:
-            raise ValueError(f"the judge passes the rules' {public.table.rules.pass_count} cards, not {count}")
-        advice = advise_pass(public.table, view.seat, view.hand, public.pass_direction, public.dealer,
-                             tuple(public.totals), self._settings())
-        return mask_of(advice.best_cards)
-
-    def choose_play(self, view: SeatView, legal: Mask) -> Card:
-        if not legal & (legal - 1):
-            return legal.bit_length() - 1
-        from ..review.board import advise_play
-        public = view.public
-        plays = public.plays
-        first = plays[0][0] if plays else public.leader
-        advice = advise_play(public.table, view.seat, view.hand, plays, first, tuple(public.totals),
-                             self._settings(), view.passed, view.pass_offset, public.hand_number, public.dealer,
-                             public.pass_direction)
-        return advice.best_cards[0]
-
-
 def mixed_bot(rng: random.Random) -> Bot:
     """A seat that is a :class:`HeuristicBot` three times in four, else a :class:`RandomBot`."""
     return HeuristicBot(rng) if rng.random() < 0.75 else RandomBot(rng)

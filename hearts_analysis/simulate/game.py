@@ -172,6 +172,18 @@ def played_at(round_number: int, table: int = 0) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def simulate_preset(games: int, rules: Rules | str = "standard", *, players: int = 4, seed: int = 0,
+                    **overrides) -> list[GameRecord]:
+    """``games`` games of the heuristic bots under ``rules`` (a preset's name, or rules) with rule fields as
+    ``overrides``: :func:`hearts_analysis.simulate` (the façade's).
+
+    >>> [game.rules.target for game in simulate_preset(2, "standard", seed=3, target=30)]
+    [30, 30]
+    """
+    chosen = Rules.preset(rules, **overrides) if isinstance(rules, str) else replace(rules, **overrides)
+    return list(simulate_games(games, chosen, players, seed))
+
+
 def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,
                    bot: BotFactory | Sequence[BotFactory] = HeuristicBot) -> Iterator[GameRecord]:
     """``count`` games, generated one at a time; game ``i`` depends only on ``seed`` and ``i``.

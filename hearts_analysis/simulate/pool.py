@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from ..records.model import GameRecord
 from ..rules import Rules
-from .bots import BotFactory, HeuristicBot, JudgeBot, RandomBot, mixed_bot
+from .bots import BotFactory, HeuristicBot, RandomBot, mixed_bot
 from .game import kernel_run, played_at, simulate_game
 
-BOT_KINDS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot, "mixed": mixed_bot,
-                                    "judge": JudgeBot}
-"""The bots a pool player can be, by the name ``--bots`` uses."""
+BOT_KINDS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot, "mixed": mixed_bot}
+"""The simulator's own bots, by the name ``--bots`` uses (the command adds the review's judge)."""
 
 BOTS_FIELD = "bots"
 """The game record field naming each seat's bot, seat by seat."""
@@ -41,11 +40,12 @@ BOTS_FIELD = "bots"
 class PoolPlayer:
     name: str
     bot: str
-    """A key of :data:`BOT_KINDS`."""
+    """A key of the bot kinds the pool plays (:data:`BOT_KINDS` by default)."""
 
 
-def parse_mix(text: str) -> dict[str, int]:
-    """``"heuristic=10,random=2"`` -> ``{"heuristic": 10, "random": 2}``; a bare name counts one.
+def parse_mix(text: str, kinds: Mapping[str, BotFactory] = BOT_KINDS) -> dict[str, int]:
+    """``"heuristic=10,random=2"`` -> ``{"heuristic": 10, "random": 2}``; a bare name counts one, and every name
+    is one of ``kinds``.
 
     >>> parse_mix("heuristic=3, random")
     {'heuristic': 3, 'random': 1}
@@ -54,8 +54,8 @@ def parse_mix(text: str) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, count = part.partition("=")
         name = name.strip()
-        if name not in BOT_KINDS:
-            raise ValueError(f"unknown bot {name!r} in {text!r} (bots: {', '.join(BOT_KINDS)})")
+        if name not in kinds:
+            raise ValueError(f"unknown bot {name!r} in {text!r} (bots: {', '.join(kinds)})")
         try:
             number = int(count) if count else 1
         except ValueError:
@@ -97,14 +97,14 @@ def seatings(pool: Sequence[PoolPlayer], players: int, seed: int, index: int) ->
 
 
 def simulate_pool(count: int, rules: Rules, pool: Sequence[PoolPlayer], players: int = 4,
-                  seed: int = 0) -> Iterator[GameRecord]:
+                  seed: int = 0, kinds: Mapping[str, BotFactory] = BOT_KINDS) -> Iterator[GameRecord]:
     """``count`` games of the pool, in rounds (see the module notes); each seat played by its player's bot
-    (its tables of HeuristicBots on the compiled kernel in a long run: :func:`~.game.kernel_run`)."""
+    (its factory in ``kinds``; its tables of HeuristicBots on the compiled kernel in a long run: :func:`~.game.kernel_run`)."""
     kernel = kernel_run(count)
     for index in range(count):
         round_number, table, seated = seatings(pool, players, seed, index)
         game = simulate_game(rules, [p.name for p in seated], random.Random(f"{seed}:{index}"),
-                             [BOT_KINDS[p.bot] for p in seated], game_id=f"sim-{seed}-{index + 1}", kernel=kernel)
+                             [kinds[p.bot] for p in seated], game_id=f"sim-{seed}-{index + 1}", kernel=kernel)
         yield replace(game, played_at=played_at(round_number, table), extra={BOTS_FIELD: [p.bot for p in seated]})
 
 

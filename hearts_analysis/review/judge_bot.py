@@ -1,0 +1,62 @@
+"""The review's judge as a player at a simulated table (``hearts simulate --bots judge=1,heuristic=3``).
+
+>>> from hearts_analysis.rules import Rules
+>>> from hearts_analysis.simulate import HeuristicBot, simulate_game
+>>> game = simulate_game(Rules.preset("standard", target=30), ["judge", "b", "c", "d"], seed=4,
+...                      bot=[JudgeBot, HeuristicBot, HeuristicBot, HeuristicBot], max_hands=1)
+>>> len(game.hands[0].plays)
+52
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import Card, Mask, mask_of
+from ..simulate.knowledge import SeatView
+from .board import advise_pass, advise_play
+from .evaluate import Settings
+
+
+class JudgeBot:
+    """The review's judge as a player: each pass and play is the best choice of the evaluator whose
+    verdicts the review gives (:mod:`.board`), read from the seat's view only.
+
+    It is deterministic for what the seat knows, whatever ``rng`` is: the judge's deals are seeded
+    from the seat's information state. ``settings`` are the review's (the default: its defaults).
+    """
+
+    __slots__ = ("rng", "settings")
+
+    def __init__(self, rng: random.Random, settings=None):
+        self.rng = rng
+        self.settings = settings
+
+    def _settings(self) -> Settings:
+        if self.settings is None:
+            self.settings = Settings()
+        return self.settings
+
+    def choose_pass(self, view: SeatView, count: int) -> Mask:
+        public = view.public
+        if count != public.table.rules.pass_count:
+            raise ValueError(f"the judge passes the rules' {public.table.rules.pass_count} cards, not {count}")
+        advice = advise_pass(public.table, view.seat, view.hand, public.pass_direction, public.dealer,
+                             tuple(public.totals), self._settings())
+        return mask_of(advice.best_cards)
+
+    def choose_play(self, view: SeatView, legal: Mask) -> Card:
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1
+        public = view.public
+        plays = public.plays
+        first = plays[0][0] if plays else public.leader
+        advice = advise_play(public.table, view.seat, view.hand, plays, first, tuple(public.totals),
+                             self._settings(), view.passed, view.pass_offset, public.hand_number, public.dealer,
+                             public.pass_direction)
+        return advice.best_cards[0]
+
+
+def judge_bot(rng: random.Random) -> JudgeBot:
+    """A :class:`JudgeBot` at the review's default settings (a factory for a table's seat)."""
+    return JudgeBot(rng)
