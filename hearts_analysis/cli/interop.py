@@ -233,7 +233,8 @@ def export_openspiel(
         if result.problems:
             errors += 1
             for problem in result.problems:
-                typer.echo(terminal_safe(f"{item.source}: not exported: {problem}"), err=True)
+                typer.echo(terminal_safe(f"{item.source}: game {item.game.game_id or '?'}: not exported: {problem}"),
+                           err=True)
             continue
         if chosen is None:
             chosen = result.parameters
