@@ -112,7 +112,7 @@ def test_export_writes_what_the_format_holds_and_names_the_rest(tmp_path):
     result = run("export", "killer", EXAMPLES / "clean-4p-standard.json", EXAMPLES / "omnibus.json",
                  EXAMPLES / "five-players.json", "-o", out)
     assert result.exit_code == 2
-    assert "omnibus.json:1: not exported: Killer Hearts plays its own rules" in result.output
+    assert "omnibus.json:1: game example-omnibus-4p-4: not exported: Killer Hearts plays its own rules" in result.output
     assert "5 players; Killer Hearts seats 4" in result.output
     back = tmp_path / "back.jsonl"
     assert run("import", out, "-o", back).exit_code == 0

@@ -45,6 +45,7 @@ from typer.core import TyperGroup
 
 from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
+from ..interop.rebuild import ExportError
 from ..records.errors import Item, RecordError
 from ..records.json import dumps_game, read_document
 from ..records.json.files import too_long_for_a_line
@@ -172,6 +173,8 @@ def _write_text(output: str, write: Callable[[TextIO], int]) -> int:
             return write(out)
     except OSError as error:
         raise fail(os_error_text(error, output))
+    except ExportError as error:   # a game the format's unfit let through: nothing is written, never a traceback
+        raise fail(f"not exported: {error}")
 
 
 def _write_games(games: list, output: str) -> None:
@@ -230,7 +233,8 @@ def export_openspiel(
         if result.problems:
             errors += 1
             for problem in result.problems:
-                typer.echo(terminal_safe(f"{item.source}: not exported: {problem}"), err=True)
+                typer.echo(terminal_safe(f"{item.source}: game {item.game.game_id or '?'}: not exported: {problem}"),
+                           err=True)
             continue
         if chosen is None:
             chosen = result.parameters
@@ -388,7 +392,8 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
         reason = unfit(item.game) if unfit is not None else None
         if reason:
             errors += 1
-            typer.echo(f"{item.source}: not exported: {reason}", err=True)
+            typer.echo(terminal_safe(f"{item.source}: game {item.game.game_id or '?'}: not exported: {reason}"),
+                       err=True)
             continue
         games.append(item.game)
     sets = hasattr(module, "write_set") and output != "-"
@@ -397,6 +402,8 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
             module.write_set(games, output)
         except OSError as error:
             raise fail(os_error_text(error, output))
+        except ExportError as error:
+            raise fail(f"not exported: {error}")
     elif games:   # no game: an existing output is left as it was
         _write_text(output, lambda out: module.write(games, out))
     files = f" into {', '.join(str(file) for file in written)}" if games and sets else ""

@@ -63,8 +63,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence, TextIO
 
-import orjson
-
 from ..cards import RANK_LETTERS, SUIT_LETTERS, Card, card_name, make_card, rank_of, suit_of
 from ..engine.replay import replay_game
 from ..engine.scoring import moon_points, moon_shooter, raw_points
@@ -74,7 +72,7 @@ from ..records.model import GameRecord, HandRecord
 from ..records.numbers import whole_number
 from ..rules import MOON_CHOICES, RULE_FIELDS, Rules, Table
 from ..text import shown
-from .rebuild import cut_tolerant
+from .rebuild import cut_tolerant, rule_differences
 
 NAME = "killer"
 TITLE = "Killer Hearts text log (KHearts.log)"
@@ -491,11 +489,10 @@ def unfit(game: GameRecord) -> str | None:
     """Why Killer Hearts' log cannot hold this game, or ``None``."""
     if game.seats != 4:
         return f"{game.seats} players; Killer Hearts seats 4"
-    own = Rules.preset(PRESET)
-    differ = [f"{name} {orjson.dumps(game.rules.to_dict()[name]).decode()}" for name in RULE_FIELDS
-              if name not in ("pass_cycle", "moon") and getattr(game.rules, name) != getattr(own, name)]
+    differ = rule_differences(game.rules, Rules.preset(PRESET), 4,
+                              [name for name in RULE_FIELDS if name not in ("pass_cycle", "moon")])
     if differ:
-        return f"Killer Hearts plays its own rules; this game's differ: {', '.join(differ)}"
+        return f"Killer Hearts plays its own rules; this game's differ: {'; '.join(differ)}"
     for number, hand in enumerate(game.hands, 1):
         if any(len(cards) != HAND_SIZE for cards in hand.deal):
             return f"hand {number}: every seat must be dealt 13 cards"

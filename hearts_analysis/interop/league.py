@@ -51,7 +51,7 @@ from ..records.model import GameRecord, HandRecord
 from ..records.numbers import whole_number
 from ..rules import Rules
 from ..text import shown
-from .rebuild import cut_tolerant, ExportError, deal_before_pass, rebuild_direction, replay_for_export
+from .rebuild import cut_tolerant, deal_before_pass, own_rules_unfit, rebuild_direction, refuse_unfit
 
 NAME = "league"
 TITLE = "Hearts League CSV histories (TrickHistory.csv and RoundHistory.csv)"
@@ -376,13 +376,33 @@ def _chain(first: str, stream: TextIO) -> Iterator[str]:
 
 
 # -- writing ----------------------------------------------------------------------------
-def _checked(game: GameRecord):
-    where = f"game {game.game_id or '?'}"
-    result = replay_for_export(game, PRESET, "the league")
+def unfit(game: GameRecord) -> str | None:
+    """Why the league's histories cannot hold this game, in words; ``None`` where they can: the league plays
+    its own rules at 4 seats, and logs finished hands, each with its pass and one card from each player a trick.
+    """
+    reason = own_rules_unfit(game, PRESET, "the league")
+    if reason:
+        return reason
+    result = replay_game(game)
     for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
-        if len(hand.plays) != PLAYERS * TRICKS or not hand.passes or not all(hand.passes):
-            raise ExportError(f"{where}, hand {number}: the league logs finished hands with a pass only")
-    return result
+        if len(hand.plays) != PLAYERS * TRICKS:
+            return f"hand {number}: {len(hand.plays)} of {PLAYERS * TRICKS} cards played; the league logs finished " \
+                   "hands only"
+        if not hand.passes or not all(hand.passes) or any(len(p) != PASS_CARDS for p in hand.passes):
+            return f"hand {number}: no pass of {PASS_CARDS} cards from every player; the league logs each hand's pass"
+        for trick in range(TRICKS):
+            seats = {seat for seat, _ in hand.plays[trick * PLAYERS:(trick + 1) * PLAYERS]}
+            if len(seats) != PLAYERS:
+                return f"hand {number}, trick {trick + 1}: not one card from each player; the league logs a " \
+                       "trick by player"
+        if len(replayed.trick_winners) != TRICKS or not any(taken >> QS & 1 for taken in replayed.taken):
+            return f"hand {number}: its tricks cannot be followed (a card played twice?); the league logs who won each"
+    return None
+
+
+def _checked(game: GameRecord):
+    refuse_unfit(game, unfit)
+    return replay_game(game)
 
 
 def _ids(game: GameRecord, index: int) -> tuple[str, int]:
@@ -461,4 +481,4 @@ def write_files(games: Iterable[GameRecord], folder: str | Path) -> int:
 
 
 __all__ = ["FILE_NAMES", "NAME", "TITLE", "card_from_league", "companions", "league_card", "outputs", "read", "sibling",
-           "sniff", "trick_rows", "write", "write_files", "write_set"]
+           "sniff", "trick_rows", "unfit", "write", "write_files", "write_set"]

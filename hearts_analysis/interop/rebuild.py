@@ -22,11 +22,12 @@ import orjson
 
 from ..cards import SUIT_MASKS, Card, CardError, Mask, mask_of, parse_card, suit_of
 from ..engine.interpreter import winning_card
-from ..engine.replay import GameResult, replay_game
+from ..engine.replay import GameResult
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord
 from ..records.numbers import whole_number
-from ..rules import Rules
+from ..rules import RULE_FIELDS, RuleError, Rules
+from ..rules_help import value_text
 from ..text import shown
 
 
@@ -213,16 +214,65 @@ def cut_tolerant(read: Callable[[TextIO, str], Iterator[Item]]) -> Callable[[Tex
     return functools.wraps(read)(tolerant)
 
 
-def replay_for_export(game: GameRecord, preset: str, program: str, players: int = 4) -> GameResult:
-    """The game's replay, for a writer whose program plays only its own rules (``preset``) at ``players``
-    seats; raises :class:`ExportError` naming the game otherwise."""
-    where = f"game {game.game_id or '?'}"
+def rule_differences(rules: Rules, own: Rules, players: int, names: Iterable[str] = RULE_FIELDS) -> list[str]:
+    """The fields of ``names`` where ``rules`` play otherwise than ``own`` at a table of ``players``, in words:
+    ``"moon shooter_choice, where it plays add_to_others"``. Unset fields are resolved by the player count, so that
+    ``standard``'s unset pass cycle is the same as a preset's left right across hold at 4 seats:
+
+    >>> rule_differences(Rules.preset("standard"), Rules.preset("sturtevant"), 4, ["pass_cycle", "moon"])
+    ['moon shooter_choice, where it plays add_to_others']
+    >>> rule_differences(Rules.preset("standard"), Rules.preset("turbo_hearts"), 4, ["pass_cycle", "target"])
+    []
+    """
+    mine, theirs = _as_played(rules, players), _as_played(own, players)
+    return [f"{name} {value_text(name, mine[name])}, where it plays {value_text(name, theirs[name])}"
+            for name in names if mine[name] != theirs[name]]
+
+
+def _as_played(rules: Rules, players: int) -> dict[str, Any]:
+    """Every field as a table of this many players plays it (unset fields resolved by the count, where the rules
+    can seat that many)."""
+    values = {name: getattr(rules, name) for name in RULE_FIELDS}
+    try:
+        table = rules.table(players)
+    except RuleError:
+        return values
+    return {**values, "removed_cards": tuple(table.removed_cards), "pass_cycle": tuple(table.pass_cycle)}
+
+
+def own_rules_unfit(game: GameRecord, preset: str, program: str, players: int = 4) -> str | None:
+    """Why a program that plays only its own rules (``preset``) at ``players`` seats cannot hold the game, in
+    words; ``None`` where it can.
+
+    >>> from hearts_analysis.records.model import GameRecord
+    >>> own_rules_unfit(GameRecord(players=("a", "b", "c"), hands=(), rules=Rules.preset("standard")),
+    ...                 "trend_hearts", "Trend Hearts")
+    '3 players; Trend Hearts seats 4'
+    """
     if game.seats != players:
-        raise ExportError(f"{where}: {game.seats} players; {program} is for {players}")
-    if game.rules != Rules.preset(preset):
-        raise ExportError(f"{where}: {program} plays only its own rules ({preset}); this game's are "
-                          f"{orjson.dumps(game.rules.to_spec()).decode()}")
-    return replay_game(game)
+        return f"{game.seats} players; {program} seats {players}"
+    differ = rule_differences(game.rules, Rules.preset(preset), players)
+    if differ:
+        return f"{program} plays only its own rules (the {preset} preset); this game's differ: {'; '.join(differ)}"
+    return None
+
+
+def refuse_unfit(game: GameRecord, unfit: Callable[[GameRecord], str | None]) -> None:
+    """Raise :class:`ExportError` naming the game where ``unfit`` gives a reason: a writer handed a game its
+    format cannot hold refuses it before writing any of it."""
+    reason = unfit(game)
+    if reason:
+        raise ExportError(f"game {game.game_id or '?'}: {reason}")
+
+
+def pass_unrecorded(game: GameRecord, result: GameResult, program: str) -> str | None:
+    """The first hand that passes but has no recorded pass for every seat, in words (a log that shows each
+    seat's passed cards cannot be written without them)."""
+    for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
+        if replayed.pass_direction != "hold" and (hand.passes is None or any(p is None for p in hand.passes)):
+            return f"hand {number}: the pass ({replayed.pass_direction}) is not recorded for every seat; " \
+                   f"{program} logs each seat's passed cards"
+    return None
 
 
 def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[GameRecord], list[dict]]) -> int:
@@ -235,5 +285,6 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
     return count
 
 
-__all__ = ["ExportError", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events", "rebuild_direction", "replay_for_export", "trick_seats",
-           "trick_winner", "write_events"]
+__all__ = ["ExportError", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events",
+           "own_rules_unfit", "pass_unrecorded", "rebuild_direction", "refuse_unfit",
+           "rule_differences", "trick_seats", "trick_winner", "write_events"]

@@ -40,7 +40,8 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules
-from .rebuild import cut_tolerant, ExportError, deal_before_pass, integers, rebuild_direction, trick_seats
+from .rebuild import (ExportError, cut_tolerant, deal_before_pass, integers, rebuild_direction, refuse_unfit,
+                      rule_differences, trick_seats)
 
 NAME = "sturtevant"
 TITLE = "Sturtevant's Hearts (xinxin) game history, .play"
@@ -132,13 +133,24 @@ def rules_from_bits(bits: int) -> tuple[Rules, tuple[str, ...]]:
 
 def bits_for(rules: Rules) -> int:
     """The program's bitmask for a rule set; raises :class:`ExportError` naming what it cannot express."""
+    bits, problems = _bits(rules)
+    if problems:
+        raise ExportError(_cannot_express(problems))
+    return bits
+
+
+def _cannot_express(problems: list[str]) -> str:
+    return f"the program's rules bitmask cannot express this game's rules: {'; '.join(problems)}"
+
+
+def _bits(rules: Rules) -> tuple[int, list[str]]:
+    """The program's bitmask for a rule set, and what of the rules it cannot express, in words."""
     bits = QUEEN_PENALTY | NO_HEARTS_FIRST_TRICK | NO_QUEEN_FIRST_TRICK | MUST_BREAK_HEARTS | QUEEN_BREAKS_HEARTS
     base = Rules.preset(PRESET)
-    problems = [f"{name} {getattr(rules, name)}" for name in
-                ("removed_cards", "pass_cycle", "only_hearts_lead", "queen_of_clubs_cancels_queen", "target",
-                 "end_at") if getattr(rules, name) != getattr(base, name)]
+    problems = rule_differences(rules, base, PLAYERS, ("removed_cards", "pass_cycle", "only_hearts_lead",
+                                                       "queen_of_clubs_cancels_queen", "target", "end_at"))
     if rules.pass_count not in (0, PASS_CARDS):
-        problems.append(f"pass_count {rules.pass_count}")
+        problems.append(f"pass_count {rules.pass_count}, where it passes {PASS_CARDS} cards or none")
     if rules.pass_count:
         bits |= DO_PASS_CARDS
     bits |= {"lowest_club": LEAD_2_CLUBS, "any_club": LEAD_CLUBS, "left_of_dealer": 0}[rules.first_lead]
@@ -151,20 +163,36 @@ def bits_for(rules: Rules) -> int:
     if rules.jack_of_diamonds == JACK_POINTS:
         bits |= JACK_BONUS
     elif rules.jack_of_diamonds:
-        problems.append(f"jack_of_diamonds {rules.jack_of_diamonds}")
+        problems.append(f"jack_of_diamonds {rules.jack_of_diamonds}, where its JD counts {JACK_POINTS} or nothing")
     if rules.no_tricks_bonus == NO_TRICK_POINTS:
         bits |= NO_TRICK_BONUS
     elif rules.no_tricks_bonus:
-        problems.append(f"no_tricks_bonus {rules.no_tricks_bonus}")
+        problems.append(f"no_tricks_bonus {rules.no_tricks_bonus}, where its bonus is {NO_TRICK_POINTS} or nothing")
     if rules.moon == "none":
         bits |= NO_SHOOTING
     elif rules.moon != "add_to_others":
-        problems.append(f"moon {rules.moon}")
-    problems += [f"{name} {getattr(rules, name)}" for name in ("charges", "ten_of_clubs", "deals_per_game", "claims")
-                 if getattr(rules, name) != getattr(base, name)]
+        problems.append(f"moon {rules.moon}, where it plays add_to_others or none")
+    problems += rule_differences(rules, base, PLAYERS, ("charges", "ten_of_clubs", "deals_per_game", "claims"))
+    return bits, problems
+
+
+def unfit(game: GameRecord) -> str | None:
+    """Why the program's history file cannot hold this game, in words; ``None`` where it can: the program plays
+    4 seats, its rules are those its bitmask expresses, and it saves finished hands (and scores JD under a moon
+    its own way)."""
+    if game.seats != PLAYERS:
+        return f"{game.seats} players; the program plays with {PLAYERS}"
+    bits, problems = _bits(game.rules)
     if problems:
-        raise ExportError(f"the program's rules bitmask cannot express {', '.join(problems)}")
-    return bits
+        return _cannot_express(problems)
+    result = replay_game(game)
+    for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
+        if len(hand.plays) != PLAYERS * HAND_SIZE:
+            return f"hand {number}: {len(hand.plays)} of {PLAYERS * HAND_SIZE} cards played; the program saves " \
+                   "finished hands only"
+        if replayed.moon is not None and bits & JACK_BONUS and any(t >> JD & 1 for t in replayed.taken):
+            return f"hand {number}: the program scores JD under a moon its own way"
+    return None
 
 
 # -- reading --------------------------------------------------------------------------
@@ -340,22 +368,12 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
 
 # -- writing --------------------------------------------------------------------------
 def game_text(game: GameRecord) -> str:
-    """One game as the program saves it; raises :class:`ExportError` where it cannot hold the game."""
-    where = f"game {game.game_id or '?'}"
-    if game.seats != PLAYERS:
-        raise ExportError(f"{where}: {game.seats} players; the program plays with {PLAYERS}")
-    try:
-        bits = bits_for(game.rules)
-    except ExportError as error:
-        raise ExportError(f"{where}: {error}") from None
+    """One game as the program saves it; raises :class:`ExportError` where it cannot hold the game (:func:`unfit`)."""
+    refuse_unfit(game, unfit)
+    bits = bits_for(game.rules)
     result = replay_game(game)
     lines = [str(len(game.hands)), " ".join(_name(p) for p in game.players[:3]) + f" {bits}"]
-    for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
-        if len(hand.plays) != PLAYERS * HAND_SIZE or replayed.moon is not None and bits & JACK_BONUS \
-                and any(t >> JD & 1 for t in replayed.taken):
-            why = ("the program saves finished hands only" if len(hand.plays) != PLAYERS * HAND_SIZE
-                   else "the program scores JD under a moon its own way")
-            raise ExportError(f"{where}, hand {number}: {why}")
+    for hand, replayed in zip(game.hands, result.hands):
         points = hand.points if hand.points is not None else replayed.points
         lines.append(" ".join(map(str, points)))
         for seat in range(PLAYERS):
@@ -379,4 +397,4 @@ def write(games: Iterable[GameRecord], out: TextIO) -> int:
 
 
 __all__ = ["DEFAULT_BITS", "NAME", "TITLE", "bits_for", "card_from_sturtevant", "game_text", "read",
-           "rules_from_bits", "sniff", "sturtevant_card", "write"]
+           "rules_from_bits", "sniff", "sturtevant_card", "unfit", "write"]

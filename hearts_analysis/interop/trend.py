@@ -38,17 +38,20 @@ import io
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import card_name, names, parse_card
+from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..records.numbers import in_range, json_whole_number
 from ..rules import Rules
 from ..text import shown
 from . import pylog
-from .rebuild import cut_tolerant, card_list, event_games, json_events, replay_for_export, write_events
+from .rebuild import (card_list, cut_tolerant, event_games, json_events, own_rules_unfit, pass_unrecorded, refuse_unfit,
+                      write_events)
 
 NAME = "trend"
 TITLE = "Trend Micro Trend Hearts contest game log (JSON events, or the sample bot's Python log)"
 PRESET = "trend_hearts"
+PROGRAM = "Trend Hearts"
 PLAYERS = 4
 DIRECTIONS = {1: "left", 2: "across", 3: "right"}
 KNOWN_EVENTS = ("new_game", "new_deal", "pass_cards_end", "expose_cards_end", "turn_end", "deal_end", "game_end")
@@ -211,9 +214,16 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
 
 
 # -- writing --------------------------------------------------------------------------
+def unfit(game: GameRecord) -> str | None:
+    """Why the contest's log cannot hold this game, in words; ``None`` where it can: the contest plays its own
+    rules at 4 seats, and its log shows each seat's passed cards."""
+    return own_rules_unfit(game, PRESET, PROGRAM) or pass_unrecorded(game, replay_game(game), PROGRAM)
+
+
 def game_events(game: GameRecord) -> list[dict]:
-    """A game as the contest's events; raises :class:`ExportError` where the log cannot hold it."""
-    result = replay_for_export(game, PRESET, "Trend Hearts")
+    """A game as the contest's events; raises :class:`ExportError` where the log cannot hold it (:func:`unfit`)."""
+    refuse_unfit(game, unfit)
+    result = replay_game(game)
     players = list(game.players)
     events: list[dict] = [{"eventName": "new_game", "data": {"players": [
         {"playerNumber": s + 1, "playerName": p} for s, p in enumerate(players)]}}]
@@ -258,4 +268,4 @@ def write(games: Iterable[GameRecord], out: TextIO) -> int:
     return write_events(games, out, game_events)
 
 
-__all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "write"]
+__all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "unfit", "write"]

@@ -28,16 +28,18 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import card_name, iter_cards, mask_of, names, parse_card
+from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..records.numbers import json_whole_number
 from ..rules import Rules
 from ..text import shown
-from .rebuild import cut_tolerant, card_list, ExportError, event_games, replay_for_export, write_events
+from .rebuild import card_list, cut_tolerant, event_games, own_rules_unfit, pass_unrecorded, refuse_unfit, write_events
 
 NAME = "turbo"
 TITLE = "Turbo Hearts game event stream (JSON events)"
 PRESET = "turbo_hearts"
+PROGRAM = "Turbo Hearts"
 PLAYERS = 4
 SEATS = ("north", "east", "south", "west")
 DIRECTIONS = ("left", "right", "across", "keeper")
@@ -191,16 +193,27 @@ def read(stream: TextIO, name: str) -> Iterator[Item]:
 
 
 # -- writing -------------------------------------------------------------------------------
+def unfit(game: GameRecord) -> str | None:
+    """Why Turbo Hearts' event stream cannot hold this game, in words; ``None`` where it can: Turbo Hearts plays
+    its own rules at 4 seats, its stream shows each seat's passed cards, and it has no field for what the record
+    keeps but does not model."""
+    reason = own_rules_unfit(game, PRESET, PROGRAM)
+    if reason:
+        return reason
+    for number, hand in enumerate(game.hands, 1):
+        if hand.unmodelled:
+            return f"hand {number}: {', '.join(hand.unmodelled)} cannot be written back"
+    return pass_unrecorded(game, replay_game(game), PROGRAM)
+
+
 def game_events(game: GameRecord) -> list[dict]:
-    """A game as Turbo Hearts events; raises :class:`ExportError` where the stream cannot hold it."""
-    where = f"game {game.game_id or '?'}"
-    result = replay_for_export(game, PRESET, "Turbo Hearts")
+    """A game as Turbo Hearts events; raises :class:`ExportError` where the stream cannot hold it (:func:`unfit`)."""
+    refuse_unfit(game, unfit)
+    result = replay_game(game)
     events: list[dict] = [{"type": "sit", **{seat: {"type": "human", "user_id": player}
                                              for seat, player in zip(SEATS, game.players)},
                            "rules": game.extra.get("turbo_charging", "classic")}]
     for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
-        if hand.unmodelled:
-            raise ExportError(f"{where}, hand {number}: {', '.join(hand.unmodelled)} cannot be written back")
         direction = "keeper" if replayed.pass_direction == "hold" else replayed.pass_direction
         events.append({"type": "deal", **{seat: names(hand.deal[s]) for s, seat in enumerate(SEATS)},
                        "pass": direction})
@@ -233,4 +246,4 @@ def write(games: Iterable[GameRecord], out: TextIO) -> int:
     return write_events(games, out, game_events)
 
 
-__all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "write"]
+__all__ = ["NAME", "TITLE", "game_events", "read", "sniff", "unfit", "write"]
