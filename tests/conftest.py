@@ -14,6 +14,8 @@ cases.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import subprocess
 import sys
@@ -39,7 +41,11 @@ def compiled_kernel():
     test starts a command with a time limit: the first compile after install takes about half a
     minute, once, and a time limit guards a command's own work, not the compile (README)."""
     example = Path(__file__).resolve().parents[1] / "examples" / "clean-4p-standard.json"
-    with tempfile.TemporaryDirectory() as folder:
+    # Parallel test workers (pytest-xdist) compile one at a time: the first compiles, the others wait for
+    # it and then load the compiled code from numba's cache, instead of all compiling at once on few cores.
+    lock = Path(tempfile.gettempdir()) / f"hearts-tests-compile-{hashlib.sha1(str(example).encode()).hexdigest()[:12]}.lock"
+    with open(lock, "w") as held, tempfile.TemporaryDirectory() as folder:
+        fcntl.flock(held, fcntl.LOCK_EX)
         subprocess.run([sys.executable, "-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1",
                         str(example)], cwd=folder, capture_output=True, timeout=600, check=True)
         simulate = ("from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game; "
