@@ -27,7 +27,7 @@ Seat 2, second to a 2C lead, playing the AC: the line is the rest of the trick a
 >>> hands = sample_hands(at_play(state, 2, shown), 16, np.random.default_rng(0))
 >>> line = likely_line(state, hands, parse_card("AC"), BASIC)
 >>> [(seat, card_name(card)) for seat, card in line][:2], [seat for seat, _ in line][2:]
-([(2, 'AC'), (3, '8S')], [2, 3, 0, 1])
+([(2, 'AC'), (3, '8C')], [2, 3, 0, 1])
 """
 
 from __future__ import annotations

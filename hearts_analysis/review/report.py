@@ -234,12 +234,15 @@ SUMMARY_COLUMNS = ["player", "games", "decisions", "unforced", "inaccuracies", "
 
 def tally(tallies: dict[str, PlayerTally], number: int, review: GameReview,
           seats: Iterable[int] | None = None) -> None:
-    """Add game ``number``'s review of ``seats`` (default: all) to the running totals per player name; a seat
-    with no decision reviewed still counts the game, and says why."""
+    """Add game ``number``'s review of ``seats`` to the running totals per player name; a seat with no decision
+    reviewed still counts the game, and says why. ``seats`` by default: the seats with a decision, forced or
+    not, or every seat where the review has none (every hand skipped)."""
     for decision in review.decisions:
         name = review.players[decision.seat]
         tallies.setdefault(name, PlayerTally(name)).add(number, decision)
-    for seat in range(len(review.players)) if seats is None else seats:
+    if seats is None:
+        seats = sorted({d.seat for d in review.decisions}) if review.decisions else range(len(review.players))
+    for seat in seats:
         why = not_reviewed(review, seat)
         if why:
             mine = tallies.setdefault(review.players[seat], PlayerTally(review.players[seat]))
