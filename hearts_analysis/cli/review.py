@@ -38,7 +38,7 @@ class Model(str, Enum):
 
 
 def decision_line(d: dict) -> str:
-    from ..review.report import cards_text
+    from ..review.report import cards_text, line_words, options_words
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
     verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else
                                                            ", unclear" if d.get("unclear") else "")
@@ -52,6 +52,10 @@ def decision_line(d: dict) -> str:
         line += f"; chance of winning {chance[0]} against {chance[1]}"
     if d["reason"]:
         line += f"\n      {terminal_safe(d['reason'])}"
+    if len(d.get("options") or ()) > 1:
+        line += "\n      options: " + terminal_safe(options_words(d))
+    if d.get("line"):
+        line += "\n      line: " + terminal_safe(line_words(d, d.get("players") or ()))
     return line
 
 
@@ -70,15 +74,19 @@ def render_text(report: dict, seats: list[int], show_all: bool) -> str:
         tally = ", ".join(_count(counts[c], c) for c in ("inaccuracy", "mistake", "blunder"))
         unclear = sum(bool(d.get("unclear")) and not d["class"] for d in mine)
         tally += f"; {unclear} unclear" if unclear else ""
-        lines.append(f"{name}: accuracy {report['accuracy'].get(str(seat), 100.0):.1f}% over "
-                     f"{_count(unforced, 'unforced decision')}: {tally}")
+        value = report["accuracy"].get(str(seat))
+        if value is None:
+            why = (report.get("not_reviewed") or {}).get(str(seat), "no decision was reviewed")
+            lines.append(f"{name}: accuracy n/a ({terminal_safe(why)})")
+            continue
+        lines.append(f"{name}: accuracy {value:.1f}% over {_count(unforced, 'unforced decision')}: {tally}")
         shown = mine if show_all else [d for d in mine if d["class"] or d.get("unclear")]
         for d in sorted(shown, key=lambda d: (not d["class"], -d["cost"])):  # flagged first, then worst
             if show_all and d["forced"]:
                 continue
-            lines.append(decision_line(d))
-    for skipped in report["skipped_hands"]:
-        lines.append(terminal_safe(f"  hand {skipped['hand']} not reviewed: {skipped['reason']}"))
+            lines.append(decision_line({**d, "players": report["players"]}))
+    for skipped in report.get("skipped") or ():
+        lines.append(terminal_safe(f"  not reviewed: {skipped}"))
     return "\n".join(lines)
 
 
@@ -225,6 +233,11 @@ def _summary_text(rows: list[dict]) -> str:
     width = max([6] + [len(r["player"]) for r in rows])
     lines = [f"{'player':<{width}}  games  decisions  accuracy  mean cost  inacc.  mistakes  blunders"]
     for r in rows:
+        if r["accuracy"] is None:
+            lines.append(f"{r['player']:<{width}}  {r['games']:>5}  {r['unforced']:>9}  {'n/a':>8}  "
+                         f"{'n/a':>9}  {r['inaccuracies']:>6}  {r['mistakes']:>8}  {r['blunders']:>8}  "
+                         f"({terminal_safe(r['note'])})")
+            continue
         lines.append(f"{r['player']:<{width}}  {r['games']:>5}  {r['unforced']:>9}  {r['accuracy']:>7.1f}%  "
                      f"{r['mean_cost']:>9.2f}  {r['inaccuracies']:>6}  {r['mistakes']:>8}  {r['blunders']:>8}")
     return "\n".join(lines) + "\n"

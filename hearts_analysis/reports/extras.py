@@ -67,7 +67,7 @@ class GameExtras:
     @property
     def accuracy(self) -> list[tuple[int, float]]:
         raw = (self.review or {}).get("accuracy") or {}
-        return sorted((int(seat), float(value)) for seat, value in raw.items())
+        return sorted((int(seat), float(value)) for seat, value in raw.items() if value is not None)
 
     @cached_property
     def _by_hand(self) -> dict[str, dict[int, list[dict[str, Any]]]]:

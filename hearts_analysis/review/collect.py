@@ -58,9 +58,9 @@ class ReviewRun:
             from .puzzles import puzzles
             self.puzzles.extend(puzzles(done.item.game, done.review, done.item.source, starts=done.starts))
         if self.summary:
-            tally(self._tallies, number, done.review)
+            tally(self._tallies, number, done.review, done.seats)
         else:
-            self.games.append((game_dict(done.review, done.item.source),
+            self.games.append((game_dict(done.review, done.item.source, done.seats),
                                None if done.seats is None else list(done.seats)))
         return True
 

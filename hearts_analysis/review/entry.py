@@ -127,7 +127,27 @@ def _decision(data: Any, where: str) -> Decision:
                                                                                      f"{where}.reason"),
                     win, _flag(data.get("unclear"), f"{where}.unclear"),
                     _text(data.get("unclear_reason"), f"{where}.unclear_reason"),
-                    _number(data.get("other_cost"), f"{where}.other_cost", optional=True))
+                    _number(data.get("other_cost"), f"{where}.other_cost", optional=True),
+                    _margins(data.get("margins", []), len(options), f"{where}.margins"),
+                    tuple(_cards(g, f"{where}.equal[{i}]") for i, g in enumerate(_list(data.get("equal", []),
+                                                                                        f"{where}.equal"))),
+                    _line(data.get("line", []), f"{where}.line"))
+
+
+def _list(value: Any, where: str) -> list:
+    _need(isinstance(value, list), where, "not a list")
+    return value
+
+
+def _margins(value: Any, options: int, where: str) -> tuple[float, ...]:
+    _need(isinstance(value, list) and len(value) in (0, options), where, "not one margin per option")
+    return tuple(_number(m, where) for m in value)
+
+
+def _line(value: Any, where: str) -> tuple[tuple[int, int], ...]:
+    _need(isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 for p in value), where,
+          "not a list of [seat, card]")
+    return tuple((_integer(seat, where), _cards([card], where)[0]) for seat, card in value)
 
 
 def _skipped(data: Any, hand: int) -> tuple[tuple[int, str], ...]:

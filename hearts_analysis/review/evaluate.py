@@ -51,11 +51,15 @@ from ..kernel.compiled import LOOK, one_seat
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL, Model
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
 from .deal_weights import inferred_hands
+from .line import likely_line
 from .sampling import sample_hands
 
 INACCURACY, MISTAKE, BLUNDER = 1.0, 3.0, 7.0
 """Cost thresholds in expected hand points (a heart is 1, QS 13)."""
 CLASSES = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
+
+FORCED_DEALS = 64
+"""Deals a forced play's one option is played out on (by the plain players: it is shown, never judged)."""
 
 PASS_DEALS_PER_PLAY_DEAL = 16
 """A pass's choosing deals for each of a play's. On 400 passes of games no tuning used, two seeds named
@@ -204,6 +208,12 @@ class Decision:
     """Why the decision is unclear, in words (which model thinks what)."""
     other_cost: float | None = None
     """The cost under the other rollout player on the same fresh deals, where it was judged."""
+    margins: tuple[float, ...] = ()
+    """``confidence_z`` standard errors of each option's expected points, in the order of :attr:`options`."""
+    equal: tuple[tuple[Card, ...], ...] = ()
+    """At a play, the cards merged into each option (interchangeable with it), in the order of :attr:`options`."""
+    line: tuple[tuple[int, Card], ...] = ()
+    """At a play, the likely plays after :attr:`best` (:mod:`.line`), starting with it."""
 
 
 def band(cost: float) -> str | None:
@@ -488,17 +498,26 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
                 index: int, settings: Settings, history: History | None = None) -> Decision:
     """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
     or ``settings.infer``)."""
+    groups = equivalent_groups(state, seat, state.legal_cards(seat))
     representatives, chosen = play_choices(state, seat, card)
     trick = state.trick_number
-    if len(representatives) == 1:
-        return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0)
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
     judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
+    plain = seat_model(settings, settings.model, seat).plays
 
     def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
         return play_deals(knowledge, count, generator, state, settings, history)
 
-    outcomes = play_outcomes(state, seat, draw(settings.samples, rng), representatives, settings, history)
+    if len(representatives) == 1:
+        # forced: its one option's expected points from a few deals and the plain players, for the page alone
+        deals = draw(min(FORCED_DEALS, settings.samples), rng)
+        outcomes = play_out(state, deals, [card], settings.exact_tricks, plain)
+        margin = mean_and_margin(outcomes.points[0, :, seat].astype(np.float64), settings.confidence_z)[1]
+        return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0,
+                        tuple(options_of(position.table, outcomes, seat, [(card,)])), margins=(margin,),
+                        equal=(tuple(groups[0]),), line=likely_line(state, deals, card, plain))
+    deals = draw(settings.samples, rng)
+    outcomes = play_outcomes(state, seat, deals, representatives, settings, history)
     alternatives = [(c,) for c in representatives]
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
@@ -506,7 +525,10 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
                              model).points
 
     fresh = FreshDeals(draw, rollout, settings.model)
-    return _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
+    decision = _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
+    merged = {group[0] if i != chosen else card: tuple(group) for i, group in enumerate(groups)}
+    return replace(decision, equal=tuple(merged[o.cards[0]] for o in decision.options),
+                   line=likely_line(state, deals, decision.best[0], plain))
 
 
 def pass_candidates(table: Table, dealt: Mask, bound: Mask, direction: str) -> dict[Mask, Mask]:
@@ -813,10 +835,12 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         higher = band(cost + margin)
         reason = (f"{reason} (after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
                   f"{_article(at_least)} {at_least} at least, perhaps {_article(higher)} {higher})")
-    ranked = tuple(sorted(options, key=lambda o: o.expected))
+    order = sorted(range(len(options)), key=lambda i: (options[i].expected, i))   # as the advice ranks them
+    own = outcomes.points[:, :, seat].astype(np.float64)
+    margins = tuple(mean_and_margin(own[i], settings.confidence_z)[1] for i in order)
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
-                    category, False, max(means) - min(means), deals, ranked, reason, win, unclear, doubt,
-                    None if other is None else other[1])
+                    category, False, max(means) - min(means), deals, tuple(options[i] for i in order), reason, win,
+                    unclear, doubt, None if other is None else other[1], margins)
 
 
 def _choice_words(cards: tuple[Card, ...]) -> str:

@@ -74,6 +74,24 @@ def unreviewed(record: HandRecord) -> bool:
     return any(getattr(record, key) is not None for key in REFERENCE_ONLY)
 
 
+UNMODELLED_WORDS = {"charged": "charged cards (their points are multiplied)", "claim": "a claim",
+                   "unmodelled": "what the importer marked unmodelled"}
+"""How a skip names each hand field the review's rollouts cannot play out."""
+
+
+def unmodelled_words(rules_unmodelled: bool, record: HandRecord) -> str:
+    """Why a hand is skipped, naming what in it the rollouts cannot play out.
+
+    >>> from hearts_analysis.records.model import HandRecord
+    >>> unmodelled_words(True, HandRecord(deal=((),) * 4, plays=()))
+    'the review does not model these rules (charges, TC multipliers or fixed-length games)'
+    """
+    parts = [UNMODELLED_WORDS[key] for key in REFERENCE_ONLY if getattr(record, key) is not None]
+    if rules_unmodelled:
+        parts.insert(0, "these rules (charges, TC multipliers or fixed-length games)")
+    return "the review does not model " + ", ".join(parts)
+
+
 @dataclass(frozen=True)
 class HandStart:
     """What a hand's review starts from, replayed once with the whole game: the rules, the hand's number,
@@ -116,8 +134,7 @@ def hand_starts(game: GameRecord, hands: Iterable[int] | None = None,
             if hand.violations:
                 skip = f"rule violations ({', '.join(sorted({v.code for v in hand.violations}))})"
             elif table.needs_reference or unreviewed(record):
-                skip = ("the review does not model charges, TC multipliers, claims, "
-                        "fixed-length games or what an importer marked unmodelled")
+                skip = unmodelled_words(table.needs_reference, record)
             position = Position(table, hand.number, totals, key, game.players)
             passing = hand.pass_direction != "hold" and bool(record.passes)
             yield HandStart(game.game_id, position, hand.dealer, hand.pass_direction,

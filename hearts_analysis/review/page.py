@@ -28,6 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..records.model import GameRecord
+from .report import line_words, options_words
 
 CLASS_NAMES = ("inaccuracy", "mistake", "blunder")
 CONFIDENCE = 0.95
@@ -118,7 +119,8 @@ def review_page(document: dict[str, Any], game: GameRecord, confidence: float = 
         hand = d["hand"]
         plays = game.hands[hand - 1].plays if 1 <= hand <= len(game.hands) else ()
         play = play_number(plays, game.seats, d.get("trick") if d.get("kind") == "play" else None, d["seat"])
-        decisions.append({**d, "play": play, "fragment": fragment(hand, play)})
+        decisions.append({**d, "play": play, "fragment": fragment(hand, play), "options_text": options_words(d),
+                          "line_text": line_words(d, players)})
     decisions.sort(key=lambda d: (d["hand"], d["play"], d["seat"]))
     accuracy = document.get("accuracy") or {}
     rows = []
@@ -129,8 +131,10 @@ def review_page(document: dict[str, Any], game: GameRecord, confidence: float = 
         costs = [d["cost"] for d in mine]
         spreads = [d.get("spread") for d in mine]
         interval = None if None in spreads else accuracy_interval(costs, spreads, confidence)
-        point = float(accuracy[key])
+        point = None if accuracy[key] is None else float(accuracy[key])
+        interval = None if point is None else interval
         row = {"seat": seat, "player": players[seat] if seat < len(players) else str(seat), "accuracy": point,
+               "not_reviewed": (document.get("not_reviewed") or {}).get(key),
                "low": None if interval is None else round(min(interval[0], point), 1),
                "high": None if interval is None else round(max(interval[1], point), 1),
                "decisions": every, "unforced": len(mine), "unclear": sum(bool(d.get("unclear")) for d in mine),

@@ -24,15 +24,24 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
-from ..cards import names
+from ..cards import card_name, names
+from .board import AdvisedOption
 from .evaluate import Decision, Settings
 from .game import GameReview, accuracy_percent
 
 
 def _cards(decision: Decision, cards: tuple[int, ...]) -> str | list[str]:
     return names(cards) if decision.kind == "pass" else names(cards)[0]
+
+
+def options_list(decision: Decision) -> list[dict]:
+    """Every real option of ``decision``, best first, in the shape of the advice's options (built by the same
+    :class:`~.board.AdvisedOption`); the played option carries the decision's reason."""
+    margins = decision.margins or (0.0,) * len(decision.options)
+    return [AdvisedOption(o, m, decision.reason if o.cards == decision.played and decision.reason else "").to_dict()
+            for o, m in zip(decision.options, margins)]
 
 
 def decision_dict(decision: Decision, players: tuple[str, ...]) -> dict:
@@ -61,17 +70,63 @@ def decision_dict(decision: Decision, players: tuple[str, ...]) -> dict:
         "reason": decision.reason,
         "win_chance": None if decision.win_chance is None else
         {"played": round(decision.win_chance[0], 3), "best": round(decision.win_chance[1], 3)},
+        "options": options_list(decision),
+        "equal": [names(group) for group in decision.equal],
+        "line": [[seat, card_name(card)] for seat, card in decision.line],
     }
 
 
-def game_dict(review: GameReview, source: str | None = None) -> dict:
+def not_reviewed(review: GameReview, seat: int) -> str | None:
+    """Why ``seat`` has no accuracy in ``review`` (``None``: it has one): no hand of it was reviewed, or every
+    decision it made was forced."""
+    mine = [d for d in review.decisions if d.seat == seat]
+    if any(not d.forced for d in mine):
+        return None
+    if mine:
+        return "every decision reviewed was forced"
+    if review.skipped:
+        return "no hand was reviewed (" + "; ".join(skipped_lines(review.skipped)) + ")"
+    return "no decision was reviewed"
+
+
+def skipped_lines(skipped: Iterable[tuple[int, str]]) -> list[str]:
+    """The hands not reviewed, once per reason: ``"hands 1-4: why"``.
+
+    >>> skipped_lines([(1, "charges"), (2, "charges"), (4, "charges"), (3, "a violation")])
+    ['hands 1-2, 4: charges', 'hand 3: a violation']
+    """
+    by_reason: dict[str, list[int]] = {}
+    for hand, why in skipped:
+        by_reason.setdefault(why, []).append(hand)
+    return [f"{'hand' if len(hands) == 1 else 'hands'} {_ranges(sorted(hands))}: {why}"
+            for why, hands in by_reason.items()]
+
+
+def _ranges(numbers: list[int]) -> str:
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def game_dict(review: GameReview, source: str | None = None, seats: Iterable[int] | None = None) -> dict:
+    """A game's review; ``accuracy`` has every seat reviewed (``seats``, default all), ``None`` (n/a) for a seat
+    with no unforced decision, and ``not_reviewed`` says why for each such seat."""
+    seats = range(len(review.players)) if seats is None else sorted(seats)
+    measured = review.accuracy()
+    why = {seat: not_reviewed(review, seat) for seat in seats}
     return {
         "source": source,
         "game_id": review.game_id,
         "players": list(review.players),
         "decisions": [decision_dict(d, review.players) for d in review.decisions],
-        "accuracy": {str(seat): value for seat, value in review.accuracy().items()},
+        "accuracy": {str(seat): None if why[seat] else measured.get(seat) for seat in seats},
+        "not_reviewed": {str(seat): text for seat, text in why.items() if text},
         "skipped_hands": [{"hand": hand, "reason": why} for hand, why in review.skipped],
+        "skipped": skipped_lines(review.skipped),
     }
 
 
@@ -89,6 +144,27 @@ def summary_document(rows: list[dict], settings: Settings, errors: list[dict]) -
 def cards_text(cards: str | list[str]) -> str:
     """A decision's cards as one text (``"QS"``, a pass as ``"QS AH KH"``)."""
     return cards if isinstance(cards, str) else " ".join(cards)
+
+
+def option_words(d: dict, option: dict) -> str:
+    """One option as the text shows it: its cards (merged equal cards joined, ``KS/AS``), expected points ±
+    margin, and which was played."""
+    cards = " ".join(option["cards"])
+    for group in d.get("equal") or ():
+        if len(option["cards"]) == 1 and option["cards"][0] in group and len(group) > 1:
+            cards = "/".join([option["cards"][0]] + [c for c in group if c != option["cards"][0]])
+    played = option["cards"] == ([d["played"]] if isinstance(d["played"], str) else d["played"])
+    return f"{cards} {option['expected_points']:.1f} ± {option['margin']:.1f}" + (" (played)" if played else "")
+
+
+def options_words(d: dict) -> str:
+    """Every option of a decision's document, best first (:func:`option_words`)."""
+    return ", ".join(option_words(d, o) for o in d.get("options") or ())
+
+
+def line_words(d: dict, players: Sequence[str]) -> str:
+    """The likely line after the better card, each play with its player: ``7S (ann), AS (bob), ...``."""
+    return ", ".join(f"{card} ({players[seat] if seat < len(players) else seat})" for seat, card in d.get("line") or ())
 
 
 DECISION_COLUMNS = ["source", "game_id", "hand", "trick", "seat", "player", "kind", "played", "best", "cost",
@@ -122,6 +198,8 @@ class PlayerTally:
     lost: float = 0.0
     stake: float = 0.0
     counts: dict = field(default_factory=lambda: {"inaccuracy": 0, "mistake": 0, "blunder": 0})
+    unreviewed: list = field(default_factory=list)
+    """Why games of this player had no unforced decision of theirs (once per reason)."""
 
     def add(self, game: int, decision: Decision) -> None:
         self.games.add(game)
@@ -143,20 +221,34 @@ class PlayerTally:
             "inaccuracies": self.counts["inaccuracy"],
             "mistakes": self.counts["mistake"],
             "blunders": self.counts["blunder"],
-            "mean_cost": round(self.lost / self.unforced, 3) if self.unforced else 0.0,
-            "accuracy": accuracy_percent(self.lost, self.stake),
+            "mean_cost": round(self.lost / self.unforced, 3) if self.unforced else None,
+            "accuracy": accuracy_percent(self.lost, self.stake) if self.unforced else None,
+            "note": None if self.unforced else "; ".join(self.unreviewed) or "no decision was reviewed",
         }
 
 
 SUMMARY_COLUMNS = ["player", "games", "decisions", "unforced", "inaccuracies", "mistakes", "blunders",
-                   "mean_cost", "accuracy"]
+                   "mean_cost", "accuracy", "note"]
+"""``accuracy`` and ``mean_cost`` are empty (n/a) for a player with no unforced decision, and ``note`` says why."""
 
 
-def tally(tallies: dict[str, PlayerTally], number: int, review: GameReview) -> None:
-    """Add game ``number``'s review to the running totals per player name."""
+def tally(tallies: dict[str, PlayerTally], number: int, review: GameReview,
+          seats: Iterable[int] | None = None) -> None:
+    """Add game ``number``'s review of ``seats`` to the running totals per player name; a seat with no decision
+    reviewed still counts the game, and says why. ``seats`` by default: the seats with a decision, forced or
+    not, or every seat where the review has none (every hand skipped)."""
     for decision in review.decisions:
         name = review.players[decision.seat]
         tallies.setdefault(name, PlayerTally(name)).add(number, decision)
+    if seats is None:
+        seats = sorted({d.seat for d in review.decisions}) if review.decisions else range(len(review.players))
+    for seat in seats:
+        why = not_reviewed(review, seat)
+        if why:
+            mine = tallies.setdefault(review.players[seat], PlayerTally(review.players[seat]))
+            mine.games.add(number)
+            if why not in mine.unreviewed:
+                mine.unreviewed.append(why)
 
 
 def summarise(reviews: Iterable[GameReview]) -> list[dict]:
