@@ -40,17 +40,19 @@ from ..engine.replay import replay_game
 from ..engine.state import HandState
 from ..records.json import game_from_dict
 from ..records.model import GameRecord
+from ..records.views import viewer
 from ..rules import Table
 from ..violations import Code
 from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
                        pass_outcomes, play_choices, play_deals, play_outcomes, reads_others, seat_logs)
 from .game import unreviewed
-from .information_set import at_play, before_pass, observe
+from .information_set import at_play, before_pass, seat_state
 from .opponents import posteriors
 from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
 from .rollout import History
+from .views import stand_in
 
 
 class PositionError(ValueError):
@@ -160,45 +162,6 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
                   outcomes.points.shape[1])
 
 
-def seat_state(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
-               passed: Mask = 0, receiver: int | None = None) -> tuple[HandState, tuple[Mask, ...]]:
-    """The hand as ``seat`` sees it after ``plays``, holding ``hand``: ``(state, shown)``. The other
-    seats hold cards that fit their counts (the cards ``seat`` passed with the receiver while
-    unplayed, then the rest, other suits before hearts), never their own: nothing of theirs can
-    leak into what is read from it. ``shown`` is what their plays revealed (:func:`.information_set.observe`)."""
-    n = table.players
-    played_by = [0] * n
-    played = 0
-    for who, card in plays:
-        played_by[who] |= 1 << card
-        played |= 1 << card
-    start = [cards for cards in played_by]
-    start[seat] |= hand
-    room = [table.hand_size - start[s].bit_count() for s in range(n)]
-    room[seat] = 0
-    unseen = table.deck & ~played & ~hand
-    if receiver is not None:
-        kept = passed & unseen
-        start[receiver] |= kept
-        room[receiver] -= kept.bit_count()
-        unseen &= ~kept
-    hearts_last = sorted(iter_cards(unseen), key=lambda c: (c // 13 == 2, c))
-    others = [s for s in range(n) if s != seat]
-    turn = 0
-    for card in hearts_last:
-        while room[others[turn % len(others)]] <= 0:
-            turn += 1
-        start[others[turn % len(others)]] |= 1 << card
-        room[others[turn % len(others)]] -= 1
-        turn += 1
-    state = HandState(table, start, first_leader)
-    shown: tuple[Mask, ...] = (0,) * n
-    for who, card in plays:
-        shown = observe(shown, state, who, card)
-        state.push(who, card)
-    return state, shown
-
-
 def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
                 totals: tuple[int, ...], settings: Settings = Settings(), passed: Mask = 0, offset: int = 0,
                 hand_number: int = 1, dealer: int = 0, direction: str = "hold") -> Advice:
@@ -247,6 +210,12 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     n = game.seats
     if seat is not None and not 0 <= seat < n:
         raise PositionError(f"seat {seat} is not at the table (seats 0-{n - 1})")
+    asker = viewer(game)
+    if asker is not None:          # a seat's view: the board asks nothing more of it (docs/views.md)
+        if seat is not None and seat != asker:
+            raise PositionError(f"the record is seat {asker}'s view: it cannot advise seat {seat}")
+        seat = asker
+        game = stand_in(game, asker)
     table = game.rules.table(n)
     number = len(game.hands)
     record = game.hands[-1]
