@@ -57,3 +57,20 @@ def test_view_of_another_seat_is_refused():
     mover = game.hands[0].plays[5][0]
     with pytest.raises(ValueError, match=f"seat {mover}'s view"):
         advise(view_of(position, mover), seat=(mover + 1) % 4, settings=SETTINGS)
+
+
+def test_quick_entry_gives_the_advice_of_the_same_position(tmp_path):
+    """`hearts advise --hand --plays --seat` asks for nothing but what the seat knows, and errs clearly."""
+    import subprocess, sys
+    from hearts_analysis.review.board import advise_entry
+    hand = "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H 10H 7S"
+    run = subprocess.run([sys.executable, "-m", "hearts_analysis", "advise", "--hand", hand, "--plays",
+                          "A:2C B:9C", "--seat", "C", "--format", "json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    advice = orjson.loads(run.stdout)
+    assert advice["seat"] == 2 and advice["kind"] == "play"
+    assert advice == advise_entry(hand, "A:2C B:9C", "2").to_dict()
+    assert {c for o in advice["options"] for c in o["cards"]} == {"3C", "5C"}   # it must follow clubs
+    bad = subprocess.run([sys.executable, "-m", "hearts_analysis", "advise", "--hand", hand, "--plays",
+                          "A:3C", "--seat", "C"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "3C is played by seat 0, but seat 2 holds it" in bad.stderr

@@ -26,6 +26,7 @@ import orjson
 import typer
 
 from ..records.sources import read_games
+from ..rules import PRESETS
 from ..text import shown, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -61,10 +62,24 @@ def _reading(chances: dict[str, float]) -> str:
 
 @app.command("advise")
 def advise_command(
-    game: Path = typer.Argument(..., metavar="GAME", help="A hearts-game/1 .json file whose last hand is in "
-                                "progress (its deal holds every seat's cards)."),
-    seat: Optional[int] = typer.Option(None, "--seat", "-s", min=0, help="The seat to advise (0-based). "
-                                       "Required at the pass; at a play it must be the seat to move."),
+    game: Optional[Path] = typer.Argument(None, metavar="[GAME]", help="A hearts-game/1 .json file whose last hand "
+                                          "is in progress: a whole record, or the seat's view (docs/views.md). "
+                                          "Leave it out to type the position with --hand and --plays."),
+    seat: Optional[str] = typer.Option(None, "--seat", "-s", help="The seat to advise: a number (0-based) or a "
+                                       "letter (A is seat 0). Required at the pass; at a play it must be the seat "
+                                       "to move."),
+    hand: Optional[str] = typer.Option(None, "--hand", help="Without GAME: the seat's cards as dealt, e.g. "
+                                       "\"AS KS 3S 9H 6H ...\" (10H is TH)."),
+    plays: str = typer.Option("", "--plays", help="Without GAME: every play from the first lead, "
+                              "e.g. \"A:2C B:9C C:KC D:7C\"."),
+    direction: Optional[str] = typer.Option(None, "--pass", help="Without GAME: the hand's pass direction "
+                                            "(left, right, across, hold)."),
+    passed: str = typer.Option("", "--passed", help="Without GAME: the cards the seat passed (none: it is "
+                               "asked for its pass)."),
+    received: str = typer.Option("", "--received", help="Without GAME: the cards the seat received."),
+    rules: str = typer.Option("standard", "--rules", help="Without GAME: the rules preset."),
+    scores: Optional[str] = typer.Option(None, "--scores", help="Without GAME: the game totals before the hand, "
+                                         "one per seat, e.g. 45,60,12,80."),
     output_format: AdviceFormat = typer.Option(AdviceFormat.text, "--format", "-f",
                                                help="text (best first, with reasons) or json."),
 ) -> None:
@@ -75,11 +90,30 @@ def advise_command(
     same position always gets the same advice. On a hand that passes, with no
     passes recorded and no plays yet, it advises the pass of --seat;
     otherwise the play of the seat to move. Earlier hands give the totals.
+    Without GAME, the position is typed: --hand, --plays and --seat.
 
     Example: hearts advise game.json --seat 2 --format json
-    """
-    from ..review.board import PositionError, advise
 
+    Example: hearts advise --hand "AS KS 3S 9H 6H 2C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
+    """
+    from ..review.board import PositionError, advise, advise_entry
+
+    if game is None:
+        if hand is None or seat is None:
+            raise fail("give a GAME file, or type the position with --hand, --plays and --seat")
+        try:
+            totals = None if scores is None else [int(v) for v in scores.replace(" ", "").split(",")]
+        except ValueError:
+            raise fail(f"--scores: expected whole numbers separated by commas, got {shown(scores)}")
+        if rules not in PRESETS:
+            raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
+        try:
+            advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
+                                  received=received, scores=totals)
+        except ValueError as error:
+            raise fail(terminal_safe(str(error)))
+        _print(advice, output_format)
+        return
     if not game.is_file():
         raise fail(f"{game}: no such file")
     items = list(read_games(game))
@@ -89,13 +123,23 @@ def advise_command(
             raise typer.Exit(EXIT_BAD_INPUT)
     if len(items) != 1:
         raise fail(f"{game}: holds {len(items)} games; advise reads one")
+    number = None
+    if seat is not None:
+        letter = "ABCDEFG".find(seat.upper()) if len(seat) == 1 and seat.isalpha() else -1
+        number = letter if letter >= 0 else int(seat) if seat.isdigit() else None
+        if number is None:
+            raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
     try:
-        advice = advise(items[0].game, seat)
+        advice = advise(items[0].game, number)
     except PositionError as error:
         hint = " (--seat N)" if "name the seat" in str(error) else ""
         raise fail(f"{game}: {error}{hint}")
     except ValueError as error:
         raise fail(f"{game}: {shown(str(error))}")
+    _print(advice, output_format)
+
+
+def _print(advice, output_format: AdviceFormat) -> None:
     if output_format == AdviceFormat.json:
         typer.echo(orjson.dumps(advice.to_dict(), option=orjson.OPT_INDENT_2).decode())
     else:

@@ -258,3 +258,70 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     offset = table.pass_offset(last.pass_direction) if last.pass_direction != "hold" else 0
     return advise_play(table, mover, state.hands[mover], record.plays, first_leader, totals, settings,
                        last.passed[mover], offset, number, last.dealer, last.pass_direction)
+
+
+def _entry_seat(text: str, n: int) -> int:
+    """A seat written as a letter (``A`` is seat 0) or a number."""
+    text = text.strip()
+    index = "ABCDEFG".find(text.upper()) if len(text) == 1 and text.isalpha() else int(text) if text.isdigit() else -1
+    if not 0 <= index < n:
+        raise PositionError(f"seat {text!r}: expected a letter A-{'ABCDEFG'[n - 1]} or a number 0-{n - 1}")
+    return index
+
+
+def _entry_cards(text: str, what: str) -> tuple[Card, ...]:
+    from ..cards import CardError, parse_card
+    try:
+        return tuple(parse_card(token) for token in text.replace(",", " ").split())
+    except CardError as error:
+        raise PositionError(f"{what}: {error}") from None
+
+
+def advise_entry(hand: str, plays: str, seat: str, *, rules: str = "standard", direction: str | None = None,
+                 passed: str = "", received: str = "", scores: Sequence[int] | None = None,
+                 settings: Settings | None = None) -> Advice:
+    """The advice on a position typed in, as ``hearts advise --hand ... --plays ... --seat ...`` takes it.
+
+    ``hand``: the seat's cards as dealt (``QS TH 10H``); ``plays``: every play from the first lead as
+    ``A:2C B:9C ...`` (seats as letters, ``A`` is seat 0, or numbers); ``direction`` with ``passed`` and
+    ``received``: the pass (``passed`` left empty asks for the pass); ``scores``: the game totals
+    before the hand (their count is the number of players, else 4).
+
+    >>> advice = advise_entry("2C 3C 4C 5D 6D 7D QS 8S 9S TH JH QH KH", "", "A", settings=Settings(samples=20))
+    >>> advice.kind, advice.best
+    ('play', ('2C',))
+    """
+    from ..rules import Rules
+    settings = settings or Settings()
+    n = len(scores) if scores else 4
+    table = Rules.preset(rules).table(n)
+    asker = _entry_seat(seat, n)
+    dealt = mask_of(_entry_cards(hand, "--hand"))
+    moves = []
+    for token in plays.split():
+        who, colon, card = token.partition(":")
+        if not colon:
+            raise PositionError(f"--plays: expected seat:card such as A:2C, got {token!r}")
+        moves.append((_entry_seat(who, n), _entry_cards(card, "--plays")[0]))
+    totals = tuple(scores) if scores else (0,) * n
+    direction = direction or "hold"
+    if direction not in ("left", "right", "across", "hold"):
+        raise PositionError(f"--pass: unknown direction {direction!r} (left, right, across, hold)")
+    if direction != "hold" and not passed:
+        if moves:
+            raise PositionError("--plays given but no --passed: give the pass made (--passed, --received)")
+        return advise_pass(table, asker, dealt, direction, 0, totals, settings)
+    gave, got = mask_of(_entry_cards(passed, "--passed")), mask_of(_entry_cards(received, "--received"))
+    offset = table.pass_offset(direction)
+    held = dealt & ~gave | got
+    played = 0
+    for who, card in moves:
+        if played >> card & 1:
+            raise PositionError(f"--plays: {names((card,))[0]} is played twice")
+        played |= 1 << card
+        if (who == asker) != bool(held >> card & 1):
+            raise PositionError(f"--plays: {names((card,))[0]} is played by seat {who}, but seat {asker} "
+                                + ("holds it" if held >> card & 1 else "does not hold it"))
+        held &= ~(1 << card)
+    first_leader = moves[0][0] if moves else asker
+    return advise_play(table, asker, held, moves, first_leader, totals, settings, gave, offset, 1, 0, direction)
