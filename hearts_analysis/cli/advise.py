@@ -2,18 +2,26 @@
 
 The text lists every real choice, best first, with its expected points and a reason:
 
->>> from hearts_analysis.cards import parse_card
->>> from hearts_analysis.review.board import AdvisedOption, Advice
+>>> from hearts_analysis.cards import mask_of, parse_card
+>>> from hearts_analysis.review.board import AdvisedOption, Advice, Position
 >>> from hearts_analysis.review.evaluate import Option
 >>> best = AdvisedOption(Option((parse_card("QS"),), 3.14, 0.3, 2.0, 0.0), 0.41, "fewest points on average")
+>>> near = AdvisedOption(Option((parse_card("AS"),), 3.3, 0.3, 2.0, 0.0), 0.4, "as good as QS within the noise", True)
 >>> worse = AdvisedOption(Option((parse_card("KS"),), 5.0, 0.4, 2.1, 0.0), 0.5, "1.9 \u00b1 0.3 points more than QS")
 >>> readings = ((0, {"basic": 0.05, "strong": 0.95}), (1, {"basic": 0.5, "strong": 0.5}),
 ...             (3, {"basic": 0.9, "strong": 0.1}))
->>> print(advice_text(Advice(2, "play", (best, worse), 200, readings)))
-seat 2 plays QS (expected points over 200 deals, best first):
+>>> position = Position(("ann", "bob", "cy", "dee"), mask_of(map(parse_card, "AS KS QS 2H 3C".split())),
+...                     ((1, parse_card("JS")),), (0, 0, 3, 0), (45, 60, 12, 80))
+>>> print(advice_text(Advice(2, "play", (best, near, worse), 200, readings, position)))
+cy (C) plays QS (expected points over 200 deals, best first; ≈ within the noise of the best):
+  hand:  S AS KS QS   H 2H   D -   C 3C
+  trick: bob (B) JS
+  taken: ann (A) 0, bob (B) 0, cy (C) 3, dee (D) 0
+  score: ann (A) 45, bob (B) 60, cy (C) 12, dee (D) 80
   QS   3.1 ± 0.4  fewest points on average
+≈ AS   3.3 ± 0.4  as good as QS within the noise
   KS   5.0 ± 0.5  1.9 ± 0.3 points more than QS
-the others, read from their plays this hand: seat 0 like the stronger opponent model (95%); seat 1 like either model (basic 50%, strong 50%); seat 3 like the basic opponent model (90%)
+the others, read from their plays this hand: ann (A) like the stronger opponent model (95%); bob (B) like either model (basic 50%, strong 50%); dee (D) like the basic opponent model (90%)
 """
 
 from __future__ import annotations
@@ -38,17 +46,37 @@ class AdviceFormat(str, Enum):
 
 def advice_text(advice) -> str:
     verb = "passes" if advice.kind == "pass" else "plays"
+    position = advice.position
+    name = (lambda s: position.players[s] if position.players[s] == "ABCDEFG"[s]
+            else f"{position.players[s]} ({'ABCDEFG'[s]})") if position else (lambda s: f"seat {s}")
     width = max(len(" ".join(o.to_dict()["cards"])) for o in advice.options)
-    lines = [f"seat {advice.seat} {verb} {' '.join(advice.best)} (expected points over {advice.samples} deals, "
-             "best first):"]
+    lines = [f"{name(advice.seat)} {verb} {' '.join(advice.best)} (expected points over {advice.samples} deals, "
+             "best first; \u2248 within the noise of the best):"]
+    if position is not None:
+        lines.extend(_position_lines(position, name))
     for option in advice.options:
         cards = " ".join(option.to_dict()["cards"])
-        lines.append(f"  {cards:<{width}}  {option.expected:4.1f} \u00b1 {option.margin:.1f}  "
+        mark = "\u2248" if option.equal else " "
+        lines.append(f"{mark} {cards:<{width}}  {option.expected:4.1f} \u00b1 {option.margin:.1f}  "
                      f"{terminal_safe(option.reason)}")
     if advice.readings:
         lines.append("the others, read from their plays this hand: " + "; ".join(
-            f"seat {seat} {_reading(chances)}" for seat, chances in advice.readings))
+            f"{name(seat)} {_reading(chances)}" for seat, chances in advice.readings))
     return "\n".join(lines)
+
+
+def _position_lines(position, name) -> list[str]:
+    """The position judged: the hand by suit, the trick so far, the points taken, the game score."""
+    from ..cards import SUIT_MASKS, iter_cards, names
+    suits = [" ".join(reversed(names(iter_cards(position.hand & SUIT_MASKS[s])))) or "-" for s in (3, 2, 1, 0)]
+    seats = range(len(position.players))
+    lines = ["  hand:  " + "   ".join(f"{letter} {cards}" for letter, cards in zip("SHDC", suits))]
+    if position.trick:
+        lines.append("  trick: " + ", ".join(f"{terminal_safe(name(s))} {names((c,))[0]}" for s, c in position.trick))
+    if any(position.taken):
+        lines.append("  taken: " + ", ".join(f"{terminal_safe(name(s))} {position.taken[s]}" for s in seats))
+    lines.append("  score: " + ", ".join(f"{terminal_safe(name(s))} {position.totals[s]}" for s in seats))
+    return lines
 
 
 def _reading(chances: dict[str, float]) -> str:

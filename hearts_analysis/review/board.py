@@ -55,6 +55,10 @@ from .rollout import History
 from .views import stand_in
 
 
+_LETTERS = tuple("ABCDEFG")
+"""The seats' names where the position names no players (the hand-entry notation's letters)."""
+
+
 class PositionError(ValueError):
     """The game does not stand at a decision the board can advise on (named in the message)."""
 
@@ -69,6 +73,9 @@ class AdvisedOption:
     """``confidence_z`` standard errors of :attr:`expected`."""
     reason: str
     """Why it stands where it does, in words."""
+    equal: bool = False
+    """Within the noise of the best: its paired difference from the best is no more than its margin
+    (the board marks it "≈", not ranked below)."""
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -81,7 +88,7 @@ class AdvisedOption:
 
     def to_dict(self) -> dict[str, Any]:
         return {"cards": names(self.cards), "expected_points": round(self.expected, 2),
-                "margin": round(self.margin, 2)}
+                "margin": round(self.margin, 2), "equal": self.equal, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,8 @@ class Advice:
     """At a play, how the judge reads each other seat from its plays this hand (:attr:`Settings.identify`):
     ``(seat, {model: chance})``, averaged over the deals (:func:`.opponents.posteriors`). The text of ``hearts
     advise`` shows them; :meth:`to_dict` keeps to the contract's four fields."""
+    position: "Position | None" = None
+    """What the board judged, as the seat sees it (the text of ``hearts advise`` shows it)."""
 
     @property
     def best_cards(self) -> tuple[Card, ...]:
@@ -111,6 +120,35 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "best": list(self.best),
                 "options": [o.to_dict() for o in self.options]}
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position the board judged, as the seat sees it."""
+
+    players: tuple[str, ...]
+    hand: Mask
+    """The seat's cards now (after its pass, less what it played)."""
+    trick: tuple[tuple[int, Card], ...]
+    """The trick so far."""
+    taken: tuple[int, ...]
+    """Points each seat has taken this hand so far (its cards' points, before any moon)."""
+    totals: tuple[int, ...]
+    """The game score before the hand."""
+
+
+def _points(table: Table, cards: Mask) -> int:
+    from ..cards import HEARTS_MASK, JD, QS
+    points = (cards & HEARTS_MASK).bit_count() + 13 * (cards >> QS & 1)
+    return points + (table.rules.jack_of_diamonds or 0) * (cards >> JD & 1)
+
+
+def _position(players: Sequence[str], state: HandState | None, seat: int, hand: Mask,
+              totals: Sequence[int]) -> Position:
+    if state is None:
+        return Position(tuple(players), hand, (), (0,) * len(totals), tuple(totals))
+    return Position(tuple(players), hand, tuple(state.trick), tuple(_points(state.table, t) for t in state.taken),
+                    tuple(totals))
 
 
 def information_rng(settings: Settings, *facts: object) -> np.random.Generator:
@@ -127,7 +165,11 @@ def _ranked(seat: int, kind: str, state: HandState | None, own: np.ndarray, opti
     ranked = []
     for i in order:
         _, margin = mean_and_margin(own[i], settings.confidence_z)
-        ranked.append(AdvisedOption(options[i], margin, _reason(state, seat, kind, options, i, best, own, settings)))
+        more, apart = mean_and_margin(own[i] - own[best], settings.confidence_z)
+        equal = i != best and more <= apart
+        reason = (f"as good as {' '.join(names(options[best].cards))} within the noise ({more:.1f} \u00b1 "
+                  f"{apart:.1f} points more)" if equal else _reason(state, seat, kind, options, i, best, own, settings))
+        ranked.append(AdvisedOption(options[i], margin, reason, equal))
     return tuple(ranked)
 
 
@@ -136,8 +178,9 @@ def _reason(state: HandState | None, seat: int, kind: str, options: list[Option]
     option = options[index]
     if index == best:
         lead = "the only real choice" if len(options) == 1 else "fewest points on average"
-        return (f"{lead}: QS in {option.queen:.0%} of the deals, {option.hearts:.1f} hearts, "
-                f"another seat shoots the moon in {option.moon_against:.0%}")
+        moon = f", another seat shoots the moon in {option.moon_against:.0%}" \
+            if f"{option.moon_against:.0%}" != "0%" else ""
+        return f"{lead}: QS in {option.queen:.0%} of the deals, {option.hearts:.1f} hearts{moon}"
     more, margin = mean_and_margin(own[index] - own[best], settings.confidence_z)
     why = explain(state, seat, kind, option, options[best])
     return f"{more:.1f} \u00b1 {margin:.1f} points more than {' '.join(names(options[best].cards))}" + (
@@ -159,7 +202,7 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "pass", _ranked(seat, "pass", None, own, options, settings),
-                  outcomes.points.shape[1])
+                  outcomes.points.shape[1], position=_position(_LETTERS[:table.players], None, seat, dealt, totals))
 
 
 def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
@@ -184,7 +227,8 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
-                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, settings))
+                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, settings),
+                  _position(_LETTERS[:table.players], state, seat, state.hands[seat], totals))
 
 
 def _readings(seat: int, logs: np.ndarray, settings: Settings) -> tuple[tuple[int, dict[str, float]], ...]:
@@ -205,6 +249,11 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     settings = settings or Settings()
     if not isinstance(game, GameRecord):
         game = game_from_dict(game)
+    advice = _advise(game, seat, settings)
+    return replace(advice, position=replace(advice.position, players=game.players))
+
+
+def _advise(game: GameRecord, seat: int | None, settings: Settings) -> Advice:
     if not game.hands:
         raise PositionError("the game has no hands: nothing to advise on")
     n = game.seats
