@@ -74,3 +74,20 @@ def test_quick_entry_gives_the_advice_of_the_same_position(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "hearts_analysis", "advise", "--hand", hand, "--plays",
                           "A:3C", "--seat", "C"], capture_output=True, text=True)
     assert bad.returncode == 2 and "3C is played by seat 0, but seat 2 holds it" in bad.stderr
+
+
+def test_a_view_in_the_hand_entry_notation_comes_back_whole():
+    import io
+    from hearts_analysis.interop.text_notation import game_text, read
+    game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=4, max_hands=2)
+    view = view_of(game, 3)
+    text = game_text(game_to_dict(view))
+    assert "deal:    - / - / - / " in text
+    [item] = list(read(io.StringIO(text), "sheet.txt"))
+    assert item.error is None and item.game == view
+
+
+def test_the_root_names_view_of():
+    import hearts_analysis
+    game = simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=4, max_hands=1)
+    assert hearts_analysis.view_of(game, 0) == view_of(game, 0)
