@@ -53,10 +53,11 @@ __version__ = "0.1.0"
 
 __all__ = ["Advice", "CATALOGUE", "Card", "Code", "Corpus", "GameRecord", "GameResult", "HandRecord", "HandResult",
            "HandState", "Mask", "PRESETS", "RecordError", "RuleError", "Rules", "Violation", "advise", "audit",
-           "card_name", "parse_card", "read_corpus", "read_games", "replay_game", "review", "simulate", "stats"]
+           "card_name", "parse_card", "read_corpus", "read_games", "replay_game", "review", "simulate", "stats", "view_of"]
 
 _LAZY = {"read_corpus": "corpus", "Corpus": "corpus", "advise": "review.board", "Advice": "review.board",
-         "audit": "facade", "stats": "facade"}
+         "audit": "facade", "stats": "facade",
+         "view_of": "records.views"}
 _CALLABLE_PACKAGES = ("review", "simulate")
 """Packages that are also the façade's function of their name (:mod:`.callable_module`)."""
 

@@ -99,7 +99,8 @@ def test_the_advice_as_a_dict_best_first():
     assert list(data) == ["seat", "kind", "best", "options"]
     assert data["seat"] == advice.seat == whole.hands[0].plays[5][0] and data["kind"] == "play"
     assert data["best"] == list(advice.best) == data["options"][0]["cards"] and len(advice.best) == 1
-    assert all(list(o) == ["cards", "expected_points", "margin"] for o in data["options"])
+    assert all(list(o) == ["cards", "expected_points", "margin", "equal", "reason"] for o in data["options"])
+    assert all(o["reason"] for o in data["options"]) and not data["options"][0]["equal"]
     points = [o["expected_points"] for o in data["options"]]
     assert points == sorted(points) and all(o["margin"] >= 0 for o in data["options"])
     assert json.loads(json.dumps(data)) == data
@@ -167,8 +168,11 @@ def test_cli_advise_prints_the_options_best_first_with_a_reason(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     advice = advise(game)
-    assert advice.best[0] in lines[0] and f"seat {advice.seat}" in lines[0]
-    assert all("\u00b1" in line for line in lines[1:1 + len(advice.options)])
+    assert advice.best[0] in lines[0] and lines[0].startswith(f"{game.players[advice.seat]} ({'ABCD'[advice.seat]})")
+    assert lines[1].startswith("  hand:") and lines[2].startswith("  trick:") and "score:" in result.stdout
+    options = [line for line in lines if "\u00b1" in line]
+    assert len(options) == len(advice.options)
+    assert [line.startswith("\u2248") for line in options] == [o.equal for o in advice.options]
     assert "fewest points" in result.stdout
     as_json = CliRunner().invoke(app, ["advise", str(path), "--format", "json"])
     assert json.loads(as_json.stdout) == advice.to_dict()
@@ -208,4 +212,4 @@ def test_the_advice_at_a_play_says_how_it_reads_each_other_seat():
         assert set(chances) == set(Settings().identify) and abs(sum(chances.values()) - 1) < 1e-9
     assert not advise(game, settings=Settings(samples=80, identify=())).readings
     text = advice_text(advice)
-    assert "read from their plays this hand" in text and all(f"seat {s} like" in text for s in seats)
+    assert "read from their plays this hand" in text and all(f"({'ABCD'[s]}) like" in text for s in seats)

@@ -2,18 +2,26 @@
 
 The text lists every real choice, best first, with its expected points and a reason:
 
->>> from hearts_analysis.cards import parse_card
->>> from hearts_analysis.review.board import AdvisedOption, Advice
+>>> from hearts_analysis.cards import mask_of, parse_card
+>>> from hearts_analysis.review.board import AdvisedOption, Advice, Position
 >>> from hearts_analysis.review.evaluate import Option
 >>> best = AdvisedOption(Option((parse_card("QS"),), 3.14, 0.3, 2.0, 0.0), 0.41, "fewest points on average")
+>>> near = AdvisedOption(Option((parse_card("AS"),), 3.3, 0.3, 2.0, 0.0), 0.4, "as good as QS within the noise", True)
 >>> worse = AdvisedOption(Option((parse_card("KS"),), 5.0, 0.4, 2.1, 0.0), 0.5, "1.9 \u00b1 0.3 points more than QS")
 >>> readings = ((0, {"basic": 0.05, "strong": 0.95}), (1, {"basic": 0.5, "strong": 0.5}),
 ...             (3, {"basic": 0.9, "strong": 0.1}))
->>> print(advice_text(Advice(2, "play", (best, worse), 200, readings)))
-seat 2 plays QS (expected points over 200 deals, best first):
+>>> position = Position(("ann", "bob", "cy", "dee"), mask_of(map(parse_card, "AS KS QS 2H 3C".split())),
+...                     ((1, parse_card("JS")),), (0, 0, 3, 0), (45, 60, 12, 80))
+>>> print(advice_text(Advice(2, "play", (best, near, worse), 200, readings, position)))
+cy (C) plays QS (expected points over 200 deals, best first; ≈ within the noise of the best):
+  hand:  S AS KS QS   H 2H   D -   C 3C
+  trick: bob (B) JS
+  taken: ann (A) 0, bob (B) 0, cy (C) 3, dee (D) 0
+  score: ann (A) 45, bob (B) 60, cy (C) 12, dee (D) 80
   QS   3.1 ± 0.4  fewest points on average
+≈ AS   3.3 ± 0.4  as good as QS within the noise
   KS   5.0 ± 0.5  1.9 ± 0.3 points more than QS
-the others, read from their plays this hand: seat 0 like the stronger opponent model (95%); seat 1 like either model (basic 50%, strong 50%); seat 3 like the basic opponent model (90%)
+the others, read from their plays this hand: ann (A) like the stronger opponent model (95%); bob (B) like either model (basic 50%, strong 50%); dee (D) like the basic opponent model (90%)
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import orjson
 import typer
 
 from ..records.sources import read_games
+from ..rules import PRESETS
 from ..text import shown, terminal_safe
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -37,17 +46,37 @@ class AdviceFormat(str, Enum):
 
 def advice_text(advice) -> str:
     verb = "passes" if advice.kind == "pass" else "plays"
+    position = advice.position
+    name = (lambda s: position.players[s] if position.players[s] == "ABCDEFG"[s]
+            else f"{position.players[s]} ({'ABCDEFG'[s]})") if position else (lambda s: f"seat {s}")
     width = max(len(" ".join(o.to_dict()["cards"])) for o in advice.options)
-    lines = [f"seat {advice.seat} {verb} {' '.join(advice.best)} (expected points over {advice.samples} deals, "
-             "best first):"]
+    lines = [f"{name(advice.seat)} {verb} {' '.join(advice.best)} (expected points over {advice.samples} deals, "
+             "best first; \u2248 within the noise of the best):"]
+    if position is not None:
+        lines.extend(_position_lines(position, name))
     for option in advice.options:
         cards = " ".join(option.to_dict()["cards"])
-        lines.append(f"  {cards:<{width}}  {option.expected:4.1f} \u00b1 {option.margin:.1f}  "
+        mark = "\u2248" if option.equal else " "
+        lines.append(f"{mark} {cards:<{width}}  {option.expected:4.1f} \u00b1 {option.margin:.1f}  "
                      f"{terminal_safe(option.reason)}")
     if advice.readings:
         lines.append("the others, read from their plays this hand: " + "; ".join(
-            f"seat {seat} {_reading(chances)}" for seat, chances in advice.readings))
+            f"{name(seat)} {_reading(chances)}" for seat, chances in advice.readings))
     return "\n".join(lines)
+
+
+def _position_lines(position, name) -> list[str]:
+    """The position judged: the hand by suit, the trick so far, the points taken, the game score."""
+    from ..cards import SUIT_MASKS, iter_cards, names
+    suits = [" ".join(reversed(names(iter_cards(position.hand & SUIT_MASKS[s])))) or "-" for s in (3, 2, 1, 0)]
+    seats = range(len(position.players))
+    lines = ["  hand:  " + "   ".join(f"{letter} {cards}" for letter, cards in zip("SHDC", suits))]
+    if position.trick:
+        lines.append("  trick: " + ", ".join(f"{terminal_safe(name(s))} {names((c,))[0]}" for s, c in position.trick))
+    if any(position.taken):
+        lines.append("  taken: " + ", ".join(f"{terminal_safe(name(s))} {position.taken[s]}" for s in seats))
+    lines.append("  score: " + ", ".join(f"{terminal_safe(name(s))} {position.totals[s]}" for s in seats))
+    return lines
 
 
 def _reading(chances: dict[str, float]) -> str:
@@ -61,10 +90,24 @@ def _reading(chances: dict[str, float]) -> str:
 
 @app.command("advise")
 def advise_command(
-    game: Path = typer.Argument(..., metavar="GAME", help="A hearts-game/1 .json file whose last hand is in "
-                                "progress (its deal holds every seat's cards)."),
-    seat: Optional[int] = typer.Option(None, "--seat", "-s", min=0, help="The seat to advise (0-based). "
-                                       "Required at the pass; at a play it must be the seat to move."),
+    game: Optional[Path] = typer.Argument(None, metavar="[GAME]", help="A hearts-game/1 .json file whose last hand "
+                                          "is in progress: a whole record, or the seat's view (docs/views.md). "
+                                          "Leave it out to type the position with --hand and --plays."),
+    seat: Optional[str] = typer.Option(None, "--seat", "-s", help="The seat to advise: a number (0-based) or a "
+                                       "letter (A is seat 0). Required at the pass; at a play it must be the seat "
+                                       "to move."),
+    hand: Optional[str] = typer.Option(None, "--hand", help="Without GAME: the seat's cards as dealt, e.g. "
+                                       "\"AS KS 3S 9H 6H ...\" (10H is TH)."),
+    plays: str = typer.Option("", "--plays", help="Without GAME: every play from the first lead, "
+                              "e.g. \"A:2C B:9C C:KC D:7C\"."),
+    direction: Optional[str] = typer.Option(None, "--pass", help="Without GAME: the hand's pass direction "
+                                            "(left, right, across, hold)."),
+    passed: str = typer.Option("", "--passed", help="Without GAME: the cards the seat passed (none: it is "
+                               "asked for its pass)."),
+    received: str = typer.Option("", "--received", help="Without GAME: the cards the seat received."),
+    rules: str = typer.Option("standard", "--rules", help="Without GAME: the rules preset."),
+    scores: Optional[str] = typer.Option(None, "--scores", help="Without GAME: the game totals before the hand, "
+                                         "one per seat, e.g. 45,60,12,80."),
     output_format: AdviceFormat = typer.Option(AdviceFormat.text, "--format", "-f",
                                                help="text (best first, with reasons) or json."),
 ) -> None:
@@ -75,11 +118,30 @@ def advise_command(
     same position always gets the same advice. On a hand that passes, with no
     passes recorded and no plays yet, it advises the pass of --seat;
     otherwise the play of the seat to move. Earlier hands give the totals.
+    Without GAME, the position is typed: --hand, --plays and --seat.
 
     Example: hearts advise game.json --seat 2 --format json
-    """
-    from ..review.board import PositionError, advise
 
+    Example: hearts advise --hand "AS KS 3S 9H 6H 2C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
+    """
+    from ..review.board import PositionError, advise, advise_entry
+
+    if game is None:
+        if hand is None or seat is None:
+            raise fail("give a GAME file, or type the position with --hand, --plays and --seat")
+        try:
+            totals = None if scores is None else [int(v) for v in scores.replace(" ", "").split(",")]
+        except ValueError:
+            raise fail(f"--scores: expected whole numbers separated by commas, got {shown(scores)}")
+        if rules not in PRESETS:
+            raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
+        try:
+            advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
+                                  received=received, scores=totals)
+        except ValueError as error:
+            raise fail(terminal_safe(str(error)))
+        _print(advice, output_format)
+        return
     if not game.is_file():
         raise fail(f"{game}: no such file")
     items = list(read_games(game))
@@ -89,13 +151,23 @@ def advise_command(
             raise typer.Exit(EXIT_BAD_INPUT)
     if len(items) != 1:
         raise fail(f"{game}: holds {len(items)} games; advise reads one")
+    number = None
+    if seat is not None:
+        letter = "ABCDEFG".find(seat.upper()) if len(seat) == 1 and seat.isalpha() else -1
+        number = letter if letter >= 0 else int(seat) if seat.isdigit() else None
+        if number is None:
+            raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
     try:
-        advice = advise(items[0].game, seat)
+        advice = advise(items[0].game, number)
     except PositionError as error:
         hint = " (--seat N)" if "name the seat" in str(error) else ""
         raise fail(f"{game}: {error}{hint}")
     except ValueError as error:
         raise fail(f"{game}: {shown(str(error))}")
+    _print(advice, output_format)
+
+
+def _print(advice, output_format: AdviceFormat) -> None:
     if output_format == AdviceFormat.json:
         typer.echo(orjson.dumps(advice.to_dict(), option=orjson.OPT_INDENT_2).decode())
     else:

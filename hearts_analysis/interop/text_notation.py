@@ -335,7 +335,8 @@ def _hand_line(line: _Line, hand: dict, plays: list, seats: int) -> None:
         raise line.fail(1, "hand", "expected a hand line: 'deal:', 'pass:', 'trick N:', 'moon:', 'points:', "
                         "'totals:', '%json {...}', or the next 'hand'")
     if word == "deal":
-        hand["deal"] = [[card_name(c) for c in cards] for cards in _seat_lists(line, end, seats, "deal", False)]
+        hand["deal"] = [None if cards is None else [card_name(c) for c in cards]   # '-': a seat a view cannot see
+                        for cards in _seat_lists(line, end, seats, "deal", True)]
     elif word == "pass":
         hand["passes"] = [None if cards is None else [card_name(c) for c in cards]
                           for cards in _seat_lists(line, end, seats, "pass", True)]

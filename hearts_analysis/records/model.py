@@ -90,8 +90,9 @@ Play = tuple[int, Card]
 class HandRecord:
     """One hand as recorded."""
 
-    deal: tuple[tuple[Card, ...], ...]
-    """Cards dealt to each seat before passing."""
+    deal: tuple[tuple[Card, ...] | None, ...]
+    """Cards dealt to each seat before passing; ``None`` for a seat a view's asker cannot see
+    (:mod:`~hearts_analysis.records.views`)."""
     plays: tuple[Play, ...]
     """Every card played, in order."""
     passes: tuple[tuple[Card, ...] | None, ...] | None = None

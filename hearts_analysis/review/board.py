@@ -40,17 +40,23 @@ from ..engine.replay import replay_game
 from ..engine.state import HandState
 from ..records.json import game_from_dict
 from ..records.model import GameRecord
+from ..records.views import viewer
 from ..rules import Table
 from ..violations import Code
 from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
                        pass_outcomes, play_choices, play_deals, play_outcomes, reads_others, seat_logs)
 from .game import unreviewed
-from .information_set import at_play, before_pass, observe
+from .information_set import at_play, before_pass, seat_state
 from .opponents import posteriors
 from ..kernel.masks import U64
 from .policy import MODELS
 from .reasons import explain
 from .rollout import History
+from .views import stand_in
+
+
+_LETTERS = tuple("ABCDEFG")
+"""The seats' names where the position names no players (the hand-entry notation's letters)."""
 
 
 class PositionError(ValueError):
@@ -67,6 +73,9 @@ class AdvisedOption:
     """``confidence_z`` standard errors of :attr:`expected`."""
     reason: str
     """Why it stands where it does, in words."""
+    equal: bool = False
+    """Within the noise of the best: its paired difference from the best is no more than its margin
+    (the board marks it "≈", not ranked below)."""
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -79,7 +88,7 @@ class AdvisedOption:
 
     def to_dict(self) -> dict[str, Any]:
         return {"cards": names(self.cards), "expected_points": round(self.expected, 2),
-                "margin": round(self.margin, 2)}
+                "margin": round(self.margin, 2), "equal": self.equal, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,8 @@ class Advice:
     """At a play, how the judge reads each other seat from its plays this hand (:attr:`Settings.identify`):
     ``(seat, {model: chance})``, averaged over the deals (:func:`.opponents.posteriors`). The text of ``hearts
     advise`` shows them; :meth:`to_dict` keeps to the contract's four fields."""
+    position: "Position | None" = None
+    """What the board judged, as the seat sees it (the text of ``hearts advise`` shows it)."""
 
     @property
     def best_cards(self) -> tuple[Card, ...]:
@@ -109,6 +120,35 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "best": list(self.best),
                 "options": [o.to_dict() for o in self.options]}
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position the board judged, as the seat sees it."""
+
+    players: tuple[str, ...]
+    hand: Mask
+    """The seat's cards now (after its pass, less what it played)."""
+    trick: tuple[tuple[int, Card], ...]
+    """The trick so far."""
+    taken: tuple[int, ...]
+    """Points each seat has taken this hand so far (its cards' points, before any moon)."""
+    totals: tuple[int, ...]
+    """The game score before the hand."""
+
+
+def _points(table: Table, cards: Mask) -> int:
+    from ..cards import HEARTS_MASK, JD, QS
+    points = (cards & HEARTS_MASK).bit_count() + 13 * (cards >> QS & 1)
+    return points + (table.rules.jack_of_diamonds or 0) * (cards >> JD & 1)
+
+
+def _position(players: Sequence[str], state: HandState | None, seat: int, hand: Mask,
+              totals: Sequence[int]) -> Position:
+    if state is None:
+        return Position(tuple(players), hand, (), (0,) * len(totals), tuple(totals))
+    return Position(tuple(players), hand, tuple(state.trick), tuple(_points(state.table, t) for t in state.taken),
+                    tuple(totals))
 
 
 def information_rng(settings: Settings, *facts: object) -> np.random.Generator:
@@ -125,7 +165,11 @@ def _ranked(seat: int, kind: str, state: HandState | None, own: np.ndarray, opti
     ranked = []
     for i in order:
         _, margin = mean_and_margin(own[i], settings.confidence_z)
-        ranked.append(AdvisedOption(options[i], margin, _reason(state, seat, kind, options, i, best, own, settings)))
+        more, apart = mean_and_margin(own[i] - own[best], settings.confidence_z)
+        equal = i != best and more <= apart
+        reason = (f"as good as {' '.join(names(options[best].cards))} within the noise ({more:.1f} \u00b1 "
+                  f"{apart:.1f} points more)" if equal else _reason(state, seat, kind, options, i, best, own, settings))
+        ranked.append(AdvisedOption(options[i], margin, reason, equal))
     return tuple(ranked)
 
 
@@ -134,8 +178,9 @@ def _reason(state: HandState | None, seat: int, kind: str, options: list[Option]
     option = options[index]
     if index == best:
         lead = "the only real choice" if len(options) == 1 else "fewest points on average"
-        return (f"{lead}: QS in {option.queen:.0%} of the deals, {option.hearts:.1f} hearts, "
-                f"another seat shoots the moon in {option.moon_against:.0%}")
+        moon = f", another seat shoots the moon in {option.moon_against:.0%}" \
+            if f"{option.moon_against:.0%}" != "0%" else ""
+        return f"{lead}: QS in {option.queen:.0%} of the deals, {option.hearts:.1f} hearts{moon}"
     more, margin = mean_and_margin(own[index] - own[best], settings.confidence_z)
     why = explain(state, seat, kind, option, options[best])
     return f"{more:.1f} \u00b1 {margin:.1f} points more than {' '.join(names(options[best].cards))}" + (
@@ -157,46 +202,7 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "pass", _ranked(seat, "pass", None, own, options, settings),
-                  outcomes.points.shape[1])
-
-
-def seat_state(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
-               passed: Mask = 0, receiver: int | None = None) -> tuple[HandState, tuple[Mask, ...]]:
-    """The hand as ``seat`` sees it after ``plays``, holding ``hand``: ``(state, shown)``. The other
-    seats hold cards that fit their counts (the cards ``seat`` passed with the receiver while
-    unplayed, then the rest, other suits before hearts), never their own: nothing of theirs can
-    leak into what is read from it. ``shown`` is what their plays revealed (:func:`.information_set.observe`)."""
-    n = table.players
-    played_by = [0] * n
-    played = 0
-    for who, card in plays:
-        played_by[who] |= 1 << card
-        played |= 1 << card
-    start = [cards for cards in played_by]
-    start[seat] |= hand
-    room = [table.hand_size - start[s].bit_count() for s in range(n)]
-    room[seat] = 0
-    unseen = table.deck & ~played & ~hand
-    if receiver is not None:
-        kept = passed & unseen
-        start[receiver] |= kept
-        room[receiver] -= kept.bit_count()
-        unseen &= ~kept
-    hearts_last = sorted(iter_cards(unseen), key=lambda c: (c // 13 == 2, c))
-    others = [s for s in range(n) if s != seat]
-    turn = 0
-    for card in hearts_last:
-        while room[others[turn % len(others)]] <= 0:
-            turn += 1
-        start[others[turn % len(others)]] |= 1 << card
-        room[others[turn % len(others)]] -= 1
-        turn += 1
-    state = HandState(table, start, first_leader)
-    shown: tuple[Mask, ...] = (0,) * n
-    for who, card in plays:
-        shown = observe(shown, state, who, card)
-        state.push(who, card)
-    return state, shown
+                  outcomes.points.shape[1], position=_position(_LETTERS[:table.players], None, seat, dealt, totals))
 
 
 def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
@@ -221,7 +227,8 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
-                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, settings))
+                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, settings),
+                  _position(_LETTERS[:table.players], state, seat, state.hands[seat], totals))
 
 
 def _readings(seat: int, logs: np.ndarray, settings: Settings) -> tuple[tuple[int, dict[str, float]], ...]:
@@ -242,11 +249,22 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     settings = settings or Settings()
     if not isinstance(game, GameRecord):
         game = game_from_dict(game)
+    advice = _advise(game, seat, settings)
+    return replace(advice, position=replace(advice.position, players=game.players))
+
+
+def _advise(game: GameRecord, seat: int | None, settings: Settings) -> Advice:
     if not game.hands:
         raise PositionError("the game has no hands: nothing to advise on")
     n = game.seats
     if seat is not None and not 0 <= seat < n:
         raise PositionError(f"seat {seat} is not at the table (seats 0-{n - 1})")
+    asker = viewer(game)
+    if asker is not None:          # a seat's view: the board asks nothing more of it (docs/views.md)
+        if seat is not None and seat != asker:
+            raise PositionError(f"the record is seat {asker}'s view: it cannot advise seat {seat}")
+        seat = asker
+        game = stand_in(game, asker)
     table = game.rules.table(n)
     number = len(game.hands)
     record = game.hands[-1]
@@ -289,3 +307,70 @@ def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settin
     offset = table.pass_offset(last.pass_direction) if last.pass_direction != "hold" else 0
     return advise_play(table, mover, state.hands[mover], record.plays, first_leader, totals, settings,
                        last.passed[mover], offset, number, last.dealer, last.pass_direction)
+
+
+def _entry_seat(text: str, n: int) -> int:
+    """A seat written as a letter (``A`` is seat 0) or a number."""
+    text = text.strip()
+    index = "ABCDEFG".find(text.upper()) if len(text) == 1 and text.isalpha() else int(text) if text.isdigit() else -1
+    if not 0 <= index < n:
+        raise PositionError(f"seat {text!r}: expected a letter A-{'ABCDEFG'[n - 1]} or a number 0-{n - 1}")
+    return index
+
+
+def _entry_cards(text: str, what: str) -> tuple[Card, ...]:
+    from ..cards import CardError, parse_card
+    try:
+        return tuple(parse_card(token) for token in text.replace(",", " ").split())
+    except CardError as error:
+        raise PositionError(f"{what}: {error}") from None
+
+
+def advise_entry(hand: str, plays: str, seat: str, *, rules: str = "standard", direction: str | None = None,
+                 passed: str = "", received: str = "", scores: Sequence[int] | None = None,
+                 settings: Settings | None = None) -> Advice:
+    """The advice on a position typed in, as ``hearts advise --hand ... --plays ... --seat ...`` takes it.
+
+    ``hand``: the seat's cards as dealt (``QS TH 10H``); ``plays``: every play from the first lead as
+    ``A:2C B:9C ...`` (seats as letters, ``A`` is seat 0, or numbers); ``direction`` with ``passed`` and
+    ``received``: the pass (``passed`` left empty asks for the pass); ``scores``: the game totals
+    before the hand (their count is the number of players, else 4).
+
+    >>> advice = advise_entry("2C 3C 4C 5D 6D 7D QS 8S 9S TH JH QH KH", "", "A", settings=Settings(samples=20))
+    >>> advice.kind, advice.best
+    ('play', ('2C',))
+    """
+    from ..rules import Rules
+    settings = settings or Settings()
+    n = len(scores) if scores else 4
+    table = Rules.preset(rules).table(n)
+    asker = _entry_seat(seat, n)
+    dealt = mask_of(_entry_cards(hand, "--hand"))
+    moves = []
+    for token in plays.split():
+        who, colon, card = token.partition(":")
+        if not colon:
+            raise PositionError(f"--plays: expected seat:card such as A:2C, got {token!r}")
+        moves.append((_entry_seat(who, n), _entry_cards(card, "--plays")[0]))
+    totals = tuple(scores) if scores else (0,) * n
+    direction = direction or "hold"
+    if direction not in ("left", "right", "across", "hold"):
+        raise PositionError(f"--pass: unknown direction {direction!r} (left, right, across, hold)")
+    if direction != "hold" and not passed:
+        if moves:
+            raise PositionError("--plays given but no --passed: give the pass made (--passed, --received)")
+        return advise_pass(table, asker, dealt, direction, 0, totals, settings)
+    gave, got = mask_of(_entry_cards(passed, "--passed")), mask_of(_entry_cards(received, "--received"))
+    offset = table.pass_offset(direction)
+    held = dealt & ~gave | got
+    played = 0
+    for who, card in moves:
+        if played >> card & 1:
+            raise PositionError(f"--plays: {names((card,))[0]} is played twice")
+        played |= 1 << card
+        if (who == asker) != bool(held >> card & 1):
+            raise PositionError(f"--plays: {names((card,))[0]} is played by seat {who}, but seat {asker} "
+                                + ("holds it" if held >> card & 1 else "does not hold it"))
+        held &= ~(1 << card)
+    first_leader = moves[0][0] if moves else asker
+    return advise_play(table, asker, held, moves, first_leader, totals, settings, gave, offset, 1, 0, direction)

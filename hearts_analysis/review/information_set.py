@@ -32,7 +32,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import SUIT_MASKS, Card, Mask
+from typing import Sequence
+
+from ..cards import SUIT_MASKS, Card, Mask, iter_cards
 from ..engine.interpreter import legal_cards
 from ..engine.state import HandState
 from ..rules import Table
@@ -130,4 +132,43 @@ def observe(shown: tuple[Mask, ...], state: HandState, seat: int, card: Card) ->
     return tuple(cards | extra if s == seat else cards for s, cards in enumerate(shown))
 
 
-__all__ = ["Knowledge", "at_play", "before_pass", "observe", "revealed"]
+def seat_state(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
+               passed: Mask = 0, receiver: int | None = None) -> tuple[HandState, tuple[Mask, ...]]:
+    """The hand as ``seat`` sees it after ``plays``, holding ``hand``: ``(state, shown)``. The other
+    seats hold cards that fit their counts (the cards ``seat`` passed with the receiver while
+    unplayed, then the rest, other suits before hearts), never their own: nothing of theirs can
+    leak into what is read from it. ``shown`` is what their plays revealed (:func:`.information_set.observe`)."""
+    n = table.players
+    played_by = [0] * n
+    played = 0
+    for who, card in plays:
+        played_by[who] |= 1 << card
+        played |= 1 << card
+    start = [cards for cards in played_by]
+    start[seat] |= hand
+    room = [table.hand_size - start[s].bit_count() for s in range(n)]
+    room[seat] = 0
+    unseen = table.deck & ~played & ~hand
+    if receiver is not None:
+        kept = passed & unseen
+        start[receiver] |= kept
+        room[receiver] -= kept.bit_count()
+        unseen &= ~kept
+    hearts_last = sorted(iter_cards(unseen), key=lambda c: (c // 13 == 2, c))
+    others = [s for s in range(n) if s != seat]
+    turn = 0
+    for card in hearts_last:
+        while room[others[turn % len(others)]] <= 0:
+            turn += 1
+        start[others[turn % len(others)]] |= 1 << card
+        room[others[turn % len(others)]] -= 1
+        turn += 1
+    state = HandState(table, start, first_leader)
+    shown: tuple[Mask, ...] = (0,) * n
+    for who, card in plays:
+        shown = observe(shown, state, who, card)
+        state.push(who, card)
+    return state, shown
+
+
+__all__ = ["Knowledge", "at_play", "before_pass", "observe", "revealed", "seat_state"]

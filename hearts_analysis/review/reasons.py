@@ -155,8 +155,22 @@ def explain(state: HandState | None, seat: int, kind: str, played: Option, best:
         text = _pass_reason(main, played, best)
     else:
         text = _play_reason(main, state, seat, played, best, players)
-    against = [_against(cause, played, best) for cause, diff in diffs.items() if diff <= -CLEAR]
+    against = [_against(cause, played, best) for cause, diff in diffs.items()
+               if diff <= -CLEAR and _shown_apart(cause, played, best)]
     return text + (f", though {' and '.join(against)}" if against else "")
+
+
+def _shown_apart(cause: str, played: Option, best: Option) -> bool:
+    """Whether the figures a clause on ``cause`` would show differ (no "0% rather than 0%").
+
+    >>> from types import SimpleNamespace
+    >>> a = SimpleNamespace(parts=(("moon", 0.05, 0.002),)); b = SimpleNamespace(parts=(("moon", 0.0, 0.0),))
+    >>> _shown_apart("moon", a, b), _shown_apart("moon", SimpleNamespace(parts=(("moon", 2.6, 0.1),)), b)
+    (False, True)
+    """
+    if cause == "hearts":
+        return f"{_rates(played, cause):.1f}" != f"{_rates(best, cause):.1f}"
+    return _chance(cause, played) != _chance(cause, best)
 
 
 def _chance(cause: str, option: Option) -> str:
@@ -202,7 +216,7 @@ def _no_single_cause(kind: str, played: Option, best: Option, diffs: dict[str, f
     verb = "passing" if kind == "pass" else "playing"
     said = []
     for cause, diff in sorted(diffs.items(), key=lambda item: -abs(item[1])):
-        if abs(diff) < DIFFERS:
+        if abs(diff) < DIFFERS or not _shown_apart(cause, played, best):
             continue
         if cause == "hearts":
             change = _rates(played, cause) - _rates(best, cause)

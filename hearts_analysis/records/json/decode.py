@@ -245,7 +245,8 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
         raise _fail(f"{field}.deal", "missing: the cards dealt to each seat")
     if len(deal) != n:
         raise _fail(f"{field}.deal", f"expected one list of cards per seat ({n}), got {len(deal)}")
-    deal_cards = tuple(_fast_cards(d) or _cards(d, f"{field}.deal[{s}]") for s, d in enumerate(deal))
+    deal_cards = tuple(None if d is None else _fast_cards(d) or _cards(d, f"{field}.deal[{s}]")
+                       for s, d in enumerate(deal))   # null: a seat the view's asker cannot see (docs/views.md)
 
     passes = None
     if obj.get("passes") is not None:

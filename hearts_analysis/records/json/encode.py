@@ -22,7 +22,7 @@ def _names(cards: Iterable[Card]) -> list[str]:
 
 
 _HAND_JSON: dict[str, Callable[[Any], Any]] = {
-    "deal": lambda deal: [_names(cards) for cards in deal],
+    "deal": lambda deal: [None if cards is None else _names(cards) for cards in deal],
     "passes": lambda passes: [None if cards is None else _names(cards) for cards in passes],
     "plays": lambda plays: [[seat, card_name(card)] for seat, card in plays],
     "points": list,

@@ -149,6 +149,11 @@ class EventEncoder:
         if len(hands) > MAX_HANDS:
             raise RecordError(f"{len(hands):,} hands; a Parquet corpus numbers at most {MAX_HANDS:,} hands a game",
                               "hands")
+        for number, hand in enumerate(hands):
+            deal = hand.get("deal") if type(hand) is dict else None
+            if type(deal) is list and None in deal:
+                raise RecordError("a seat's view (its deal leaves other seats unknown): Parquet keeps whole deals "
+                                  "only; keep views in JSON", f"hands[{number}].deal[{deal.index(None)}]")
         rules_spec = obj.get("rules")
         self._check_rules(rules_spec, len(players))
         try:
