@@ -7,7 +7,7 @@ players' programs are started once per process and kept for the next task.
 from __future__ import annotations
 
 import atexit
-import random
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from ..cards import QS
@@ -58,6 +58,11 @@ def taken_masks(table: Table, plays) -> list[int]:
     return taken
 
 
+@lru_cache(maxsize=64)
+def _table(rules: Rules, seats: int) -> tuple[Table, dict]:
+    return rules.table(seats), rules.to_spec()
+
+
 _ROSTERS: dict[MatchConfig, Roster] = {}
 
 
@@ -84,8 +89,7 @@ def play_deal(config: MatchConfig, k: int) -> DealResult:
     m = len(players)
     team = roster(config)
     rules = deal_rules(config.rules, n, k)
-    table = rules.table(n)
-    spec = rules.to_spec()
+    table, spec = _table(rules, n)
     result = DealResult(k, [0] * m, [0] * m, [0] * m, [0] * m, [Clock() for _ in range(m)])
     zero = (0,) * n
     for r, seating in enumerate(rotations(m, n)):
@@ -95,7 +99,7 @@ def play_deal(config: MatchConfig, k: int) -> DealResult:
         for seat, player in enumerate(seating):
             where = Where(players[player].name, k + 1, r + 1, game_id, rules, names)
             bots.append(team.seat_bot(player, seat, seat_stream(seed, k, seat),
-                                      random.Random(f"{seed}:{k}:{seat}:fallback"), result.clocks[player],
+                                      f"{seed}:{k}:{seat}:fallback", result.clocks[player],
                                       result.faults, where))
         hand = play_hand(table, 1, bots, deal_stream(seed, k), zero)
         taken = taken_masks(table, hand.plays)

@@ -283,12 +283,13 @@ class Roster:
         self.classes = {i: load_class(s.target) for i, s in enumerate(specs) if s.kind == "python"}
         self.programs = {i: ExeBot(s.target) for i, s in enumerate(specs) if s.kind == "exe"}
 
-    def seat_bot(self, player: int, seat: int, rng: random.Random, fallback_rng: random.Random, clock: Clock,
+    def seat_bot(self, player: int, seat: int, rng: random.Random, fallback_seed: str, clock: Clock,
                  faults: list[dict], where: Where) -> Any:
+        """The bot of ``player`` in ``seat``, on the seat's stream ``rng``; its fallback on ``fallback_seed``."""
         spec = self.specs[player]
         if spec.kind == "builtin":
             return Timed(BUILTIN[spec.target](rng), clock)
-        fallback = BUILTIN[self.fallback](fallback_rng)
+        fallback = BUILTIN[self.fallback](random.Random(fallback_seed))
         if spec.kind == "python":
             cls = self.classes[player]
             bot = cls(rng) if _accepts_argument(cls) else cls()

@@ -21,6 +21,7 @@ The pass cycle turns one step a deal, so the deals of a match pass every way in 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from ..rules import Rules
 
@@ -30,14 +31,17 @@ def rotations(players: int, seats: int) -> list[tuple[int, ...]]:
     return [tuple((seat + r) % players for seat in range(seats)) for r in range(players)]
 
 
+@lru_cache(maxsize=64)
+def _turned(rules: Rules, seats: int, step: int) -> Rules:
+    cycle = rules.table(seats).pass_cycle
+    return rules.replace(pass_cycle=list(cycle[step:] + cycle[:step]))
+
+
 def deal_rules(rules: Rules, seats: int, k: int) -> Rules:
     """The rules of deal ``k`` (0-based): the pass cycle started ``k`` steps on, so that its one hand
     passes the way the deal's place in the cycle says (and a record of it validates)."""
-    cycle = rules.table(seats).pass_cycle
-    step = k % len(cycle)
-    if step == 0:
-        return rules
-    return rules.replace(pass_cycle=list(cycle[step:] + cycle[:step]))
+    step = k % len(rules.table(seats).pass_cycle)
+    return rules if step == 0 else _turned(rules, seats, step)
 
 
 def deal_stream(seed: int, k: int) -> random.Random:
