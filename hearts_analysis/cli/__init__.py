@@ -6,7 +6,7 @@ a module not named there is still imported (and listed after them).
 
 >>> import typer
 >>> list(typer.main.get_command(app).commands)
-['validate', 'score', 'convert', 'simulate', 'analyze', 'stats', 'report', 'review', 'advise', 'rules', 'explain', 'import', 'export']
+['validate', 'score', 'convert', 'simulate', 'match', 'analyze', 'stats', 'report', 'review', 'advise', 'rules', 'explain', 'import', 'export']
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pkgutil
 
 from .app import app, main
 
-ORDER = ("validate", "score", "convert", "simulate", "analyze", "stats", "report", "review", "advise",
+ORDER = ("validate", "score", "convert", "simulate", "match", "analyze", "stats", "report", "review", "advise",
          "rules_cmd", "explain", "interop")
 _NOT_COMMANDS = {"app", "progress", "output", "colour", "review_options", "streams"}
 

@@ -45,7 +45,7 @@ def _piped(stream) -> bool:
 
 
 class _Quiet:
-    def advance(self, games: int = 1, hands: int = 0) -> None:
+    def advance(self, games: int = 1, hands: int = 0, note: str = "") -> None:
         pass
 
 
@@ -62,11 +62,13 @@ class _Live:
             self.shown = False
         self.hidden_at = time.monotonic()
 
-    def advance(self, games: int = 1, hands: int = 0) -> None:
+    def advance(self, games: int = 1, hands: int = 0, note: str = "") -> None:
+        """Count ``games`` and ``hands`` more; ``note`` (a running estimate) follows the counts."""
         self.games += games
         self.hands += hands
+        counts = f"{_count(self.games, 'game')}, {_count(self.hands, 'hand')}"
         self.progress.update(self.task, advance=hands if self.by_hands else games,
-                             description=f"{_count(self.games, 'game')}, {_count(self.hands, 'hand')}")
+                             description=f"{counts}; {note}" if note else counts)
         if not self.shown and time.monotonic() - self.hidden_at > RESUME_AFTER:
             self.progress.start()
             self.shown = True

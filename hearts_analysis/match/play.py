@@ -1,0 +1,121 @@
+"""Playing the deals of a match: each deal once per rotation of the players (:mod:`.seating`).
+
+:func:`play_deals` plays deals ``start`` to ``stop`` in this process (a worker's task); the
+players' programs are started once per process and kept for the next task.
+"""
+
+from __future__ import annotations
+
+import atexit
+from functools import lru_cache
+from dataclasses import dataclass, field
+
+from ..cards import QS
+from ..engine.scoring import moon_shooter
+from ..records.model import GameRecord
+from ..rules import Rules, Table
+from ..simulate.game import play_hand
+from .players import Clock, PlayerSpec, Roster, Where
+from .seating import deal_rules, deal_stream, rotations, seat_stream
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    players: tuple[PlayerSpec, ...]
+    rules: Rules
+    seats: int = 4
+    seed: int = 0
+    timeout: float = 10.0
+    fallback: str = "heuristic"
+    records: bool = True
+    """Keep each game's record (for ``-o``)."""
+
+
+@dataclass
+class DealResult:
+    """One deal over all its rotations, per player: points, seats sat, QS taken, moons shot."""
+
+    k: int
+    points: list[int]
+    seats: list[int]
+    queens: list[int]
+    moons: list[int]
+    clocks: list[Clock]
+    faults: list[dict] = field(default_factory=list)
+    games: list[GameRecord] = field(default_factory=list)
+
+
+def taken_masks(table: Table, plays) -> list[int]:
+    """The cards each seat took, from the plays trick by trick (a match's hands are never claimed)."""
+    n = table.players
+    taken = [0] * n
+    for start in range(0, len(plays) - n + 1, n):
+        trick = plays[start:start + n]
+        suit = trick[0][1] // 13
+        winner = max((card, seat) for seat, card in trick if card // 13 == suit)[1]
+        for _, card in trick:
+            taken[winner] |= 1 << card
+    return taken
+
+
+@lru_cache(maxsize=64)
+def _table(rules: Rules, seats: int) -> tuple[Table, dict]:
+    return rules.table(seats), rules.to_spec()
+
+
+_ROSTERS: dict[MatchConfig, Roster] = {}
+
+
+def roster(config: MatchConfig) -> Roster:
+    """This process's players for ``config``, built once."""
+    found = _ROSTERS.get(config)
+    if found is None:
+        found = _ROSTERS[config] = Roster(list(config.players), config.timeout, config.fallback)
+    return found
+
+
+def close_rosters() -> None:
+    """Stop every program this process started."""
+    while _ROSTERS:
+        _ROSTERS.popitem()[1].close()
+
+
+atexit.register(close_rosters)
+
+
+def play_deal(config: MatchConfig, k: int) -> DealResult:
+    """Deal ``k`` (0-based) played once per rotation."""
+    players, n, seed = config.players, config.seats, config.seed
+    m = len(players)
+    team = roster(config)
+    rules = deal_rules(config.rules, n, k)
+    table, spec = _table(rules, n)
+    result = DealResult(k, [0] * m, [0] * m, [0] * m, [0] * m, [Clock() for _ in range(m)])
+    zero = (0,) * n
+    for r, seating in enumerate(rotations(m, n)):
+        names = tuple(players[i].name for i in seating)
+        game_id = f"match-{seed}-{k + 1}-{r + 1}"
+        bots = []
+        for seat, player in enumerate(seating):
+            where = Where(players[player].name, k + 1, r + 1, game_id, rules, names)
+            bots.append(team.seat_bot(player, seat, seat_stream(seed, k, seat),
+                                      f"{seed}:{k}:{seat}:fallback", result.clocks[player],
+                                      result.faults, where))
+        hand = play_hand(table, 1, bots, deal_stream(seed, k), zero)
+        taken = taken_masks(table, hand.plays)
+        shooter = moon_shooter(table, taken)
+        for seat, player in enumerate(seating):
+            result.points[player] += hand.points[seat]
+            result.seats[player] += 1
+            result.queens[player] += taken[seat] >> QS & 1
+        if shooter is not None:
+            result.moons[seating[shooter]] += 1
+        if config.records:
+            result.games.append(GameRecord(players=names, hands=(hand,), rules=rules, rules_spec=spec,
+                                           game_id=game_id))
+    return result
+
+
+def play_deals(config: MatchConfig, start: int, stop: int) -> list[DealResult]:
+    """Deals ``start`` to ``stop - 1``: a worker's task."""
+    return [play_deal(config, k) for k in range(start, stop)]
