@@ -308,7 +308,8 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     seats = np.ascontiguousarray(seat[:, before_play:].T)
     cards = np.ascontiguousarray(windows(block.card, start, width).T)
     ok &= cards.min(axis=0) >= 0
-    if not ok.all():
+    readable = ok & ((seats >= 0) & (seats < n)).all(axis=0)   # laid out as a hand: a wrong deal or pass is
+    if not ok.all():                                             # then the reference engine's, in that hand alone
         cards *= ok
 
     # the deal rows are n * size distinct cards of the deck when together they are the deck
@@ -324,9 +325,7 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     plays = cards[before_play:].reshape(k, n, count)
     leader0 = first_leaders(p.table, hand0, dealer)
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
-    readable = ok.copy()
     ok &= play.clean
-    readable &= ((seats >= 0) & (seats < n)).all(axis=0)
     scores = score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
     return ok, readable, scores, hand0, play.winners
 
