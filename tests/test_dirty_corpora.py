@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from faults import clean_games
+from faults import clean_games, write_parquet_file
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.records.json import dumps_game
 from hearts_analysis.records.json.decode import game_from_dict
@@ -18,8 +18,6 @@ from test_validate_engines import validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_dirty import FAULTS  # noqa: E402
-
-from faults import write_parquet_file  # noqa: E402
 
 
 def planted(kind: str, copies: int = 3) -> list:
