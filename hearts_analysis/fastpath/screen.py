@@ -126,6 +126,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     recorded_dealer = block.dealer[hands]
     ok &= (recorded_dealer >= -1) & (recorded_dealer < n)
     dealer = np.where(recorded_dealer < 0, (number - 1) % n, recorded_dealer)
+    laid = ok & ~block.hold_only[hands]   # what the rows may be read as, whatever the pass and the plays
     stated = block.direction[hands]
     expected = np.array(p.cycle)[(number - 1) % len(p.cycle)]
     from_record = expected == STATED
@@ -133,6 +134,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     ok &= from_record | (stated < 0) | (stated == expected)
     if n % 2:
         ok &= ~(from_record & (direction == _ACROSS))
+        laid &= ~(from_record & (direction == _ACROSS))
     pass_rows = np.where(direction == HOLD, 0, n * p.pass_count)
     ok &= ~(block.hold_only[hands] & (pass_rows > 0))
     start = block.hand_rows[hands]
@@ -140,8 +142,8 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     play_rows = length - deck_size - pass_rows
     tricks = play_rows // n
     whole = (play_rows % n == 0) & ((tricks == size) | ((tricks < size) & p.ends_hand))
-    odd = np.flatnonzero(ok & (play_rows >= 0) & ~whole)   # a play too few or too many: replayed alone
     ok &= (play_rows >= 0) & whole
+    odd = np.flatnonzero(laid & ~ok)   # a play too few or too many, a pass the cycle does not make: replayed alone
 
     hand_clean = np.zeros(len(hands), dtype=bool)
     played = np.zeros(len(hands), dtype=bool)
@@ -163,7 +165,12 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
         points[members], moon_seat[members], moon_choice[members] = scores.points.T, scores.moon_seat, scores.moon_choice
         points_off[members], moon_invalid[members] = scores.points_off.T, scores.moon_invalid
     for i in odd.tolist():
-        readable[i] = _laid_out(block, p, int(start[i]), int(pass_rows[i]), int(play_rows[i]))
+        at = int(start[i]) + deck_size
+        passed = n * p.pass_count if p.pass_count and at < block.hand_rows[hands[i] + 1] and \
+            block.event[at] == PASS else 0
+        plays = int(length[i]) - deck_size - passed
+        if plays >= 0 and _laid_out(block, p, int(start[i]), passed, plays):
+            readable[i], pass_rows[i] = True, passed
 
     # the game: running totals, recorded totals, the end, the complete flag
     first = np.cumsum(counts) - counts
@@ -264,7 +271,8 @@ def _rows_match(rows: np.ndarray, pattern: np.ndarray) -> np.ndarray:
 
 
 def _laid_out(block: Block, p: TableParams, start: int, passed: int, plays: int) -> bool:
-    """Whether a hand whose plays do not fill its tricks (a play dropped or added: rare, one hand at a time) has
+    """Whether a hand whose plays do not fill its tricks (a play dropped or added), or whose pass rows are not the
+    ones its place in the pass cycle makes (a hand recorded after the game's end; rare, one hand at a time), has
     the rows :func:`~hearts_analysis.fastpath.findings.hand_record` reads as the reference reader reads them: the
     deal rows seat by seat, then the pass rows, then ``plays`` play rows in order, every seat at the table, every
     card a card, the deal the deck and each pass cards its passer was dealt. Its play faults are then the
@@ -308,7 +316,8 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     seats = np.ascontiguousarray(seat[:, before_play:].T)
     cards = np.ascontiguousarray(windows(block.card, start, width).T)
     ok &= cards.min(axis=0) >= 0
-    if not ok.all():
+    readable = ok & ((seats >= 0) & (seats < n)).all(axis=0)   # laid out as a hand: a wrong deal or pass is
+    if not ok.all():                                             # then the reference engine's, in that hand alone
         cards *= ok
 
     # the deal rows are n * size distinct cards of the deck when together they are the deck
@@ -324,9 +333,7 @@ def _screen_shape(block: Block, p: TableParams, hands: np.ndarray, start: np.nda
     plays = cards[before_play:].reshape(k, n, count)
     leader0 = first_leaders(p.table, hand0, dealer)
     play = screen_play(p, hand0, plays, seats.reshape(k, n, count), leader0)
-    readable = ok.copy()
     ok &= play.clean
-    readable &= ((seats >= 0) & (seats < n)).all(axis=0)
     scores = score(p, play, block.points[hands, :n].T, block.has_points[hands], block.moon[hands])
     return ok, readable, scores, hand0, play.winners
 
