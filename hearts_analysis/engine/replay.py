@@ -373,15 +373,16 @@ def _sheet_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     _check_game_so_far(table, number, record.totals, totals, running, out)
     dealer = record.dealer if record.dealer is not None else (number - 1) % table.players
     direction = table.pass_direction(number)
-    return HandResult(number, dealer, record.pass_direction or direction, points, points, totals, None, (), (), (),
-                      tuple(out.items))
+    none = (0,) * table.players  # no tricks recorded: nothing taken, nothing held
+    return HandResult(number, dealer, record.pass_direction or direction, points, points, totals, None, none, none,
+                      (), tuple(out.items), none, none)
 
 
 def _sheet_hint(table: Table, points: tuple[int, ...]) -> str:
     """What is off, where a plain sum shows it: hearts and QS add up to the deck's point total."""
     rules = table.rules
     if rules.jack_of_diamonds or rules.no_tricks_bonus or rules.queen_of_clubs_cancels_queen \
-            or rules.ten_of_clubs != 1 or rules.charges:
+            or rules.ten_of_clubs != 1 or rules.charges or sum(points) == table.point_total:
         return ""
     return f" (they add up to {sum(points)}; a hand's points add up to {table.point_total}, or a moon's pattern)"
 
@@ -576,6 +577,25 @@ def replay_game(game: GameRecord) -> GameResult:
         top = max(totals) if game.hands else 0
         violations.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
                                     game_over_early(table.rules, len(game.hands), top)))
+    if game.winners is not None:
+        violations += _check_winners(game, running.winners, ended_at, len(results), totals)
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, running.winners)
+
+
+def _check_winners(game: GameRecord, winners: tuple[int, ...], ended_at: int | None, hands: int,
+                   totals: tuple[int, ...]) -> list[Violation]:
+    """``winner-mismatch`` where the players the record names are not the seats lowest when the game ended."""
+    named = set(game.winners or ())
+    right = {game.players[seat] for seat in winners}
+    if named == right:
+        return []
+    said = ", ".join(game.winners or ()) or "nobody"
+    if ended_at is None:
+        why = "but the game has not ended, so nobody has won"
+    else:
+        low = totals[winners[0]]
+        why = f"but after hand {ended_at} the lowest total ({low}) is {', '.join(sorted(right))}'s"
+    return [Violation(Code.WINNER_MISMATCH, ended_at or hands or None, None, None, None,
+                      f"the record names {said} the winner, {why}")]
 

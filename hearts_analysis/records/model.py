@@ -194,9 +194,8 @@ def is_score_sheet(game: GameRecord) -> bool:
     return bool(game.hands) and is_sheet_hand(game.hands[0])
 
 
-SHEET_FIELDS = ("points", "totals", "moon")
-"""What a score-sheet hand may carry of the hand fields with a meaning (besides ``dealer``,
-``pass_direction`` and unknown fields, kept as they are)."""
+SHEET_NOTE = "score sheet: plays not checked"
+"""What every report of a score sheet says: its arithmetic is audited, its play cannot be."""
 
 
 def attribute_of(key: str) -> str:
