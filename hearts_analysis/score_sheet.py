@@ -20,6 +20,7 @@ from typing import Any, Iterable, Iterator
 
 from .engine.replay import GameResult, replay_game
 from .records.errors import Item
+from .records.model import is_score_sheet
 from .records.sources import iter_sources
 from .rules import Rules
 
@@ -39,6 +40,7 @@ def score_sheet(result: GameResult, source: str) -> dict:
         "winners": list(result.winners),
         "complete": result.complete,
         "violations": len(result.violations),
+        "plays_checked": not is_score_sheet(result.record),
     }
 
 

@@ -49,6 +49,8 @@ class Code(StrEnum):
     MOON_CHOICE_INVALID = "moon-choice-invalid"
     CHARGE_INVALID = "charge-invalid"
     UNMODELLED = "unmodelled"
+    POINTS_IMPOSSIBLE = "points-impossible"
+    WINNER_MISMATCH = "winner-mismatch"
 
     def __repr__(self) -> str:
         return repr(self.value)
@@ -150,6 +152,18 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
          "instead of judging the game as if it were not there.",
          "A game scored under rules the engine only approximates must not pass as checked.",
          "Hand 4: keeper pass (the seats kept and re-passed cards among themselves)."),
+    Rule(Code.POINTS_IMPOSSIBLE, "A score sheet's hand could not have scored so",
+         "On a score sheet (points without the cards) each hand's points must be what some way of taking "
+         "the point cards scores under the rules: the hearts shared out (they add up to the hearts in the "
+         "deck), QS 13 to one seat, JD, QC, TC and the no-trick bonus as the rules say, or a moon: one "
+         "seat took every heart and QS and the points are the moon's pattern (with the recorded choice).",
+         "A sheet cannot show the tricks, but a hand no deal could give is a scoring error.",
+         "Hand 3 records 0 13 8 4: the hearts and QS add up to 25, not 26."),
+    Rule(Code.WINNER_MISMATCH, "The recorded winner is not the game's winner",
+         "The players a record names as the winners must be the seats with the lowest total when the game "
+         "ended; a game that has not ended has no winner.",
+         "The winner is what the whole sheet is for.",
+         "The sheet names Joe the winner, but after hand 9 Priya has the lowest total (41)."),
 ]}
 
 CODES: tuple[str, ...] = tuple(CATALOGUE)

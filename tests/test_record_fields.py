@@ -38,7 +38,7 @@ def full_games() -> list:
     obj = game_to_dict(first)
     obj["hands"] = obj["hands"][:2]
     obj.update(game_id="club-7", played_at="2026-11-29T20:14:00Z", complete=False, rules={"preset": "standard"},
-               venue={"table": 7, "notes": [None, 1.5]}, unmodelled=["a scoring quirk"])
+               venue={"table": 7, "notes": [None, 1.5]}, unmodelled=["a scoring quirk"], winners=[obj["players"][1]])
     for k, hand in enumerate(obj["hands"]):
         hand.update(dealer=(k + 1) % 4, pass_direction=["left", "right"][k], moon="subtract_from_shooter",
                     points=[26, 0, 0, 0], totals=[26 * (k + 1), 0, 0, 0], note=f"hand {k}",

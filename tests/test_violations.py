@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hearts_analysis.records.json import game_from_dict
+
 from hearts_analysis.engine import replay_game
 from hearts_analysis.rules import Rules
 from hearts_analysis.violations import CATALOGUE, CODES, Code, Violation, explain, render_markdown
@@ -180,6 +182,17 @@ CASES = {
         pytest.param(with_play(FEW, unmodelled=("keeper pass",)),
                      [V(("unmodelled", 1, None, None, None)), V(("hand-incomplete", 1, 3, None, None))],
                      id="keeper-pass"),
+    ],
+    "points-impossible": [
+        # a score sheet (points, no cards): 27 points in a hand of 26
+        pytest.param(game_from_dict({"players": ["a", "b", "c", "d"], "hands": [{"points": [1, 13, 8, 5]}]}),
+                     [V(("points-impossible", 1, None, None, None))], id="score-sheet-sum"),
+    ],
+    "winner-mismatch": [
+        pytest.param(game_from_dict({"players": ["a", "b", "c", "d"], "rules": {"preset": "standard", "target": 20},
+                                     "winners": ["b"], "hands": [{"points": [0, 13, 8, 5]},
+                                                                 {"points": [20, 0, 6, 0]}]}),
+                     [V(("winner-mismatch", 2, None, None, None))], id="score-sheet-winner"),
     ],
 }
 

@@ -33,6 +33,7 @@ from ..score_sheet import SCORE_CSV_COLUMNS, score_rows, score_sheets
 from ..text import csv_writer, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, rules_from_options
 from .colour import Painter, painter, plain
+from ..records.model import SHEET_NOTE
 
 
 def render_text(sheet: dict, paint: Painter = plain) -> str:
@@ -60,6 +61,8 @@ def render_text(sheet: dict, paint: Painter = plain) -> str:
         lines.append(label + paint(names, "green"))
     else:
         lines.append("game not finished: no total has reached the target")
+    if not sheet.get("plays_checked", True):
+        lines.append(SHEET_NOTE)
     if sheet["violations"]:
         lines.append(f"note: {sheet['violations']} rule violation(s); see `hearts validate`")
     return "\n".join(lines)

@@ -32,6 +32,7 @@ from ..violations import Code, Violation
 from .interpreter import exchange
 from .quick import replay_clean
 from .scoring import Moon, score_hand
+from .sheet import moon_pattern, possible as possible_points
 from .state import HandState
 
 
@@ -319,6 +320,8 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
                 running: Running | None = None) -> HandResult:
     """Replay hand ``number``; ``running`` carries the totals and the game's end between hands."""
     running = running or Running(table.players)
+    if record.deal is None:
+        return _sheet_hand(table, number, record, players, running)
     result = _clean_hand(table, number, record, running)
     if result is not None:
         return result
@@ -346,6 +349,42 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     _check_game_so_far(table, number, record.totals, totals, running, out)
     return HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon, tuple(tricks_won),
                       tuple(taken), tuple(trick_winners), tuple(out.items), held, passed)
+
+
+def _sheet_hand(table: Table, number: int, record: HandRecord, players: tuple[str, ...],
+                running: Running) -> HandResult:
+    """A score-sheet hand (points, no cards): the points possible under the rules, the moon choice, the
+    totals and the game's end; the tricks are not there to check."""
+    out = _Collector(number, players)
+    points = tuple(record.points)
+    charged = None if record.charged is None else sum(1 << card for card in record.charged)
+    if not possible_points(table, points, None, charged):
+        out.add(Code.POINTS_IMPOSSIBLE, f"hand {number} records {' '.join(map(str, points))}: no way of taking the "
+                f"point cards scores that under these rules{_sheet_hint(table, points)}")
+    elif record.moon is not None:
+        rule = table.rules.moon
+        if rule == "none" or (rule != "shooter_choice" and record.moon != rule):
+            out.add(Code.MOON_CHOICE_INVALID, f"the record gives a moon choice ({record.moon}), but the rules "
+                    + ("have no moon (moon none)" if rule == "none" else f"fix the moon to {rule}"))
+        elif not moon_pattern(table, points, record.moon, charged):
+            out.add(Code.MOON_CHOICE_INVALID, f"the record gives a moon choice ({record.moon}), but hand "
+                    f"{number}'s points are not a moon scored so")
+    totals = tuple(map(add, running.totals, points))
+    _check_game_so_far(table, number, record.totals, totals, running, out)
+    dealer = record.dealer if record.dealer is not None else (number - 1) % table.players
+    direction = table.pass_direction(number)
+    none = (0,) * table.players  # no tricks recorded: nothing taken, nothing held
+    return HandResult(number, dealer, record.pass_direction or direction, points, points, totals, None, none, none,
+                      (), tuple(out.items), none, none)
+
+
+def _sheet_hint(table: Table, points: tuple[int, ...]) -> str:
+    """What is off, where a plain sum shows it: hearts and QS add up to the deck's point total."""
+    rules = table.rules
+    if rules.jack_of_diamonds or rules.no_tricks_bonus or rules.queen_of_clubs_cancels_queen \
+            or rules.ten_of_clubs != 1 or rules.charges or sum(points) == table.point_total:
+        return ""
+    return f" (they add up to {sum(points)}; a hand's points add up to {table.point_total}, or a moon's pattern)"
 
 
 def _clean_hand(table: Table, number: int, record: HandRecord, running: Running) -> HandResult | None:
@@ -538,6 +577,25 @@ def replay_game(game: GameRecord) -> GameResult:
         top = max(totals) if game.hands else 0
         violations.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
                                     game_over_early(table.rules, len(game.hands), top)))
+    if game.winners is not None:
+        violations += _check_winners(game, running.winners, ended_at, len(results), totals)
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
                       ended_at, running.winners)
+
+
+def _check_winners(game: GameRecord, winners: tuple[int, ...], ended_at: int | None, hands: int,
+                   totals: tuple[int, ...]) -> list[Violation]:
+    """``winner-mismatch`` where the players the record names are not the seats lowest when the game ended."""
+    named = set(game.winners or ())
+    right = {game.players[seat] for seat in winners}
+    if named == right:
+        return []
+    said = ", ".join(game.winners or ()) or "nobody"
+    if ended_at is None:
+        why = "but the game has not ended, so nobody has won"
+    else:
+        low = totals[winners[0]]
+        why = f"but after hand {ended_at} the lowest total ({low}) is {', '.join(sorted(right))}'s"
+    return [Violation(Code.WINNER_MISMATCH, ended_at or hands or None, None, None, None,
+                      f"the record names {said} the winner, {why}")]
 

@@ -15,11 +15,13 @@ module registers :func:`reader_for` with :mod:`hearts_analysis.records.sources`,
 command reading games (and every folder it is given) recognises these logs by their content.
 
 >>> sorted(formats())
-['killer', 'killer-json', 'league', 'openspiel', 'sturtevant', 'text', 'trend', 'turbo']
+['killer', 'killer-json', 'league', 'openspiel', 'sheet-csv', 'sturtevant', 'text', 'trend', 'turbo']
 >>> recognise("game club-7\\nplayer A: alice\\nhand 1\\ndeal: 2C 3C / ...\\n").NAME
 'text'
 >>> recognise("   spades  hearts  clubs  diamonds   1WL\\nW: 85  AQ8  QJT5  T652\\n").NAME
 'killer'
+>>> recognise("Ann,Bob,Cy,Dee\\n0,13,8,5\\nTotal,0,13,8,5\\n").NAME
+'sheet-csv'
 >>> recognise("just some notes") is None
 True
 """
@@ -33,7 +35,7 @@ from ..atomic import register_companions
 from ..records.sources import SNIFF_BYTES, ForeignReader, register_recogniser
 
 MODULES: tuple[str, ...] = ("killer", "sturtevant", "league", "killer_json", "trend", "turbo", "openspiel",
-                            "text_notation")
+                            "text_notation", "score_csv")
 """The format modules of this package, in the order ``sniff`` tries them (most specific first)."""
 
 __all__ = ["MODULES", "SNIFF_BYTES", "companions", "formats", "reader_for", "recognise"]

@@ -69,7 +69,7 @@ FILE_EXAMPLE = "club-night.txt"
 
 LABELS = "ABCDEFG"
 """Seat letters: seat 0 is A."""
-_GAME_FIELDS = ("game_id", "played_at", "rules", "complete")
+_GAME_FIELDS = ("game_id", "played_at", "rules", "complete", "winners")
 _HAND_FIELDS = ("dealer", "pass_direction", "passes", "moon", "points", "totals")
 _NO_PASS = "-"
 
@@ -77,11 +77,13 @@ __all__ = ["FILE_EXAMPLE", "LABELS", "NAME", "TITLE", "TextError", "game_text", 
 
 
 def sniff(head: str) -> bool:
-    """The first line that is not blank or a comment opens a game, and a deal line follows."""
+    """The first line that is not blank or a comment opens a game, and a deal line (or, on a score sheet, a
+    points line) follows."""
     for line in head.splitlines():
         text = _strip_comment(line).strip()
         if text:
-            return re.match(r"game(\s|$)", text) is not None and re.search(r"^\s*deal\s*:", head, re.M) is not None
+            return re.match(r"game(\s|$)", text) is not None and \
+                re.search(r"^\s*(deal|points)\s*:", head, re.M) is not None
     return False
 
 
@@ -238,9 +240,13 @@ def _game_line(line: _Line, game: _Game) -> None:
         if isinstance(name, str) and not name:
             raise line.fail(end + 1, "player", "expected the player's name")
         game.players[seat] = name
-    elif word in ("played", "rules", "complete") and match.group(3) and not match.group(2):
+    elif word in ("played", "rules", "complete", "winner") and match.group(3) and not match.group(2):
         value = _value(line, end, word)
-        if word == "played":
+        if word == "winner":
+            if not isinstance(value, str) or not value:
+                raise line.fail(end + 1, "winner", "expected the winning player's name")
+            game.record.setdefault("winners", []).append(value)
+        elif word == "played":
             game.record["played_at"] = value
         elif word == "complete":
             if value not in ("yes", "no", True, False):
@@ -251,7 +257,7 @@ def _game_line(line: _Line, game: _Game) -> None:
             game.record["rules"] = value if written_as_json else _rules_words(line, end)
     else:
         raise line.fail(1, "game", "expected a game line: 'player A: name', 'played: ...', 'rules: ...', "
-                        "'complete: yes', '%json {...}', or 'hand 1' to start the first hand")
+                        "'complete: yes', 'winner: name', '%json {...}', or 'hand 1' to start the first hand")
 
 
 def _rules_words(line: _Line, start: int) -> dict:
@@ -414,9 +420,11 @@ def _close_hand(game: _Game, hand: dict | None, plays: list[list]) -> None:
         return
     line = hand.pop("_line")
     hand.pop("_short", None)
-    if "deal" not in hand:
-        raise TextError(line, 1, f"hand {len(game.hands) + 1}", "expected a 'deal:' line in this hand")
-    hand["plays"] = [play for trick in plays for play in trick]
+    if "deal" not in hand and (plays or "passes" in hand or "points" not in hand):
+        raise TextError(line, 1, f"hand {len(game.hands) + 1}", "expected a 'deal:' line in this hand (a "
+                        "score sheet's hand has a 'points:' line and no deal, pass or trick lines)")
+    if "deal" in hand:
+        hand["plays"] = [play for trick in plays for play in trick]
     game.hands.append(hand)
 
 
@@ -467,6 +475,7 @@ def game_text(game_dict: dict) -> str:
     out += [f"player {LABELS[seat]}: {_plain(name)}" for seat, name in enumerate(players)]
     if game_dict.get("complete") is not None:
         out.append(f"complete: {'yes' if game_dict['complete'] else 'no'}")
+    out += [f"winner: {_plain(name)}" for name in game_dict.get("winners") or ()]
     extra = {k: v for k, v in game_dict.items() if k not in ("format", "players", "hands") + _GAME_FIELDS}
     if extra or nulls:
         out.append(f"%json {orjson.dumps({**nulls, **extra}).decode()}")
@@ -478,10 +487,11 @@ def game_text(game_dict: dict) -> str:
         if hand.get("pass_direction") is not None:
             words.append(f"passing {hand['pass_direction']}")
         out.append("  ".join(words))
-        out.append("deal:    " + " / ".join(_cards(cards) for cards in hand["deal"]))
+        if "deal" in hand:
+            out.append("deal:    " + " / ".join(_cards(cards) for cards in hand["deal"]))
         if hand.get("passes") is not None:
             out.append("pass:    " + " / ".join(_cards(cards) for cards in hand["passes"]))
-        plays = hand["plays"]
+        plays = hand.get("plays", ())
         n = len(players)
         for start in range(0, len(plays), n):
             trick = " ".join(f"{LABELS[seat]}:{card}" for seat, card in plays[start:start + n])

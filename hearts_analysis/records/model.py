@@ -11,9 +11,16 @@ and their order, which the format requires, and where a Parquet file keeps each.
 >>> [f.key for f in HAND_FIELDS if f.required]
 ['deal', 'plays']
 >>> [f.key for f in GAME_FIELDS if f.parquet == META]
-['played_at', 'complete', 'unmodelled']
+['played_at', 'complete', 'winners', 'unmodelled']
 >>> REFERENCE_ONLY
 ('charged', 'claim', 'unmodelled')
+
+A score sheet (``docs/score-sheets.md``) is a game whose hands carry ``points`` (and maybe ``totals``
+and ``moon``) but no ``deal``, ``passes`` or ``plays``: the record holds ``None`` for the cards.
+
+>>> sheet = HandRecord(deal=None, plays=None, points=(0, 13, 8, 5))
+>>> is_sheet_hand(sheet), is_score_sheet(GameRecord(("a", "b", "c", "d"), (sheet,)))
+(True, True)
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ GAME_FIELDS = (
     Field("players", True, COLUMN, "the player at each seat"),
     Field("hands", True, LAYOUT, "the hands in order"),
     Field("complete", False, META, "whether the game was played to its end"),
+    Field("winners", False, META, "the players the record names as the game's winners (audited)"),
     Field("unmodelled", False, META, "what of the game the engine does not model (an importer's notes)", True),
 )
 """The game fields, in the order they are written; the JSON schema and the Parquet layout document
@@ -60,9 +68,9 @@ GAME_FIELDS = (
 HAND_FIELDS = (
     Field("dealer", False, COLUMN, "the dealing seat"),
     Field("pass_direction", False, COLUMN, "the direction of the pass"),
-    Field("deal", True, CARD_ROWS, "the cards dealt to each seat"),
+    Field("deal", True, CARD_ROWS, "the cards dealt to each seat (absent in a score-sheet hand)"),
     Field("passes", False, CARD_ROWS, "the cards each seat gave"),
-    Field("plays", True, CARD_ROWS, "every card played, as [seat, card]"),
+    Field("plays", True, CARD_ROWS, "every card played, as [seat, card] (absent in a score-sheet hand)"),
     Field("moon", False, COLUMN, "the shooter's choice"),
     Field("points", False, COLUMN, "points per seat after the moon adjustment"),
     Field("totals", False, COLUMN, "running totals per seat after the hand"),
@@ -90,11 +98,11 @@ Play = tuple[int, Card]
 class HandRecord:
     """One hand as recorded."""
 
-    deal: tuple[tuple[Card, ...] | None, ...]
-    """Cards dealt to each seat before passing; ``None`` for a seat a view's asker cannot see
-    (:mod:`~hearts_analysis.records.views`)."""
-    plays: tuple[Play, ...]
-    """Every card played, in order."""
+    deal: tuple[tuple[Card, ...] | None, ...] | None
+    """Cards dealt to each seat before passing; a ``None`` entry for a seat a view's asker cannot see
+    (:mod:`~hearts_analysis.records.views`); ``None`` itself only in a score-sheet hand (:func:`is_sheet_hand`)."""
+    plays: tuple[Play, ...] | None
+    """Every card played, in order; ``None`` only in a score-sheet hand."""
     passes: tuple[tuple[Card, ...] | None, ...] | None = None
     """Cards each seat gave; ``None`` (or a ``None`` entry) where nothing was passed."""
     dealer: int | None = None
@@ -167,12 +175,28 @@ class GameRecord:
     complete: bool | None = None
     unmodelled: tuple[str, ...] | None = None
     """An importer's notes on what of the game the engine does not model (e.g. a rule it cannot play)."""
+    winners: tuple[str, ...] | None = None
+    """The players the record names as the winners (a score sheet's verdict); audited, never trusted."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     nulls: frozenset[str] = frozenset()
 
     @property
     def seats(self) -> int:
         return len(self.players)
+
+
+def is_sheet_hand(hand: HandRecord) -> bool:
+    """A score-sheet hand: points recorded, no cards (no ``deal``, ``passes`` or ``plays``)."""
+    return hand.deal is None and hand.plays is None and hand.passes is None and hand.points is not None
+
+
+def is_score_sheet(game: GameRecord) -> bool:
+    """A game of score-sheet hands (the readers refuse a game that mixes them with played hands)."""
+    return bool(game.hands) and is_sheet_hand(game.hands[0])
+
+
+SHEET_NOTE = "score sheet: plays not checked"
+"""What every report of a score sheet says: its arithmetic is audited, its play cannot be."""
 
 
 def attribute_of(key: str) -> str:

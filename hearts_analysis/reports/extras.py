@@ -18,6 +18,8 @@ Without review settings there is no review, and the report leaves that section o
 
 from __future__ import annotations
 
+from ..records.model import is_score_sheet
+
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -153,7 +155,9 @@ def game_extras(result: GameResult, source: str = "", review: "Settings | Review
                 ) -> GameExtras | None:
     """The analysis of a game and, when ``review`` settings (or a plan: workers, cache, progress) are given,
     its review (which takes about a second per hand, so it is asked for, never implied). Either layer may be
-    absent."""
+    absent; a score sheet has neither (it has no cards to analyse)."""
+    if is_score_sheet(result.record):
+        return None
     analysis = None
     try:
         from ..analysis import analyze_game, analysis_to_dict

@@ -17,6 +17,8 @@ and the score chart marks it with a star at its total.
 
 from __future__ import annotations
 
+from ..records.model import SHEET_NOTE, is_score_sheet
+
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,7 +116,9 @@ def _replay_hand(result: GameResult, hand: HandResult, trace: HandTrace) -> dict
 
 def replay_data(result: GameResult, extras: GameExtras | None = None, limit: int | None = None) -> dict[str, Any]:
     """Everything the replay viewer shows, as JSON-ready data (names stay plain text); ``limit``: of the
-    first hands only."""
+    first hands only. A score sheet has no cards to replay: no hands."""
+    if is_score_sheet(result.record):
+        return {"players": list(result.record.players), "hands": []}
     hands = [_replay_hand(result, hand, trace)
              for hand, trace in zip(result.hands[:limit], islice(trace_game(result), limit))]
     players = list(result.record.players)
@@ -311,6 +315,8 @@ def game_context(result: GameResult, source: str, extras: GameExtras | None = No
     else:
         verdict = (f"The game is not finished: after {len(result.hands)} hands no total has reached "
                    f"{game.rules.target}.")
+    if is_score_sheet(game):
+        verdict += f" {SHEET_NOTE}."
     codes = sorted({v.code for v in result.violations}, key=list(CATALOGUE).index)
     return {
         "title": f"Game {game.game_id}" if game.game_id else "Game report",

@@ -20,7 +20,7 @@ from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rule
 from ...text import shown
 from ..errors import RecordError
 from ..numbers import INT64_MAX, INT64_MIN, TOO_BIG, json_whole_number  # TOO_BIG: for the file reader
-from ..model import FORMAT, GAME_KEYS, HAND_KEYS, REFERENCE_ONLY, GameRecord, HandRecord
+from ..model import FORMAT, GAME_KEYS, HAND_KEYS, REFERENCE_ONLY, GameRecord, HandRecord, is_sheet_hand
 
 
 def _fail(field: str, message: str) -> RecordError:
@@ -177,7 +177,8 @@ def reference_fields(obj: dict, n: int, field: str) -> dict[str, Any]:
 assert HAND_KEYS == ("dealer", "pass_direction", "deal", "passes", "plays", "moon", "points", "totals",
                      "charged", "claim", "unmodelled"), \
     "_quick_hand, _hand_from_dict and reference_fields read these hand fields: teach them a field added to the model"
-assert GAME_KEYS == ("format", "game_id", "played_at", "rules", "players", "hands", "complete", "unmodelled"), \
+assert GAME_KEYS == ("format", "game_id", "played_at", "rules", "players", "hands", "complete", "winners",
+                     "unmodelled"), \
     "game_from_dict reads these game fields: teach it a field added to the model"
 _HAND_FIELDS = frozenset(k for k in HAND_KEYS if k not in REFERENCE_ONLY)
 """The hand fields :func:`_quick_hand` reads: a hand with any other is read by :func:`_hand_from_dict`."""
@@ -240,9 +241,12 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     if not isinstance(obj, dict):
         raise _fail(field, f"expected a hand object, got {shown(obj)}")
     nulls = frozenset(k for k in HAND_KEYS if k in obj and obj[k] is None)
+    if _CARDS_KEYS.isdisjoint(obj):
+        return _sheet_hand(obj, n, field, nulls)
     deal = _list(obj.get("deal"), f"{field}.deal") if "deal" in obj else None
     if deal is None:
-        raise _fail(f"{field}.deal", "missing: the cards dealt to each seat")
+        raise _fail(f"{field}.deal", "missing: the cards dealt to each seat (a score-sheet hand has no deal, "
+                    "passes or plays)")
     if len(deal) != n:
         raise _fail(f"{field}.deal", f"expected one list of cards per seat ({n}), got {len(deal)}")
     deal_cards = tuple(None if d is None else _fast_cards(d) or _cards(d, f"{field}.deal[{s}]")
@@ -257,7 +261,8 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
                        for s, p in enumerate(raw))
 
     if "plays" not in obj:
-        raise _fail(f"{field}.plays", "missing: every card played, as [seat, card]")
+        raise _fail(f"{field}.plays", "missing: every card played, as [seat, card] (a score-sheet hand has no "
+                    "deal, passes or plays)")
     plays = _fast_plays(obj["plays"], n)
     if plays is None:
         plays = _careful_plays(obj["plays"], n, field)
@@ -277,6 +282,42 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
                       **reference_fields(obj, n, field), extra=extra, nulls=nulls)
+
+
+_CARDS_KEYS = frozenset(("deal", "passes", "plays"))
+
+
+def _sheet_hand(obj: dict, n: int, field: str, nulls: frozenset[str]) -> HandRecord:
+    """A score-sheet hand: ``points`` (and maybe ``totals``, ``moon``), no cards."""
+    if obj.get("points") is None:
+        raise _fail(f"{field}.deal", "missing: the cards dealt to each seat (or, on a score sheet, the hand's "
+                    "points)")
+    dealer = obj.get("dealer")
+    if dealer is not None:
+        dealer = _int(dealer, f"{field}.dealer", 0, n - 1)
+    direction = obj.get("pass_direction")
+    if direction is not None and direction not in PASS_DIRECTIONS:
+        raise _fail(f"{field}.pass_direction",
+                    f"unknown direction {shown(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
+    moon = obj.get("moon")
+    if moon is not None and moon not in MOON_CHOICES:
+        raise _fail(f"{field}.moon", f"unknown moon choice {shown(moon)} (allowed: {', '.join(MOON_CHOICES)})")
+    totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
+    extra = _shallow({k: v for k, v in obj.items() if k not in HAND_KEYS}, field)
+    return HandRecord(deal=None, plays=None, pass_direction=direction, dealer=dealer, moon=moon,
+                      points=_ints(obj["points"], f"{field}.points", n), totals=totals,
+                      **reference_fields(obj, n, field), extra=extra, nulls=nulls)
+
+
+def _winners(value: Any, players: list) -> tuple[str, ...]:
+    """``winners``: names of the game's players, each once."""
+    names = _list(value, "winners")
+    for i, name in enumerate(names):
+        if name not in players:
+            raise _fail(f"winners[{i}]", f"{shown(name)} is not one of the players")
+        if name in names[:i]:
+            raise _fail(f"winners[{i}]", f"{shown(name)} is named twice")
+    return tuple(names)
 
 
 def game_from_dict(obj: Any, rules: Rules | None = None, hands: Iterable[Any] | None = None) -> GameRecord:
@@ -307,6 +348,11 @@ def game_from_dict(obj: Any, rules: Rules | None = None, hands: Iterable[Any] | 
     if hands is None:
         hands = _list(obj.get("hands", []), "hands")
     records = tuple(_quick_hand(h, n) or _hand_from_dict(h, n, f"hands[{k}]") for k, h in enumerate(hands))
+    if records and any(is_sheet_hand(h) != is_sheet_hand(records[0]) for h in records):
+        k = next(k for k, h in enumerate(records) if is_sheet_hand(h) != is_sheet_hand(records[0]))
+        raise _fail(f"hands[{k}]", "a score sheet's hands have points and no cards, a played game's hands have "
+                    "their cards: this game mixes them")
+    winners = _winners(obj["winners"], players) if obj.get("winners") is not None else None
     complete = obj.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise _fail("complete", f"expected true or false, got {shown(complete)}")
@@ -322,7 +368,7 @@ def game_from_dict(obj: Any, rules: Rules | None = None, hands: Iterable[Any] | 
     return GameRecord(players=tuple(players), hands=records, rules=rules or parsed_rules,
                       rules_spec=rules_spec, game_id=obj.get("game_id"),
                       played_at=obj.get("played_at"), complete=complete, unmodelled=unmodelled,
-                      extra=extra, nulls=nulls)
+                      winners=winners, extra=extra, nulls=nulls)
 
 
 _SPECS: dict[bytes, Rules] = {}

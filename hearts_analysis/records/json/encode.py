@@ -35,6 +35,7 @@ _GAME_JSON: dict[str, Callable[[Any], Any]] = {
     "players": list,
     "hands": lambda hands: [hand_to_dict(hand) for hand in hands],
     "unmodelled": list,
+    "winners": list,
 }
 
 
@@ -59,9 +60,9 @@ def _fields(record: GameRecord | HandRecord, values: tuple[tuple[str, _Reader, b
             convert: dict[str, _Reader], out: dict[str, Any]) -> dict[str, Any]:
     """``out`` with every field of ``values`` that is set (or was written as an explicit null), then the
     fields the format does not know."""
-    for key, read, always in values:
+    for key, read, _required in values:
         value = read(record)
-        if value is not None or always:
+        if value is not None:  # a required field is None only in a score-sheet hand (deal, plays), left out
             write = convert.get(key)
             out[key] = value if write is None else write(value)
         elif key in record.nulls:

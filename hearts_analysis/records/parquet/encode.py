@@ -46,7 +46,7 @@ import pyarrow as pa
 from ...rules import MOON_CHOICES, PASS_DIRECTIONS, RuleError, Rules
 from ..errors import RecordError
 from ..json import game_from_dict, game_to_dict
-from ..model import DIRECTION_CODES, FORMAT, MOON_CODES, GameRecord
+from ..model import DIRECTION_CODES, FORMAT, MOON_CODES, GameRecord, is_score_sheet
 from .layout import (CARD_NAMES, DEAL, EVENTS, GAME_COLUMNS, GAME_ROW, HAND_COLUMNS, HAND_ROW, LAYOUT_V1,
                      META_LAYOUT, NONE, PASS, PLAY, SCHEMA)
 from . import arrays as arrow
@@ -105,7 +105,10 @@ class EventEncoder:
             return self.add_record(game_from_dict(obj))
 
     def add_record(self, game: GameRecord) -> int:
-        """Add a record; returns its number of hands."""
+        """Add a record; returns its number of hands. A score sheet is refused: the layout keeps a hand's cards."""
+        if is_score_sheet(game):
+            raise RecordError("a score sheet (points without cards) cannot be written to Parquet, whose layout "
+                              "keeps each hand's cards: write it as JSON (.json, .jsonl)", "hands")
         obj = game_to_dict(game)
         try:
             return self._add(obj)
