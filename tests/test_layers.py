@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("simulate",),
     ("analysis",),
     ("review",),
+    ("match",),
     ("reports", "facade"),
     ("cli", "__main__"),
 )

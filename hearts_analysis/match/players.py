@@ -31,14 +31,20 @@ from typing import Any, Callable
 
 from ..cards import CardError, card_name, iter_cards, parse_card
 from ..rules import Rules
-from ..simulate.bots import HeuristicBot, JudgeBot, RandomBot
+from ..simulate.bots import HeuristicBot, RandomBot
 from ..simulate.knowledge import SeatView
 from ..suggest import did_you_mean
 from .exe import ExeBot, Fault, command_words
 from .view import seat_view
 
+def judge_bot(rng: random.Random) -> Any:
+    """The review's judge (imported when a table has one: it loads the review and its compiled kernel)."""
+    from ..review.judge_bot import JudgeBot
+    return JudgeBot(rng)
+
+
 BUILTIN: dict[str, Callable[[random.Random], Any]] = {"random": RandomBot, "heuristic": HeuristicBot,
-                                                      "judge": JudgeBot}
+                                                      "judge": judge_bot}
 """The built-in bots a player can be, by name."""
 OPENSPIEL = ("ismcts", "mcts", "random")
 KINDS = "a built-in bot (random, heuristic, judge), python:MODULE_OR_FILE.py:Class, exe:COMMAND LINE or openspiel:ismcts"
