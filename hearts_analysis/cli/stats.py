@@ -44,7 +44,7 @@ from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
 from ..atomic import atomic_open, check_output
 from ..text import terminal_safe
-from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
+from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
 from .progress import progress
 
@@ -189,6 +189,7 @@ def stats(
              "decision to the leak finder (repeatable)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
+    keep_duplicates: bool = KEEP_DUPLICATES_OPTION,
 ) -> None:
     forced = rules_from_options(rules, set_)
     if format is None:
@@ -208,7 +209,7 @@ def stats(
         from ..fastpath.cluster import ClusterError
         try:
             tally = count_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
-                                 details, scheduler)
+                                 details, scheduler, keep_duplicates)
         except ClusterError as error:
             raise fail(str(error))
 
