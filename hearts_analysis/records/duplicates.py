@@ -1,7 +1,7 @@
 """Each game counted once: the same game read twice (two files, two formats, a log and its derived records).
 
 Two records are the same game when their ``game_id`` matches and so do their cards, or when their deals and
-plays are identical under another id. A game is known by two 64-bit numbers: a hash of its id
+plays are identical under another id (and the same rules and recorded moon choices: the same deal scored otherwise is another game). A game is known by two 64-bit numbers: a hash of its id
 (:func:`id_digest`) and a hash of its cards (:func:`cards_digest`: every dealt card by hand and seat, every
 play by hand, number, seat and card), so that :class:`SeenGames` holds a few dozen bytes and the place
 (``file:line`` or ``file:#record``) of each game, however long the corpus.
@@ -35,10 +35,12 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 import numpy as np
+import orjson
 
 from ..text import shown
+from .model import MOON_CODES
 
-DEAL_EVENT, PLAY_EVENT = 0, 2
+DEAL_EVENT, PLAY_EVENT, MOON_CHOICE = 0, 2, 15
 """The row kinds of the columnar layout (``records.parquet.layout.DEAL`` and ``PLAY``) the cards hash reads."""
 
 _M1, _M2, _GOLDEN = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
@@ -67,8 +69,17 @@ def id_digest(game_id: str | None) -> int | None:
     return int.from_bytes(hashlib.blake2b(str(game_id).encode(), digest_size=8).digest(), "little")
 
 
+def rules_digest(rules) -> int:
+    """A 64-bit hash of a rule set (the same deal played under other rules is another game)."""
+    if rules is None:
+        return 0
+    text = orjson.dumps(rules.to_dict(), option=orjson.OPT_SORT_KEYS)
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
 def cards_digest(game) -> int | None:
-    """A 64-bit hash of a game's deals and plays (order of the deal within a seat ignored); ``None`` without cards."""
+    """A 64-bit hash of a game's rule set, deals and plays (order of the deal within a seat ignored); ``None``
+    without cards."""
     hand, event, seat, card, number = [], [], [], [], []
     for h, record in enumerate(game.hands):
         for s, cards in enumerate(record.deal or ()):
@@ -76,9 +87,12 @@ def cards_digest(game) -> int | None:
                 hand.append(h), event.append(DEAL_EVENT), seat.append(s), card.append(int(c)), number.append(0)
         for k, (s, c) in enumerate(record.plays or ()):
             hand.append(h), event.append(PLAY_EVENT), seat.append(s), card.append(int(c)), number.append(k)
+        if record.moon is not None:   # the shooter's recorded choice: the same cards with another choice differ
+            hand.append(h), event.append(MOON_CHOICE), seat.append(0), card.append(MOON_CODES.get(record.moon, 99) + 1)
+            number.append(0)
     if not card:
         return None
-    return int(_mix(_codes(hand, event, seat, card, number)).sum(dtype=np.uint64))
+    return (int(_mix(_codes(hand, event, seat, card, number)).sum(dtype=np.uint64)) + rules_digest(game.rules)) % (1 << 64)
 
 
 def block_digests(block, start: int, stop: int) -> list[tuple[str | None, int | None, int | None]]:
@@ -99,7 +113,18 @@ def block_digests(block, start: int, stop: int) -> list[tuple[str | None, int | 
         digests = (sums[bounds[1:]] - sums[bounds[:-1]]).tolist()
     counts = np.concatenate([[0], np.cumsum(cards)])
     has = (counts[bounds[1:]] - counts[bounds[:-1]]) > 0
+    hands = np.arange(int(block.game_hands[start]), int(block.game_hands[stop]))
+    moon = block.moon[hands]
+    moon_terms = np.where(moon >= 0, _mix(_codes(hands - block.game_hands[game_of_hand[hands]], MOON_CHOICE, 0,
+                                                 np.maximum(moon, 0) + 1, 0)), np.uint64(0))
+    moon_sums = np.concatenate([[np.uint64(0)], np.cumsum(moon_terms, dtype=np.uint64)])
+    at = block.game_hands[start:stop + 1] - block.game_hands[start]
+    with np.errstate(over="ignore"):
+        digests = [(d + int(m)) % (1 << 64) for d, m in zip(digests, (moon_sums[at[1:]] - moon_sums[at[:-1]]).tolist())]
     ids = block.game_ids()[start:stop]
+    of_table = [rules_digest(rules) for rules, _ in block.tables]
+    tables = block.table_index[start:stop].tolist()
+    digests = [(d + (of_table[t] if t >= 0 else 0)) % (1 << 64) for d, t in zip(digests, tables)]
     return [(i, id_digest(i), d if h else None) for i, d, h in zip(ids, digests, has.tolist())]
 
 
