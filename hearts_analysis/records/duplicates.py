@@ -151,22 +151,25 @@ class SeenGames:
                       place=None) -> Repeat | None:
         """:meth:`check` from the hashes; ``game_id`` only names the game in a message (``place`` gives the
         place of the game only when one is found, for a caller that does not build every game's label)."""
-        if ident is not None and ident in self._by_id:
-            their_cards, first = self._by_id[ident]
-            where = source if place is None else place()
-            if their_cards == cards:
-                return Repeat(f"{where}: game {shown(game_id)} duplicates {first} (same game_id and cards): "
-                              "counted once", True)
-            return Repeat(f"{where}: game_id {shown(game_id)} also names a different game at {first} "
-                          "(other deals or plays): both kept", False)
         if cards is not None and cards in self._by_cards:
             their_id, first = self._by_cards[cards]
             where = source if place is None else place()
+            if their_id == game_id:
+                return Repeat(f"{where}: game {shown(game_id)} duplicates {first} (same game_id and cards): "
+                              "counted once", True)
             return Repeat(f"{where}: game {shown(game_id)} duplicates {first} (same deals and plays as game "
                           f"{shown(their_id)}): counted once", True)
+        if ident is not None and ident in self._by_id:
+            their_cards, first = self._by_id[ident]
+            where = source if place is None else place()
+            if their_cards == cards:   # neither has cards
+                return Repeat(f"{where}: game {shown(game_id)} duplicates {first} (same game_id, no cards): "
+                              "counted once", True)
+            return Repeat(f"{where}: game_id {shown(game_id)} also names a different game at {first} "
+                          "(other deals or plays): both kept", False)
         label = source if place is None else place()
         if ident is not None:
-            self._by_id[ident] = (cards, label)
+            self._by_id.setdefault(ident, (cards, label))
         if cards is not None:
             self._by_cards.setdefault(cards, (game_id, label))
         return None
