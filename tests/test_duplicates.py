@@ -32,7 +32,9 @@ def hearts(*args: str) -> subprocess.CompletedProcess:
 def summary(folder: Path, *options: str) -> tuple[dict, str]:
     done = hearts("validate", folder, "--format", "json", *options)
     assert done.returncode in (0, 1, 2) and done.stdout, done.stderr
-    return json.loads(done.stdout)["summary"], done.stderr
+    document = json.loads(done.stdout)
+    assert len(document["games"]) == document["summary"]["games"]   # the document lists each game once too
+    return document["summary"], done.stderr
 
 
 def stats_rows(folder: Path, *options: str) -> tuple[list[dict], str]:

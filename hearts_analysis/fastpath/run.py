@@ -122,9 +122,12 @@ class CleanRun:
                                [s for s in range(n) if winners[i][s]], complete[i])
 
     def render(self) -> list[bytes]:
-        """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it)."""
+        """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it); those of
+        :attr:`dropped` games left out of what is returned."""
         if self.rendered is None:
             self.rendered = [orjson.dumps(report) for report in self._all_reports()]
+        if self.dropped:
+            return [text for i, text in enumerate(self.rendered) if i not in self.dropped]
         return self.rendered
 
     def slim(self) -> "CleanRun":
