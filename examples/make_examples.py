@@ -194,7 +194,7 @@ def main() -> None:
     write("clean-4p-standard.json", [clean])
     write("every-violation.jsonl", every_violation())
     for moon in ("add_to_others", "subtract_from_shooter", "shooter_choice", "none"):
-        game = first_with_moon("standard", moon=moon)
+        game = first_with_moon("standard", start=2, moon=moon)  # seed 1 is the clean example: no copy of it
         game["game_id"] = f"example-moon-{moon.replace('_', '-')}"
         write(f"moon-{moon.replace('_', '-')}.json", [game])
     write("three-players.json", [simulated("standard", 3, 2)])

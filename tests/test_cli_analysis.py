@@ -103,7 +103,7 @@ def test_stats_csv_has_one_row_per_player_with_the_contract_columns(corpus):
         assert column in rows[0]
     by = {r["player"]: r for r in rows}
     assert (by["ann"]["games"], by["ann"]["hands"], by["ann"]["moon_attempts"], by["ann"]["moons_shot"]) == ("3", "3", "1", "1")
-    assert by["bob"]["moons_stopped"] == "1" and by["cat"]["moon_stops"] == "1"
+    assert by["bob"]["moon_attempts_stopped"] == "1" and by["cat"]["others_moons_stopped"] == "1"
 
 
 def test_stats_output_file_format_from_its_suffix(corpus, tmp_path):

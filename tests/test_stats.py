@@ -30,8 +30,8 @@ def two_games():
 def test_every_figure_of_two_crafted_games():
     stats = player_stats(two_games()).set_index("player")
     columns = ["games", "complete_games", "hands", "wins", "win_pct", "avg_position", "points_per_hand",
-               "hearts_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moons_stopped",
-               "moons_abandoned", "moon_stops", "hearts_broken_pct", "violations"]
+               "hearts_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moon_attempts_stopped",
+               "moons_abandoned", "others_moons_stopped", "hearts_broken_pct", "violations"]
     expected = pd.DataFrame([
         ["ann", 2, 2, 2, 1, 50.0, 2.0, 3.0, 3.0, 0.0, 1, 0, 1, 0, 0, 50.0, 0],
         ["bob", 2, 2, 2, 1, 50.0, 2.5, 10.5, 4.0, 50.0, 1, 0, 0, 1, 0, 50.0, 0],

@@ -162,10 +162,11 @@ def test_json_lines_and_progress_are_counted_as_columns(tmp_path, monkeypatch):
     parquet = write_parquet_file(games, tmp_path / "games.parquet")
     steps = []
     seen = replayed_games(monkeypatch)
-    tally = corpus_tally.tally_corpus([jsonl, parquet], progress=lambda g, h: steps.append((g, h)))
+    tally = corpus_tally.tally_corpus([jsonl, parquet], progress=lambda g, h: steps.append((g, h)),
+                                      keep_duplicates=True)   # the same games twice: both counted, as columns
     assert tally.games == 12 and sum(g for g, _ in steps) == 12 and sum(h for _, h in steps) == tally.hands
     assert not [source for source in seen if source]  # none counted game by game
-    assert counters(tally) == counters(tally_paths([jsonl, parquet]))
+    assert counters(tally) == counters(tally_paths([jsonl, parquet], keep_duplicates=True))
 
 
 @settings(max_examples=20, deadline=None, derandomize=True,

@@ -24,6 +24,9 @@ class Stat:
     unit: str
     dtype: str
     """pandas dtype: ``int64``, ``Int64`` (may be missing), ``float64``, ``boolean``, ``string``."""
+    label: str = ""
+    """The column's words in a report (its header; the definition is the tooltip): every column a report shows
+    has one."""
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,8 @@ class TableSpec:
     columns: tuple[Stat, ...]
 
 
-def _s(name: str, definition: str, unit: str, dtype: str) -> Stat:
-    return Stat(name, definition, unit, dtype)
+def _s(name: str, definition: str, unit: str, dtype: str, label: str = "") -> Stat:
+    return Stat(name, definition, unit, dtype, label)
 
 
 # -- identifiers shared by the tables --------------------------------------------
@@ -45,20 +48,20 @@ GAME_ID = _s("game_id", "The record's game id (empty when the record has none)."
 HAND = _s("hand", "Hand number in the game.", "1-based", "int64")
 SEAT = _s("seat", "Seat at the table; play passes to seat + 1.", "0-based", "int64")
 PLAYER = _s("player", "The player's id from the record's `players` (the same id across games is the same player).",
-            "text", "string")
+            "text", "string", "Player")
 TRICK = _s("trick", "Trick number in the hand.", "1-based", "int64")
 CARD = _s("card", "A card in canonical notation (QS, TH, 2C).", "card", "string")
 DIRECTION = _s("direction", "Pass direction of the hand: left, right, across (hold hands have no passes).",
-               "text", "string")
+               "text", "string", "Direction")
 
 _RATING = (
     _s("rating", "Skill rating: the mean (mu) of openskill's Plackett-Luce estimate from the finished games' "
-       "rankings by final total, rated in played_at order; starts at 25.", "rating", "float64"),
+       "rankings by final total, rated in played_at order; starts at 25.", "rating", "float64", "Rating"),
     _s("rating_sigma", "The rating's uncertainty (its standard deviation); starts at 8.33 and shrinks with games.",
-       "rating", "float64"),
+       "rating", "float64", "Rating ±"),
     _s("rating_conservative", "rating - 3 x rating_sigma: the skill the player has almost surely; the leaderboard "
-       "sorts by it.", "rating", "float64"),
-    _s("rated_games", "Finished games rated so far.", "games", "int64"),
+       "sorts by it.", "rating", "float64", "Safe rating"),
+    _s("rated_games", "Finished games rated so far.", "games", "int64", "Rated games"),
 )
 
 _POINTS = (
@@ -121,7 +124,7 @@ _MOONS = (
     _s("choice_correct", "The shooter took the better option (missing when either was as good or the rules "
        "fix the option).", "yes/no", "boolean"),
     _s("missed_stops", "Seat-tricks in which another seat could surely have taken a heart from the runner and "
-       "did not.", "count", "int64"),
+       "did not.", "count", "int64", "Missed stops"),
 )
 
 _MISSED = (
@@ -159,27 +162,27 @@ _PASSES = (
 _RATE = "percent"
 _PASS_SUMMARY = (
     PLAYER, DIRECTION,
-    _s("passes", "Passes made.", "passes", "int64"),
-    _s("qs_pass_pct", "Passes giving QS, of the passes where the passer was dealt QS.", _RATE, "float64"),
-    _s("as_pass_pct", "Passes giving AS, of the passes where the passer was dealt AS.", _RATE, "float64"),
-    _s("ks_pass_pct", "Passes giving KS, of the passes where the passer was dealt KS.", _RATE, "float64"),
+    _s("passes", "Passes made.", "passes", "int64", "Passes"),
+    _s("qs_pass_pct", "Passes giving QS, of the passes where the passer was dealt QS.", _RATE, "float64", "Passed QS %"),
+    _s("as_pass_pct", "Passes giving AS, of the passes where the passer was dealt AS.", _RATE, "float64", "Passed AS %"),
+    _s("ks_pass_pct", "Passes giving KS, of the passes where the passer was dealt KS.", _RATE, "float64", "Passed KS %"),
     _s("high_heart_pass_pct", "Passes giving a heart J or higher, of the passes where the passer was dealt one.",
-       _RATE, "float64"),
+       _RATE, "float64", "Passed high hearts %"),
     _s("low_spade_pass_pct", "Passes giving a spade below the queen, of the passes where the passer was dealt one.",
-       _RATE, "float64"),
-    _s("void_pass_pct", "Passes that emptied a suit.", _RATE, "float64"),
-    _s("flagged_pass_pct", "Passes with at least one advisor verdict.", _RATE, "float64"),
-    _s("verdicts_per_pass", "Advisor verdicts per pass.", "verdicts", "float64"),
-    _s("points_per_hand", "The passer's average points in the hands after these passes.", "points/hand", "float64"),
+       _RATE, "float64", "Passed low spades %"),
+    _s("void_pass_pct", "Passes that emptied a suit.", _RATE, "float64", "Passed a void %"),
+    _s("flagged_pass_pct", "Passes with at least one advisor verdict.", _RATE, "float64", "Pass flags %"),
+    _s("verdicts_per_pass", "Advisor verdicts per pass.", "verdicts", "float64", "Flags/pass"),
+    _s("points_per_hand", "The passer's average points in the hands after these passes.", "points/hand", "float64", "Pts/hand"),
 )
 
 _PASS_OUTCOMES = (
     PLAYER, DIRECTION,
     _s("kind", "A kind of pass: qs, as, ks, high_hearts, low_spade, void, flagged (a pass can be several), or "
        "any (every pass).", "text", "string"),
-    _s("passes", "Passes of this kind.", "passes", "int64"),
+    _s("passes", "Passes of this kind.", "passes", "int64", "Passes"),
     _s("points_per_hand", "The passer's average points in the hands after passes of this kind.", "points/hand",
-       "float64"),
+       "float64", "Pts/hand"),
     _s("back_points_per_pass", "Average heart and QS points of the passed cards that came back to the passer.",
        "points", "float64"),
     _s("receiver_points_per_hand", "The receiver's average points in those hands.", "points/hand", "float64"),
@@ -187,48 +190,48 @@ _PASS_OUTCOMES = (
 
 _PLAYERS = (
     PLAYER,
-    _s("games", "Games the player sat in.", "games", "int64"),
-    _s("complete_games", "Of those, games that reached the target.", "games", "int64"),
-    _s("hands", "Hands the player played.", "hands", "int64"),
+    _s("games", "Games the player sat in.", "games", "int64", "Games"),
+    _s("complete_games", "Of those, games that reached the target.", "games", "int64", "Complete games"),
+    _s("hands", "Hands the player played.", "hands", "int64", "Hands"),
     _s("wins", "Finished games in which the player had the lowest total (a shared lowest total counts for each).",
-       "games", "int64"),
-    _s("win_pct", "Wins per finished game.", _RATE, "float64"),
-    _s("avg_position", "Average finishing position in finished games (1 = lowest total).", "rank", "float64"),
+       "games", "int64", "Wins"),
+    _s("win_pct", "Wins per finished game.", _RATE, "float64", "Win %"),
+    _s("avg_position", "Average finishing position in finished games (1 = lowest total).", "rank", "float64", "Avg place"),
     *_RATING,
-    _s("points_per_hand", "Average points scored per hand, after the moon adjustment.", "points/hand", "float64"),
+    _s("points_per_hand", "Average points scored per hand, after the moon adjustment.", "points/hand", "float64", "Pts/hand"),
     _s("points_before_moon_per_hand", "Average points taken per hand before the moon adjustment.", "points/hand",
-       "float64"),
-    _s("hearts_per_hand", "Average hearts taken per hand.", "cards/hand", "float64"),
-    _s("qs_taken_pct", "Hands in which the player took QS.", _RATE, "float64"),
-    _s("tricks_per_hand", "Average tricks won per hand.", "tricks/hand", "float64"),
-    _s("moon_attempts", "Runs for the moon (the moon section's definition), shots included.", "attempts", "int64"),
-    _s("moons_shot", "Attempts that took every heart and QS.", "attempts", "int64"),
-    _s("moons_stopped", "Attempts another seat stopped.", "attempts", "int64"),
-    _s("moons_abandoned", "Attempts the player gave up.", "attempts", "int64"),
-    _s("moon_attempt_pct", "Hands with a moon attempt by the player.", _RATE, "float64"),
-    _s("moon_success_pct", "Attempts that were shot.", _RATE, "float64"),
-    _s("moon_stops", "Other players' runs this player stopped.", "runs", "int64"),
+       "float64", "Pts taken/hand"),
+    _s("hearts_per_hand", "Average hearts taken per hand.", "cards/hand", "float64", "Hearts/hand"),
+    _s("qs_taken_pct", "Hands in which the player took QS.", _RATE, "float64", "QS %"),
+    _s("tricks_per_hand", "Average tricks won per hand.", "tricks/hand", "float64", "Tricks/hand"),
+    _s("moon_attempts", "Runs for the moon (the moon section's definition), shots included.", "attempts", "int64", "Moon tries"),
+    _s("moons_shot", "Attempts that took every heart and QS.", "attempts", "int64", "Moons shot"),
+    _s("moon_attempts_stopped", "The player's own moon attempts that another seat stopped (took a heart or QS).", "attempts", "int64", "Own moons stopped"),
+    _s("moons_abandoned", "Attempts the player gave up.", "attempts", "int64", "Moons given up"),
+    _s("moon_attempt_pct", "Hands with a moon attempt by the player.", _RATE, "float64", "Moon tries %"),
+    _s("moon_success_pct", "Attempts that were shot.", _RATE, "float64", "Moon success %"),
+    _s("others_moons_stopped", "Other players' moon attempts this player stopped (took a heart or QS from the runner).", "attempts", "int64", "Others' moons stopped"),
     _s("missed_stops", "Tricks in which the player could surely have taken a heart from a runner and did not.",
-       "tricks", "int64"),
+       "tricks", "int64", "Missed stops"),
     _s("missed_stop_pct", "Hands with a missed stop, of the hands in which another player ran for the moon.",
-       _RATE, "float64"),
-    _s("moon_choices", "Shots under shooter_choice where one option was better.", "shots", "int64"),
-    _s("moon_choice_accuracy", "Of those, shots scored with the better option.", _RATE, "float64"),
-    _s("suns", "Hands in which the player won every trick.", "hands", "int64"),
-    _s("near_misses", "Hands in which the player took all the heart and QS points but one.", "hands", "int64"),
+       _RATE, "float64", "Missed stop %"),
+    _s("moon_choices", "Shots under shooter_choice where one option was better.", "shots", "int64", "Moon choices"),
+    _s("moon_choice_accuracy", "Of those, shots scored with the better option.", _RATE, "float64", "Moon choice %"),
+    _s("suns", "Hands in which the player won every trick.", "hands", "int64", "Suns"),
+    _s("near_misses", "Hands in which the player took all the heart and QS points but one.", "hands", "int64", "Near moons"),
     _s("hearts_broken_pct", "Hands in which the player broke hearts (played the first heart, or QS where QS "
-       "breaks hearts).", _RATE, "float64"),
-    _s("passes", "Passes made.", "passes", "int64"),
+       "breaks hearts).", _RATE, "float64", "Broke hearts %"),
+    _s("passes", "Passes made.", "passes", "int64", "Passes"),
     *[s for s in _PASS_SUMMARY if s.name.endswith("_pct") or s.name == "verdicts_per_pass"],
-    _s("violations", "Rule violations attributed to the player's seat.", "violations", "int64"),
-    _s("violations_per_100_hands", "Violations per 100 hands played.", "violations/100 hands", "float64"),
-    _s("violation_hand_pct", "Hands with at least one violation by the player.", _RATE, "float64"),
+    _s("violations", "Rule violations attributed to the player's seat.", "violations", "int64", "Violations"),
+    _s("violations_per_100_hands", "Violations per 100 hands played.", "violations/100 hands", "float64", "Viol./100 hands"),
+    _s("violation_hand_pct", "Hands with at least one violation by the player.", _RATE, "float64", "Hands with a violation %"),
     _s("leaks", "Significant leaks (see leaks): costly differences from the typical player that hold after "
-       "the correction for the number of tests.", "leaks", "int64"),
+       "the correction for the number of tests.", "leaks", "int64", "Leaks"),
     _s("leak_cost", "Sum of the costs of the player's significant leaks: points per hand they give away against "
-       "the typical player.", "points/hand", "float64"),
+       "the typical player.", "points/hand", "float64", "Leak cost"),
     _s("top_leaks", "The player's three largest significant leaks, as 'statistic: value vs reference (+cost per "
-       "hand)'.", "text", "string"),
+       "hand)'.", "text", "string", "Top leaks"),
 )
 
 _LEAKS = (
@@ -290,6 +293,10 @@ TABLES: dict[str, TableSpec] = {t.name: t for t in [
 ]}
 
 
+RENAMED = {"moons_stopped": "moon_attempts_stopped", "moon_stops": "others_moons_stopped"}
+"""Columns under their former names: two near-identical names once counted opposite things."""
+
+
 def columns(table: str) -> list[str]:
     return [stat.name for stat in TABLES[table].columns]
 
@@ -333,8 +340,8 @@ def render_markdown() -> str:
     lines += [f"| [`{t.name}`](#{t.name}) | {t.row} |" for t in TABLES.values()]
     for spec in TABLES.values():
         lines += ["", f"## {spec.name}", "", f"**{spec.title}**: one row is {spec.row}.", "",
-                  "| column | definition | unit | dtype |", "|---|---|---|---|"]
-        lines += [f"| `{s.name}` | {s.definition} | {s.unit} | {s.dtype} |" for s in spec.columns]
+                  "| column | label | definition | unit | dtype |", "|---|---|---|---|---|"]
+        lines += [f"| `{s.name}` | {s.label} | {s.definition} | {s.unit} | {s.dtype} |" for s in spec.columns]
         if spec.name == _MOON_SECTION:
             lines += ["", "### What counts as a moon attempt", ""] + _doc_body(moon_notes)
         if spec.name == _PASS_SECTION:

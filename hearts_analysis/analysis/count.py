@@ -32,13 +32,15 @@ from .stats import Tally
 def count_corpus(paths: Iterable[str | Path], rules: Rules | None = None,
                  progress: Callable[[int, int], None] | None = None, workers: int | None = None,
                  on_error: Callable[[Item], None] | None = None, details: bool = True,
-                 scheduler: str | None = None) -> Tally:
+                 scheduler: str | None = None, keep_duplicates: bool = False) -> Tally:
     """Every game of ``paths`` tallied (``workers=None``: one process per CPU where the input has several
     parts; ``scheduler``: a Dask address instead); ``progress(games, hands)`` after each part, ``on_error(item)``
-    for each unreadable record."""
+    for each unreadable record; a game read twice is counted once (warned about on stderr) unless
+    ``keep_duplicates``."""
     from ..fastpath import AUTO
     from ..memory import keep_freed_memory
     from .corpus_tally import tally_corpus  # loads Arrow: only when counting
     gc.freeze()   # the modules loaded so far live to the end: the collector need not look at them again
     keep_freed_memory()
-    return tally_corpus(paths, rules, progress, AUTO if workers is None else workers, on_error, details, scheduler)
+    return tally_corpus(paths, rules, progress, AUTO if workers is None else workers, on_error, details, scheduler,
+                        keep_duplicates)

@@ -298,8 +298,8 @@ class Tally:
                 "hearts_per_hand": _ratio(c["hearts"], c["hands"]),
                 "tricks_per_hand": _ratio(c["tricks"], c["hands"]),
                 "moon_attempts": c["moon_attempts"], "moons_shot": c["moons_shot"],
-                "moons_stopped": c["moons_stopped"], "moons_abandoned": c["moons_abandoned"],
-                "moon_stops": c["moon_stops"], "missed_stops": c["missed_stops"],
+                "moon_attempts_stopped": c["moons_stopped"], "moons_abandoned": c["moons_abandoned"],
+                "others_moons_stopped": c["moon_stops"], "missed_stops": c["missed_stops"],
                 "moon_choices": c["moon_choices"],
                 "moon_choice_accuracy": _pct(c["moon_choices_correct"], c["moon_choices"]),
                 "suns": c["suns"], "near_misses": c["near_misses"], "passes": c["passes"],
@@ -463,10 +463,11 @@ def _tally_batch(batch: list[tuple[str, GameRecord]]) -> Tally:
 
 
 def tally_paths(paths: Iterable[str | Path], rules: Rules | None = None, progress: Progress | None = None,
-                workers: int = 1) -> Tally:
-    """Tally every game in files and folders (.json, .jsonl, .parquet), streaming."""
+                workers: int = 1, keep_duplicates: bool = False) -> Tally:
+    """Tally every game in files and folders (.json, .jsonl, .parquet), streaming; a game read twice once, unless
+    ``keep_duplicates``."""
     from ..records.sources import iter_sources
-    return tally_items(iter_sources(paths, rules), progress, workers)
+    return tally_items(iter_sources(paths, rules, keep_duplicates), progress, workers)
 
 
 def tally_games(games: Iterable[GameRecord | GameAnalysis]) -> Tally:

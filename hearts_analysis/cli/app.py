@@ -116,6 +116,10 @@ class Format(str, Enum):
     csv = "csv"
 
 
+KEEP_DUPLICATES_OPTION = typer.Option(
+    False, "--keep-duplicates",
+    help="Count a game read twice (same game_id and cards, or the same deals and plays under another id) every "
+         "time; by default it is counted once, with a warning on stderr naming both places.")
 RULES_OPTION = typer.Option(
     None, "--rules", "-r", metavar="PRESET",
     help="Judge every game under this preset instead of the rules each record names "

@@ -43,8 +43,9 @@ from ..analysis.export import TableWriter
 from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
 from ..atomic import atomic_open, check_output
+from ..suggest import did_you_mean
 from ..text import terminal_safe
-from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
+from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
 from .progress import progress
 
@@ -74,7 +75,7 @@ PASS_TABLES = (StatsTable.pass_summary, StatsTable.pass_outcomes)
 SUFFIX_FORMATS = {".csv": StatsFormat.csv, ".json": StatsFormat.json, ".parquet": StatsFormat.parquet,
                   ".pq": StatsFormat.parquet, ".txt": StatsFormat.text}
 TEXT_COLUMNS = ("player", "rating_conservative", "rating", "rating_sigma", "games", "hands", "wins", "win_pct", "avg_position",
-                "points_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moons_stopped", "hearts_broken_pct",
+                "points_per_hand", "qs_taken_pct", "moon_attempts", "moons_shot", "moon_attempts_stopped", "hearts_broken_pct",
                 "violations_per_100_hands", "leaks")
 KEPT_LONGEST = ("player", "rating_conservative", "games", "leaks", "wins")
 """Columns a narrow terminal keeps longest, most needed first: who, the rating the board is sorted by, the
@@ -189,6 +190,7 @@ def stats(
              "decision to the leak finder (repeatable)."),
     rules: Optional[str] = RULES_OPTION,
     set_: Optional[list[str]] = SET_OPTION,
+    keep_duplicates: bool = KEEP_DUPLICATES_OPTION,
 ) -> None:
     forced = rules_from_options(rules, set_)
     if format is None:
@@ -208,7 +210,7 @@ def stats(
         from ..cluster import ClusterError
         try:
             tally = count_corpus(paths, forced, lambda games, hands: bar.advance(games, hands), workers, _report,
-                                 details, scheduler)
+                                 details, scheduler, keep_duplicates)
         except ClusterError as error:
             raise fail(str(error))
 
@@ -237,7 +239,9 @@ def _chosen_columns(text: Optional[str]) -> tuple[str, ...]:
     chosen = tuple(name.strip() for name in text.split(",") if name.strip())
     unknown = [name for name in chosen if name not in known]
     if unknown or not chosen:
-        raise fail(f"--columns: unknown column {', '.join(unknown) or '(none given)'}; "
+        hints = "".join(f"; {name} was renamed {catalogue.RENAMED[name]}" if name in catalogue.RENAMED
+                        else did_you_mean(name, known) for name in unknown)
+        raise fail(f"--columns: unknown column {', '.join(unknown) or '(none given)'}{hints}; "
                    f"the players columns are {', '.join(known)}")
     return chosen
 

@@ -30,7 +30,7 @@ import typer
 
 from ..corpus_audit import Summary
 from ..text import terminal_safe
-from .app import RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
+from .app import KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
 from .progress import progress
 
@@ -95,6 +95,7 @@ def validate(
              "--scheduler is given."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Dask scheduler, e.g. tcp://host:8786 (with --engine dask)."),
+    keep_duplicates: bool = KEEP_DUPLICATES_OPTION,
 ) -> None:
     """Replay every hand, re-score it and report every rule violation.
 
@@ -124,7 +125,8 @@ def validate(
     as_json = format == AuditFormat.json
     try:
         audit = CorpusAudit(paths, rules_from_options(rules, set_), (engine or Engine.fast).value,
-                            AUTO if workers is None else workers, scheduler, render=as_json)
+                            AUTO if workers is None else workers, scheduler, render=as_json,
+                            keep_duplicates=keep_duplicates)
     except EngineMisuse as misuse:
         raise fail(str(misuse))
     paint = painter()

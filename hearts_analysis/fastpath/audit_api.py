@@ -25,6 +25,8 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator
 import orjson
 
 from ..corpus_audit import GameReport, Summary, error_report
+from ..records.duplicates import SeenGames
+from ..records.sources import warn_stderr
 from ..rules import Rules
 from . import ENGINES, audit_entries
 from .run import CleanRun, Entry
@@ -44,7 +46,8 @@ class CorpusAudit:
     """
 
     def __init__(self, paths: Iterable, rules: Rules | None = None, engine: str = "fast", workers: int = 1,
-                 scheduler: str | None = None, render: bool = False, reports: bool = False) -> None:
+                 scheduler: str | None = None, render: bool = False, reports: bool = False,
+                 keep_duplicates: bool = False, warn: Callable[[str], None] = warn_stderr) -> None:
         if engine not in ENGINES:
             raise EngineMisuse(f"unknown engine {engine!r}: expected one of {', '.join(ENGINES)}")
         if scheduler is not None and engine != "dask":
@@ -53,6 +56,37 @@ class CorpusAudit:
         self.scheduler, self.render, self.reports = scheduler, render, reports
         self.summary = Summary()
         self.errors: list[dict[str, Any]] = []
+        self.seen = None if keep_duplicates else SeenGames()
+        self.warn = warn
+
+    def _once(self, entries: Iterator[Entry]) -> Iterator[Entry]:
+        """Each game once: a game read before (:mod:`~hearts_analysis.records.duplicates`) is left out, warned about."""
+        seen = self.seen
+        for entry in entries:
+            if isinstance(entry, CleanRun):
+                dropped = set()
+                for i, ((game_id, ident, cards), source) in enumerate(zip(entry.keys, entry.sources)):
+                    repeat = seen.check_digests(game_id, ident, cards, source)
+                    if repeat is not None:
+                        self.warn(repeat.message)
+                        if repeat.dropped:
+                            dropped.add(i)
+                if dropped:
+                    entry.drop(dropped)
+                    if not entry.games:
+                        continue
+            elif entry.report is not None:
+                if entry.key is not None:
+                    repeat = seen.check_digests(*entry.key, entry.item.source)
+                elif entry.item.game is not None:
+                    repeat = seen.check(entry.item.game, entry.item.source)
+                else:
+                    repeat = None
+                if repeat is not None:
+                    self.warn(repeat.message)
+                    if repeat.dropped:
+                        continue
+            yield entry
 
     def _entries(self) -> Iterator[Entry]:
         if self.engine == "dask":
@@ -61,7 +95,8 @@ class CorpusAudit:
         return audit_entries(self.paths, self.rules, self.engine, self.workers, self.render, self.reports)
 
     def __iter__(self) -> Iterator[Entry]:
-        for entry in self._entries():
+        entries = self._entries()
+        for entry in entries if self.seen is None else self._once(entries):
             if isinstance(entry, CleanRun):
                 self.summary.games += entry.games
                 self.summary.hands += entry.hands

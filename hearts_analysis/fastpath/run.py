@@ -39,6 +39,7 @@ import pyarrow as pa
 
 from ..corpus_audit import GameReport, audit_report, game_report, hand_audit
 from ..engine.replay import replay_game
+from ..records.duplicates import block_digests
 from ..records.errors import Item, RecordError
 from ..records.parquet import read as parquet_read
 from ..rules import MOON_CHOICES, Rules
@@ -53,6 +54,9 @@ class Audited:
 
     item: Item
     report: GameReport | None
+    key: tuple | None = None
+    """``(game_id, id digest, cards digest)`` where the screen judged the game (:mod:`~hearts_analysis.records.duplicates`);
+    else they come from ``item.game``."""
 
 
 @dataclass
@@ -71,8 +75,26 @@ class CleanRun:
     start: int
     stop: int
     rendered: list[bytes] | None = None
+    keys: list[tuple] | None = None
+    """Each game's ``(game_id, id digest, cards digest)``, ``sources`` its place, ``hand_counts`` its hands: what
+    finds a game read twice (:mod:`~hearts_analysis.records.duplicates`) once the arrays are gone."""
+    sources: list[str] | None = None
+    hand_counts: list[int] | None = None
+    dropped: frozenset[int] = frozenset()
+    """Games of the run (from 0) left out as repeats of earlier ones: :meth:`reports` skips them."""
+
+    def drop(self, dropped: set[int]) -> None:
+        """Leave out these games of the run (from 0), and their hands from the counts."""
+        self.dropped = frozenset(dropped)
+        self.games -= len(dropped)
+        self.hands -= sum(self.hand_counts[i] for i in dropped)
 
     def reports(self) -> Iterator[GameReport]:
+        for i, report in enumerate(self._all_reports()):
+            if i not in self.dropped:
+                yield report
+
+    def _all_reports(self) -> Iterator[GameReport]:
         if self.rendered is not None:
             for text in self.rendered:
                 yield orjson.loads(text)
@@ -100,9 +122,12 @@ class CleanRun:
                                [s for s in range(n) if winners[i][s]], complete[i])
 
     def render(self) -> list[bytes]:
-        """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it)."""
+        """Each report as ``orjson.dumps`` bytes, kept (so that a worker process can do it); those of
+        :attr:`dropped` games left out of what is returned."""
         if self.rendered is None:
-            self.rendered = [orjson.dumps(report) for report in self.reports()]
+            self.rendered = [orjson.dumps(report) for report in self._all_reports()]
+        if self.dropped:
+            return [text for i, text in enumerate(self.rendered) if i not in self.dropped]
         return self.rendered
 
     def slim(self) -> "CleanRun":
@@ -215,7 +240,7 @@ def screened(block: Block, verdict: ScreenFindings, game: int, players: list[lis
     report = audit_report(source, game_ids[game], players, verdict.violations[game], hands,
                           verdict.totals[game, :n].tolist(), np.flatnonzero(verdict.winners[game, :n]).tolist(),
                           bool(verdict.complete[game]))
-    return Audited(Item(source), report)
+    return Audited(Item(source), report, block_digests(block, game, game + 1)[0])
 
 
 def reference_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | None) -> dict[int, Item] | None:
@@ -267,4 +292,6 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
 def clean_run(block: Block, verdict: ScreenFindings, start: int, stop: int) -> CleanRun:
     """Games ``[start, stop)`` of a screened block, all clean, as one entry."""
     hands = int(block.game_hands[stop] - block.game_hands[start])
-    return CleanRun(stop - start, hands, block, verdict, start, stop)
+    return CleanRun(stop - start, hands, block, verdict, start, stop, keys=block_digests(block, start, stop),
+                    sources=[block.source(g) for g in range(start, stop)],
+                    hand_counts=np.diff(block.game_hands[start:stop + 1]).tolist())

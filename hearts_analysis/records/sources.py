@@ -174,7 +174,23 @@ def folder_files(folder: Path) -> list[Path]:
     return found
 
 
-def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[Item]:
+def warn_stderr(message: str) -> None:
+    """A reader's warning, on standard error (the default of :func:`iter_sources`)."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def iter_sources(paths: Iterable[str | Path], rules: Rules | None = None, keep_duplicates: bool = False,
+                 warn: Callable[[str], None] = warn_stderr) -> Iterator[Item]:
+    """Every game of ``paths``; a game read again (:mod:`.duplicates`) is left out and warned about with
+    ``warn``, unless ``keep_duplicates``."""
+    items = _iter_sources(paths, rules)
+    if keep_duplicates:
+        return items
+    from .duplicates import once
+    return once(items, warn)
+
+
+def _iter_sources(paths: Iterable[str | Path], rules: Rules | None = None) -> Iterator[Item]:
     for raw in paths:
         if str(raw) == "-":
             yield from read_stdin_items(rules)
@@ -204,8 +220,10 @@ def write_any(games: Iterable, path: str | Path) -> int:
     return write_games(games, path)
 
 
-def read_games(paths: Iterable[str | Path] | str | Path, rules: Rules | None = None) -> Iterator[Item]:
-    """Every game in files, folders (recursively) and ``-`` (stdin), in order."""
+def read_games(paths: Iterable[str | Path] | str | Path, rules: Rules | None = None, keep_duplicates: bool = False,
+               warn: Callable[[str], None] = warn_stderr) -> Iterator[Item]:
+    """Every game in files, folders (recursively) and ``-`` (stdin), in order; each game once (a repeat is
+    warned about with ``warn``), unless ``keep_duplicates``."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    yield from iter_sources(paths, rules)
+    yield from iter_sources(paths, rules, keep_duplicates, warn)

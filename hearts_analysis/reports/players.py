@@ -72,15 +72,11 @@ def digest_players(paths: Iterable[str | Path], rules: Rules | None = None, work
     return PlayersDigest(tally_corpus(paths, rules, workers=workers))
 
 
-STAT_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("games", "Games"), ("hands", "Hands"), ("wins", "Wins"), ("win_pct", "Win %"),
-    ("avg_position", "Avg place"), ("points_per_hand", "Pts/hand"), ("qs_taken_pct", "QS %"),
-    ("hearts_per_hand", "Hearts/hand"), ("moon_attempts", "Moon tries"), ("moons_shot", "Moons shot"),
-    ("moon_stops", "Moons stopped"), ("moon_choice_accuracy", "Moon choice %"),
-    ("hearts_broken_pct", "Broke hearts %"), ("flagged_pass_pct", "Pass flags %"),
-    ("violations_per_100_hands", "Viol./100 hands"), ("leak_cost", "Leak cost"),
-)
-"""The columns shown, with short labels; definitions and units come from the analysis' catalogue."""
+STAT_COLUMNS: tuple[tuple[str, str], ...] = tuple((name, stat("players", name).label) for name in (
+    "games", "hands", "wins", "win_pct", "avg_position", "points_per_hand", "qs_taken_pct", "hearts_per_hand",
+    "moon_attempts", "moons_shot", "others_moons_stopped", "moon_choice_accuracy", "hearts_broken_pct",
+    "flagged_pass_pct", "violations_per_100_hands", "leak_cost"))
+"""The columns shown, with their labels; labels, definitions and units all come from the analysis' catalogue."""
 
 PASS_COLUMNS: tuple[tuple[str, str], ...] = (
     ("qs_pass_pct", "QS"), ("as_pass_pct", "AS"), ("ks_pass_pct", "KS"), ("high_heart_pass_pct", "high hearts"),

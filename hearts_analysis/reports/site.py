@@ -326,6 +326,7 @@ class Site:
                        key=lambda leak: -(leak["cost_per_hand"] or 0.0))
         for leak in leaks:
             leak["definition"] = _definition(leak["statistic"])
+            leak["label"] = _label(leak["statistic"])
             leak["hands"] = [h for h in self.digest.hands_for(name, leak["statistic"], leak["value"],
                                                                 leak["reference"]) if h["page"]]
         context = self._base(name, "player", "player", None, subtitle=self.sources)
@@ -367,11 +368,12 @@ class Site:
         return out
 
 
-_LABELS = dict(STAT_COLUMNS) | {"rating": "Rating", "moon_attempt_pct": "Moon tries %"}
-
-
 def _label(key: str) -> str:
-    return _LABELS.get(key, key.replace("_", " "))
+    """A statistic's words (the catalogue's label); a statistic outside the players table in plain words."""
+    try:
+        return stat("players", key).label
+    except (KeyError, StopIteration):
+        return {"review_cost_per_decision": "Review cost/decision"}.get(key, key.replace("_", " ").capitalize())
 
 
 def _definition(key: str) -> str:
