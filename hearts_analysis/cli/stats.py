@@ -44,6 +44,7 @@ from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
 from ..atomic import atomic_open, check_output
 from ..text import terminal_safe
+from .streams import data_form
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
 from .progress import progress
@@ -213,7 +214,7 @@ def stats(
             raise fail(str(error))
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
-        with TableWriter(table.value, format.value, output) as writer:
+        with data_form(format.value, output in (None, "-")), TableWriter(table.value, format.value, output) as writer:
             writer.write(ROWS[table](tally, costs) if table in REVIEWED else ROWS[table](tally))
     else:
         if format == StatsFormat.json:
@@ -222,8 +223,9 @@ def stats(
             fit = shutil.get_terminal_size().columns if output is None and columns is None and sys.stdout.isatty() else None
             data = render_text(tally, chosen, fit, all_leaks, costs).encode() + b"\n"
         if output is None:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
+            with data_form(format.value):
+                sys.stdout.buffer.write(data)
+                sys.stdout.flush()
         else:
             with atomic_open(output, "wb") as out:
                 out.write(data)
