@@ -61,6 +61,67 @@ def terminal_lines(text: str) -> str:
     return "\n".join(map(terminal_safe, text.split("\n")))
 
 
+_UNSAFE_IN_LINES = re.compile(_UNSAFE.pattern.replace("\x00-\x1f", "\x00-\x09\x0b-\x1f", 1))
+"""What :data:`_UNSAFE` matches but the line feed: what a line break may not carry."""
+
+
+def _json_escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
+
+
+def json_inert(text: str) -> str:
+    r"""JSON text with every control, bidirectional or invisible character written as a ``\u`` escape: the same
+    JSON value (such characters stand only inside strings, where an escape means the character), and nothing a
+    terminal would act on. Line feeds are kept: outside strings they are JSON's own line breaks.
+
+    >>> json_inert('{"name": "bob\u202e\x7f"}\n')
+    '{"name": "bob\\u202e\\u007f"}\n'
+    >>> import json; json.loads(json_inert('"\U000e0041"')) == "\U000e0041"
+    True
+    """
+    return _UNSAFE_IN_LINES.sub(_json_escape, text) if _UNSAFE_IN_LINES.search(text) else text
+
+
+def lines_safe(text: str) -> str:
+    r"""``text`` made :func:`terminal_safe` but for its line feeds (a piece of a stream: a CR before an LF is shown
+    as ``\r`` too).
+
+    >>> lines_safe("a\x1b[2J\r\nb\n")
+    'a\\x1b[2J\\r\nb\n'
+    """
+    return _UNSAFE_IN_LINES.sub(_escape, text) if _UNSAFE_IN_LINES.search(text) else text
+
+
+class CsvTerminal:
+    r"""CSV text, written in pieces, made safe for a terminal: inside a quoted cell every control, bidirectional
+    or invisible character is shown as :func:`terminal_safe` shows it (a CR or an LF in a name too); outside, the
+    row ends (CR, LF) are kept. The quote state carries from piece to piece (a doubled quote toggles twice).
+
+    >>> safe = CsvTerminal()
+    >>> safe('name,"a\r\nb\x1b[31m",\u202ec\r\n'), safe('"x\n'), safe('y"\r\n')
+    ('name,"a\\r\\nb\\x1b[31m",\\u202ec\r\n', '"x\\n', 'y"\r\n')
+    """
+
+    def __init__(self) -> None:
+        self.quoted = False
+
+    def __call__(self, text: str) -> str:
+        out = []
+        for index, part in enumerate(text.split('"')):
+            if index:
+                self.quoted = not self.quoted
+                out.append('"')
+            if self.quoted:
+                out.append(terminal_safe(part))
+            else:
+                out.append(_UNSAFE.sub(lambda m: m.group() if m.group() in "\r\n" else _escape(m), part))
+        return "".join(out)
+
+
 def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
     """A value from a record as a message echoes it: JSON, at most ``limit`` characters, terminal-safe.
 

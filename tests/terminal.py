@@ -14,14 +14,16 @@ import termios
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 
-def run_in_terminal(*args: str, columns: int = 100, env: dict | None = None, cwd=None) -> tuple[int, str]:
-    """Exit code and everything written to the terminal (stdout and stderr both go to it)."""
+def run_in_terminal(*args: str, columns: int = 100, env: dict | None = None, cwd=None,
+                    stdout_only: bool = False) -> tuple[int, str]:
+    """Exit code and everything written to the terminal (stdout and stderr both go to it; with ``stdout_only``,
+    stderr goes nowhere, so no progress bar is drawn and only the command's output is seen)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     environment = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "COLUMNS")}
     environment.update({"TERM": "xterm-256color", **(env or {})})
     process = subprocess.Popen([sys.executable, "-m", "hearts_analysis", *args], stdin=subprocess.DEVNULL,
-                               stdout=slave, stderr=slave, env=environment, cwd=cwd, close_fds=True)
+                               stdout=slave, stderr=subprocess.DEVNULL if stdout_only else slave, env=environment, cwd=cwd, close_fds=True)
     os.close(slave)
     chunks = []
     while True:

@@ -36,6 +36,7 @@ import typer
 from ..records.sources import read_games
 from ..rules import PRESETS
 from ..text import shown, terminal_safe
+from .streams import data_form
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
 
@@ -169,6 +170,7 @@ def advise_command(
 
 def _print(advice, output_format: AdviceFormat) -> None:
     if output_format == AdviceFormat.json:
-        typer.echo(orjson.dumps(advice.to_dict(), option=orjson.OPT_INDENT_2).decode())
+        with data_form("json"):
+            typer.echo(orjson.dumps(advice.to_dict(), option=orjson.OPT_INDENT_2).decode())
     else:
         typer.echo(advice_text(advice))

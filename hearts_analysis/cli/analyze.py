@@ -34,6 +34,7 @@ from ..atomic import atomic_open, check_output
 from ..corpus_audit import error_report
 from ..records.sources import iter_sources
 from ..text import terminal_safe
+from .streams import data_form
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
 from .progress import progress
@@ -153,6 +154,7 @@ def analyze(
     errors: list[dict] = []
     with ExitStack() as stack:
         bar = stack.enter_context(progress("analysing", enabled="-" not in paths))
+        stack.enter_context(data_form(format.value, output in (None, "-")))
         items = iter_sources(paths, forced)
         if format in (AnalyzeFormat.csv, AnalyzeFormat.parquet):
             writer = stack.enter_context(TableWriter(table_name, format.value, output))

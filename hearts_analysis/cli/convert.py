@@ -32,6 +32,7 @@ import typer
 from ..records.convert import convert as convert_games
 from ..records.errors import Item
 from ..text import os_error_text, terminal_safe
+from .streams import data_form
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, error_line, fail
 from .progress import progress
 
@@ -89,7 +90,7 @@ def convert(
         _append(sources, target, partition_size, report, quiet, verbose)
 
     try:
-        with progress("converting", enabled="-" not in sources) as bar:
+        with progress("converting", enabled="-" not in sources) as bar, data_form("json", str(target) == "-"):
             done = convert_games(sources, target, partition_size=partition_size, on_error=report,
                                  on_progress=lambda games, hands: bar.advance(games, hands))
     except OSError as error:

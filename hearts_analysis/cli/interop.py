@@ -52,6 +52,7 @@ from ..records.json.files import too_long_for_a_line
 from ..records.sources import (folder_files, foreign_reader, input_problem, iter_sources, open_log, recognise_text,
                                wide_text_check, write_any)
 from ..text import os_error_text, terminal_safe
+from .streams import data_form
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
 FILES_COMMAND = "files"
@@ -164,11 +165,13 @@ def _nothing_written(games: list, output: str) -> str:
     return "" if games or output == "-" else "; nothing written"
 
 
-def _write_text(output: str, write: Callable[[TextIO], int]) -> int:
-    """Text to standard output, or to a file written atomically; what ``write`` returns (a count)."""
+def _write_text(output: str, write: Callable[[TextIO], int], form: str = "lines") -> int:
+    """Text to standard output (on a terminal made inert as ``form``), or to a file written atomically; what
+    ``write`` returns (a count)."""
     try:
         if output == "-":
-            return write(sys.stdout)
+            with data_form(form):
+                return write(sys.stdout)
         with atomic_open(output, "w") as out:
             return write(out)
     except OSError as error:
@@ -180,9 +183,10 @@ def _write_text(output: str, write: Callable[[TextIO], int]) -> int:
 def _write_games(games: list, output: str) -> None:
     """Records to standard output as JSON Lines, or to a .jsonl/.json/.parquet file (atomically)."""
     if output == "-":
-        for game in games:
-            sys.stdout.buffer.write(dumps_game(game) + b"\n")
-        sys.stdout.flush()
+        with data_form("json"):
+            for game in games:
+                sys.stdout.buffer.write(dumps_game(game) + b"\n")
+            sys.stdout.flush()
         return
     try:
         write_any(games, output)
@@ -375,6 +379,13 @@ def _register_import(module: ModuleType) -> None:
               LOGS_HELP, OUTPUT_OPTION_HELP)
 
 
+def _terminal_form(module: ModuleType) -> str:
+    """How a format's text is made inert on a terminal: cell by cell for CSV, as JSON for JSON events, else by line."""
+    example = str(getattr(module, "FILE_EXAMPLE", "") or "").lower()
+    return "csv" if example.endswith(".csv") or "csv" in module.TITLE.lower() else \
+        "json" if example.endswith((".json", ".jsonl")) else "lines"
+
+
 def export_games(paths: list[str], output: str, module: ModuleType) -> int:
     """Write every game the format can hold; report the others; the exit status. A format that keeps its games
     in several files (``outputs`` and ``write_set``) writes them all, beside the file named."""
@@ -405,7 +416,7 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
         except ExportError as error:
             raise fail(f"not exported: {error}")
     elif games:   # no game: an existing output is left as it was
-        _write_text(output, lambda out: module.write(games, out))
+        _write_text(output, lambda out: module.write(games, out), _terminal_form(module))
     files = f" into {', '.join(str(file) for file in written)}" if games and sets else ""
     only = getattr(module, "ONE_FILE_NOTE", "") if games and len(written) == 1 and (sets or output == "-") else ""
     typer.echo(terminal_safe(f"exported {len(games):,} game{'s' if len(games) != 1 else ''} as {module.TITLE}{files}"

@@ -26,6 +26,7 @@ from ..atomic import atomic_open, check_output
 from ..cpus import worker_count
 from ..records.sources import iter_sources
 from ..text import csv_writer, shown, terminal_safe
+from .streams import data_form
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, fail, rules_from_options
 from .progress import progress
 from .review_options import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
@@ -98,8 +99,8 @@ def _csv_text(columns: list[str], rows: list[dict]) -> str:
     return buffer.getvalue()
 
 
-def _emit(text: str, output: Optional[Path]) -> None:
-    with atomic_open(output or "-") as handle:
+def _emit(text: str, output: Optional[Path], form: str = "text") -> None:
+    with data_form(form, output is None), atomic_open(output or "-") as handle:
         handle.write(text)
 
 
@@ -212,15 +213,15 @@ def review(
     if summary:
         rows = run.summary_rows()
         if format == Format.json:
-            _emit(orjson.dumps(run.summary_document(), option=orjson.OPT_INDENT_2).decode() + "\n", output)
+            _emit(orjson.dumps(run.summary_document(), option=orjson.OPT_INDENT_2).decode() + "\n", output, "json")
         elif format == Format.csv or output is not None:
-            _emit(_csv_text(SUMMARY_COLUMNS, rows), output)
+            _emit(_csv_text(SUMMARY_COLUMNS, rows), output, "csv")
         else:
             _emit(_summary_text(rows), output)
     elif format == Format.json:
-        _emit(orjson.dumps(run.document(), option=orjson.OPT_INDENT_2).decode() + "\n", output)
+        _emit(orjson.dumps(run.document(), option=orjson.OPT_INDENT_2).decode() + "\n", output, "json")
     elif format == Format.csv:
-        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in run.games for row in decision_rows(r)]), output)
+        _emit(_csv_text(DECISION_COLUMNS, [row for r, _ in run.games for row in decision_rows(r)]), output, "csv")
     else:
         texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))),
                              show_all or player is not None) for r, seats in run.games]

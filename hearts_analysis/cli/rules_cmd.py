@@ -34,6 +34,7 @@ from ..rules_fit import FieldReport, Inference, NamedRuleSet, Verdict, infer_nam
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
 from ..text import terminal_lines, terminal_safe
+from .streams import data_form
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, error_line, fail
 from .progress import progress
 
@@ -96,8 +97,9 @@ def rules_command(
 
 
 def _write_json(data: Any) -> None:
-    sys.stdout.buffer.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
-    sys.stdout.flush()
+    with data_form("json"):
+        sys.stdout.buffer.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.flush()
 
 
 # -- the reference ------------------------------------------------------------------------

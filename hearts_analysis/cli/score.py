@@ -34,6 +34,7 @@ from ..text import csv_writer, terminal_safe
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, rules_from_options
 from .colour import Painter, painter, plain
 from ..records.model import SHEET_NOTE
+from .streams import data_form
 
 
 def render_text(sheet: dict, paint: Painter = plain) -> str:
@@ -83,6 +84,12 @@ def score(
     Example: hearts score game.json --format csv
     """
     forced = rules_from_options(rules, set_)
+    with data_form(format.value):
+        errors = _print_sheets(paths, format, forced)
+    raise typer.Exit(2 if errors else 0)
+
+
+def _print_sheets(paths: list[str], format: Format, forced) -> list[dict]:
     sheets, errors = [], []
     writer = csv_writer(sys.stdout) if format == Format.csv else None
     if writer:
@@ -99,4 +106,4 @@ def score(
             typer.echo(render_text(sheet, painter()) + "\n")
     if format == Format.json:
         sys.stdout.buffer.write(orjson.dumps({"games": sheets, "errors": errors}, option=orjson.OPT_INDENT_2) + b"\n")
-    raise typer.Exit(2 if errors else 0)
+    return errors

@@ -45,6 +45,7 @@ from ..analysis.stats import Tally
 from ..atomic import atomic_open, check_output
 from ..suggest import did_you_mean
 from ..text import terminal_safe
+from .streams import data_form
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
 from .progress import progress
@@ -215,7 +216,7 @@ def stats(
             raise fail(str(error))
 
     if format in (StatsFormat.csv, StatsFormat.parquet):
-        with TableWriter(table.value, format.value, output) as writer:
+        with data_form(format.value, output in (None, "-")), TableWriter(table.value, format.value, output) as writer:
             writer.write(ROWS[table](tally, costs) if table in REVIEWED else ROWS[table](tally))
     else:
         if format == StatsFormat.json:
@@ -224,8 +225,9 @@ def stats(
             fit = shutil.get_terminal_size().columns if output is None and columns is None and sys.stdout.isatty() else None
             data = render_text(tally, chosen, fit, all_leaks, costs).encode() + b"\n"
         if output is None:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
+            with data_form(format.value):
+                sys.stdout.buffer.write(data)
+                sys.stdout.flush()
         else:
             with atomic_open(output, "wb") as out:
                 out.write(data)

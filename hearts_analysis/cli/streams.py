@@ -1,4 +1,4 @@
-"""Output streams that cannot fail on a character: a terminal or pipe that is not UTF-8 still gets every line.
+r"""Output streams that cannot fail on a character, nor let a name drive the terminal.
 
 Under ``PYTHONIOENCODING=ascii``, an old Windows console or a ``LANG=C`` cron
 job, a player's name or a suit symbol would otherwise stop a command with
@@ -8,6 +8,21 @@ records use, dashes and ``±`` in ASCII, accented letters without their accents,
 
 >>> "Zoë holds Q♠ and 李: 1.5 ± 0.5".encode("ascii", "hearts-letters")
 b'Zoe holds QS and ?: 1.5 +/- 0.5'
+
+A data form (JSON, CSV, a log format) written to a terminal goes through
+:func:`data_form`: what a name could make the terminal do is shown as an
+escape, as the text forms show it; to a file or a pipe the data is kept exactly.
+
+>>> import io
+>>> from unittest import mock
+>>> class Terminal(io.StringIO):
+...     def isatty(self):
+...         return True
+>>> screen = Terminal()
+>>> with mock.patch.object(sys, "stdout", screen), data_form("json"):
+...     _ = sys.stdout.buffer.write('{"player": "\x1b]0;pwned\x07\u202e"}\n'.encode())
+>>> screen.getvalue()
+'{"player": "\\u001b]0;pwned\\u0007\\u202e"}\n'
 """
 
 from __future__ import annotations
@@ -15,6 +30,10 @@ from __future__ import annotations
 import codecs
 import sys
 import unicodedata
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from ..text import CsvTerminal, json_inert, lines_safe
 
 ERRORS = "hearts-letters"
 """The name of the codec error handler registered here."""
@@ -57,3 +76,72 @@ def printable_streams() -> None:
             stream.reconfigure(errors=ERRORS)
         except LookupError:
             continue
+
+
+_FORMS: dict[str, Callable[[], Callable[[str], str]]] = {
+    "json": lambda: json_inert, "csv": CsvTerminal, "lines": lambda: lines_safe}
+"""How each data form is made inert for a terminal: JSON by its own ``\\u`` escapes (still valid JSON), CSV cell by
+cell (the row ends kept), other text line by line."""
+
+
+class _Inert:
+    """Standard output on a terminal while a data form is written: every piece, text or bytes, made inert."""
+
+    def __init__(self, target, form: str) -> None:
+        self._target, self._inert = target, _FORMS[form]()
+        self.buffer = _InertBytes(self)
+
+    def write(self, text: str) -> int:
+        self._target.write(self._inert(text))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        self.buffer.finish()
+        self._target.flush()
+
+    def isatty(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str):
+        return getattr(self._target, name)
+
+
+class _InertBytes:
+    """The bytes side of :class:`_Inert`: UTF-8 decoded piece by piece (a character cut between writes is kept)."""
+
+    def __init__(self, text: _Inert) -> None:
+        self._text, self._decoder = text, codecs.getincrementaldecoder("utf-8")("replace")
+
+    def write(self, data) -> int:
+        self._text.write(self._decoder.decode(bytes(data)))
+        return len(data)
+
+    def finish(self) -> None:
+        rest = self._decoder.decode(b"", final=True)
+        if rest:
+            self._text.write(rest)
+
+    def flush(self) -> None:
+        self._text.flush()
+
+
+@contextmanager
+def data_form(form: str, to_stdout: bool = True) -> Iterator[None]:
+    """While a data ``form`` (``json``, ``csv`` or ``lines``) is written to standard output (``to_stdout``), a
+    terminal there sees no control, bidirectional or invisible character raw; a file or a pipe gets the data as
+    it is. Any other form (``text``, whose lines are made safe as they are laid out) is left alone."""
+    stdout = sys.stdout
+    if form not in _FORMS or not to_stdout or stdout is None or not stdout.isatty():
+        yield
+        return
+    sys.stdout = inert = _Inert(stdout, form)
+    try:
+        yield
+    finally:
+        inert.flush()
+        if sys.stdout is inert:
+            sys.stdout = stdout

@@ -30,6 +30,7 @@ import typer
 
 from ..corpus_audit import Summary
 from ..text import terminal_safe
+from .streams import data_form
 from .app import KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
 from .progress import progress
@@ -143,8 +144,9 @@ def validate(
                 with tempfile.SpooledTemporaryFile(max_size=JSON_SPOOL_BYTES) as held:
                     audit.write_json(held, advance)
                     held.seek(0)
-                    shutil.copyfileobj(held, sys.stdout.buffer)   # only a whole document: a stopped run prints none
-                sys.stdout.buffer.flush()
+                    with data_form("json"):
+                        shutil.copyfileobj(held, sys.stdout.buffer)   # only a whole document: a stopped run prints none
+                        sys.stdout.buffer.flush()
             else:
                 for entry in audit:
                     advance(entry)

@@ -60,7 +60,7 @@ from ..cards import CardError, card_name, parse_card
 from ..records.errors import Item, RecordError
 from ..records.json import game_from_dict, game_to_dict
 from ..records.numbers import whole_number
-from ..text import shown
+from ..text import json_inert, shown, terminal_safe
 from .rebuild import cut_tolerant
 
 NAME = "text"
@@ -434,29 +434,36 @@ def _error(name: str, error: TextError) -> Item:
 
 
 # -- writing ------------------------------------------------------------------------------------
+def _json(value: Any) -> str:
+    """JSON with no control, bidirectional or invisible character raw (a NUL byte would make the file binary)."""
+    return json_inert(orjson.dumps(value).decode())
+
+
 def _plain(value: Any) -> str:
-    """A value as plain words where they read back the same, else as JSON."""
+    """A value as plain words where they read back the same, else as JSON (also a value holding a control,
+    bidirectional or invisible character: the JSON escapes it)."""
     if isinstance(value, str) and value and value == value.strip() and value[0] not in '"{[' \
-            and not re.search(r"[#;\n\r]", value):
+            and not re.search(r"[#;\n\r]", value) and terminal_safe(value) == value:
         return value
-    return orjson.dumps(value).decode()
+    return _json(value)
 
 
 def _word(value: Any) -> str:
     """A rule value as it reads back after ``=``: JSON unless a bare word that JSON would not take."""
-    if isinstance(value, str) and value and not re.search(r"[\s#;=]", value):
+    if isinstance(value, str) and value and not re.search(r"[\s#;=]", value) and terminal_safe(value) == value:
         try:
             orjson.loads(value)
         except orjson.JSONDecodeError:
             return value
-    return orjson.dumps(value).decode()
+    return _json(value)
 
 
 def _rules_line(spec: Any) -> str:
     if isinstance(spec, dict) and spec and next(iter(spec)) == "preset" and isinstance(spec["preset"], str) \
-            and re.fullmatch(r"[^\s#;=\"{\[]+", spec["preset"]) and all(re.fullmatch(r"\w+", k) for k in spec):
+            and re.fullmatch(r"[^\s#;=\"{\[]+", spec["preset"]) and terminal_safe(spec["preset"]) == spec["preset"] \
+            and all(re.fullmatch(r"\w+", k) for k in spec):
         return " ".join([spec["preset"], *(f"{k}={_word(v)}" for k, v in spec.items() if k != "preset")])
-    return orjson.dumps(spec).decode()
+    return _json(spec)
 
 
 def _cards(cards: list[str] | None) -> str:
@@ -478,7 +485,7 @@ def game_text(game_dict: dict) -> str:
     out += [f"winner: {_plain(name)}" for name in game_dict.get("winners") or ()]
     extra = {k: v for k, v in game_dict.items() if k not in ("format", "players", "hands") + _GAME_FIELDS}
     if extra or nulls:
-        out.append(f"%json {orjson.dumps({**nulls, **extra}).decode()}")
+        out.append(f"%json {_json({**nulls, **extra})}")
     for number, hand in enumerate(game_dict["hands"], 1):
         out.append("")
         words = [f"hand {number}"]
@@ -504,7 +511,7 @@ def game_text(game_dict: dict) -> str:
         hand_nulls = {k: None for k in _HAND_FIELDS if k in hand and hand[k] is None}
         hand_extra = {k: v for k, v in hand.items() if k not in ("deal", "plays") + _HAND_FIELDS}
         if hand_extra or hand_nulls:
-            out.append(f"%json {orjson.dumps({**hand_nulls, **hand_extra}).decode()}")
+            out.append(f"%json {_json({**hand_nulls, **hand_extra})}")
     return "\n".join(out) + "\n"
 
 

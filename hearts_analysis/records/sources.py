@@ -32,7 +32,7 @@ from ..rules import Rules
 from ..text import shown
 from .errors import Item, RecordError
 from .json import MAX_DOCUMENT_BYTES, iter_json_text, read_document, read_json_path, write_games
-from .json.files import WIDE_TEXT, is_wide_text
+from .json.files import NOT_TEXT, WIDE_TEXT, is_wide_text
 from .paths import JSON_SUFFIXES, PARQUET_SUFFIXES, input_problem
 
 SNIFF_BYTES = 1 << 16
@@ -98,10 +98,13 @@ def open_log(path: Path) -> TextIO:
 
 
 def wide_text_check(path: Path) -> None:
-    """:class:`RecordError` for a file of UTF-16 or UTF-32 text, which no log reader reads."""
+    """:class:`RecordError` for a file of UTF-16 or UTF-32 text, which no log reader reads, or of NUL bytes."""
     with open(path, "rb") as stream:
-        if is_wide_text(stream.read(256)):
-            raise RecordError(WIDE_TEXT, source=str(path))
+        head = stream.read(256)
+    if is_wide_text(head):
+        raise RecordError(WIDE_TEXT, source=str(path))
+    if b"\0" in head:
+        raise RecordError(NOT_TEXT, source=str(path))
 
 
 def read_foreign(reader: ForeignReader, path: Path, rules: Rules | None = None) -> Iterator[Item]:

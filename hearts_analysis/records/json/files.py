@@ -53,8 +53,27 @@ WIDE_TEXT = "the text is UTF-16 or UTF-32, not UTF-8: save the file as UTF-8"
 
 
 def is_wide_text(data: bytes) -> bool:
-    """Text saved as UTF-16 or UTF-32: a byte order mark, or NUL bytes between the characters."""
-    return data.startswith(_WIDE_BOMS) or b"\x00" in data[:256]
+    r"""Text saved as UTF-16 or UTF-32: a byte order mark, or NUL bytes between the characters, which read as text
+    in one of those encodings (a file of NUL bytes, or other binary data, does not).
+
+    >>> is_wide_text("game 1".encode("utf-16-le")), is_wide_text("game".encode("utf-32-be"))
+    (True, True)
+    >>> is_wide_text(bytes(300)), is_wide_text(b"game 1"), is_wide_text(b"PK\x03\x04\x14\x00\x00\x00\x08\x00")
+    (False, False, False)
+    """
+    if data.startswith(_WIDE_BOMS):
+        return True
+    head = data[:256]
+    if b"\x00" not in head:
+        return False
+    for encoding, width in (("utf-32-le", 4), ("utf-32-be", 4), ("utf-16-le", 2), ("utf-16-be", 2)):
+        text = head[:len(head) // width * width].decode(encoding, "replace").rstrip("\ufffd")
+        if text.strip() and all(char.isprintable() or char in "\t\r\n" for char in text):
+            return True
+    return False
+
+
+NOT_TEXT = "the file holds NUL bytes: binary data, not text (a game file or log is UTF-8 text)"
 
 
 def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False) -> str:
@@ -67,6 +86,8 @@ def bad_json(error: orjson.JSONDecodeError, data: bytes, document: bool = False)
     """
     if is_wide_text(data):
         return WIDE_TEXT
+    if b"\x00" in data:
+        return NOT_TEXT
     where = f"line {error.lineno}, column {error.colno}" if document else f"column {error.colno}"
     if error.pos >= len(data.rstrip()):
         return f"bad JSON: the text ends early, inside a value (cut off?) at {where}"
