@@ -97,6 +97,9 @@ def report(
                                      "work as for hearts review."),
     review_samples: int = typer.Option(200, "--review-samples", metavar="N",
                                        help="With --review: sampled deals per decision."),
+    review_level: Optional[str] = typer.Option(None, "--level", metavar="LEVEL",
+                                               help="With --review: corpus (quick) or deep [default: deep for one "
+                                                    ".json game, corpus for a site]."),
     workers: int = WORKERS_OPTION,
     scheduler: Optional[str] = SCHEDULER_OPTION,
     cache: Optional[Path] = CACHE_OPTION,
@@ -132,12 +135,17 @@ def report(
         raise fail("--max-games: must be 0 or more")
     if review_samples < 1:
         raise fail("--review-samples: must be 1 or more")
+    if review_level is not None and review_level not in ("corpus", "deep"):
+        raise fail(f"--level: {shown(review_level)} is not a review level (corpus or deep)")
+    if review_level is not None and not review:
+        raise fail("--level is an option of --review")
     check_output(output or DEFAULT_FOLDER, paths, stdout=False,
                  folder=output is None or output.suffix.lower() not in (".html", ".htm"))
     if not review and (workers != 1 or scheduler is not None or cache is not None or no_cache):
         raise fail("--workers, --scheduler, --cache and --no-cache are options of --review")
     site_filter = _site_filter(player, since, until, preset, min_games)
-    with domain_errors(), _review_plan(review, review_samples, workers, scheduler, cache, no_cache) as reviewing:
+    with domain_errors(), _review_plan(review, review_samples, review_level, paths, workers, scheduler, cache,
+                                             no_cache) as reviewing:
         if not (audit or players or games):
             return _default(paths, output, forced, plotly, max_games, reviewing, site_filter)
         chosen = [name for name, on in (("audit", audit), ("players", players), ("games", games)) if on]
@@ -175,17 +183,17 @@ class _Reviewing:
 
 
 @contextlib.contextmanager
-def _review_plan(review: bool, samples: int, workers: int, scheduler: str | None, cache: Path | None,
-                 no_cache: bool) -> Iterator["_Reviewing | None"]:
+def _review_plan(review: bool, samples: int, level: str | None, paths: list[str], workers: int,
+                 scheduler: str | None, cache: Path | None, no_cache: bool) -> Iterator["_Reviewing | None"]:
     if not review:
         yield None
         return
-    from ..review import Settings
     from ..review.batch import ReviewPlan
+    from ..review.levels import level_for, settings_at
     from ..review.cache import ReviewCache, default_folder
     store = None if no_cache else ReviewCache(cache or default_folder())
     with contextlib.ExitStack() as stack:
-        yield _Reviewing(ReviewPlan(Settings(samples=samples), cache=store), workers, scheduler, stack)
+        yield _Reviewing(ReviewPlan(settings_at(level or level_for(paths), samples=samples), cache=store), workers, scheduler, stack)
 
 
 def _bar_total(reviewing: "_Reviewing | None", paths: list[str], count) -> int | None:

@@ -37,6 +37,15 @@ class Model(str, Enum):
     guard = "guard"
 
 
+class Level(str, Enum):
+    corpus = "corpus"
+    deep = "deep"
+
+
+LEVEL_WORDS = {"corpus": "Reviewed at the corpus level: quick, it flags less (--level deep looks deeper).",
+               "deep": "Reviewed at the deep level."}
+
+
 
 def decision_line(d: dict) -> str:
     from ..review.report import cards_text, line_words, options_words
@@ -115,11 +124,16 @@ def review(
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write here (atomically; - is standard output); a .csv or .json suffix picks "
                                                "the format."),
+    level: Optional[Level] = typer.Option(None, "--level",
+                                          help="How deep to look: corpus (quick, for a season or a site) or deep "
+                                               "(the game you study; what advise uses). [default: deep for one "
+                                               ".json game or stdin, corpus for JSON Lines, Parquet, folders]"),
     samples: int = typer.Option(200, "--samples", min=10,
                                 help="Sampled deals on which every alternative is played out to choose the best."),
     pass_samples: Optional[int] = typer.Option(None, "--pass-samples", min=10,
                                                help="The same for the pass, the finalist passes and the actual "
-                                                    "one [default: 16 times --samples]."),
+                                                    "one [default: 16 times --samples at the deep level, 4 times "
+                                                    "at the corpus level]."),
     budget: int = typer.Option(1024, "--budget", min=0,
                                help="Most fresh deals spent judging a choice against the best until its class is "
                                     "settled (past it, the decision is marked unclear)."),
@@ -128,10 +142,11 @@ def review(
                                 help="The rollout player that models the others: basic (duck and dump; the "
                                      "default), guard (basic that stops a moon) or strong (a careful club player; slower, "
                                      "and still being measured)."),
-    own_model: Model = typer.Option("strong", "--own-model",
-                                    help="The rollout player of the reviewed seat's own later plays: strong (a "
-                                         "careful club player that also runs for the moon; the default), basic or "
-                                         "guard."),
+    own_model: Optional[Model] = typer.Option(None, "--own-model",
+                                              help="The rollout player of the reviewed seat's own later plays: "
+                                                   "strong (a careful club player that also runs for the moon; "
+                                                   "the deep level's), basic or guard [default: the level's; at "
+                                                   "the corpus level, the others' player]."),
     confirm: bool = typer.Option(True, "--confirm/--no-confirm",
                                  help="Judge each flagged decision again under the other rollout player and "
                                       "flag it only when both find a loss (otherwise: unclear, with why)."),
@@ -155,7 +170,9 @@ def review(
     """Review every play and pass: expected points lost against the best card, judged only on what the
     seat could know (its cards, the pass, the cards played, the voids shown).
 
-    Costs of 1, 3 and 7 points or more are inaccuracies, mistakes and blunders; a cost is judged
+    A corpus (JSON Lines, Parquet, a folder) is reviewed at the quick corpus level, one game file at the
+    deep level (--level chooses; the JSON names it). Costs of 1, 3 and 7 points or more are inaccuracies,
+    mistakes and blunders; a cost is judged
     on fresh deals until its class is settled (the ± after a cost: 2.5 standard errors), and is
     marked unclear where --budget runs out first. Accuracy is the share of
     the points at stake a player kept. Text lists the flagged decisions of every player, or every
@@ -168,13 +185,15 @@ def review(
 
     Example: hearts review corpus.parquet --summary --workers 2
 
+    Example: hearts review season.jsonl --level deep --player alice
+
     Example: hearts review game.json --model basic
 
     Example: hearts review game.json --player alice --puzzles alice-puzzles.json
     """
     # the review's numpy lanes load only when a review runs
-    from ..review import Settings
     from ..review.batch import hands_to_review, review_items
+    from ..review.levels import level_for, settings_at
     from ..review.cache import ReviewCache, default_folder
     from ..review.collect import ReviewRun
     from ..review.report import DECISION_COLUMNS, SUMMARY_COLUMNS, decision_rows
@@ -185,9 +204,10 @@ def review(
         raise fail(f"{puzzles_file}: --puzzles and --output name the same file")
     if output is not None and output.suffix.lower() in (".csv", ".json"):
         format = Format(output.suffix.lower()[1:])
-    settings = Settings(samples=samples, pass_samples=pass_samples, seed=seed, budget=budget, model=model.value,
-                        own_model=own_model.value, confirm=confirm,
-                        infer=None if infer is None else infer.value)
+    settings = settings_at(level.value if level is not None else level_for(paths), samples=samples,
+                           pass_samples=pass_samples, seed=seed, budget=budget, model=model.value,
+                           own_model=None if own_model is None else own_model.value, confirm=confirm,
+                           infer=None if infer is None else infer.value)
     run = ReviewRun(settings, summary=summary, puzzles=puzzles_file is not None)
     # the total is counted (a second read of the games) only for a bar on a terminal to show
     with_bar = "-" not in paths and sys.stderr.isatty()
@@ -225,7 +245,8 @@ def review(
     else:
         texts = [render_text(r, seats if seats is not None else list(range(len(r["players"]))),
                              show_all or player is not None) for r, seats in run.games]
-        _emit("\n\n".join(texts) + ("\n" if texts else ""), output)
+        texts.append(LEVEL_WORDS[settings.level])
+        _emit("\n\n".join(texts) + "\n", output)
     raise typer.Exit(2 if run.errors else 0)
 
 

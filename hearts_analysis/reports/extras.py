@@ -169,6 +169,7 @@ def game_extras(result: GameResult, source: str = "", review: "Settings | Review
     if review is not None:
         from ..review import game_dict
         from ..review.batch import ReviewPlan
-        reviewed = game_dict(ReviewPlan.of(review).review_game(source, result.record), source)
+        plan = ReviewPlan.of(review)
+        reviewed = {**game_dict(plan.review_game(source, result.record), source), "level": plan.settings.level}
     extras = GameExtras(analysis, reviewed)
     return extras if extras.analysis is not None or extras.review is not None else None

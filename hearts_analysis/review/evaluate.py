@@ -142,6 +142,9 @@ class Settings:
     a table of HeuristicBots and RandomBots, as many as ``()`` against three judges without it, and 0.22 ±
     0.12 more against a plain player neither model was built from (``benchmarks/outside_bots.py``); the
     costs the review claims came true (calibration 0.81 against HeuristicBot, 0.31 before)."""
+    level: str = "deep"
+    """The review level whose defaults these settings start from (:mod:`.levels`), named in the review's
+    documents and pages."""
     mix: tuple[str, ...] = ()
     """Other rollout players under which every alternative is also played out on the same deals when
     the best is chosen, as so many more deals (the fresh deals that judge a cost stay with

@@ -102,6 +102,8 @@ class ReviewPage:
     """Every unforced decision in game order, each a decision of the document plus ``play`` (1-based,
     0 for the pass) and ``fragment`` (its replay address)."""
     confidence: float = CONFIDENCE
+    level: str | None = None
+    """The review level (:mod:`.levels`) the document names, if it does."""
 
     @property
     def flagged(self) -> list[dict[str, Any]]:
@@ -141,4 +143,4 @@ def review_page(document: dict[str, Any], game: GameRecord, confidence: float = 
                "lost": round(sum(costs), 2)}
         row.update({name: sum(d.get("class") == name for d in mine) for name in CLASS_NAMES})
         rows.append(row)
-    return ReviewPage(rows, decisions, confidence)
+    return ReviewPage(rows, decisions, confidence, document.get("level"))

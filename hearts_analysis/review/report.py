@@ -133,12 +133,12 @@ def game_dict(review: GameReview, source: str | None = None, seats: Iterable[int
 def review_document(games: list[dict], settings: Settings, errors: list[dict]) -> dict:
     """``hearts review --format json``: each game's review (:func:`game_dict`), the settings, the unreadable
     records."""
-    return {"games": games, "settings": settings_dict(settings), "errors": errors}
+    return {"games": games, "level": settings.level, "settings": settings_dict(settings), "errors": errors}
 
 
 def summary_document(rows: list[dict], settings: Settings, errors: list[dict]) -> dict:
     """``hearts review --summary --format json``: one row per player (:data:`SUMMARY_COLUMNS`)."""
-    return {"players": rows, "settings": settings_dict(settings), "errors": errors}
+    return {"players": rows, "level": settings.level, "settings": settings_dict(settings), "errors": errors}
 
 
 def cards_text(cards: str | list[str]) -> str:
@@ -183,8 +183,8 @@ def settings_dict(settings: Settings) -> dict:
             "exact_tricks": settings.exact_tricks,
             "confidence_z": settings.confidence_z, "budget": settings.budget, "batch": settings.batch,
             "tolerance": settings.tolerance, "early_tolerance": settings.early_tolerance, "model": settings.model,
-            "own_model": settings.own_model, "look_ahead": settings.look_ahead, "confirm": settings.confirm,
-            "infer": settings.infer}
+            "own_model": settings.own_model, "look_ahead": settings.look_ahead, "identify": list(settings.identify),
+            "confirm": settings.confirm, "infer": settings.infer, "level": settings.level}
 
 
 @dataclass
