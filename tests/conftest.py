@@ -47,10 +47,10 @@ def compiled_kernel():
     with open(lock, "w") as held, tempfile.TemporaryDirectory() as folder:
         fcntl.flock(held, fcntl.LOCK_EX)
         subprocess.run([sys.executable, "-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1",
-                        str(example)], cwd=folder, capture_output=True, timeout=600, check=True)
+                        str(example)], cwd=folder, capture_output=True, timeout=1800, check=True)
         simulate = ("from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game; "
                     "game.simulate_game(Rules.preset('standard', target=30), 'abcd', 1, kernel=True)")
-        subprocess.run([sys.executable, "-c", simulate], cwd=folder, capture_output=True, timeout=600, check=True)
+        subprocess.run([sys.executable, "-c", simulate], cwd=folder, capture_output=True, timeout=1800, check=True)
 
 
 ALL_CARDS = [card_name(c) for c in range(52)]
