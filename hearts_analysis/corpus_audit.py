@@ -38,14 +38,19 @@ from .records.sources import iter_sources
 from .rules import Rules
 
 GameReport = dict[str, Any]
-"""``{"source", "game_id", "players", "valid", "violations", "hands", "totals", "winners", "complete"}``."""
+"""``{"source", "game_id", "players", "valid", "violations", "hands", "totals", "winners", "complete", "notes"}``:
+``notes``, present where there are some, says what could not be checked (a view's hands, ``view-unchecked``); a note leaves the game valid."""
 
 
 def audit_report(source: str, game_id: str | None, players: list[str], violations: list[dict[str, Any]],
-                 hands: list[dict[str, Any]], totals: list[int], winners: list[int], complete: bool) -> GameReport:
+                 hands: list[dict[str, Any]], totals: list[int], winners: list[int], complete: bool,
+                 notes: list[dict[str, Any]] | None = None) -> GameReport:
     """The one shape of a game's audit, whichever engine judged it; ``hands`` from :func:`hand_audit`."""
-    return {"source": source, "game_id": game_id, "players": players, "valid": not violations,
-            "violations": violations, "hands": hands, "totals": totals, "winners": winners, "complete": complete}
+    report = {"source": source, "game_id": game_id, "players": players, "valid": not violations,
+              "violations": violations, "hands": hands, "totals": totals, "winners": winners, "complete": complete}
+    if notes:
+        report["notes"] = notes
+    return report
 
 
 def hand_audit(points: list[int], moon: dict[str, Any] | None) -> dict[str, Any]:
@@ -58,7 +63,8 @@ def game_report(result: GameResult, source: str) -> GameReport:
     return audit_report(source, result.record.game_id, list(result.record.players),
                         [v.to_dict() for v in result.violations],
                         [hand_audit(list(h.points), None if h.moon is None else h.moon.to_dict()) for h in result.hands],
-                        list(result.totals), list(result.winners), result.complete)
+                        list(result.totals), list(result.winners), result.complete,
+                        [note.to_dict() for note in result.notes])
 
 
 def error_report(item: Item) -> dict[str, Any]:
@@ -78,11 +84,14 @@ class Summary:
     violations: int = 0
     hands: int = 0
     errors: int = 0
+    notes: int = 0
+    """Notes (what could not be checked): they do not count as violations, nor change the exit status."""
     by_code: dict[str, int] = field(default_factory=dict)
 
     def add_game(self, report: GameReport) -> None:
         self.games += 1
         self.hands += len(report["hands"])
+        self.notes += len(report.get("notes") or ())
         if report["violations"]:
             self.invalid_games += 1
             self.violations += len(report["violations"])
@@ -91,8 +100,11 @@ class Summary:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` of the audit document."""
-        return {"games": self.games, "hands": self.hands, "invalid_games": self.invalid_games,
-                "violations": self.violations, "errors": self.errors, "by_code": self.by_code}
+        out = {"games": self.games, "hands": self.hands, "invalid_games": self.invalid_games,
+               "violations": self.violations, "errors": self.errors, "by_code": self.by_code}
+        if self.notes:
+            out["notes"] = self.notes     # what could not be checked: present where there are some
+        return out
 
     @property
     def exit_code(self) -> int:

@@ -51,6 +51,7 @@ class Code(StrEnum):
     UNMODELLED = "unmodelled"
     POINTS_IMPOSSIBLE = "points-impossible"
     WINNER_MISMATCH = "winner-mismatch"
+    VIEW_UNCHECKED = "view-unchecked"
 
     def __repr__(self) -> str:
         return repr(self.value)
@@ -164,6 +165,15 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
          "ended; a game that has not ended has no winner.",
          "The winner is what the whole sheet is for.",
          "The sheet names Joe the winner, but after hand 9 Priya has the lowest total (41)."),
+    Rule(Code.VIEW_UNCHECKED, "A hand is one seat's view: part of it is not checked",
+         "A note, not a violation: it leaves the game valid. A view (docs/views.md) shows one seat's deal and "
+         "pass and the pass it received. The audit checks those, every card played at most once, the turn "
+         "order, that seat's plays against its hand, a play that contradicts what its seat revealed (a void "
+         "shown, then that suit played), and the points where every card was played; the other seats' "
+         "deals and passes, and their plays beyond what they revealed, are not checked.",
+         "A view cannot show what its seat could not see; the audit says what it vouches for.",
+         "Hand 2 is seat 1's view: the other seats' deals and passes are not checked, and their plays only "
+         "against the cards they revealed."),
 ]}
 
 CODES: tuple[str, ...] = tuple(CATALOGUE)

@@ -230,6 +230,10 @@ def test_the_engine_reports_typed_codes_written_as_their_text():
                 seen.add(violation.code)
                 assert type(violation.to_dict()["code"]) is str and violation.to_dict()["code"] == violation.code
                 assert repr(violation.code) == repr(violation.code.value)
+    from hearts_analysis.records.views import view_of
+    viewed = replay_game(view_of(with_play(PLAY, points=POINTS), 0))   # notes: what a view leaves unchecked
+    assert viewed.valid and all(type(note.code) is Code for note in viewed.notes)
+    seen.update(note.code for note in viewed.notes)
     assert seen == set(Code)
     assert [rule.code for rule in CATALOGUE.values()] == list(Code)
     with pytest.raises(AttributeError):
@@ -237,8 +241,9 @@ def test_the_engine_reports_typed_codes_written_as_their_text():
 
 
 def test_every_catalogue_entry_has_a_triggering_case():
-    assert set(CASES) == set(CATALOGUE) == set(CODES)
-    assert all(CASES[code] for code in CODES)
+    notes = {"view-unchecked"}   # a note leaves the game valid: test_view_validation.py triggers it
+    assert set(CASES) | notes == set(CATALOGUE) == set(CODES)
+    assert all(CASES[code] for code in CODES if code not in notes)
 
 
 def test_independent_violations_in_later_hands_are_still_found():

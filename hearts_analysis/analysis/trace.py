@@ -111,7 +111,7 @@ def trace_hand(table: Table, record: HandRecord, result: HandResult, players: tu
         sweeper = tricks[-1].winner if tricks else HandState.first_leader_for(table, held, result.dealer)
         for hand in hands:
             swept |= hand
-    dealt = tuple(mask_of(cards) for cards in record.deal)
+    dealt = tuple(mask_of(cards or ()) for cards in record.deal)   # a view: 0 for a seat it cannot see
     return HandTrace(result.number, result.pass_direction, dealt, given, tuple(held), tuple(tricks), swept, sweeper)
 
 

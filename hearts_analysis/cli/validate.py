@@ -58,6 +58,8 @@ def summary_line(summary: Summary, paint: Painter = plain) -> str:
                            f"in {summary.invalid_games:,} game{'s' if summary.invalid_games != 1 else ''}", "bold red"))
     else:
         parts.append(paint("no violations", "bold green"))
+    if summary.notes:
+        parts.append(f"{summary.notes:,} note{'s' if summary.notes != 1 else ''} (not checked; see view-unchecked)")
     if summary.errors:
         parts.append(f"{summary.errors:,} unreadable record{'s' if summary.errors != 1 else ''}")
     return ", ".join(parts)
@@ -155,7 +157,7 @@ def validate(
                     if entry.report is None:
                         typer.echo(error_line(entry.item))
                     elif not quiet:
-                        for violation in entry.report["violations"]:
+                        for violation in [*entry.report["violations"], *entry.report.get("notes", ())]:
                             typer.echo(violation_line(entry.item.source, violation, paint))
     except ClusterError as missing:
         raise fail(str(missing))

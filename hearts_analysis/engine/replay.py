@@ -58,6 +58,8 @@ class HandResult:
     """Each seat's cards at the first lead, after the pass."""
     passed: tuple[Mask, ...] = ()
     """The cards each seat gave (and held), as the pass was applied; zeros on a hold hand."""
+    notes: tuple[Violation, ...] = ()
+    """What the audit could not check (``view-unchecked``): notes, not violations."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,8 @@ class GameResult:
     """The hand after which the game ended."""
     winners: tuple[int, ...]
     """Seats with the lowest total when the game ended; empty while it is not over."""
+    notes: tuple[Violation, ...] = ()
+    """What could not be checked (a view's hands): notes, which leave the game valid."""
 
     @property
     def valid(self) -> bool:
@@ -158,21 +162,7 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
     """Check and apply the passes; returns the direction used (the recorded one if stated) and
     the cards each seat gave."""
     n = table.players
-    expected = table.pass_direction(number)
-    stated = record.pass_direction
-    if expected == "any":
-        direction = stated or "hold"
-        if stated is None and record.passes and any(record.passes):
-            out.add(Code.PASS_INVALID, "the rules take each hand's pass direction from the record, "
-                    "and this hand does not state one")
-        elif stated == "across" and n % 2:
-            out.add(Code.PASS_INVALID, f"the record says the pass went across, but there is no 'across' "
-                    f"with an odd number of players ({n})")
-    else:
-        direction = stated or expected
-        if stated is not None and stated != expected:
-            out.add(Code.PASS_INVALID, f"the record says the pass went {stated}, but hand {number} "
-                    f"passes {expected} under the pass cycle ({' '.join(table.pass_cycle)})")
+    direction = _pass_direction(table, number, record, out)
     passes = record.passes or (None,) * n
     if direction == "hold" or table.rules.pass_count == 0:
         for seat, cards in enumerate(passes):
@@ -189,9 +179,7 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
                     f"{direction} on hand {number}", seat)
             given.append(0)
             continue
-        if len(cards) != count or len(set(cards)) != len(cards):
-            out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {_cards(len(set(cards)), 'different ')} "
-                    f"({', '.join(names(cards)) or 'none'}); each seat passes exactly {count}", seat)
+        _check_pass_size(seat, cards, count, out)
         wanted = mask_of(cards)
         not_held = wanted & ~hands[seat]
         if not_held:
@@ -201,6 +189,34 @@ def _apply_passes(table: Table, number: int, record: HandRecord, hands: list[Mas
         given.append(wanted & hands[seat])
     exchange(hands, given, offset)
     return direction, tuple(given)
+
+
+def _check_pass_size(seat: int, cards: tuple[Card, ...], count: int, out: _Collector) -> None:
+    if len(cards) != count or len(set(cards)) != len(cards):
+        out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {_cards(len(set(cards)), 'different ')} "
+                f"({', '.join(names(cards)) or 'none'}); each seat passes exactly {count}", seat)
+
+
+def _pass_direction(table: Table, number: int, record: HandRecord, out: _Collector) -> str:
+    """The direction of hand ``number``'s pass (the recorded one if stated), a stated one the rules refuse
+    reported."""
+    n = table.players
+    expected = table.pass_direction(number)
+    stated = record.pass_direction
+    if expected == "any":
+        direction = stated or "hold"
+        if stated is None and record.passes and any(record.passes):
+            out.add(Code.PASS_INVALID, "the rules take each hand's pass direction from the record, "
+                    "and this hand does not state one")
+        elif stated == "across" and n % 2:
+            out.add(Code.PASS_INVALID, f"the record says the pass went across, but there is no 'across' "
+                    f"with an odd number of players ({n})")
+    else:
+        direction = stated or expected
+        if stated is not None and stated != expected:
+            out.add(Code.PASS_INVALID, f"the record says the pass went {stated}, but hand {number} "
+                    f"passes {expected} under the pass cycle ({' '.join(table.pass_cycle)})")
+    return direction
 
 
 def _where_is(state: HandState, card: Card, seat: int, table: Table) -> str:
@@ -215,11 +231,13 @@ def _where_is(state: HandState, card: Card, seat: int, table: Table) -> str:
 
 
 def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
-               out: _Collector, charged: Mask = 0) -> HandState:
-    """Every play judged and explained: the path for hands the fast lane had doubts about."""
-    state = HandState(table, hands, first, charged)
+               out: _Collector, charged: Mask = 0, state: HandState | None = None) -> HandState:
+    """Every play judged and explained: the path for hands the fast lane had doubts about (``state``: a
+    view's, which knows only some of the cards held)."""
+    state = state or HandState(table, hands, first, charged)
     claim = _claim(table, record, out)
-    expected_plays = sum(hand.bit_count() for hand in hands)
+    expected_plays = table.hand_size * table.players if isinstance(state, _ViewState) \
+        else sum(hand.bit_count() for hand in hands)
     plays = record.plays
     for index, (seat, card) in enumerate(plays):
         if state.ended or index >= expected_plays:
@@ -254,7 +272,8 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
     else:
         if claim is not None and not state.ended:
             state.claim(claim)
-        if not state.ended and len(plays) < expected_plays:
+        if not state.ended and len(plays) < expected_plays and not (isinstance(state, _ViewState)
+                                                                    and state.may_have_ended()):
             played = len(plays)
             out.add(Code.HAND_INCOMPLETE, f"{played} plays recorded; the hand needs {expected_plays} "
                     f"({table.hand_size} per seat) and stops at trick {state.trick_number}",
@@ -262,8 +281,9 @@ def _play_hand(table: Table, record: HandRecord, hands: list[Mask], first: int,
     return state
 
 
-def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Collector) -> Mask:
-    """The cards charged this hand, as the rules allow them; each charge they do not allow is reported."""
+def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Collector, unknown: Mask = 0) -> Mask:
+    """The cards charged this hand, as the rules allow them; each charge they do not allow is reported
+    (``unknown``: the cards a view does not place, which some unseen seat held)."""
     listed = record.charged
     if not listed:
         return 0
@@ -275,7 +295,7 @@ def _charges(table: Table, record: HandRecord, held: tuple[Mask, ...], out: _Col
             why = ("the rules allow no charges" if not allowed
                    else f"the rules allow charging only {', '.join(allowed)}")
             out.add(Code.CHARGE_INVALID, f"{card_name(card)} is recorded as charged, but {why}", holder, card=card)
-        elif holder is None:
+        elif holder is None and not unknown >> card & 1:
             out.add(Code.CHARGE_INVALID, f"{card_name(card)} is recorded as charged, but no seat held it "
                     "after the pass", card=card)
         else:
@@ -322,6 +342,8 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     running = running or Running(table.players)
     if record.deal is None:
         return _sheet_hand(table, number, record, players, running)
+    if None in record.deal:
+        return _view_hand(table, number, record, players, running)
     result = _clean_hand(table, number, record, running)
     if result is not None:
         return result
@@ -376,6 +398,140 @@ def _sheet_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     none = (0,) * table.players  # no tricks recorded: nothing taken, nothing held
     return HandResult(number, dealer, record.pass_direction or direction, points, points, totals, None, none, none,
                       (), tuple(out.items), none, none)
+
+
+class _ViewState(HandState):
+    """A view's hand: each unseen seat holds the cards it is known to hold (those it plays, those passed to it),
+    a subset of its hand, so a rule the cascade applies to that subset excludes only what the whole hand would;
+    a rule that turns on the whole hand (a sweep) applies only where that hand is known."""
+
+    __slots__ = ("known", "unknown")
+
+    def __init__(self, table: Table, hands: list[Mask], first: int, charged: Mask, known: tuple[bool, ...],
+                 unknown: Mask):
+        self.known = known
+        """Per seat: its whole hand is known (the asker's, or an unseen seat's whose every card is placed)."""
+        self.unknown = unknown
+        """The cards no seat is known to hold: some unseen seat held them."""
+        super().__init__(table, hands, first, charged)
+
+    def _rest_to(self, seat: int) -> None:
+        self.hands[seat] |= self.unknown & ~self.played
+        self.unknown = 0
+
+    def _sweep(self) -> None:
+        if self.known[self.leader]:        # else its unseen cards may be other than hearts: no sweep proven
+            self._rest_to(self.leader)
+            super()._sweep()
+
+    def claim(self, seat: int) -> None:
+        self._rest_to(seat)
+        super().claim(seat)
+
+    def may_have_ended(self) -> bool:
+        """The plays stop where an unseen leader may have held only hearts (only_hearts_lead ends_hand)."""
+        return (self.table.ends_hand and not self.trick and not self.broken and not self.known[self.leader])
+
+
+def _view_hand(table: Table, number: int, record: HandRecord, players: tuple[str, ...],
+               running: Running) -> HandResult:
+    """A hand of a view (``None`` for the deals a seat cannot see): the known deals and passes, every play
+    against the cards known to be held (each card once, turn order, the known hands' legality, an unseen
+    seat's play against what it revealed), and the points where every card is accounted for."""
+    out = _Collector(number, players)
+    n, size = table.players, table.hand_size
+    seen = [seat for seat, cards in enumerate(record.deal) if cards is not None]
+    hands = [0] * n
+    for seat in seen:
+        cards = record.deal[seat]
+        hands[seat] = mask_of(cards)
+        if len(cards) != size or hands[seat].bit_count() != len(cards):
+            out.add(Code.DEAL_INVALID, f"{out.who(seat)} was dealt {_cards(len(cards))}"
+                    f"{', some twice' if hands[seat].bit_count() != len(cards) else ''}; each seat gets {size} "
+                    "different cards", seat)
+        if hands[seat] & table.removed:
+            out.add(Code.DEAL_INVALID, f"{describe(hands[seat] & table.removed)} dealt, but the rules remove it "
+                    f"from the deck ({', '.join(table.removed_cards)})", seat)
+    for seat in seen:
+        for other in seen:
+            if other > seat and hands[seat] & hands[other]:
+                out.add(Code.DEAL_INVALID, f"{describe(hands[seat] & hands[other])} dealt to seat {seat} and "
+                        f"seat {other}; every card is dealt once", other)
+    dealt = tuple(hands)
+    direction = _pass_direction(table, number, record, out)
+    passes = record.passes or (None,) * n
+    given = [0] * n
+    if direction == "hold" or table.rules.pass_count == 0:
+        direction = "hold"
+        for seat, cards in enumerate(passes):
+            if cards:
+                out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {', '.join(names(cards))}, "
+                        f"but hand {number} is a hold hand: nobody passes", seat)
+    else:
+        count, offset = table.rules.pass_count, table.pass_offset(direction)
+        for seat in seen:
+            if passes[seat] is None and (record.passes is not None or record.plays):
+                out.add(Code.PASS_INVALID, f"{out.who(seat)} has no recorded pass; every seat passes "
+                        f"{_cards(count)} {direction} on hand {number}", seat)
+        for seat, cards in enumerate(passes):
+            if cards is None:
+                continue
+            _check_pass_size(seat, cards, count, out)
+            wanted, to = mask_of(cards), (seat + offset) % n
+            if seat in seen and wanted & ~dealt[seat]:
+                out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {describe(wanted & ~dealt[seat])}, which it "
+                        f"was not dealt; a seat passes cards from its own hand: {describe(dealt[seat])}", seat)
+                wanted &= dealt[seat]
+            elif to in seen and wanted & dealt[to]:
+                out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {describe(wanted & dealt[to])} to seat {to}, "
+                        "which was dealt it; a seat receives cards of other hands", seat)
+                wanted &= ~dealt[to]
+            given[seat] = wanted & ~table.removed
+        exchange(hands, given, offset)
+    placed = 0
+    for hand in hands:
+        placed |= hand
+    for seat, card in record.plays:          # an unseen seat holds the cards it plays, unless placed already
+        if 0 <= seat < n and record.deal[seat] is None and table.deck >> card & 1 and not placed >> card & 1:
+            hands[seat] |= 1 << card
+            placed |= 1 << card
+    known = tuple(record.deal[seat] is not None or hands[seat].bit_count() == size for seat in range(n))
+    unknown = table.deck & ~placed
+    dealer = record.dealer if record.dealer is not None else (number - 1) % n
+    first = HandState.first_leader_for(table, hands, dealer)
+    if table.first_lead_cards and unknown >> table.lowest_club & 1 and record.plays:
+        first = record.plays[0][0]           # nobody known to hold the lowest club: the first lead is taken as given
+    held = tuple(hands)
+    charged = _charges(table, record, held, out, unknown)
+    state = _ViewState(table, hands, first, charged, known, unknown)
+    _play_hand(table, record, hands, first, out, charged, state)
+    taken = 0
+    for cards in state.taken:
+        taken |= cards
+    if taken == table.deck:                  # every card is accounted for: the points follow from the tricks
+        raw, points, moon = score_hand(table, state.taken, state.tricks_won, record.moon, record.points, charged)
+        _check_moon_record(table, record, moon, out)
+        if record.points is not None:
+            for seat, (got, want) in enumerate(zip(record.points, points)):
+                if got != want:
+                    out.add(Code.POINTS_MISMATCH, points_mismatch(out.who(seat), got, want, number, moon, seat),
+                            seat)
+        totals = tuple(map(add, running.totals, points))
+        unchecked = ""
+    else:
+        raw = points = tuple(record.points) if record.points is not None else (0,) * n
+        moon = None
+        totals = tuple(map(add, running.totals, points))
+        if record.points is None and record.totals is not None:
+            totals = tuple(record.totals)    # this hand's points are unknown: its recorded totals are taken
+        unchecked = "; not every card was played, so its points are not checked"
+    _check_game_so_far(table, number, record.totals, totals, running, out)
+    who = " and ".join(f"seat {seat}" for seat in seen) or "no seat"
+    note = Violation(Code.VIEW_UNCHECKED, number, None, seen[0] if len(seen) == 1 else None, None,
+                     f"hand {number} is {who}'s view: the other seats' deals and passes are not checked, and their "
+                     f"plays only against the cards they revealed{unchecked}")
+    return HandResult(number, dealer, direction, tuple(raw), tuple(points), totals, moon, tuple(state.tricks_won),
+                      tuple(state.taken), tuple(state.trick_winners), tuple(out.items), held, tuple(given), (note,))
 
 
 def _sheet_hint(table: Table, points: tuple[int, ...]) -> str:
@@ -580,7 +736,7 @@ def replay_game(game: GameRecord) -> GameResult:
     if game.winners is not None:
         violations += _check_winners(game, running.winners, ended_at, len(results), totals)
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
-                      ended_at, running.winners)
+                      ended_at, running.winners, tuple(note for hand in results for note in hand.notes))
 
 
 def _check_winners(game: GameRecord, winners: tuple[int, ...], ended_at: int | None, hands: int,
