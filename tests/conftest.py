@@ -40,6 +40,8 @@ def compiled_kernel():
     run in (the installed package, as a command started from a test's folder imports it), before any
     test starts a command with a time limit: the first compile after install takes about half a
     minute, once, and a time limit guards a command's own work, not the compile (README)."""
+    if os.environ.get("HEARTS_TESTS_PRECOMPILE") == "0":  # a developer running tests that start no review
+        return
     example = Path(__file__).resolve().parents[1] / "examples" / "clean-4p-standard.json"
     # Parallel test workers (pytest-xdist) compile one at a time: the first compiles, the others wait for
     # it and then load the compiled code from numba's cache, instead of all compiling at once on few cores.
