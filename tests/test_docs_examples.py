@@ -1,6 +1,8 @@
-"""Every code example of the docs runs: each ```python block of README.md and docs/*.md, in order, page by
-page, from the repository's folder; and each ``hearts ...`` line of their ```sh blocks, in a working copy, where
-it must exit 0 (or 1 where ``validate`` or ``rules --infer`` report what they found) without a traceback. A block preceded by
+"""Every code example of the docs runs.
+
+Each ```python block of README.md and docs/*.md runs, in order, page by page, from the repository's folder. Each
+``hearts ...`` line of their ```sh blocks runs in a working copy of examples/: it must exit 0 (or 1 where
+``validate`` or ``rules --infer`` report what they found), without a traceback. A block preceded by
 ``<!-- not run -->`` is left out (a command too slow for the tests, or one that needs a cluster)."""
 
 import os
