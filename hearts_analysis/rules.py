@@ -505,7 +505,7 @@ def _preset(name: str, source: str, players: tuple[int, ...] | None = None, **fi
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in [
-    _preset("standard", "The common modern rules (the rules table of the README); 3-7 players with the classic "
+    _preset("standard", "The common modern rules (the rules table of the guide); 3-7 players with the classic "
             "removed cards."),
     _preset("omnibus", "Standard rules with Omnibus Hearts' jack of diamonds worth -10.", jack_of_diamonds=-10),
     _preset(

@@ -116,13 +116,13 @@ def test_the_left_of_dealer_lead_is_any_legal_card():
     assert f"QS {QUEEN_POINTS}." in " ".join(rules_in_words(rules, 4))
 
 
-def test_the_readme_field_table_is_the_rule_table():
-    """The README's table of rule fields lists the fields in the table's order, every named value, and
+def test_the_guide_field_table_is_the_rule_table():
+    """The guide's table of rule fields (docs/rules.md) lists the fields in the table's order, every named value, and
     each default as ``hearts rules`` says it."""
     from hearts_analysis.rules_help import value_text
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Rules and presets", 1)[1].split("\n\n| preset |", 1)[0]
+    page = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = page.split("# Rules and presets", 1)[1].split("\n\n| preset |", 1)[0]
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
             if line.startswith("| `")]
     assert [row[0].strip("`") for row in rows] == list(RULE_FIELDS)

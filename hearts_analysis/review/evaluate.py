@@ -117,7 +117,7 @@ class Settings:
     ``basic`` stays the default until the strong player is shown better on something it was not
     built to imitate (it agrees with the simulator's heuristic bot on 99% of plays). ``guard`` is
     ``basic`` that stops a lone point-taker's moon; it is not the default either: in the duplicate
-    matches of ``benchmarks/judge_strength.py`` its gain was within the noise (the README's judge table)."""
+    matches of ``benchmarks/judge_strength.py`` its gain was within the noise (benchmarks/README.md)."""
     own_model: str | None = "strong"
     """The rollout player of the judged seat's own later plays (:data:`~.policy.MODELS`); ``None``: the
     same as the others' (:attr:`model`). It models this seat, not the others, so a stronger one here
@@ -125,7 +125,7 @@ class Settings:
     as a duck-and-dump player never sees the moons it could run, nor the queens it could keep out of;
     in the duplicate matches of ``benchmarks/judge_strength.py`` it took 0.69-0.81 fewer points a hand
     than ``None`` against HeuristicBot (1,000 deals on each of two seeds), and no more against the
-    simulator's other bots (the README's judge table)."""
+    simulator's other bots (benchmarks/README.md)."""
     look_ahead: bool = True
     """At a play, the judged seat's own later decisions look a step ahead on each deal: every real choice is
     played out under the rollout players and the one that leaves the seat the fewest points is played
@@ -137,7 +137,7 @@ class Settings:
     every deal that chooses a play gets one of them per seat, in proportion to how well it explains that
     seat's cards (at the pass, before anything is seen, each as likely); ``()`` plays every other seat by
     :attr:`model`. The fresh deals that judge a cost stay with :attr:`model` and :data:`OTHER_MODEL`. In the
-    duplicate matches of ``benchmarks/judge_strength.py`` (the README's judge table) it took 0.83 ± 0.20 fewer
+    duplicate matches of ``benchmarks/judge_strength.py`` (benchmarks/README.md) it took 0.83 ± 0.20 fewer
     points a hand than ``()`` against HeuristicBot, whom the strong player copies, 0.45 ± 0.14 fewer against
     a table of HeuristicBots and RandomBots, as many as ``()`` against three judges without it, and 0.22 ±
     0.12 more against a plain player neither model was built from (``benchmarks/outside_bots.py``); the
