@@ -178,6 +178,8 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
 
 CODES: tuple[str, ...] = tuple(CATALOGUE)
 assert CODES == tuple(Code), "every Code has its catalogue entry, in the order of the enum"
+NOTES: frozenset[str] = frozenset({Code.VIEW_UNCHECKED})
+"""The codes that are notes: what the audit could not check, which leaves a game valid."""
 
 
 @dataclass(frozen=True, slots=True)

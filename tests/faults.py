@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 from hearts_analysis.cards import HEARTS, QS, parse_card
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.records.model import GameRecord, HandRecord
+from hearts_analysis.violations import NOTES
 from hearts_analysis.records.parquet import GameWriter
 from hearts_analysis.records.parquet.encode import EventEncoder, SCHEMA_V1
 from hearts_analysis.records.parquet.layout import COLUMNS, GAME_COLUMNS, HAND_COLUMNS, SCHEMA
@@ -175,6 +176,15 @@ def _unmodelled_game(game):
     return dataclasses.replace(game, unmodelled=("a scoring quirk of the program",))
 
 
+def _winner_mismatch(game):
+    """A complete game that names a winner the totals do not make (a seat with more than the lowest total)."""
+    if not game.complete:
+        return None
+    totals = replay_game(game).totals
+    losers = [name for name, total in zip(game.players, totals) if total > min(totals)]
+    return dataclasses.replace(game, winners=(losers[0],)) if losers else None
+
+
 def _queen_led_early(game):
     return _later_swap(game, lambda t, pos, seat, card, other: t == 1 and pos == 0 and other == QS)
 
@@ -182,7 +192,11 @@ def _queen_led_early(game):
 MUTATIONS = [_deal_invalid, _pass_invalid, _pass_on_hold, _wrong_first_lead, _out_of_turn, _card_not_held, _revoke,
              _points_on_first_trick, _hearts_not_broken, _hand_incomplete, _points_mismatch, _totals_mismatch,
              _game_over_early, _game_continued, _moon_choice_invalid, _queen_led_early, _unmodelled_hand, _charge_invalid,
-             _unmodelled_game]
+             _unmodelled_game, _winner_mismatch]
+
+NOT_PLANTED = {"points-impossible": "a score sheet's: tests/test_score_sheets.py",
+               **{code: "a note, never a violation: tests/test_view_validation.py" for code in NOTES}}
+"""Codes of the catalogue that no mutation of a played game can show, and where they are tested."""
 
 
 @lru_cache(maxsize=None)
@@ -196,7 +210,7 @@ def every_violation(per_table: int = 2) -> tuple[GameRecord, ...]:
             if changed is not None:
                 mutated.append(dataclasses.replace(changed, game_id=f"{game.game_id}-{mutation.__name__[1:]}"))
     found = {v.code for game in mutated for v in replay_game(game).violations}
-    assert found == set(CATALOGUE), f"not covered: {set(CATALOGUE) - found}"
+    assert found == set(CATALOGUE) - set(NOT_PLANTED), f"not covered: {set(CATALOGUE) - set(NOT_PLANTED) - found}"
     mixed = []
     for i, game in enumerate(mutated):
         mixed.append(game)

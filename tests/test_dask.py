@@ -120,7 +120,7 @@ def _commands(source, address):
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
-    from hearts_analysis.fastpath import cluster as dask_cluster
+    from hearts_analysis import cluster as dask_cluster
     monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2.0)
     source = tmp_path / "g.parquet"
     write_parquet(clean_games()[:2], source)
@@ -133,7 +133,7 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, monkeypatch):
 
 
 def test_a_scheduler_with_no_workers_is_a_bounded_wait_then_exit_2(tmp_path, monkeypatch, idle_scheduler):
-    from hearts_analysis.fastpath import cluster as dask_cluster
+    from hearts_analysis import cluster as dask_cluster
     monkeypatch.setattr(dask_cluster, "WORKERS_SECONDS", 2.0)
     source = tmp_path / "g.parquet"
     write_parquet(clean_games()[:2], source)

@@ -19,7 +19,7 @@ from hearts_analysis.simulate import simulate_games
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "clean-4p-standard.json"
-REAL = Path("/work/shared/real-logs")
+from test_real_logs import REAL
 TREND_LOG = REAL / "trend-lookahead-hearts_logs.log"
 TREND_EVENTS = REAL / "derived" / "trend-derived" / "trend-lookahead-hearts_logs.events.jsonl"
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,9 @@ from hearts_analysis.review.report import game_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
 
-TREND = Path("/work/shared/real-logs/trend-lookahead-hearts_logs.log")
+from test_real_logs import REAL
+
+TREND = REAL / "trend-lookahead-hearts_logs.log"
 
 
 @pytest.fixture(scope="module")

@@ -1,20 +1,7 @@
 """OpenSpiel ``hearts`` histories <-> ``hearts-game/1`` records.
 
 An OpenSpiel history is one hand as a space-separated list of integer actions
-(as OpenSpiel's C++ hearts game defines them; its xinxin game generator writes one
-per line):
-
-- action 0 is the pass direction: 0 no pass, 1 left, 2 across, 3 right; the
-  receiver of a pass is ``(passer + direction) % 4`` (``PassDir``, ``ApplyPassAction``);
-- 52 deal actions: the i-th card dealt goes to player ``i % 4`` (``ApplyDealAction``);
-- unless the direction is 0, 12 pass actions: player 0's three cards, then
-  player 1's, 2's, 3's (``current_player_`` moves on after every third card);
-- up to 52 plays; who plays is implied: the holder of 2C leads, play goes to
-  ``player + 1``, the trick winner leads the next trick.
-
-Cards are ``rank * 4 + suit`` with suits clubs, diamonds, hearts, spades and
-ranks 2 (0) to ace (12); players 0-3 are North, East, South, West and sit as our
-seats 0-3 (clockwise, play passes to seat + 1, ``left`` is seat + 1).
+(:mod:`.openspiel_history` reads and writes one).
 
 OpenSpiel's game is a single hand, so a plain history file (one history per
 line, nothing else) becomes games of one hand under the ``openspiel`` preset,

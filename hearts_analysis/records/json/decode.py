@@ -266,18 +266,8 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
     plays = _fast_plays(obj["plays"], n)
     if plays is None:
         plays = _careful_plays(obj["plays"], n, field)
-    dealer = obj.get("dealer")
-    if dealer is not None:
-        dealer = _int(dealer, f"{field}.dealer", 0, n - 1)
-    direction = obj.get("pass_direction")
-    if direction is not None and direction not in PASS_DIRECTIONS:
-        raise _fail(f"{field}.pass_direction",
-                    f"unknown direction {shown(direction)} (allowed: {', '.join(PASS_DIRECTIONS)})")
-    moon = obj.get("moon")
-    if moon is not None and moon not in MOON_CHOICES:
-        raise _fail(f"{field}.moon", f"unknown moon choice {shown(moon)} (allowed: {', '.join(MOON_CHOICES)})")
+    dealer, direction, moon, totals = _hand_fields(obj, n, field)
     points = _ints(obj["points"], f"{field}.points", n) if obj.get("points") is not None else None
-    totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
     extra = _shallow({k: v for k, v in obj.items() if k not in HAND_KEYS}, field)
     return HandRecord(deal=deal_cards, plays=plays, passes=passes, dealer=dealer,
                       pass_direction=direction, moon=moon, points=points, totals=totals,
@@ -287,11 +277,9 @@ def _hand_from_dict(obj: Any, n: int, field: str) -> HandRecord:
 _CARDS_KEYS = frozenset(("deal", "passes", "plays"))
 
 
-def _sheet_hand(obj: dict, n: int, field: str, nulls: frozenset[str]) -> HandRecord:
-    """A score-sheet hand: ``points`` (and maybe ``totals``, ``moon``), no cards."""
-    if obj.get("points") is None:
-        raise _fail(f"{field}.deal", "missing: the cards dealt to each seat (or, on a score sheet, the hand's "
-                    "points)")
+def _hand_fields(obj: dict, n: int, field: str) -> tuple:
+    """A hand's ``dealer``, ``pass_direction``, ``moon`` and ``totals``, checked (a played hand's and a score
+    sheet's alike)."""
     dealer = obj.get("dealer")
     if dealer is not None:
         dealer = _int(dealer, f"{field}.dealer", 0, n - 1)
@@ -303,6 +291,15 @@ def _sheet_hand(obj: dict, n: int, field: str, nulls: frozenset[str]) -> HandRec
     if moon is not None and moon not in MOON_CHOICES:
         raise _fail(f"{field}.moon", f"unknown moon choice {shown(moon)} (allowed: {', '.join(MOON_CHOICES)})")
     totals = _ints(obj["totals"], f"{field}.totals", n) if obj.get("totals") is not None else None
+    return dealer, direction, moon, totals
+
+
+def _sheet_hand(obj: dict, n: int, field: str, nulls: frozenset[str]) -> HandRecord:
+    """A score-sheet hand: ``points`` (and maybe ``totals``, ``moon``), no cards."""
+    if obj.get("points") is None:
+        raise _fail(f"{field}.deal", "missing: the cards dealt to each seat (or, on a score sheet, the hand's "
+                    "points)")
+    dealer, direction, moon, totals = _hand_fields(obj, n, field)
     extra = _shallow({k: v for k, v in obj.items() if k not in HAND_KEYS}, field)
     return HandRecord(deal=None, plays=None, pass_direction=direction, dealer=dealer, moon=moon,
                       points=_ints(obj["points"], f"{field}.points", n), totals=totals,
