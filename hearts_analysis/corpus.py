@@ -73,7 +73,7 @@ class Corpus(Mapping[str, pd.DataFrame]):
 
     games: pd.DataFrame
     """One row per game: ``game``, ``source``, ``game_id``, ``players``, ``seats``, ``rules`` (JSON as
-    written), ``preset``, ``played_at``, ``complete``, ``hands``."""
+    written), ``preset``, ``played_at``, ``complete``, ``winners`` (as recorded), ``hands``."""
     hands: pd.DataFrame
     """One row per hand: ``game``, ``hand``, ``dealer``, ``pass_direction``, ``moon``, ``points``, ``totals``
     (as recorded)."""
@@ -179,7 +179,8 @@ class _Builder:
                 "seats": header.seats, "rules": group.game_columns["rules"][g].as_py(),
                 "preset": header.rules.preset,
                 "played_at": None if header.played_at is None else str(header.played_at),
-                "complete": header.complete, "hands": hand_counts[g]})
+                "complete": header.complete, "winners": None if header.winners is None else list(header.winners),
+                "hands": hand_counts[g]})
         self.hand_parts.append({
             "game": number[group.hand_game][keep_hand], "hand": hand_numbers[keep_hand],
             "dealer": group.dealer[keep_hand], "pass_direction": group.pass_direction[keep_hand],
@@ -233,7 +234,7 @@ class _Builder:
 
 _GAME_DTYPES = {"game": np.int32, "source": "string", "game_id": "string", "players": _NAME_LISTS,
                 "seats": np.int8, "rules": "string", "preset": "category", "played_at": "string",
-                "complete": "boolean", "hands": np.int32}
+                "complete": "boolean", "winners": _NAME_LISTS, "hands": np.int32}
 
 
 _CARD_COLUMNS = {"game": np.int32, "hand": np.int16, "index": np.int16, "trick": np.int8, "seat": np.int8,

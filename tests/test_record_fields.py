@@ -143,7 +143,10 @@ def test_the_json_schema_names_the_fields_of_the_model():
     assert tuple(schema["properties"]) == GAME_KEYS
     assert tuple(hand["properties"]) == HAND_KEYS
     assert set(schema["required"]) == {f.key for f in GAME_FIELDS if f.required}
-    assert set(hand["required"]) == {f.key for f in HAND_FIELDS if f.required}
+    played, sheet = hand["anyOf"]    # a played hand, or a score sheet's: points and no cards
+    assert set(played["required"]) == {f.key for f in HAND_FIELDS if f.required}
+    assert set(sheet["required"]) == {"points"} and {"deal", "passes", "plays"} == {
+        forbidden for rule in sheet["not"]["anyOf"] for forbidden in rule["required"]}
 
 
 def test_the_parquet_layout_document_shows_the_schema_and_where_each_field_is_kept():
@@ -198,7 +201,7 @@ def test_a_bad_reference_field_names_the_file_the_record_and_the_field_and_the_r
         wrong["hands"][1][key] = bad
         path = tmp_path / "games.jsonl"
         path.write_bytes(orjson.dumps(good) + b"\n" + orjson.dumps(wrong) + b"\n" + orjson.dumps(good) + b"\n")
-        items = list(read_games(path))
+        items = list(read_games(path, keep_duplicates=True))  # the good game twice, on purpose
         assert [item.error is None for item in items] == [True, False, True], key
         error = items[1].error
         assert error.source.endswith("games.jsonl:2") and error.field == field, (error.source, error.text())
