@@ -235,6 +235,9 @@ def main() -> None:
     parser.add_argument("--own-model", default=Settings.own_model,
                         help="the judge's Settings.own_model (the rollout player of its own later plays; none: "
                              "the same as the others')")
+    parser.add_argument("--level", choices=("corpus", "deep"),
+                        help="start from a review level's settings (hearts_analysis.review.levels) instead of the "
+                             "options above; --set still applies")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="any other field of the judge's Settings, e.g. --set pass_finalists=16 (a Python literal)")
     args = parser.parse_args()
@@ -244,6 +247,9 @@ def main() -> None:
                         infer=(None if not args.infer else args.infer if "," not in args.infer
                                else tuple(args.infer.split(","))), exact_tricks=args.exact_tricks,
                         own_model=None if args.own_model == "none" else args.own_model)
+    if args.level:
+        from hearts_analysis.review.levels import settings_at
+        settings = settings_at(args.level)
     settings = dataclasses.replace(settings, **dict(_field(item) for item in args.set))
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
           f"mix={settings.mix}, identify={settings.identify}, infer={settings.infer}, "
