@@ -195,8 +195,10 @@ def every_violation(per_table: int = 2) -> tuple[GameRecord, ...]:
             changed = mutation(game)
             if changed is not None:
                 mutated.append(dataclasses.replace(changed, game_id=f"{game.game_id}-{mutation.__name__[1:]}"))
-    found = {v.code for game in mutated for v in replay_game(game).violations}
-    assert found == set(CATALOGUE), f"not covered: {set(CATALOGUE) - found}"
+    found = {v.code for game in mutated for result in [replay_game(game)] for v in result.violations + result.notes}
+    # a score sheet's codes and a view's note need records of another shape (tests/test_violations.py has them)
+    other_shapes = {"points-impossible", "winner-mismatch", "view-unchecked"}
+    assert found == set(CATALOGUE) - other_shapes, f"not covered: {set(CATALOGUE) - other_shapes - found}"
     mixed = []
     for i, game in enumerate(mutated):
         mixed.append(game)

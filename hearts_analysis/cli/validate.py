@@ -59,7 +59,7 @@ def summary_line(summary: Summary, paint: Painter = plain) -> str:
     else:
         parts.append(paint("no violations", "bold green"))
     if summary.notes:
-        parts.append(f"{summary.notes:,} note{'s' if summary.notes != 1 else ''} (not checked; see view-unchecked)")
+        parts.append(f"{summary.notes:,} note{'s' if summary.notes != 1 else ''} (what was not checked: view-unchecked, unmodelled)")
     if summary.errors:
         parts.append(f"{summary.errors:,} unreadable record{'s' if summary.errors != 1 else ''}")
     return ", ".join(parts)
