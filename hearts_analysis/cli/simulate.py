@@ -35,7 +35,7 @@ from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
 from ..simulate import BOT_KINDS, BotFactory, make_pool, parse_mix, simulate_games, simulate_pool
-from ..text import os_error_text, shown
+from ..text import counted, os_error_text, shown
 from .app import SET_OPTION, app, fail, rules_from_options
 from .progress import progress
 
@@ -149,4 +149,4 @@ def simulate(
                 raise fail(os_error_text(error, output))
     elapsed = time.perf_counter() - started
     where = "stdout" if output == "-" else output
-    typer.echo(f"wrote {tally[0]:,} games ({tally[1]:,} hands) to {where} in {elapsed:.1f}s", err=True)
+    typer.echo(f"wrote {counted(tally[0], 'game')} ({counted(tally[1], 'hand')}) to {where} in {elapsed:.1f}s", err=True)

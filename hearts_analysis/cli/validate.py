@@ -29,7 +29,7 @@ from typing import Optional
 import typer
 
 from ..corpus_audit import Summary
-from ..text import terminal_safe
+from ..text import counted, terminal_safe
 from .streams import data_form
 from .app import KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
@@ -52,7 +52,7 @@ def violation_line(source: str, violation: dict, paint: Painter = plain) -> str:
 
 
 def summary_line(summary: Summary, paint: Painter = plain) -> str:
-    parts = [f"{summary.games:,} game{'s' if summary.games != 1 else ''} ({summary.hands:,} hands) checked"]
+    parts = [f"{counted(summary.games, 'game')} ({counted(summary.hands, 'hand')}) checked"]
     if summary.violations:
         parts.append(paint(f"{summary.violations:,} violation{'s' if summary.violations != 1 else ''} "
                            f"in {summary.invalid_games:,} game{'s' if summary.invalid_games != 1 else ''}", "bold red"))
