@@ -3,8 +3,10 @@
 Every example is a simulated game (deterministic seeds); the ones that show
 violations get them by small, searched edits of a clean game, each chosen so
 that it produces exactly the violation it is meant to show. Each game lists
-the codes it must produce in ``expected_violations`` (an unknown field, kept
-and ignored by the toolkit, read by the tests).
+the codes it must produce in ``expected_violations`` and, where it has some,
+the notes in ``expected_notes`` (what the audit does not check, e.g. an
+importer's ``unmodelled``; they leave the game valid): unknown fields, kept and
+ignored by the toolkit, read by the tests.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ def simulated(preset: str, players: int, seed: int, **overrides) -> dict:
 
 def codes(game: dict) -> list[str]:
     return sorted(v.code for v in replay_game(game_from_dict(game)).violations)
+
+
+def note_codes(game: dict) -> list[str]:
+    return sorted(n.code for n in replay_game(game_from_dict(game)).notes)
 
 
 def first_with_moon(preset: str, players: int = 4, start: int = 0, **overrides) -> dict:
@@ -165,6 +171,7 @@ def _every_violation(base: dict) -> list[dict]:
     hands.append(extra)
     game["game_id"] = "example-every-violation"
     game["expected_violations"] = codes(game)
+    game["expected_notes"] = note_codes(game)
 
     short = simulated("standard", 4, 2)
     short["hands"] = short["hands"][:3]
@@ -190,6 +197,8 @@ def _every_violation(base: dict) -> list[dict]:
 def write(name: str, games: list[dict]) -> None:
     for game in games:
         game.setdefault("expected_violations", codes(game))
+        if note_codes(game):
+            game.setdefault("expected_notes", note_codes(game))
     path = HERE / name
     if name.endswith(".jsonl"):
         path.write_bytes(b"".join(orjson.dumps(g) + b"\n" for g in games))

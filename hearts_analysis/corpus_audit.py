@@ -39,7 +39,8 @@ from .rules import Rules
 
 GameReport = dict[str, Any]
 """``{"source", "game_id", "players", "valid", "violations", "hands", "totals", "winners", "complete", "notes"}``:
-``notes``, present where there are some, says what could not be checked (a view's hands, ``view-unchecked``); a note leaves the game valid."""
+``notes``, present where there are some, says what could not be checked (a view's hands, ``view-unchecked``; an importer's
+``unmodelled``); a note leaves the game valid."""
 
 
 def audit_report(source: str, game_id: str | None, players: list[str], violations: list[dict[str, Any]],

@@ -505,7 +505,8 @@ def _preset(name: str, source: str, players: tuple[int, ...] | None = None, **fi
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in [
-    _preset("standard", "The common modern rules (the rules table of the guide); 3-7 players with the classic "
+    _preset("standard", "The common modern rules (each field's default: the field table of docs/rules.md); 3-7 "
+            "players with the classic "
             "removed cards."),
     _preset("omnibus", "Standard rules with Omnibus Hearts' jack of diamonds worth -10.", jack_of_diamonds=-10),
     _preset(
@@ -617,6 +618,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
         "from that reader.",
         players=(4,), pass_cycle=["left", "right", "across", "hold"]),
 ]}
+"""The presets by name. ``classic``, ``online`` and ``killer_hearts`` play exactly as ``standard`` at the
+player counts their sources name: the name records where a corpus's rules come from."""
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -13,6 +13,7 @@ is its ``source``; this module only reads them and spells out the defaults.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,6 +117,9 @@ class PresetHelp:
     """The player counts its source plays it with."""
     differences: tuple[Difference, ...]
     """Where it plays unlike ``standard`` (with the same player count), field by field."""
+    aliases: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """For ``standard``: the presets that play exactly as it does at every player count they name
+    (a name for their source, not other rules), with those counts."""
 
     @property
     def same_as_standard(self) -> tuple[int, ...]:
@@ -127,7 +131,10 @@ class PresetHelp:
         """The preset against ``standard``, in words: the same, or where and how it differs."""
         same = self.same_as_standard
         if self.name == "standard":
-            return f"Played by {players_text(self.players)}."
+            same_as = "; ".join(f"{name} ({players_text(counts)})" for name, counts in self.aliases)
+            return f"Played by {players_text(self.players)}." + (
+                f" These presets play exactly as standard (they name their source, not other rules): {same_as}."
+                if same_as else "")
         if same == self.players:
             return f"The same as standard for {players_text(same)}."
         lead = f"The same as standard for {players_text(same)}; differs " if same else "Differs from standard "
@@ -157,4 +164,12 @@ def preset_help(name: str) -> PresetHelp:
 
 
 def all_preset_help() -> list[PresetHelp]:
-    return [preset_help(name) for name in PRESETS]
+    """Every preset's help; ``standard``'s names the presets that are the same rules under another name.
+
+    >>> all_preset_help()[0].comparison().split(": ")[-1]
+    'classic (3-7 players); online (4 players); killer_hearts (4 players).'
+    """
+    helps = [preset_help(name) for name in PRESETS]
+    aliases = tuple((h.name, h.players) for h in helps
+                    if h.name != "standard" and h.same_as_standard == h.players)
+    return [dataclasses.replace(h, aliases=aliases) if h.name == "standard" else h for h in helps]

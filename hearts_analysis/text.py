@@ -229,3 +229,13 @@ def csv_frame(data):
     for name in text_columns:
         data[name] = data[name].map(csv_safe, na_action="ignore")
     return data
+
+
+def counted(number: int, noun: str) -> str:
+    """A count and its noun, agreeing: ``1 game``, ``1,200 games``, ``0 hands``, ``2 replies``.
+
+    >>> counted(1, "game"), counted(1200, "hand"), counted(0, "hand"), counted(2, "reply"), counted(1, "deal")
+    ('1 game', '1,200 hands', '0 hands', '2 replies', '1 deal')
+    """
+    plural = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    return f"{number:,} {noun if number == 1 else plural}"

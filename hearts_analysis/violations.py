@@ -148,10 +148,11 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
          "AH is recorded as charged, but the rules allow no charges; seat 2 led charged QS to the first "
          "spade trick while holding 4S."),
     Rule(Code.UNMODELLED, "The log uses something the engine does not model",
-         "An imported log may hold a rule or an event that no rule field describes (a keeper pass, a "
-         "scoring quirk of the program that wrote it). The record keeps it, and the audit names it here "
-         "instead of judging the game as if it were not there.",
-         "A game scored under rules the engine only approximates must not pass as checked.",
+         "A note, not a violation: it leaves the game valid. An imported log may hold a rule or an event "
+         "that no rule field describes (a keeper pass, a scoring quirk of the program that wrote it). The "
+         "record keeps it, and the audit names it here: everything else of the game is checked, and what "
+         "depends on the construct (the cards a keeper pass moved) is taken as recorded.",
+         "The log is not wrong for using it; the audit says what it does not vouch for.",
          "Hand 4: keeper pass (the seats kept and re-passed cards among themselves)."),
     Rule(Code.POINTS_IMPOSSIBLE, "A score sheet's hand could not have scored so",
          "On a score sheet (points without the cards) each hand's points must be what some way of taking "
@@ -178,7 +179,7 @@ CATALOGUE: dict[str, Rule] = {r.code: r for r in [
 
 CODES: tuple[str, ...] = tuple(CATALOGUE)
 assert CODES == tuple(Code), "every Code has its catalogue entry, in the order of the enum"
-NOTES: frozenset[str] = frozenset({Code.VIEW_UNCHECKED})
+NOTES: frozenset[str] = frozenset({Code.UNMODELLED, Code.VIEW_UNCHECKED})
 """The codes that are notes: what the audit could not check, which leaves a game valid."""
 
 

@@ -346,9 +346,7 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
     result = Audit(totals=[0] * n)
     carried = [0] * n
     ended_after = None
-    # an importer's list of what the engine does not model: one report each, game first, then by hand
-    for k, holder in [(None, game), *enumerate(game["hands"], 1)]:
-        result.violations += [("unmodelled", k, None, None, None)] * len(holder.get("unmodelled") or ())
+    # an importer's list of what the engine does not model: notes, not violations (the game stays valid)
     for k, hand in enumerate(game["hands"], 1):
         found: list[Found] = []
         if hand.get("charged") and not rules.get("charges"):  # a charge under rules without charging

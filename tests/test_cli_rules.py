@@ -63,6 +63,8 @@ def test_rules_text_speaks_plainly_and_says_where_presets_coincide():
     assert "pass_cycle left for 3 players (standard: left right)" in presets["basic"]
     assert "pass_cycle left for 4 players (standard: left right across hold)" in presets["basic"]
     assert "The same as standard" not in presets["black_queen"]
+    assert ("These presets play exactly as standard (they name their source, not other rules): "
+            "classic (3-7 players); online (4 players); killer_hearts (4 players).") in presets["standard"]
     assert "Cards taken out of the deck. Left unset, they depend on the player count." in flat
 
 

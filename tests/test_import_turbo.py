@@ -79,7 +79,7 @@ def test_simulated_games_round_trip():
     assert again.getvalue() == out.getvalue()
 
 
-def test_a_keeper_pass_is_imported_and_named_in_the_audit():
+def test_a_keeper_pass_is_imported_and_named_in_the_audit(tmp_path):
     game = turbo_games(1, seed=3)[0]
     out = io.StringIO()
     tu.write([game], out)
@@ -94,11 +94,24 @@ def test_a_keeper_pass_is_imported_and_named_in_the_audit():
     hand = back.hands[3]
     assert hand.deal == game.hands[3].deal and hand.passes is None
     assert hand.extra["turbo_keeper"]["sent"][0] == deal["north"][:3]
-    violations = replay_game(back).violations
-    assert [(v.code, v.hand) for v in violations] == [("unmodelled", 4)]
-    assert "keeper pass" in violations[0].message
+    result = replay_game(back)   # a note of what is not checked: the game stays valid
+    assert result.valid and result.violations == ()
+    assert [(n.code, n.hand) for n in result.notes] == [("unmodelled", 4)]
+    assert "keeper pass" in result.notes[0].message
     with pytest.raises(ExportError, match="keeper pass"):
         tu.write([back], io.StringIO())
+    # hearts validate: exit 0, the note counted and shown in the game's audit
+    from typer.testing import CliRunner
+    from hearts_analysis.cli import app
+    from hearts_analysis.records.json import dumps_game
+    path = tmp_path / "keeper.jsonl"
+    path.write_bytes(dumps_game(back) + b"\n")
+    done = CliRunner().invoke(app, ["validate", str(path)])
+    assert done.exit_code == 0, done.output
+    assert "no violations" in done.output and "1 note " in done.output
+    doc = json.loads(CliRunner().invoke(app, ["validate", str(path), "--format", "json"]).output)
+    (report,) = doc["games"]
+    assert report["valid"] and [n["code"] for n in report["notes"]] == ["unmodelled"]
 
 
 def test_sniff_and_registry():

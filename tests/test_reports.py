@@ -441,3 +441,25 @@ def test_cli_a_folder_of_one_game_still_gives_the_audit(tmp_path, monkeypatch):
     assert [n for n in names if not n.startswith("player-")] == ["assets", "audit.html", "game-clean-1.html",
                                                                  "index.html", "players.html"]
     assert "open reports/index.html in a browser" in result.output
+
+
+def test_the_score_graph_draws_the_target_only_where_the_rules_end_a_game_at_one():
+    from hearts_analysis.reports.game import score_figure
+    from hearts_analysis.simulate import simulate_games
+    for preset, target in (("standard", 40), ("trend_hearts", None)):
+        result = replay_game(next(simulate_games(1, Rules.preset(preset, target=40), seed=5)))
+        texts = [a.text for a in score_figure(result).layout.annotations]
+        assert texts == ([f"target {target}"] if target else []), preset
+
+
+def test_player_charts_count_games_in_whole_numbers_and_keep_the_axis_title_clear():
+    from hearts_analysis.reports.site import accuracy_figure, rating_figure, results_figure
+    games = [{"game": i, "game_id": f"g{i}", "points": 5, "average": 6.5, "rating": 25, "rating_sigma": 8,
+              "accuracy": 80.0} for i in range(2)]
+    for make in (results_figure, rating_figure, accuracy_figure):
+        layout = make(games)["layout"]
+        assert layout["xaxis"]["tickformat"] == "d" and layout["xaxis"]["dtick"] == 1, make.__name__
+    many = results_figure(games * 100)["layout"]["xaxis"]
+    assert many["tickformat"] == "d" and "dtick" not in many   # plotly's own whole-number steps
+    template = results_figure(games)["layout"]["template"]["layout"]
+    assert template["yaxis"]["automargin"] is True and template["yaxis"]["title"]["standoff"] > 0

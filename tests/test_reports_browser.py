@@ -393,7 +393,7 @@ def test_review_filter_shows_one_player_and_the_names_stay_text(watched, reviewe
     assert all(shown.nth(i).get_attribute("data-seat") == seat for i in range(shown.count()))
     assert page.locator("#review-counts tbody tr:not([hidden])").count() == 1
     visible = page.evaluate("document.querySelector('[data-figure=\"fig-review\"]').data.map(t => t.visible)")
-    assert visible.count(True) == 1
+    assert visible.count(True) == 2   # the player's points and its legend entry
     page.get_by_label("This player only").select_option("")
     assert page.locator("#review-flagged tbody tr:not([hidden])").count() == total
     _inert(page)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from hearts_analysis.cards import card_name
+from hearts_analysis.reports import charts
 from hearts_analysis.reports.extras import GameExtras
 from hearts_analysis.reports.game import REPORT_HANDS, render_game_report
 from hearts_analysis.review.page import accuracy_interval, fragment, play_number, review_page
@@ -115,7 +116,11 @@ def test_counts_graph_and_filter_markup(page_html):
     assert options[-5:] == ["", "0", "1", "2", "3"]
     assert any(attrs.get("id") == "review-filter" and "hidden" in attrs for attrs in page.named("div"))
     figure = page.data("fig-review")
-    assert [trace["meta"] for trace in figure["data"]] == [0, 1, 2, 3]
+    # per seat: its points (no legend entry), then its legend entry (no point) in the seat's colour and marker
+    assert [trace["meta"] for trace in figure["data"]] == [0, 0, 1, 1, 2, 2, 3, 3]
+    for seat, (points, entry) in enumerate(zip(figure["data"][::2], figure["data"][1::2])):
+        assert points["showlegend"] is False and entry["customdata"] == [] and entry["legendgroup"] == str(seat)
+        assert entry["marker"]["color"] == charts.colour(seat) and entry["marker"]["symbol"] == charts.MARKERS[seat]
     points = sum(len(trace["customdata"]) for trace in figure["data"])
     assert points == sum(1 for d in document["decisions"] if not d["forced"])
     assert all(len(c) == 2 for trace in figure["data"] for c in trace["customdata"])

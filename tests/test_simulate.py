@@ -160,3 +160,24 @@ def test_the_judge_sits_at_the_table_among_the_bots(tmp_path):
     (game,) = read_jsonl(out)
     assert sorted(game.extra["bots"]) == ["heuristic", "heuristic", "heuristic", "judge"]
     assert replay_game(game).valid and replay_game(game).complete
+
+
+def test_a_game_cut_at_the_hand_limit_is_named_and_marked_incomplete(tmp_path, monkeypatch):
+    """A target no game reaches: each game stops at the limit, the run says which, and the records say so."""
+    from hearts_analysis.simulate import game as game_module
+    monkeypatch.setattr(game_module, "simulate_game", _limited(game_module.simulate_game, 3))
+    out = tmp_path / "long.jsonl"
+    done = CliRunner().invoke(app, ["simulate", "--games", "2", "--set", "target=80000", "--seed", "1", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    records = [orjson.loads(line) for line in out.read_text().splitlines()]
+    assert [r["complete"] for r in records] == [False, False] and all(len(r["hands"]) == 3 for r in records)
+    assert "warning: 2 games stopped after" in done.output and "sim-1-1, sim-1-2" in done.output
+    fine = CliRunner().invoke(app, ["simulate", "--games", "1", "--set", "target=30", "-o", str(tmp_path / "a.jsonl")])
+    assert fine.exit_code == 0 and "warning" not in fine.output
+
+
+def _limited(simulate_game, hands):
+    def play(*args, **kwargs):
+        kwargs["max_hands"] = hands
+        return simulate_game(*args, **kwargs)
+    return play

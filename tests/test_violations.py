@@ -4,6 +4,7 @@ Each case is ``(game, expected)`` where ``expected`` lists every violation the
 engine must report, in order, as ``(code, hand, trick, seat, card)``.
 """
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -177,12 +178,6 @@ CASES = {
                                rules=tiny_rules(DEAL, charges=["QS"]), charged=cards("QS")),
                      [V(("charge-invalid", 1, 3, 0, "QS"))], id="charged-card-to-first-trick-of-its-suit"),
     ],
-    "unmodelled": [
-        # an importer's note on a hand: reported before the hand's own checks, which still run
-        pytest.param(with_play(FEW, unmodelled=("keeper pass",)),
-                     [V(("unmodelled", 1, None, None, None)), V(("hand-incomplete", 1, 3, None, None))],
-                     id="keeper-pass"),
-    ],
     "points-impossible": [
         # a score sheet (points, no cards): 27 points in a hand of 26
         pytest.param(game_from_dict({"players": ["a", "b", "c", "d"], "hands": [{"points": [1, 13, 8, 5]}]}),
@@ -234,6 +229,8 @@ def test_the_engine_reports_typed_codes_written_as_their_text():
     viewed = replay_game(view_of(with_play(PLAY, points=POINTS), 0))   # notes: what a view leaves unchecked
     assert viewed.valid and all(type(note.code) is Code for note in viewed.notes)
     seen.update(note.code for note in viewed.notes)
+    noted = replay_game(with_play(PLAY, points=POINTS, unmodelled=("keeper pass",)))
+    seen.update(note.code for note in noted.notes)
     assert seen == set(Code)
     assert [rule.code for rule in CATALOGUE.values()] == list(Code)
     with pytest.raises(AttributeError):
@@ -241,9 +238,19 @@ def test_the_engine_reports_typed_codes_written_as_their_text():
 
 
 def test_every_catalogue_entry_has_a_triggering_case():
-    notes = {"view-unchecked"}   # a note leaves the game valid: test_view_validation.py triggers it
+    notes = {"view-unchecked", "unmodelled"}   # notes leave the game valid: tested below and in test_view_validation.py
     assert set(CASES) | notes == set(CATALOGUE) == set(CODES)
     assert all(CASES[code] for code in CODES if code not in notes)
+
+
+def test_an_importers_unmodelled_note_is_a_note_that_leaves_the_game_valid():
+    """A keeper pass on a hand, a scoring quirk on the game: notes, game first; the hand's checks still run."""
+    clean = replay_game(with_play(PLAY, points=POINTS, unmodelled=("keeper pass",)))
+    assert clean.valid and clean.violations == ()
+    assert [(n.code, n.hand) for n in clean.notes] == [("unmodelled", 1)] and "keeper pass" in clean.notes[0].message
+    both = replay_game(dataclasses.replace(with_play(FEW, unmodelled=("keeper pass",)), unmodelled=("a quirk",)))
+    assert [(n.code, n.hand) for n in both.notes] == [("unmodelled", None), ("unmodelled", 1)]
+    assert located(both) == [V(("hand-incomplete", 1, 3, None, None))] and not both.valid
 
 
 def test_independent_violations_in_later_hands_are_still_found():

@@ -31,7 +31,7 @@ import typer
 
 from ..records.convert import convert as convert_games
 from ..records.errors import Item
-from ..text import os_error_text, terminal_safe
+from ..text import counted, os_error_text, terminal_safe
 from .streams import data_form
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, app, error_line, fail
 from .progress import progress
@@ -98,8 +98,7 @@ def convert(
     except ValueError as error:
         raise fail(str(error))
     if not quiet:
-        plural = "s" if done.games != 1 else ""
-        summary = f"converted {done.games:,} game{plural} ({done.hands:,} hands) into {target}"
+        summary = f"converted {counted(done.games, 'game')} ({counted(done.hands, 'hand')}) into {target}"
         if done.errors:
             summary += f"; {done.errors:,} unreadable record{'s' if done.errors != 1 else ''} skipped"
         typer.echo(summary, err=True)
@@ -122,9 +121,8 @@ def _append(sources: list[str], target: str, partition_size: Optional[int], repo
     except ValueError as error:
         raise fail(str(error))
     if not quiet:
-        plural = "s" if done.games != 1 else ""
         parts = f" as {', '.join(done.parts)}" if done.parts else ""
-        summary = f"appended {done.games:,} game{plural} ({done.hands:,} hands) to {target}{parts}"
+        summary = f"appended {counted(done.games, 'game')} ({counted(done.hands, 'hand')}) to {target}{parts}"
         if done.skipped:
             summary += f"; skipped {done.skipped:,} already there" + ("" if verbose else " (--verbose names them)")
         if done.without_id:

@@ -51,7 +51,7 @@ from ..records.json import dumps_game, read_document
 from ..records.json.files import too_long_for_a_line
 from ..records.sources import (folder_files, foreign_reader, input_problem, iter_sources, open_log, recognise_text,
                                wide_text_check, write_any)
-from ..text import os_error_text, terminal_safe
+from ..text import counted, os_error_text, terminal_safe
 from .streams import data_form
 from .app import EXIT_BAD_INPUT, app, error_line, fail
 
@@ -139,7 +139,7 @@ def import_openspiel(
         _write_games(games, output)
     under = f" under {openspiel.game_string(rules)}" if rules is not None else ""
     typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''}{under}"
-               + (f"; {errors:,} bad line(s)" if errors else "") + _nothing_written(games, output), err=True)
+               + (f"; {counted(errors, 'bad line')}" if errors else "") + _nothing_written(games, output), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
 
 
@@ -253,8 +253,7 @@ def export_openspiel(
     where = " or ".join(f"pyspiel.load_game({s!r})" for s in strings) or \
         f"pyspiel.load_game({openspiel.game_string(chosen or {})!r})"
     each = " (each game's is on its '# game_string:' line)" if len(strings) > 1 else ""
-    typer.echo(f"exported {hands:,} hand{'s' if hands != 1 else ''} from {exported:,} "
-               f"game{'s' if exported != 1 else ''}; load them with {where}{each}"
+    typer.echo(f"exported {counted(hands, 'hand')} from {counted(exported, 'game')}; load them with {where}{each}"
                + (f"; {errors:,} game(s) or record(s) left out" if errors else "") + _nothing_written(exports, output),
                err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else 0)
@@ -341,7 +340,7 @@ def import_files(paths: list[str], output: str, module: ModuleType | None) -> in
     if games:   # nothing read at all: an existing output is left as it was
         _write_games(games, output)
     hands = sum(len(game.hands) for game in games)
-    typer.echo(f"imported {len(games):,} game{'s' if len(games) != 1 else ''} ({hands:,} hands)"
+    typer.echo(f"imported {counted(len(games), 'game')} ({counted(hands, 'hand')})"
                + (f"; {errors:,} could not be read" if errors else "") + _nothing_written(games, output), err=True)
     return EXIT_BAD_INPUT if errors else 0
 

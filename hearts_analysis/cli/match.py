@@ -25,7 +25,7 @@ from ..match import MatchConfig, PlayerError, Tally, csv_text, players_of, run_m
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
-from ..text import os_error_text, shown
+from ..text import counted, os_error_text, shown
 from .app import SET_OPTION, Format, app, fail, rules_from_options
 from .progress import progress
 
@@ -111,8 +111,8 @@ def match(
         typer.echo(csv_text(doc), nl=False)
     else:
         typer.echo(text(doc))
-    where = f"; wrote {doc['hands']:,} games to {output}" if output else ""
-    typer.echo(f"played {doc['deals']:,} deals ({doc['hands']:,} hands) in "
+    where = f"; wrote {counted(doc['hands'], 'game')} to {output}" if output else ""
+    typer.echo(f"played {counted(doc['deals'], 'deal')} ({counted(doc['hands'], 'hand')}) in "
                f"{time.perf_counter() - started:.1f}s{where}", err=True)
 
 

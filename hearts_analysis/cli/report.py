@@ -30,7 +30,7 @@ from ..corpus_audit import game_report
 from ..cpus import worker_count
 from ..engine.replay import replay_game
 from ..records.sources import iter_sources
-from ..text import shown, terminal_safe
+from ..text import counted, shown, terminal_safe
 from .app import SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
 from .review_options import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
@@ -293,14 +293,14 @@ def _site(paths: list[str], folder: Path, forced, max_games: int, reviewing, sit
 
 def site_line(built) -> str:
     """The one line that sums up a site."""
-    parts = [f"site: {built.games:,} game{'s' if built.games != 1 else ''} ({built.hands:,} hands)",
+    parts = [f"site: {counted(built.games, 'game')} ({counted(built.hands, 'hand')})",
              f"{built.violations:,} violation{'s' if built.violations != 1 else ''}",
              f"{built.players:,} player{'s' if built.players != 1 else ''}",
-             f"{built.pages:,} pages ({built.bytes / 1e6:.1f} MB)"]
+             f"{counted(built.pages, 'page')} ({built.bytes / 1e6:.1f} MB)"]
     if built.game_pages < built.games:
         parts.append(f"game pages for the newest {built.game_pages:,} (--max-games)")
     if built.filtered_out:
-        parts.append(f"{built.filtered_out:,} games left out by the filters")
+        parts.append(f"{counted(built.filtered_out, 'game')} left out by the filters")
     if built.errors:
         parts.append(f"{built.errors:,} unreadable record{'s' if built.errors != 1 else ''}")
     return ", ".join(parts)

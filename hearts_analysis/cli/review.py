@@ -25,7 +25,7 @@ import typer
 from ..atomic import atomic_open, check_output
 from ..cpus import worker_count
 from ..records.sources import iter_sources
-from ..text import csv_writer, shown, terminal_safe
+from ..text import counted, csv_writer, shown, terminal_safe
 from .streams import data_form
 from .app import RULES_OPTION, SET_OPTION, Format, app, error_line, fail, rules_from_options
 from .progress import progress
@@ -70,8 +70,7 @@ def decision_line(d: dict) -> str:
 
 
 def _count(number: int, noun: str) -> str:
-    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
-    return f"{number} {noun if number == 1 else plural}"
+    return counted(number, noun)
 
 
 def render_text(report: dict, seats: list[int], show_all: bool) -> str:

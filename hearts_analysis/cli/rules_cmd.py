@@ -33,7 +33,7 @@ from ..corpus_audit import error_report
 from ..rules_fit import FieldReport, Inference, NamedRuleSet, Verdict, infer_named
 from ..records.sources import iter_sources
 from ..rules_help import all_field_help, all_preset_help, value_text
-from ..text import terminal_lines, terminal_safe
+from ..text import counted, terminal_lines, terminal_safe
 from .streams import data_form
 from .app import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_VIOLATIONS, app, error_line, fail
 from .progress import progress
@@ -84,7 +84,7 @@ def rules_command(
     if not games:
         raise fail("no readable games to infer rules from")
     hands = sum(len(game.hands) for _, game in games)
-    with progress(f"inferring rules: replaying {hands:,} hands under each candidate rule set"):
+    with progress(f"inferring rules: replaying {counted(hands, 'hand')} under each candidate rule set"):
         named = infer_named(games, count_all=count_all)
     if format == RulesFormat.json:
         _write_json({"games": len(games), "hands": sum(len(game.hands) for _, game in games),
@@ -178,7 +178,7 @@ def render_named(named: tuple[NamedRuleSet, ...]) -> str:
     for group in named:
         spec = orjson.dumps(group.rules.to_spec()).decode()
         head = (f"Rule set {spec}, named by " if group.named else f"No rule set named (so {spec}), by ")
-        lines = [head + f"{group.games:,} game{'s' if group.games != 1 else ''} ({group.hands:,} hands):"]
+        lines = [head + f"{counted(group.games, 'game')} ({counted(group.hands, 'hand')}):"]
         if group.breaking_games:
             one = group.breaking_games == 1
             lines += _wrap(f"{group.breaking_games:,} {'game breaks its' if one else 'games break their'} named rules "
@@ -194,8 +194,7 @@ def render_named(named: tuple[NamedRuleSet, ...]) -> str:
 
 
 def render_inference(inference: Inference) -> str:
-    lines = [f"{inference.games:,} game{'s' if inference.games != 1 else ''} "
-             f"({inference.hands:,} hands) replayed under candidate rule sets.", ""]
+    lines = [f"{counted(inference.games, 'game')} ({counted(inference.hands, 'hand')}) replayed under candidate rule sets.", ""]
     spec = inference.suggestion
     lines.append(f"Fitted rule set: {orjson.dumps(spec).decode()}")
     lines.append(f"  audit with: hearts validate {suggestion_command(spec)} PATH...")

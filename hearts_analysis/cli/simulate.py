@@ -35,7 +35,8 @@ from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
 from ..simulate import BOT_KINDS, BotFactory, make_pool, parse_mix, simulate_games, simulate_pool
-from ..text import os_error_text, shown
+from ..simulate.game import MAX_HANDS
+from ..text import counted, os_error_text, shown, terminal_safe
 from .app import SET_OPTION, app, fail, rules_from_options
 from .progress import progress
 
@@ -58,10 +59,12 @@ KINDS: dict[str, BotFactory] = {**BOT_KINDS, BotKind.judge.value: _judge}
 
 
 
-def _counted(games: Iterable[GameRecord], bar, tally: list[int]) -> Iterator[GameRecord]:
+def _counted(games: Iterable[GameRecord], bar, tally: list[int], cut: list[str]) -> Iterator[GameRecord]:
     for game in games:
         tally[0] += 1
         tally[1] += len(game.hands)
+        if not game.complete:
+            cut.append(game.game_id or f"game {tally[0]}")
         bar.advance(hands=len(game.hands))
         yield game
 
@@ -133,10 +136,10 @@ def simulate(
         played = simulate_pool(games, chosen, members, players, seed, KINDS)
     else:
         played = simulate_games(games, chosen, players, seed, KINDS[bot.value])
-    tally = [0, 0]
+    tally, cut = [0, 0], []
     started = time.perf_counter()
     with progress("simulating") as bar:
-        corpus = _counted(played, bar, tally)
+        corpus = _counted(played, bar, tally, cut)
         if output == "-":
             out = sys.stdout.buffer
             for game in corpus:
@@ -149,4 +152,8 @@ def simulate(
                 raise fail(os_error_text(error, output))
     elapsed = time.perf_counter() - started
     where = "stdout" if output == "-" else output
-    typer.echo(f"wrote {tally[0]:,} games ({tally[1]:,} hands) to {where} in {elapsed:.1f}s", err=True)
+    typer.echo(f"wrote {counted(tally[0], 'game')} ({counted(tally[1], 'hand')}) to {where} in {elapsed:.1f}s", err=True)
+    if cut:
+        named = ", ".join(terminal_safe(name) for name in cut[:5]) + (f" and {len(cut) - 5:,} more" if len(cut) > 5 else "")
+        typer.echo(f"warning: {counted(len(cut), 'game')} stopped after {MAX_HANDS:,} hands with no total at the target "
+                   f"({named}); {'its record says' if len(cut) == 1 else 'their records say'} complete: false", err=True)

@@ -44,7 +44,7 @@ from ..analysis.leaks import ReviewCosts, read_review_costs
 from ..analysis.stats import Tally
 from ..atomic import atomic_open, check_output
 from ..suggest import did_you_mean
-from ..text import terminal_safe
+from ..text import counted, terminal_safe
 from .streams import data_form
 from .app import (EXIT_BAD_INPUT, EXIT_CLEAN, KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail,
                   rules_from_options)
@@ -104,7 +104,7 @@ def render_text(tally: Tally, columns: tuple[str, ...] = TEXT_COLUMNS, width: in
         kept.remove(drop_order.pop(0))
     lines = ["  ".join(columns[i].rjust(widths[i]) for i in kept)]
     lines += ["  ".join(line[i].rjust(widths[i]) for i in kept) for line in cells]
-    lines.append(f"{tally.games:,} games, {tally.hands:,} hands; best first by rating_conservative "
+    lines.append(f"{counted(tally.games, 'game')}, {counted(tally.hands, 'hand')}; best first by rating_conservative "
                  "(rating - 3 x rating_sigma)")
     if len(kept) < len(columns):
         left = [column for i, column in enumerate(columns) if i not in kept]

@@ -29,7 +29,7 @@ from typing import Optional
 import typer
 
 from ..corpus_audit import Summary
-from ..text import terminal_safe
+from ..text import counted, terminal_safe
 from .streams import data_form
 from .app import KEEP_DUPLICATES_OPTION, RULES_OPTION, SET_OPTION, app, error_line, fail, rules_from_options
 from .colour import Painter, painter, plain
@@ -52,14 +52,14 @@ def violation_line(source: str, violation: dict, paint: Painter = plain) -> str:
 
 
 def summary_line(summary: Summary, paint: Painter = plain) -> str:
-    parts = [f"{summary.games:,} game{'s' if summary.games != 1 else ''} ({summary.hands:,} hands) checked"]
+    parts = [f"{counted(summary.games, 'game')} ({counted(summary.hands, 'hand')}) checked"]
     if summary.violations:
         parts.append(paint(f"{summary.violations:,} violation{'s' if summary.violations != 1 else ''} "
                            f"in {summary.invalid_games:,} game{'s' if summary.invalid_games != 1 else ''}", "bold red"))
     else:
         parts.append(paint("no violations", "bold green"))
     if summary.notes:
-        parts.append(f"{summary.notes:,} note{'s' if summary.notes != 1 else ''} (not checked; see view-unchecked)")
+        parts.append(f"{summary.notes:,} note{'s' if summary.notes != 1 else ''} (what was not checked: view-unchecked, unmodelled)")
     if summary.errors:
         parts.append(f"{summary.errors:,} unreadable record{'s' if summary.errors != 1 else ''}")
     return ", ".join(parts)

@@ -59,7 +59,8 @@ class HandResult:
     passed: tuple[Mask, ...] = ()
     """The cards each seat gave (and held), as the pass was applied; zeros on a hold hand."""
     notes: tuple[Violation, ...] = ()
-    """What the audit could not check (``view-unchecked``): notes, not violations."""
+    """What the audit could not check (``view-unchecked``): notes, not violations. An importer's
+    ``unmodelled`` notes are the game's (:attr:`GameResult.notes`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,8 @@ class GameResult:
     winners: tuple[int, ...]
     """Seats with the lowest total when the game ended; empty while it is not over."""
     notes: tuple[Violation, ...] = ()
-    """What could not be checked (a view's hands): notes, which leave the game valid."""
+    """What could not be checked (an importer's ``unmodelled`` notes, game first, then a view's hands):
+    notes, which leave the game valid."""
 
     @property
     def valid(self) -> bool:
@@ -709,14 +711,14 @@ def _table(rules: Rules, players: int) -> Table:
 
 
 def unmodelled(game: GameRecord) -> list[Violation]:
-    """A violation for each construct the record says the engine does not model (an imported log's)."""
+    """A note (``unmodelled``) for each construct the record says the engine does not model (an imported
+    log's): like ``view-unchecked``, it says what the audit could not check and leaves the game valid."""
     found = []
     for number, notes in [(None, game.unmodelled), *enumerate((h.unmodelled for h in game.hands), 1)]:
         if notes:
             for note in notes:
                 found.append(Violation(Code.UNMODELLED, number, None, None, None,
-                                       f"not checked: {note}; the engine does not model this, so the "
-                                       "game's result is not vouched for"))
+                                       f"not checked: {note} (the engine does not model it; the rest is checked)"))
     return found
 
 
@@ -726,7 +728,7 @@ def replay_game(game: GameRecord) -> GameResult:
     running = Running(game.seats)
     results = [replay_hand(table, number, record, game.players, running)
                for number, record in enumerate(game.hands, 1)]
-    violations = unmodelled(game) + [v for hand in results for v in hand.violations]
+    violations = [v for hand in results for v in hand.violations]
     ended_at = running.ended_at
     totals = running.totals if ended_at is None or ended_at == len(results) else results[ended_at - 1].totals
     if game.complete and ended_at is None:
@@ -735,8 +737,9 @@ def replay_game(game: GameRecord) -> GameResult:
                                     game_over_early(table.rules, len(game.hands), top)))
     if game.winners is not None:
         violations += _check_winners(game, running.winners, ended_at, len(results), totals)
+    notes = unmodelled(game) + [note for hand in results for note in hand.notes]
     return GameResult(game, tuple(results), tuple(violations), totals, ended_at is not None,
-                      ended_at, running.winners, tuple(note for hand in results for note in hand.notes))
+                      ended_at, running.winners, tuple(notes))
 
 
 def _check_winners(game: GameRecord, winners: tuple[int, ...], ended_at: int | None, hands: int,

@@ -26,6 +26,7 @@ import io
 import math
 from typing import Any
 
+from ..text import counted
 from .play import DealResult
 from .players import Clock
 
@@ -121,7 +122,7 @@ def _pm(value: float | None, se: float | None) -> str:
 
 def text(doc: dict[str, Any]) -> str:
     """The document as a short report: players, pairs, faults."""
-    lines = [f"{doc['deals']:,} deals, {doc['hands']:,} hands (each deal played once per seating)", "",
+    lines = [f"{counted(doc['deals'], 'deal')}, {counted(doc['hands'], 'hand')} (each deal played once per seating)", "",
              f"{'player':<28} {'points/hand':>15} {'QS/hand':>8} {'moons':>6} {'ms/decision':>12} "
              f"{'illegal':>7} {'late':>5} {'crash':>5} {'garbled':>7}"]
     for p in doc["players"]:
@@ -136,7 +137,7 @@ def text(doc: dict[str, Any]) -> str:
             ci = "" if low is None else f"   95% CI [{low:+.2f}, {high:+.2f}]"
             lines.append(f"  {q['a']} - {q['b']}: {_pm(q['difference'], q['se'])}{ci}")
     if doc["fault_count"]:
-        lines += ["", f"{doc['fault_count']:,} faults (the fallback played those decisions); the first:"]
+        lines += ["", f"{counted(doc['fault_count'], 'fault')} (the fallback played those decisions); the first:"]
         for f in doc["faults"][:10]:
             lines.append(f"  {f['game_id']} seat {f['seat']} {f['decision']}: {f['player']}: {f['kind']}: {f['detail']}")
     return "\n".join(lines)

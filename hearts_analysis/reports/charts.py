@@ -33,8 +33,11 @@ TEMPLATE = go.layout.Template(layout=dict(
     modebar=dict(orientation="v"),   # down the right margin: across the top it covers the legend and the bars
     hoverlabel=dict(font=dict(family=FONT)),
     legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, font=dict(size=12)),
-    xaxis=dict(gridcolor=GRID, zerolinecolor="#c9ced8", linecolor="#c9ced8", ticks="outside", tickcolor="#c9ced8"),
-    yaxis=dict(gridcolor=GRID, zerolinecolor="#c9ced8", linecolor="#c9ced8"),
+    # automargin: the margin grows to fit the tick labels and the title, so a title never covers the numbers
+    xaxis=dict(gridcolor=GRID, zerolinecolor="#c9ced8", linecolor="#c9ced8", ticks="outside", tickcolor="#c9ced8",
+               automargin=True, title=dict(standoff=8)),
+    yaxis=dict(gridcolor=GRID, zerolinecolor="#c9ced8", linecolor="#c9ced8", automargin=True,
+               title=dict(standoff=8)),
 ))
 
 
@@ -45,6 +48,15 @@ def label(text: Any) -> str:
 
 def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
+
+
+def count_axis(title: str, count: int, first: int = 1) -> dict[str, Any]:
+    """An axis of counted things (games, hands): whole-number ticks only, one per step while there are few.
+
+    >>> count_axis("games played", 2)["dtick"], count_axis("games played", 200)["dtick"]
+    (1, None)
+    """
+    return dict(title=title, tickformat="d", tick0=first, dtick=1 if count <= 20 else None)
 
 
 def figure(title: str | None = None, **layout: Any) -> go.Figure:

@@ -171,7 +171,8 @@ def _seat_summary(result: GameResult) -> list[dict[str, Any]]:
 
 
 def score_figure(result: GameResult) -> go.Figure:
-    """Running totals per player, the target line, and a star where someone shot the moon."""
+    """Running totals per player, the target line (where the rules end the game at one), and a star where
+    someone shot the moon."""
     players = result.record.players
     hands = list(range(len(result.hands) + 1))
     fig = charts.figure(None, xaxis=dict(title="after hand", dtick=1 if len(hands) <= 30 else None),
@@ -188,6 +189,8 @@ def score_figure(result: GameResult) -> go.Figure:
                         marker=dict(symbol="star", size=17, color="#ffd166", line=dict(color="#1d2330", width=1.5)),
                         text=[charts.label(players[m[2]]) + " shot the moon" for m in moons],
                         hovertemplate="%{text}<extra></extra>")
+    if result.record.rules.deals_per_game:    # a game of so many deals: the target ends nothing
+        return fig
     target = result.record.rules.target
     fig.add_hline(y=target, line=dict(color="#b4233c", dash="dash", width=1.5),
                   annotation=dict(text=f"target {target}", font=dict(color="#b4233c"), xanchor="left"),
@@ -238,7 +241,8 @@ def review_figure(page: "ReviewPage", players: list[str]) -> go.Figure:
     """The cost of every unforced decision over the game, one trace per reviewed player (``meta``: the seat,
     ``customdata``: hand and play, which a click on a point opens in the replay). A hand spans one unit of x:
     its pass at the left, its plays in order across. A flagged point is ringed in its class's colour and sized by
-    it; an unclear one is hollow and grey, below the first line (:func:`drawn_cost`)."""
+    it; an unclear one is hollow and grey, below the first line (:func:`drawn_cost`). Each player's legend entry is
+    a trace of no point in its legend group, in the player's colour and marker."""
     hands = [d["hand"] for d in page.decisions] or [1]
     fig = charts.figure(None, xaxis=dict(title="hand", tick0=1, dtick=1 if max(hands) - min(hands) < 30 else None,
                                          range=[min(hands) - 0.5, max(hands) + 0.5], showgrid=False,
@@ -251,7 +255,7 @@ def review_figure(page: "ReviewPage", players: list[str]) -> go.Figure:
         unclear = [bool(d.get("unclear")) and not d.get("class") for d in mine]
         fig.add_scatter(
             x=[d["hand"] - 0.5 + d["play"] / 60 for d in mine], y=[drawn_cost(d) for d in mine],
-            mode="markers", name=charts.label(players[seat]), meta=seat,
+            mode="markers", name=charts.label(players[seat]), meta=seat, legendgroup=str(seat), showlegend=False,
             marker=dict(color=[charts.MUTED if u else charts.colour(seat) for u in unclear],
                         symbol=[("circle-open" if u else charts.MARKERS[seat % 7]) for u in unclear],
                         size=[9 if u else sizes.get(d.get("class"), 6) for d, u in zip(mine, unclear)],
@@ -261,6 +265,11 @@ def review_figure(page: "ReviewPage", players: list[str]) -> go.Figure:
             customdata=[[d["hand"], d["play"]] for d in mine],
             text=[charts.label(_decision_hover(d, players)) for d in mine],
             hovertemplate="%{text}<extra>" + charts.label(players[seat]) + "</extra>")
+        # the legend's entry: the player's own marker and colour (plotly would copy the first point's, grey if unclear)
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=charts.label(players[seat]), meta=seat,
+                        legendgroup=str(seat), hoverinfo="skip", customdata=[],
+                        marker=dict(color=charts.colour(seat), symbol=charts.MARKERS[seat % 7], size=9,
+                                    line=dict(color="#1d2330", width=0.5)))
     for threshold, name in REVIEW_BANDS:
         fig.add_hline(y=threshold, line=dict(color=CLASS_COLOURS[name], dash="dot", width=1),
                       annotation=dict(text=name, font=dict(color=CLASS_COLOURS[name], size=11), xanchor="left"),

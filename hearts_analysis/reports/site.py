@@ -396,7 +396,8 @@ def results_figure(results: list[dict[str, Any]]) -> dict[str, Any]:
         running += r["average"] - r["points"]
         ys.append(round(running, 2))
     xs = list(range(1, len(results) + 1))
-    fig = charts.figure(None, xaxis=dict(title="games played"), yaxis=dict(title="points below the table average"),
+    fig = charts.figure(None, xaxis=charts.count_axis("games played", len(xs)),
+                        yaxis=dict(title="points below the table average"),
                         showlegend=False, height=320)
     fig.add_scatter(x=xs, y=ys, mode="lines+markers" if len(xs) <= 60 else "lines",
                     line=dict(color=charts.colour(0), width=2.5), text=_hover_game(results),
@@ -410,8 +411,8 @@ def rating_figure(history: list[dict[str, Any]]) -> dict[str, Any]:
     xs = list(range(1, len(history) + 1))
     mu = [float(h["rating"]) for h in history]
     sigma = [float(h["rating_sigma"] or 0.0) for h in history]
-    fig = charts.figure(None, xaxis=dict(title="games played"), yaxis=dict(title="rating"), showlegend=False,
-                        height=320)
+    fig = charts.figure(None, xaxis=charts.count_axis("games played", len(xs)), yaxis=dict(title="rating"),
+                        showlegend=False, height=320)
     fig.add_scatter(x=xs + xs[::-1], y=[m + s for m, s in zip(mu, sigma)] + [m - s for m, s in zip(mu, sigma)][::-1],
                     fill="toself", fillcolor="rgba(0,114,178,0.15)", line=dict(width=0), hoverinfo="skip")
     fig.add_scatter(x=xs, y=mu, mode="lines", line=dict(color=charts.colour(0), width=2.5), text=_hover_game(history),
@@ -422,7 +423,8 @@ def rating_figure(history: list[dict[str, Any]]) -> dict[str, Any]:
 def accuracy_figure(accuracy: list[dict[str, Any]]) -> dict[str, Any]:
     """Review accuracy in each reviewed game."""
     xs = list(range(1, len(accuracy) + 1))
-    fig = charts.figure(None, xaxis=dict(title="reviewed games"), yaxis=dict(title="accuracy", ticksuffix="%"),
+    fig = charts.figure(None, xaxis=charts.count_axis("reviewed games", len(xs)),
+                        yaxis=dict(title="accuracy", ticksuffix="%"),
                         showlegend=False, height=280)
     fig.add_scatter(x=xs, y=[a["accuracy"] for a in accuracy], mode="lines+markers",
                     line=dict(color=charts.colour(2), width=2), text=_hover_game(accuracy),

@@ -15,6 +15,8 @@ without seeing the answer. The JSON shape is documented in ``docs/review.md``.
 >>> found = puzzles(game, review_game(game, Settings(samples=16), hands=[1]))
 >>> all(p["played"] not in p["answer"]["better"] for p in found)
 True
+>>> len(found) > 0 and all(p["answer"]["expected"]["on"] == EXPECTED_ON for p in found)
+True
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from .game import GameReview, HandStart, hand_starts
 from .page import fragment, play_number
 
 PUZZLE_FORMAT = "hearts-puzzles/1"
+EXPECTED_ON = "the deals that chose the best (the cost is measured on fresh deals)"
+"""Which deals ``answer.expected`` is measured on: the choosing deals, which overstate what the best saves, so its
+difference is not the puzzle's ``cost`` (measured on fresh deals, the figure the class comes from)."""
 
 
 def _cards(mask: Mask) -> list[str]:
@@ -45,7 +50,8 @@ def _answer(decision: Decision) -> dict[str, Any]:
     return {"best": as_text(decision.best),
             "better": [as_text(o.cards) for o in better] or [as_text(decision.best)],
             "expected": {"played": None if played is None else round(played.expected, 2),
-                         "best": round(decision.options[0].expected, 2) if decision.options else None}}
+                         "best": round(decision.options[0].expected, 2) if decision.options else None,
+                         "on": EXPECTED_ON}}
 
 
 def _held(start: HandStart) -> HandState:

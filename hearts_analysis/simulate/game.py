@@ -125,10 +125,16 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
                       totals=tuple(t + p for t, p in zip(totals, points)))
 
 
+MAX_HANDS = 1000
+"""A simulated game stops after this many hands even if no total reached the target (``--set target=80000``);
+its record then says ``complete: false``."""
+
+
 def simulate_game(rules: Rules, players: Sequence[str], seed: int | str | random.Random,
                   bot: BotFactory | Sequence[BotFactory] = HeuristicBot, game_id: str | None = None,
-                  max_hands: int = 1000, kernel: bool = False) -> GameRecord:
+                  max_hands: int = MAX_HANDS, kernel: bool = False) -> GameRecord:
     """A full game to the target (or of ``deals_per_game`` deals); the same seed gives the same game.
+    A game still going after ``max_hands`` hands stops there, marked ``complete=False``.
 
     The bots never charge a card or claim the rest of a hand: both are optional in the rules that allow them.
 

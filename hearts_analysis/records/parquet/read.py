@@ -71,6 +71,9 @@ def _file_row_groups(path: Path, rules: Rules | None) -> Iterator[RowGroup | Ite
         return
     try:
         parquet, problems = open_parquet(path)
+    except FileTooLarge as error:
+        yield Item(name, error=RecordError(f"not read: {error}", source=name))
+        return
     except (OSError, pa.ArrowException, ValueError) as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else _reason(error)
         yield Item(name, error=RecordError(f"cannot read as Parquet (damaged or truncated?): {reason}", source=name))
@@ -154,10 +157,43 @@ def _last_cut(games: np.ndarray, before: np.ndarray | None) -> int | None:
     return int(changes[-1]) + (0 if before is not None else 1)
 
 
+MAX_FOOTER_BYTES = 64 << 20
+"""The most a file's footer (its metadata: a few kilobytes a row group) may take: read before it is parsed, since
+parsing a footer takes many times its size. A corpus of 100 million hands written here has a footer of about 20 MB."""
+MAX_ROW_GROUPS = 20_000
+"""The most row groups a file may have: each costs a read and a decode however few its rows (60,000 one-row groups
+took 114 s and 1.9 GB to read); a corpus of 100 million hands written here has about 12,000."""
+
+
+class FileTooLarge(ValueError):
+    """A file whose footer or row-group count is beyond the bounds, found before its row groups are read."""
+
+
+def footer_bytes(path: str | Path) -> int:
+    """The size of the file's footer, from its last eight bytes (0 if it does not end as Parquet does)."""
+    with open(path, "rb") as stream:
+        stream.seek(0, os.SEEK_END)
+        if stream.tell() < 12:
+            return 0
+        stream.seek(-8, os.SEEK_END)
+        tail = stream.read(8)
+    return int.from_bytes(tail[:4], "little") if tail[4:] == b"PAR1" else 0
+
+
 def open_parquet(path: str | Path) -> tuple[pq.ParquetFile, list[str]]:
     """The file opened to read its text columns as dictionaries (:func:`read_group`), and why it cannot be read as
-    the layout (empty if it can: judged on the file's own Arrow schema)."""
+    the layout (empty if it can: judged on the file's own Arrow schema). Raises :class:`FileTooLarge` for a footer
+    beyond :data:`MAX_FOOTER_BYTES` (before parsing it) or more than :data:`MAX_ROW_GROUPS` row groups."""
+    footer = footer_bytes(path) if os.path.isfile(path) else 0
+    if footer > MAX_FOOTER_BYTES:
+        raise FileTooLarge(f"its footer (the file's metadata) is {footer:,} bytes; at most {MAX_FOOTER_BYTES:,} are "
+                           "read (too many row groups?): write it with fewer, larger row groups")
     plain = pq.ParquetFile(path, page_checksum_verification=True)
+    if plain.num_row_groups > MAX_ROW_GROUPS:
+        count = plain.num_row_groups
+        plain.close()
+        raise FileTooLarge(f"it has {count:,} row groups; at most {MAX_ROW_GROUPS:,} are read: write it with fewer, "
+                           "larger row groups")
     try:
         problems = schema_problems(plain.schema_arrow, plain.metadata.metadata)
         parquet = pq.ParquetFile(path, metadata=plain.metadata, page_checksum_verification=True,
@@ -225,8 +261,9 @@ def read_pair(parquet: pq.ParquetFile, number: int, columns: list[str] | None = 
 
 def group_error(parquet: pq.ParquetFile, name: str, number: int, error: BaseException, paired: bool) -> Item:
     """The item of row group ``number`` (``paired``: of the ``events/2`` pair starting there) that cannot be read."""
-    groups = f"row groups {number + 1} and {number + 2}" if paired else f"row group {number + 1}"
-    source = f"{name}:{_groups_label(number, paired)}"
+    lone = paired and number + 1 >= parquet.num_row_groups   # a header row group with no card row group after it
+    groups = f"row groups {number + 1} and {number + 2}" if paired and not lone else f"row group {number + 1}"
+    source = f"{name}:{_groups_label(number, paired and not lone)}"
     return Item(source, error=RecordError(
         f"{groups} of {parquet.num_row_groups} cannot be read{_games_of(parquet, number)}: {_reason(error)}",
         source=source))
