@@ -135,6 +135,7 @@ def advise_command(
             raise fail(f"--scores: expected whole numbers separated by commas, got {shown(scores)}")
         if rules not in PRESETS:
             raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
+        kernel_notice()
         try:
             advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
                                   received=received, scores=totals)
@@ -157,6 +158,7 @@ def advise_command(
         number = letter if letter >= 0 else int(seat) if seat.isdigit() else None
         if number is None:
             raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
+    kernel_notice()
     try:
         advice = advise(items[0].game, number)
     except PositionError as error:
@@ -165,6 +167,13 @@ def advise_command(
     except ValueError as error:
         raise fail(f"{game}: {shown(str(error))}")
     _print(advice, output_format)
+
+
+def kernel_notice() -> None:
+    """One line on stderr when the review's kernel must compile first (once after install), or waits
+    for its compile in the background; nothing when it is ready (docs/first-run.md)."""
+    from ..review.warmup import prepare
+    prepare(lambda line: typer.echo(line, err=True))
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

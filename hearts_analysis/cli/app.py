@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from enum import Enum
 from typing import Iterator, Optional
@@ -158,6 +159,21 @@ def domain_errors() -> Iterator[None]:
         raise fail(str(error))
 
 
+FOREGROUND_COMPILE = {"advise", "review"}
+"""The commands that compile the review's kernel themselves, with a notice, when it is not ready."""
+
+
 def main() -> None:
     printable_streams()
+    _warm_up(sys.argv[1:])
     app()
+
+
+def _warm_up(arguments: list[str]) -> None:
+    """The first command after install starts the background compile of the review's kernel
+    (:mod:`hearts_analysis.review.warmup`), so that a later ``hearts advise`` finds it ready; not for
+    ``--help``, nor for the commands that would compile it in the foreground anyway."""
+    if not arguments or arguments[0] in FOREGROUND_COMPILE or "--help" in arguments:
+        return
+    from ..kernel.warmup import start
+    start("hearts_analysis.review.warmup")
