@@ -26,9 +26,10 @@ the others, read from their plays this hand: ann (A) like the stronger opponent 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import orjson
 import typer
@@ -135,10 +136,10 @@ def advise_command(
             raise fail(f"--scores: expected whole numbers separated by commas, got {shown(scores)}")
         if rules not in PRESETS:
             raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
-        kernel_notice()
         try:
-            advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
-                                  received=received, scores=totals)
+            with kernel_notice():
+                advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
+                                      received=received, scores=totals)
         except ValueError as error:
             raise fail(terminal_safe(str(error)))
         _print(advice, output_format)
@@ -158,9 +159,9 @@ def advise_command(
         number = letter if letter >= 0 else int(seat) if seat.isdigit() else None
         if number is None:
             raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
-    kernel_notice()
     try:
-        advice = advise(items[0].game, number)
+        with kernel_notice():
+            advice = advise(items[0].game, number)
     except PositionError as error:
         hint = " (--seat N)" if "name the seat" in str(error) else ""
         raise fail(f"{game}: {error}{hint}")
@@ -169,11 +170,16 @@ def advise_command(
     _print(advice, output_format)
 
 
-def kernel_notice() -> None:
+@contextmanager
+def kernel_notice() -> Iterator[None]:
     """One line on stderr when the review's kernel must compile first (once after install), or waits
-    for its compile in the background; nothing when it is ready (docs/first-run.md)."""
+    for its compile in the background, and on a terminal a spinner with the time spent until the
+    judge answers; nothing when it is ready (docs/first-run.md)."""
     from ..review.warmup import prepare
-    prepare(lambda line: typer.echo(line, err=True))
+    from .progress import progress
+    cold = prepare(lambda line: typer.echo(line, err=True))
+    with progress("compiling the review's kernel, then judging", enabled=cold, note="once after install"):
+        yield
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

@@ -2,8 +2,8 @@
 in the foreground with a notice.
 
 ``python -m hearts_analysis.review.warmup`` is the background process the first ``hearts`` command
-starts (:func:`hearts_analysis.kernel.warmup.start`): it takes the compile lock (:func:`hearts_analysis.kernel.warmup.lock`), runs at
-the lowest priority, compiles what ``hearts advise`` needs first, then the rest of the review and the
+starts (:func:`hearts_analysis.kernel.warmup.start`): it takes the compile lock
+(:func:`hearts_analysis.kernel.warmup.lock`), runs at the lowest priority, compiles what ``hearts advise`` needs first, then the rest of the review and the
 simulator, and leaves a marker so no later command starts it again. ``--now`` runs it in the
 foreground (the benchmark, the tests).
 
@@ -42,15 +42,17 @@ def entry_points() -> list:
 def prepare(say: Callable[[str], None]) -> bool:
     """Before judging: when the kernel is not compiled yet, ``say`` the one line that names the wait,
     and when a background compile is running, wait for it (this process then loads its code) rather
-    than compile the same code beside it. Whether the kernel was cold. The lock taken is held to the
-    end of the process, so no background compile starts beside this one."""
+    than compile the same code beside it. Whether the kernel was cold."""
     if not kernel_warmup.cold(entry_points()):
         return False
-    if kernel_warmup.lock(wait=False) is not None:
-        say(COMPILE_NOTICE)
-    else:
+    free = kernel_warmup.lock(wait=False)
+    if free is None:
         say(WAIT_NOTICE)
-        kernel_warmup.lock(wait=True)
+        free = kernel_warmup.lock(wait=True)
+    else:
+        say(COMPILE_NOTICE)
+    if free is not None:
+        os.close(free)   # a long review does not hold it: another command may compile beside it
     return True
 
 
