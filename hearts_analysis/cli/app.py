@@ -160,7 +160,8 @@ def domain_errors() -> Iterator[None]:
 
 
 FOREGROUND_COMPILE = {"advise", "review"}
-"""The commands that compile the review's kernel themselves, with a notice, when it is not ready."""
+"""The commands that compile what they need of the review's kernel themselves, with a notice, when it is
+not ready: they start the background compile of the rest as they exit."""
 
 
 def main() -> None:
@@ -172,8 +173,12 @@ def main() -> None:
 def _warm_up(arguments: list[str]) -> None:
     """The first command after install starts the background compile of the review's kernel
     (:mod:`hearts_analysis.review.warmup`), so that a later ``hearts advise`` finds it ready; not for
-    ``--help``, nor for the commands that would compile it in the foreground anyway."""
-    if not arguments or arguments[0] in FOREGROUND_COMPILE or "--help" in arguments:
+    ``--help``, and at their exit for the commands that compile in the foreground."""
+    if not arguments or "--help" in arguments:
         return
     from ..kernel.warmup import start
-    start("hearts_analysis.review.warmup")
+    if arguments[0] in FOREGROUND_COMPILE:
+        import atexit
+        atexit.register(start, "hearts_analysis.review.warmup")
+    else:
+        start("hearts_analysis.review.warmup")

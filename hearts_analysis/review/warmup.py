@@ -32,18 +32,26 @@ _HAND = "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S"
 
 
 def entry_points() -> list:
-    """The review's cached compiled functions that a first advice or review calls from Python."""
+    """The review's cached compiled functions that its judgements call from Python: the background
+    compile compiles them all."""
     from ..kernel import compiled
     from . import line
-    return [compiled.place_cards, compiled.finish_all, compiled.play_out_all, compiled.model_choices,
+    return [compiled.place_cards, compiled.play_out_all, compiled.finish_all, compiled.model_choices,
             compiled.passes_all, line.continuations]
+
+
+def first_needed() -> list:
+    """The one every judgement calls first (it draws the deals), and compiles with the rest of its
+    judgement's: when it is compiled, a judgement has run here and the notice would mislead."""
+    from ..kernel import compiled
+    return [compiled.place_cards]
 
 
 def prepare(say: Callable[[str], None]) -> bool:
     """Before judging: when the kernel is not compiled yet, ``say`` the one line that names the wait,
     and when a background compile is running, wait for it (this process then loads its code) rather
     than compile the same code beside it. Whether the kernel was cold."""
-    if not kernel_warmup.cold(entry_points()):
+    if not kernel_warmup.cold(first_needed()):
         return False
     free = kernel_warmup.lock(wait=False)
     if free is None:
