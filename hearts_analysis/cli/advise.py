@@ -123,7 +123,7 @@ def advise_command(
 
     Example: hearts advise game.json --seat 2 --format json
 
-    Example: hearts advise --hand "AS KS 3S 9H 6H 2C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
+    Example: hearts advise --hand "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
     """
     from ..review.board import PositionError, advise, advise_entry
 

@@ -89,10 +89,13 @@ def cold(dispatchers) -> list[str]:
     no code for, under their sources as they are now: each will compile at its first call."""
     missing = []
     for dispatcher in dispatchers:
-        cache = getattr(dispatcher, "_cache", None)
         try:
-            held = cache._cache_file._load_index() if cache is not None else {}
-        except Exception:  # an unreadable index: numba compiles again, so it is cold
+            index = dispatcher._cache._cache_file._load_index
+        except AttributeError:   # another numba: no notice rather than a wrong one at every command
+            continue
+        try:
+            held = index()
+        except Exception:   # an unreadable index: numba compiles again, so it is cold
             held = {}
         if not held:
             missing.append(dispatcher.py_func.__name__)

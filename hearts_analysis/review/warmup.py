@@ -32,12 +32,12 @@ _HAND = "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S"
 
 
 def entry_points() -> list:
-    """The review's cached compiled functions that its judgements call from Python: the background
-    compile compiles them all."""
-    from ..kernel import compiled
+    """The cached compiled functions that the review's judgements and the simulator call from Python:
+    the background compile compiles them all."""
+    from ..kernel import compiled, heuristic
     from . import line
     return [compiled.place_cards, compiled.play_out_all, compiled.finish_all, compiled.model_choices,
-            compiled.passes_all, line.continuations]
+            compiled.passes_all, line.continuations, heuristic.play_hands]
 
 
 def first_needed() -> list:
@@ -90,14 +90,16 @@ def run(now: bool = False) -> int:
             pass
     if kernel_warmup.lock(wait=now) is None:
         return 0   # another process compiles it
-    if kernel_warmup.cold(entry_points()):
-        compile_kernel()
-    path = kernel_warmup.marker()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch()
-    except OSError:
-        pass
+        if kernel_warmup.cold(entry_points()):
+            compile_kernel()
+    finally:   # a compile that fails is not tried again by every later command
+        path = kernel_warmup.marker()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+        except OSError:
+            pass
     return 0
 
 
