@@ -31,6 +31,8 @@ from hearts_analysis.rules import Rules
 
 # Every test run, and every command it starts, keeps its cached reviews in a folder of its own.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="hearts-test-cache-")
+# No command a test starts compiles the kernel in the background (docs/first-run.md): the fixture below does.
+os.environ["HEARTS_NO_WARMUP"] = "1"
 
 
 

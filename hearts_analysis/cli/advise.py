@@ -26,9 +26,10 @@ the others, read from their plays this hand: ann (A) like the stronger opponent 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import orjson
 import typer
@@ -123,7 +124,7 @@ def advise_command(
 
     Example: hearts advise game.json --seat 2 --format json
 
-    Example: hearts advise --hand "AS KS 3S 9H 6H 2C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
+    Example: hearts advise --hand "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
     """
     from ..review.board import PositionError, advise, advise_entry
 
@@ -137,8 +138,9 @@ def advise_command(
         if rules not in PRESETS:
             raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
         try:
-            advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
-                                  received=received, scores=totals)
+            with kernel_notice():
+                advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
+                                      received=received, scores=totals)
         except ValueError as error:
             raise fail(terminal_safe(str(error)))
         _print(advice, output_format)
@@ -159,13 +161,26 @@ def advise_command(
         if number is None:
             raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
     try:
-        advice = advise(items[0].game, number)
+        with kernel_notice():
+            advice = advise(items[0].game, number)
     except PositionError as error:
         hint = " (--seat N)" if "name the seat" in str(error) else ""
         raise fail(f"{game}: {error}{hint}")
     except ValueError as error:
         raise fail(f"{game}: {shown(str(error))}")
     _print(advice, output_format)
+
+
+@contextmanager
+def kernel_notice() -> Iterator[None]:
+    """One line on stderr when the review's kernel must compile first (once after install), or waits
+    for its compile in the background, and on a terminal a spinner with the time spent until the
+    judge answers; nothing when it is ready (docs/first-run.md)."""
+    from ..review.warmup import prepare
+    from .progress import progress
+    cold = prepare(lambda line: typer.echo(line, err=True))
+    with progress("compiling the review's kernel, then judging", enabled=cold, note="once after install"):
+        yield
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

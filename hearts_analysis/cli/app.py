@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from enum import Enum
 from typing import Iterator, Optional
@@ -162,6 +163,26 @@ def domain_errors() -> Iterator[None]:
         raise fail(str(error))
 
 
+FOREGROUND_COMPILE = {"advise", "review"}
+"""The commands that compile what they need of the review's kernel themselves, with a notice, when it is
+not ready: they start the background compile of the rest as they exit."""
+
+
 def main() -> None:
     printable_streams()
+    _warm_up(sys.argv[1:])
     app()
+
+
+def _warm_up(arguments: list[str]) -> None:
+    """The first command after install starts the background compile of the review's kernel
+    (:mod:`hearts_analysis.review.warmup`), so that a later ``hearts advise`` finds it ready; not for
+    ``--help``, and at their exit for the commands that compile in the foreground."""
+    if not arguments or "--help" in arguments:
+        return
+    from ..kernel.warmup import start
+    if arguments[0] in FOREGROUND_COMPILE:
+        import atexit
+        atexit.register(start, "hearts_analysis.review.warmup")
+    else:
+        start("hearts_analysis.review.warmup")

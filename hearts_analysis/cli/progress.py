@@ -103,9 +103,10 @@ def _clearing(stream, before: Callable[[], None]) -> io.TextIOWrapper:
 
 
 @contextmanager
-def progress(label: str, enabled: bool = True, total_hands: int | None = None) -> Iterator[_Quiet | _Live]:
+def progress(label: str, enabled: bool = True, total_hands: int | None = None,
+             note: str = "starting") -> Iterator[_Quiet | _Live]:
     """``with progress("validating") as bar: bar.advance(hands=13)``; with ``total_hands``, a bar
-    of the hands done and the time left."""
+    of the hands done and the time left; ``note`` is shown until the first step."""
     if not (enabled and sys.stderr.isatty()) or _piped(sys.stdout):
         yield _Quiet()
         return
@@ -118,7 +119,7 @@ def progress(label: str, enabled: bool = True, total_hands: int | None = None) -
     stdout, stderr = sys.stdout, sys.stderr
     bar = Progress(*columns, TimeElapsedColumn(), console=Console(file=stderr), transient=True,
                    redirect_stdout=False, redirect_stderr=False)
-    live = _Live(bar, bar.add_task("starting", total=total_hands), total_hands is not None)
+    live = _Live(bar, bar.add_task(note, total=total_hands), total_hands is not None)
     bar.start()
     sys.stderr = _clearing(stderr, live.hide)
     if stdout.isatty():

@@ -196,6 +196,7 @@ def review(
     from ..review.cache import ReviewCache, default_folder
     from ..review.collect import ReviewRun
     from ..review.report import DECISION_COLUMNS, SUMMARY_COLUMNS, decision_rows
+    from ..review.warmup import prepare
     forced = rules_from_options(rules, set_)
     check_output(output, paths)
     check_output(puzzles_file, paths, stdout=False)
@@ -212,6 +213,7 @@ def review(
     with_bar = "-" not in paths and sys.stderr.isatty()
     total = hands_to_review(iter_sources(paths, forced), player, hand) if with_bar else None
     store = None if no_cache else ReviewCache(cache or default_folder())
+    prepare(lambda line: typer.echo(line, err=True))   # a cold kernel: what the first wait is for
     with review_executor(worker_count(workers, total), scheduler) as executor, \
             progress("reviewing", enabled=with_bar, total_hands=total) as bar:
         reviewed = review_items(iter_sources(paths, forced), settings, player, hand, executor, store,
