@@ -308,8 +308,8 @@ def _removed_candidates(corpus: _Corpus) -> list[tuple[str, ...] | None]:
     for _, game in corpus.games:
         dealt = 0
         for hand in game.hands:
-            for cards in hand.deal:
-                dealt |= mask_of(cards)
+            for cards in hand.deal or ():   # a score sheet's hand has no deal
+                dealt |= mask_of(cards or ())
         if game.hands:
             seen[tuple(card_name(c) for c in iter_cards(DECK & ~dealt))] += 1
     return [None] + [removed for removed, _ in seen.most_common(3)]

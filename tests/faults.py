@@ -25,7 +25,7 @@ from hearts_analysis.records.parquet.encode import EventEncoder, SCHEMA_V1
 from hearts_analysis.records.parquet.layout import COLUMNS, GAME_COLUMNS, HAND_COLUMNS, SCHEMA
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
-from hearts_analysis.violations import CATALOGUE
+from hearts_analysis.violations import CATALOGUE, NOTES
 
 TABLES = [("standard", 4), ("omnibus", 5), ("classic", 3), ("black_queen", 4), ("openspiel", 4),
           ("basic", 3), ("standard", 6), ("online", 4), ("classic", 7)]
@@ -196,6 +196,8 @@ MUTATIONS = [_deal_invalid, _pass_invalid, _pass_on_hold, _wrong_first_lead, _ou
 NOT_PLANTED = {"points-impossible": "a score sheet's: tests/test_score_sheets.py",
                "view-unchecked": "a view's note: tests/test_view_validation.py"}
 """Codes of the catalogue that no mutation of a played game can show, and where they are tested."""
+PLANTED_VIOLATIONS = frozenset(set(CATALOGUE) - set(NOT_PLANTED) - NOTES)
+"""The violation codes :func:`every_violation` shows (the other planted codes are notes)."""
 
 
 @lru_cache(maxsize=None)

@@ -374,4 +374,9 @@ def audit(game: dict[str, Any], rules: dict[str, Any]) -> Audit:
         result.totals = final
     if game.get("complete") is True and ended_after is None:
         result.violations.append(("game-over-early", None, None, None, None))
+    if game.get("winners") is not None:  # the winners are the lowest when the game ended; before it, nobody
+        lowest = min(result.totals)
+        right = {game["players"][s] for s in range(n) if result.totals[s] == lowest} if result.complete else set()
+        if set(game["winners"]) != right:
+            result.violations.append(("winner-mismatch", ended_after or len(game["hands"]) or None, None, None, None))
     return result

@@ -109,10 +109,17 @@ def assert_agree(game: GameRecord) -> None:
 
 
 def test_the_referee_agrees_on_every_crafted_case():
+    """Every crafted game with cards; a score sheet or a view (no whole deal) is held to the engine by
+    tests/test_score_sheets.py and tests/test_view_validation.py, not by this referee of played hands."""
     from test_violations import CASES
+    checked = 0
     for cases in CASES.values():
         for case in cases:
-            assert_agree(case.values[0])
+            game = case.values[0]
+            if all(hand.deal is not None and None not in hand.deal for hand in game.hands):
+                assert_agree(game)
+                checked += 1
+    assert checked >= 30
 
 
 def test_small_decks_reach_the_edge_cases_and_replay_clean():

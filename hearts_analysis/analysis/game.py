@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator
 from ..cards import JD, QS, card_name
 from ..engine.replay import GameResult, HandResult, replay_game
 from ..records.errors import Item
-from ..records.model import GameRecord
+from ..records.model import GameRecord, is_score_sheet
 from ..records.sources import iter_sources
 from ..rules import Rules, Table
 from .moons import MoonAttempt, detect_moon, near_miss_seat, sun_seat
@@ -99,6 +99,8 @@ def analyze_game(game: GameRecord | GameResult, source: str = "") -> GameAnalysi
     """Replay (unless given the replay) and analyse every hand of a game."""
     result = game if isinstance(game, GameResult) else replay_game(game)
     record = result.record
+    if is_score_sheet(record):  # points without cards: the game's result counts, no hand has plays to analyse
+        return GameAnalysis(source, result, ())
     table = record.rules.table(record.seats)
     hands = []
     before = (0,) * record.seats

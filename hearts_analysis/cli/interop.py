@@ -45,7 +45,7 @@ from typer.core import TyperGroup
 
 from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
-from ..interop.rebuild import ExportError
+from ..interop.rebuild import ExportError, unfit_for
 from ..records.errors import Item, RecordError
 from ..records.json import dumps_game, read_document
 from ..records.json.files import too_long_for_a_line
@@ -393,13 +393,12 @@ def export_games(paths: list[str], output: str, module: ModuleType) -> int:
     for file in written:
         check_output(file, paths)
     games, errors = [], 0
-    unfit = getattr(module, "unfit", None)
     for item in iter_sources(paths):
         if item.game is None:
             errors += 1
             typer.echo(error_line(item), err=True)
             continue
-        reason = unfit(item.game) if unfit is not None else None
+        reason = unfit_for(module, item.game)
         if reason:
             errors += 1
             typer.echo(terminal_safe(f"{item.source}: game {item.game.game_id or '?'}: not exported: {reason}"),

@@ -393,7 +393,8 @@ def judge_hand_meta(text: str, seats: int) -> MetaVerdict:
             if value is not None and (not isinstance(value, list) or len(value) != seats
                                       or any(v not in (None, []) for v in value)):
                 return unreadable
-            hold_only = value is None or None in value
+            # an empty pass, like a missing one, leaves no pass rows: such a hand is not read from its rows alone
+            hold_only = value is None or None in value or [] in value
     return MetaVerdict(True, tuple(key for key in _COLUMN_KEYS if key in meta), hold_only)
 
 

@@ -44,7 +44,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.sources import SNIFF_BYTES
 from ..records.json import game_from_dict, game_to_dict, hand_to_dict
-from ..records.model import GameRecord, HandRecord
+from ..records.model import GameRecord, HandRecord, is_score_sheet
 from ..rules import Rules
 from ..violations import Code
 from . import openspiel_playthrough
@@ -246,6 +246,8 @@ def export_game(game: GameRecord, parameters: Mapping[str, bool] | None = None) 
     """
     if game.seats != PLAYERS:
         return Export((), {}, (f"{game.seats} players; OpenSpiel's hearts is for {PLAYERS}",), ())
+    if is_score_sheet(game):
+        return Export((), {}, ("a score sheet (points without cards): a history is a hand's cards",), ())
     mapping = parameters_for(game.rules)
     if parameters is None:
         if mapping.unplayable:  # OpenSpiel's own rules cannot follow the game's: say which

@@ -24,7 +24,7 @@ from ..cards import SUIT_MASKS, Card, CardError, Mask, mask_of, parse_card, suit
 from ..engine.interpreter import winning_card
 from ..engine.replay import GameResult
 from ..records.errors import Item, RecordError
-from ..records.model import GameRecord
+from ..records.model import GameRecord, is_score_sheet
 from ..records.numbers import whole_number
 from ..rules import RULE_FIELDS, RuleError, Rules
 from ..rules_help import value_text
@@ -257,6 +257,16 @@ def own_rules_unfit(game: GameRecord, preset: str, program: str, players: int = 
     return None
 
 
+def unfit_for(module: Any, game: GameRecord) -> str | None:
+    """Why the format of ``module`` (a writable format of :mod:`.formats`) cannot hold ``game``, or ``None``: its
+    own ``unfit`` check, and a score sheet (points without cards) in a log that holds the cards (every format but
+    one whose module sets ``SCORE_SHEETS``)."""
+    if is_score_sheet(game) and not getattr(module, "SCORE_SHEETS", False):
+        return "a score sheet (points without cards): this format's log holds each hand's cards"
+    unfit = getattr(module, "unfit", None)
+    return unfit(game) if unfit is not None else None
+
+
 def refuse_unfit(game: GameRecord, unfit: Callable[[GameRecord], str | None]) -> None:
     """Raise :class:`ExportError` naming the game where ``unfit`` gives a reason: a writer handed a game its
     format cannot hold refuses it before writing any of it."""
@@ -286,5 +296,5 @@ def write_events(games: Iterable[GameRecord], out: TextIO, events_of: Callable[[
 
 
 __all__ = ["ExportError", "card_list", "cut_tolerant", "deal_before_pass", "event_games", "integers", "json_events",
-           "own_rules_unfit", "pass_unrecorded", "rebuild_direction", "refuse_unfit",
+           "own_rules_unfit", "pass_unrecorded", "rebuild_direction", "refuse_unfit", "unfit_for",
            "rule_differences", "trick_seats", "trick_winner", "write_events"]

@@ -65,6 +65,8 @@ from .rebuild import cut_tolerant
 
 NAME = "text"
 TITLE = "hand-entry text notation"
+SCORE_SHEETS = True
+"""The notation holds a score sheet (points lines without deals): exported as it is."""
 FILE_EXAMPLE = "club-night.txt"
 
 LABELS = "ABCDEFG"

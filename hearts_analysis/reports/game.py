@@ -300,6 +300,9 @@ def _violation_rows(result: GameResult, hands: int, limit: int) -> list[dict[str
         for violation in hand.violations:
             if len(rows) == limit:
                 return rows
+            if plays is None:  # a score sheet's hand: no replay to show it in
+                rows.append({"v": violation, "hand_index": None, "step": None})
+                continue
             at = _play_index(plays, n, violation) if h_index < hands else None
             step = at + 1 if at is not None else (0 if violation.code in _AT_HAND_START else len(plays))
             rows.append({"v": violation, "hand_index": h_index if h_index < hands else None, "step": step})

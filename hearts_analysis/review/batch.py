@@ -28,10 +28,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..executor import Task, open_executor, ordered  # noqa: F401  (open_executor: importable from here too)
 from ..records.errors import Item
-from ..records.model import GameRecord
+from ..records.model import GameRecord, is_score_sheet
 from .cache import ReviewCache
 from .evaluate import Settings
-from .game import GameReview, HandStart, hand_starts, review_start
+from .game import GameReview, HandStart, hand_starts, review_start, sheet_review
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,11 @@ def review_items(items: Iterable[Item], settings: Settings = Settings(), player:
             if seats == ():
                 continue
             numbers = hand_numbers(item.game, wanted)
+            if is_score_sheet(item.game):   # nothing to review, and nothing to keep in the cache
+                games.append(_Game(item, seats, [None] * len(numbers), {}))
+                for number in numbers:
+                    yield Task(_same, (sheet_review(item.game, [number]),), now=True)
+                continue
             keys = [cache.key(item.game, number, seats, settings) if cache is not None else "" for number in numbers]
             known = [cache.get(key, item.game, number, seats) if cache is not None else None
                      for number, key in zip(numbers, keys)]

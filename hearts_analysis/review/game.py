@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 from ..cards import Mask, mask_of
 from ..engine.replay import GameResult, replay_game
 from ..engine.state import HandState
-from ..records.model import REFERENCE_ONLY, GameRecord, HandRecord
+from ..records.model import REFERENCE_ONLY, GameRecord, HandRecord, is_score_sheet
 from .evaluate import Decision, Position, Settings, game_key, review_pass, review_play
 from .information_set import at_play, observe
 from .rollout import History
@@ -156,10 +156,21 @@ def review_start(start: HandStart, seats: Iterable[int] | None, settings: Settin
     return GameReview(start.game_id, players, decisions, ())
 
 
+SHEET_SKIP = "a score sheet: no cards to review"
+
+
+def sheet_review(game: GameRecord, hands: Iterable[int] | None = None) -> GameReview:
+    """A score sheet's review: every hand skipped, said why (its points have no plays behind them)."""
+    wanted = range(1, len(game.hands) + 1) if hands is None else sorted(set(hands) & set(range(1, len(game.hands) + 1)))
+    return GameReview(game.game_id, game.players, (), tuple((number, SHEET_SKIP) for number in wanted))
+
+
 def review_game(game: GameRecord, settings: Settings = Settings(), seats: Iterable[int] | None = None,
                 hands: Iterable[int] | None = None, result: GameResult | None = None,
                 progress: Progress | None = None) -> GameReview:
     """Review ``seats`` (default: all) in ``hands`` (1-based numbers; default: all) of ``game``."""
+    if is_score_sheet(game):
+        return sheet_review(game, hands)
     decisions: list[Decision] = []
     skipped: list[tuple[int, str]] = []
     for start in hand_starts(game, hands, result):
