@@ -11,7 +11,7 @@ pytest.importorskip("playwright.sync_api")
 from hearts_analysis.reports.game import replay_data  # noqa: E402
 
 from reviewpage import reviewed_extras, reviewed_game  # noqa: E402
-from test_reports_browser import _inert, _shoot, browser, reviewed, watched  # noqa: E402,F401
+from test_reports_browser import PHONE, _fits, _inert, _shoot, browser, reviewed, watched  # noqa: E402,F401
 
 
 def _a_decision_with_a_line() -> tuple[int, int, dict, list]:
@@ -73,8 +73,9 @@ def test_ask_the_judge_shows_the_options_and_steps_the_line(watched, reviewed):
 
 
 def test_the_judge_at_the_passes_has_no_line_and_keys_step_a_line(watched, reviewed):
+    """At phone width: the panel and the line fit the screen."""
     number, step, entry, _ = _a_decision_with_a_line()
-    w = watched()
+    w = watched(PHONE)
     page = w.page
     page.goto(reviewed.as_uri() + f"#hand={number}&play=0")
     page.wait_for_load_state("load")
@@ -82,6 +83,7 @@ def test_the_judge_at_the_passes_has_no_line_and_keys_step_a_line(watched, revie
     assert page.locator("#replay .judge-options").count() >= 1
     assert page.locator("#replay .judge-line").count() == 0       # a pass has no line
     assert "passed" in page.inner_text("#replay .judge-panel")
+    _fits(page)
     page.evaluate(f"window.location.hash = '#hand={number}&play={step}'")
     page.wait_for_function(f"document.getElementById('replay').getAttribute('data-step') === '{step}'")
     page.get_by_role("button", name="Ask the judge here").click()
@@ -89,6 +91,8 @@ def test_the_judge_at_the_passes_has_no_line_and_keys_step_a_line(watched, revie
     viewer = page.locator("#replay")
     page.keyboard.press("ArrowRight")
     assert viewer.get_attribute("data-line") == "2"
+    _fits(page)
+    _shoot(page, "game-judge-phone")
     page.keyboard.press("ArrowLeft")
     assert viewer.get_attribute("data-line") == "1"
     page.keyboard.press("Escape")
