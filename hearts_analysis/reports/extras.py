@@ -132,6 +132,22 @@ class GameExtras:
             notes[str(index)] = {"class": decision.get("class"), "text": decision_text(decision, players)}
         return dict(sorted(notes.items(), key=lambda kv: int(kv[0])))
 
+    def judge_notes(self, hand: int, plays: list[list[Any]], seats: int) -> dict[str, list[dict[str, Any]]]:
+        """What "ask the judge here" shows at each position of one hand (:func:`~..review.page.judge`), keyed
+        by the replay's step as the page's addresses count it: 0 for the passes (one per reviewed seat), s for
+        the s-th play."""
+        from ..review.page import judge
+        notes: dict[int, list[dict[str, Any]]] = {}
+        for decision in self._by_hand["decisions"].get(hand, ()):
+            if decision.get("kind") == "pass":
+                notes.setdefault(0, []).append(judge(decision))
+                continue
+            index = next((i for i, (seat, _) in enumerate(plays)
+                          if i // seats + 1 == decision["trick"] and seat == decision["seat"]), None)
+            if index is not None:
+                notes.setdefault(index + 1, []).append(judge(decision))
+        return {str(step): sorted(entries, key=lambda e: e["seat"]) for step, entries in sorted(notes.items())}
+
 
 def _cards_text(cards: Any) -> str:
     return " ".join(cards) if isinstance(cards, list) else str(cards)

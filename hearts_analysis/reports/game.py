@@ -27,7 +27,7 @@ import plotly.graph_objects as go
 
 from ..analysis.points import positions
 from ..analysis.trace import HandTrace, trace_game
-from ..cards import HEARTS_MASK, QS, card_name, iter_cards
+from ..cards import HEARTS_MASK, QS, card_name, iter_cards, mask_of, parse_card, rank_of, suit_of
 from ..engine.replay import GameResult, HandResult
 from ..engine.scoring import raw_points
 from ..violations import CATALOGUE, Code, Violation
@@ -38,6 +38,7 @@ from .words import display_order, joined, ordinal, preset_note, rules_in_words
 
 if TYPE_CHECKING:
     from ..review import Settings
+    from ..rules import Table
     from ..review.batch import ReviewPlan
     from ..review.page import ReviewPage
 
@@ -114,6 +115,27 @@ def _replay_hand(result: GameResult, hand: HandResult, trace: HandTrace) -> dict
     }
 
 
+def line_tricks(table: "Table", before: list[list[Any]], line: list[list[Any]]) -> list[list[int]]:
+    """Who wins each trick the ``line`` completes after the plays ``before`` it, and its points (``[winner,
+    points]``), from the
+    trick the line starts in: the replay shows a line as it shows the game.
+
+    >>> from hearts_analysis.rules import Rules
+    >>> table = Rules.preset("standard").table(4)
+    >>> line_tricks(table, [[0, "2C"]], [[1, "AC"], [2, "QS"], [3, "3C"], [1, "2H"]])
+    [[1, 13]]
+    """
+    n = table.players
+    plays = [*before, *line]
+    tricks = []
+    for first in range(len(before) // n * n, len(plays) - n + 1, n):
+        trick = [(seat, parse_card(card)) for seat, card in plays[first:first + n]]
+        led = suit_of(trick[0][1])
+        winner = max((rank_of(card), seat) for seat, card in trick if suit_of(card) == led)[1]
+        tricks.append([winner, raw_points(table, mask_of(card for _, card in trick), 1)])
+    return tricks
+
+
 def replay_data(result: GameResult, extras: GameExtras | None = None, limit: int | None = None) -> dict[str, Any]:
     """Everything the replay viewer shows, as JSON-ready data (names stay plain text); ``limit``: of the
     first hands only. A score sheet has no cards to replay: no hands."""
@@ -123,8 +145,14 @@ def replay_data(result: GameResult, extras: GameExtras | None = None, limit: int
              for hand, trace in zip(result.hands[:limit], islice(trace_game(result), limit))]
     players = list(result.record.players)
     if extras is not None:
+        table = result.record.rules.table(result.record.seats)
         for hand in hands:
             hand["review"] = extras.review_notes(hand["number"], hand["plays"], players)
+            hand["judge"] = extras.judge_notes(hand["number"], hand["plays"], len(players))
+            for step, entries in hand["judge"].items():
+                for entry in entries:
+                    if entry.get("line"):
+                        entry["tricks"] = line_tricks(table, hand["plays"][:int(step) - 1], entry["line"])
             hand["notes"] = extras.moon_notes(hand["number"], players, len(players))
             verdicts = extras.pass_verdicts(hand["number"])
             reviews = extras.pass_reviews(hand["number"], players)

@@ -28,7 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..records.model import GameRecord
-from .report import line_words, options_words
+from .report import is_played, line_words, option_cards, options_words
 
 CLASS_NAMES = ("inaccuracy", "mistake", "blunder")
 CONFIDENCE = 0.95
@@ -61,6 +61,68 @@ def play_number(plays: Sequence[Sequence[int]], seats: int, trick: int | None, s
         if plays[index][0] == seat:
             return index + 1
     return last
+
+
+OPTION_FIELDS = ("cards", "points", "margin", "marks", "reason")
+"""The fields of an option as the page's data gives it (an array: the page holds every decision's options)."""
+
+
+def judge(d: dict[str, Any]) -> dict[str, Any]:
+    """What "ask the judge here" shows of one decision ``d`` of the review document, and no more (the page
+    carries one for every decision): ``seat``, ``played``, ``best`` (the card the review names better, which
+    the line follows: not always the first option, whose lead may be within the noise), ``cost``; ``class``,
+    ``forced`` and ``unclear`` where they hold; the ``options``, best first, each
+    ``[cards, points, margin, marks, reason]`` (:data:`OPTION_FIELDS`, empty ends left off): the cards with
+    the equal cards merged (``KS/AS``), expected points ± margin (to the tenth the panel shows), marks ``=`` within the noise of the first
+    (the board's ``equal``; the played card: its cost within the cost's margin; another: its distance from the
+    first within its own margin), ``p`` played, ``b`` the better card; and ``line``, the plays
+    ``[seat, card]`` that follow the better card, starting with it.
+
+    >>> d = {"seat": 1, "kind": "play", "played": "5S", "best": "KS", "cost": 2.5, "margin": 0.4,
+    ...      "class": "inaccuracy", "equal": [["KS", "AS"], ["5S"], ["2C"]], "line": [[1, "KS"], [2, "3S"]],
+    ...      "options": [{"cards": ["KS"], "expected_points": 1.0, "margin": 0.3, "equal": False, "reason": ""},
+    ...                  {"cards": ["5S"], "expected_points": 3.5, "margin": 0.5, "equal": False, "reason": "ducks"},
+    ...                  {"cards": ["2C"], "expected_points": 1.2, "margin": 0.4, "equal": False, "reason": ""}]}
+    >>> entry = judge(d)
+    >>> entry["options"]
+    [['KS/AS', 1.0, 0.3, 'b'], ['5S', 3.5, 0.5, 'p', 'ducks'], ['2C', 1.2, 0.4, '=']]
+    >>> entry["line"], entry["class"]
+    ([[1, 'KS'], [2, '3S']], 'inaccuracy')
+    """
+    options = d.get("options") or []
+    groups = d.get("equal") or ()
+    best = options[0]["expected_points"] if options else 0.0
+    best_cards = [d["best"]] if isinstance(d.get("best"), str) else d.get("best")
+    shown = []
+    for i, option in enumerate(options):
+        played = is_played(d, option) or (isinstance(d.get("played"), str) and i < len(groups)
+                                          and d["played"] in groups[i])
+        if i == 0:
+            near = False
+        elif option.get("equal"):
+            near = True
+        elif played and d.get("margin") is not None:
+            near = d["cost"] <= d["margin"]
+        else:
+            near = option["expected_points"] - best <= option["margin"]
+        marks = "=" * near + "p" * played + "b" * (option["cards"] == best_cards)
+        entry: list[Any] = [option_cards(d, option), round(option["expected_points"], 1), round(option["margin"], 1), marks,
+                            option.get("reason") or ""]
+        while entry[-1] == "":
+            entry.pop()
+        shown.append(entry)
+    played_text = d["played"] if isinstance(d["played"], str) else " ".join(d["played"])
+    out: dict[str, Any] = {"seat": d["seat"], "played": played_text,
+                           "best": " ".join(d["best"]) if isinstance(d.get("best"), list) else d.get("best"),
+                           "cost": d.get("cost"), "options": shown}
+    for key in ("class", "forced"):
+        if d.get(key):
+            out[key] = d[key]
+    if d.get("unclear"):    # why is the played option's reason
+        out["unclear"] = True
+    if d.get("line"):
+        out["line"] = [[seat, card] for seat, card in d["line"]]
+    return out
 
 
 def accuracy_interval(costs: Sequence[float], spreads: Sequence[float],

@@ -146,15 +146,30 @@ def cards_text(cards: str | list[str]) -> str:
     return cards if isinstance(cards, str) else " ".join(cards)
 
 
-def option_words(d: dict, option: dict) -> str:
-    """One option as the text shows it: its cards (merged equal cards joined, ``KS/AS``), expected points ±
-    margin, and which was played."""
+def option_cards(d: dict, option: dict) -> str:
+    """An option's cards as text: a pass's cards spaced, a card with the equal cards merged into it joined
+    (``KS/AS``).
+
+    >>> option_cards({"equal": [["AS", "KS"]]}, {"cards": ["KS"]}), option_cards({}, {"cards": ["QS", "AH"]})
+    ('KS/AS', 'QS AH')
+    """
     cards = " ".join(option["cards"])
     for group in d.get("equal") or ():
         if len(option["cards"]) == 1 and option["cards"][0] in group and len(group) > 1:
             cards = "/".join([option["cards"][0]] + [c for c in group if c != option["cards"][0]])
-    played = option["cards"] == ([d["played"]] if isinstance(d["played"], str) else d["played"])
-    return f"{cards} {option['expected_points']:.1f} ± {option['margin']:.1f}" + (" (played)" if played else "")
+    return cards
+
+
+def is_played(d: dict, option: dict) -> bool:
+    """Whether ``option`` is the one the decision ``d`` made."""
+    return option["cards"] == ([d["played"]] if isinstance(d["played"], str) else d["played"])
+
+
+def option_words(d: dict, option: dict) -> str:
+    """One option as the text shows it: its cards (:func:`option_cards`), expected points ± margin, and which
+    was played."""
+    return (f"{option_cards(d, option)} {option['expected_points']:.1f} ± {option['margin']:.1f}"
+            + (" (played)" if is_played(d, option) else ""))
 
 
 def options_words(d: dict) -> str:

@@ -1,4 +1,6 @@
-/* The trick-by-trick replay viewer of the game report. Data comes from #replay-data (JSON, never HTML). */
+/* The trick-by-trick replay viewer of the game report. Data comes from #replay-data (JSON, never HTML).
+   Where the review judged a decision, "ask the judge here" shows its options, and the better card's line
+   can be played onto the table step by step (view.line), then the viewer returns to the game. */
 (function () {
   'use strict';
   var root = document.getElementById('replay');
@@ -6,7 +8,7 @@
   if (!root || !data || !data.hands.length) { return; }
   var card = window.HeartsReport.cardElement;
   var players = data.players, n = players.length;
-  var view = { hand: 0, step: 0 };
+  var view = { hand: 0, step: 0, judge: false, line: null };
 
   function $(sel) { return root.querySelector(sel); }
   function el(tag, cls, text) {
@@ -42,12 +44,12 @@
     return { remaining: remaining, tricks: tricks, points: points, trick: trick };
   }
 
-  function renderSeats(h, snap) {
+  function renderSeats(h, snap, step) {
     var box = $('.seats');
     box.textContent = '';
-    var next = view.step < h.plays.length ? h.plays[view.step][0] : -1;
+    var next = step < h.plays.length ? h.plays[step][0] : -1;
     var trick = snap.trick >= 0 ? h.tricks[snap.trick] : null;
-    var trickDone = trick && view.step === (snap.trick + 1) * n;
+    var trickDone = trick && step === (snap.trick + 1) * n;
     for (var seat = 0; seat < n; seat++) {
       var s = el('div', 'seat');
       if (seat === next) { s.classList.add('to-play'); }
@@ -69,7 +71,7 @@
     }
   }
 
-  function renderTrick(h, snap) {
+  function renderTrick(h, snap, step) {
     var title = $('.trick-title'), cards = $('.trick-cards'), result = $('.trick-result');
     cards.textContent = '';
     result.textContent = '';
@@ -77,14 +79,16 @@
       title.textContent = h.direction === 'hold' ? 'Before the first lead (no passing this hand)' : 'Before the first lead';
       return;
     }
-    title.textContent = 'Trick ' + (snap.trick + 1) + ' of ' + Math.ceil(h.plays.length / n);
-    var first = snap.trick * n, last = Math.min(view.step, first + n);
+    title.textContent = 'Trick ' + (snap.trick + 1) + ' of ' + Math.ceil((h.total || h.plays.length) / n) +
+      (h.line ? ' \u00b7 the line' : '');
+    var first = snap.trick * n, last = Math.min(step, first + n);
     var info = h.tricks[snap.trick];
-    var done = info && view.step === first + n;
+    var done = info && step === first + n;
     for (var i = first; i < last; i++) {
       var seat = h.plays[i][0];
       var p = el('div', 'played');
-      if (i === view.step - 1) { p.classList.add('latest'); }
+      if (i === step - 1) { p.classList.add('latest'); }
+      if (h.line && i >= h.from) { p.classList.add('line-play'); }
       if (done && info.winner === seat) { p.classList.add('winner'); }
       p.appendChild(el('span', 'who', players[seat]));
       p.appendChild(card(h.plays[i][1]));
@@ -230,20 +234,159 @@
       renderScore(h);
       drawnHand = view.hand;
     }
-    var snap = snapshot(h, view.step);
-    renderSeats(h, snap);
-    renderTrick(h, snap);
-    renderEvents(h);
+    var shown = view.line ? lineHand(h, view.line) : h, step = view.line ? shown.from + view.line.k : view.step;
+    var snap = snapshot(shown, step);
+    renderSeats(shown, snap, step);
+    renderTrick(shown, snap, step);
+    if (view.line) { renderLineEvents(shown); } else { renderEvents(h); }
+    renderJudge(h);
     renderControls(h);
+    root.classList.toggle('line-mode', !!view.line);
     root.setAttribute('data-hand', String(h.number));
     root.setAttribute('data-step', String(view.step));
+    if (view.line) { root.setAttribute('data-line', String(view.line.k)); } else { root.removeAttribute('data-line'); }
+  }
+
+  /* -- the judge ------------------------------------------------------------------------------------------
+     h.judge[step]: the decisions the review judged at that position (step 0: the passes; step s: play s),
+     each {seat, played, best, cost, class?, forced?, unclear?, options: [[cards, points, margin, marks,
+     reason]], line?: [[seat, card]], tricks?: [[winner, points]]}. Marks: '=' within the noise of the first
+     option, 'p' played, 'b' the better card (the one the line follows). */
+  function judged(h) { return (h.judge || {})[String(view.step)] || []; }
+
+  /* The hand as the line plays it: the game's plays up to the decision, then the line's. */
+  function lineHand(h, line) {
+    var from = view.step - 1, keep = function (map) {
+      var out = {};
+      Object.keys(map).forEach(function (k) { if (parseInt(k, 10) < from) { out[k] = map[k]; } });
+      return out;
+    };
+    var tricks = h.tricks.slice(0, Math.floor(from / n)).concat(line.entry.tricks.map(function (t) {
+      return { winner: t[0], points: t[1] };
+    }));
+    return { number: h.number, dealer: h.dealer, direction: h.direction, start: h.start, passes: h.passes,
+      plays: h.plays.slice(0, from).concat(line.entry.line), tricks: tricks, flags: keep(h.flags),
+      violations: h.violations, review: keep(h.review), notes: {}, total: h.plays.length, line: line.entry, from: from };
+  }
+
+  function cardsText(text) {
+    var span = el('span', 'judge-cards');
+    text.split(' ').forEach(function (group, g) {
+      if (g) { span.appendChild(document.createTextNode(' ')); }
+      group.split('/').forEach(function (c, i) {
+        if (i) { span.appendChild(document.createTextNode('/')); }
+        span.appendChild(/^[2-9TJQKA][CDHS]$/.test(c) ? card(c) : document.createTextNode(c));
+      });
+    });
+    return span;
+  }
+
+  function renderLineEvents(shown) {
+    var box = $('.events'), entry = view.line.entry, k = view.line.k;
+    box.textContent = '';
+    var e = event('info line-note', ['The line after ' + entry.best + ' (' + players[entry.seat] + ' played ' +
+      entry.played + '): ' + k + ' of ' + entry.line.length + ' plays.']);
+    if (k > 0) {
+      var last = entry.line[k - 1];
+      e.appendChild(el('span', 'sub', players[last[0]] + ' plays ' + last[1] + '.'));
+    }
+    e.appendChild(el('span', 'sub', 'The plays the rollout players made on deals ' + players[entry.seat] +
+      ' could not tell from the real one: the other seats\u2019 cards may differ from the game\u2019s.'));
+    box.appendChild(e);
+  }
+
+  function button(text, cls, onClick) {
+    var b = el('button', cls, text);
+    b.type = 'button';
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function optionItem(o) {
+    var marks = o[3] || '', li = el('li', 'judge-option');
+    if (marks.indexOf('p') >= 0) { li.classList.add('judge-played'); }
+    if (marks.indexOf('b') >= 0) { li.classList.add('judge-better'); }
+    li.appendChild(cardsText(o[0]));
+    li.appendChild(el('span', 'judge-points', (marks.indexOf('=') >= 0 ? ' \u2248 ' : ' ') + o[1].toFixed(1) +
+      ' \u00b1 ' + o[2].toFixed(1) + ' points'));
+    if (marks.indexOf('p') >= 0) { li.appendChild(el('span', 'verdict', 'played')); }
+    if (marks.indexOf('b') >= 0) { li.appendChild(el('span', 'verdict good', 'better')); }
+    if (o[4]) { li.appendChild(el('span', 'sub', o[4])); }
+    return li;
+  }
+
+  function renderJudge(h) {
+    var box = $('.judge'), entries = judged(h);
+    box.textContent = '';
+    box.hidden = !entries.length;
+    if (!entries.length) { return; }
+    if (!view.judge) {
+      box.appendChild(button('Ask the judge here', 'btn judge-ask', function () { view.judge = true; render(); }));
+      return;
+    }
+    var panel = el('div', 'judge-panel');
+    panel.setAttribute('role', 'region');
+    panel.setAttribute('aria-label', 'The judge at this position');
+    entries.forEach(function (entry) {
+      var part = el('div', 'judge-decision');
+      var head = players[entry.seat] + (view.step === 0 ? ' passed ' : ' played ') + entry.played;
+      if (entry.forced) { head += ': forced, the only choice'; }
+      else if (entry['class']) { head += ': ' + entry['class'] + ', ' + entry.cost.toFixed(1) + ' expected points lost'; }
+      else if (entry.unclear) { head += ': unclear'; }
+      else { head += ': no clear loss (' + entry.cost.toFixed(1) + ')'; }
+      part.appendChild(el('p', 'judge-head', head));
+      var list = el('ol', 'judge-options');
+      list.setAttribute('aria-label', 'Options for ' + players[entry.seat] + ', best first (expected points)');
+      entry.options.forEach(function (o) { list.appendChild(optionItem(o)); });
+      part.appendChild(list);
+      if (entry.line && entry.line.length) {
+        if (view.line && view.line.entry === entry) {
+          var nav = el('div', 'judge-line-controls');
+          nav.setAttribute('role', 'group');
+          nav.setAttribute('aria-label', 'The line');
+          var back = button('\u2039 Line', 'btn', function () { stepLine(-1); });
+          var fwd = button('Line \u203a', 'btn', function () { stepLine(1); });
+          back.setAttribute('data-line-go', 'back');
+          fwd.setAttribute('data-line-go', 'forward');
+          back.disabled = view.line.k === 0;
+          fwd.disabled = view.line.k === entry.line.length;
+          nav.appendChild(back);
+          nav.appendChild(fwd);
+          nav.appendChild(el('span', 'line-position', 'Line: ' + view.line.k + ' of ' + entry.line.length));
+          var home = button('Back to the game', 'btn', function () { view.line = null; render(); });
+          home.setAttribute('data-line-go', 'return');
+          nav.appendChild(home);
+          part.appendChild(nav);
+        } else {
+          var show = button('Show the line after ' + entry.best, 'btn judge-line', function () {
+            view.line = { entry: entry, k: 1 };
+            render();
+          });
+          part.appendChild(show);
+        }
+      }
+      panel.appendChild(part);
+    });
+    panel.appendChild(el('p', 'sub', 'Expected points for ' + (entries.length > 1 ? 'each seat' : players[entries[0].seat]) +
+      ' over the rest of the hand, fewer is better; \u2248 within the noise of the first.'));
+    panel.appendChild(button('Close', 'btn judge-close', function () { view.judge = false; view.line = null; render(); }));
+    box.appendChild(panel);
+  }
+
+  function stepLine(delta) {
+    if (!view.line) { return; }
+    view.line.k = Math.max(0, Math.min(view.line.entry.line.length, view.line.k + delta));
+    render();
   }
 
   function go(handIndex, step) {
     handIndex = Math.max(0, Math.min(data.hands.length - 1, handIndex));
     var plays = data.hands[handIndex].plays.length;
+    step = Math.max(0, Math.min(plays, step));
+    if (handIndex !== view.hand || step !== view.step) { view.judge = false; }
+    view.line = null;
     view.hand = handIndex;
-    view.step = Math.max(0, Math.min(plays, step));
+    view.step = step;
     render();
   }
 
@@ -281,6 +424,11 @@
     if (!(focused || (idle && inView())) || e.altKey || e.ctrlKey || e.metaKey) { return; }
     if (active && (active.tagName === 'SELECT' || active.tagName === 'INPUT')) { return; }
     var key = e.key, name = null;
+    if (view.line && (key === 'ArrowRight' || key === 'ArrowLeft' || key === 'Escape') && !e.shiftKey) {
+      e.preventDefault();
+      if (key === 'Escape') { view.line = null; render(); } else { stepLine(key === 'ArrowRight' ? 1 : -1); }
+      return;
+    }
     if (key === 'ArrowRight') { name = e.shiftKey ? 'trick-forward' : 'forward'; }
     else if (key === 'ArrowLeft') { name = e.shiftKey ? 'trick-back' : 'back'; }
     else if (key === 'Home') { name = 'start'; }
