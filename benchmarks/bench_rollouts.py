@@ -154,7 +154,7 @@ def main() -> None:
         print(f"a whole hand's review: {new['hand_seconds'] / base['hand_seconds']:.2f}x the baseline's time; "
               f"at the settings of the start of the kernel issue (AT_THE_START) "
               f"{new['hand_seconds_start'] / base['hand_seconds_start']:.2f}x; this tree's corpus level against the "
-              f"baseline's start settings {new['hand_seconds_corpus'] / base['hand_seconds_start']:.2f}x (issue 46: "
+              f"baseline's start settings {new['hand_seconds_corpus'] / base['hand_seconds_start']:.2f}x (the goal: "
               f"at most 0.33x)")
         # A player only one tree has (a model added since) has nothing to be compared with.
         models = [key[len("digest_"):] for key in base if key.startswith("digest_") and key in new]

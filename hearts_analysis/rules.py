@@ -505,7 +505,7 @@ def _preset(name: str, source: str, players: tuple[int, ...] | None = None, **fi
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in [
-    _preset("standard", "The common modern rules (each field's default: the field table of docs/rules.md); 3-7 "
+    _preset("standard", "The common modern rules (each field's default, as the rules guide tabulates it); 3-7 "
             "players with the classic "
             "removed cards."),
     _preset("omnibus", "Standard rules with Omnibus Hearts' jack of diamonds worth -10.", jack_of_diamonds=-10),

@@ -259,11 +259,12 @@ def test_a_cache_entry_that_is_not_the_review_of_its_hand_is_reviewed_again(game
 def test_the_library_builds_the_documents_the_command_prints(games, tmp_path):
     """The summary, the review document and the puzzles come from ``review.collect``; the command lays them out."""
     from hearts_analysis.records.sources import iter_sources
-    from hearts_analysis.review import Settings
     from hearts_analysis.review.batch import review_items
     from hearts_analysis.review.collect import ReviewRun
+    from hearts_analysis.review.levels import level_for, settings_at
 
-    source, settings = str(games / "two.jsonl"), Settings(samples=15)
+    source = str(games / "two.jsonl")
+    settings = settings_at(level_for([source]), samples=15)   # a JSON Lines corpus: the corpus level
     for summary in (False, True):
         puzzles = tmp_path / f"puzzles-{summary}.json"
         args = ["review", source, "--format", "json", "--samples", "15", "--hand", "1", "--no-cache",

@@ -95,11 +95,11 @@ def convert(sources: Iterable[str | Path], target: str | Path, *, partition_size
                 if _is_jsonl(source):
                     _add_json_lines(Path(source), writer, counter)
                 else:
-                    for item in iter_sources([source]):
+                    for item in iter_sources([source], keep_duplicates=True):
                         counter.add(writer.add, item)
             counter.read_something(target)
     elif to_stdout or target.suffix.lower() in JSON_SUFFIXES:
-        write_games(counter.games(iter_sources(sources), target), STDOUT if to_stdout else target)
+        write_games(counter.games(iter_sources(sources, keep_duplicates=True), target), STDOUT if to_stdout else target)
     else:
         raise ValueError(f"{target}: unknown output format {shown(target.suffix)} (use .json, .jsonl, .parquet "
                          f"or a folder)")

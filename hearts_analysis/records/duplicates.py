@@ -15,7 +15,7 @@ one name. Both are kept (neither is known to be the wrong one) and the conflict 
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
 >>> import dataclasses
->>> a, b = simulate_games(2, Rules.preset("standard", target=30))
+>>> a, b, c = simulate_games(3, Rules.preset("standard", target=30))
 >>> seen = SeenGames()
 >>> seen.check(a, "a.json"), seen.check(b, "b.json")
 (None, None)
@@ -23,7 +23,7 @@ one name. Both are kept (neither is known to be the wrong one) and the conflict 
 c.jsonl:3: game "sim-0-1" duplicates a.json (same game_id and cards): counted once
 >>> print(seen.check(dataclasses.replace(a, game_id="copy"), "d.json").message)
 d.json: game "copy" duplicates a.json (same deals and plays as game "sim-0-1"): counted once
->>> conflict = seen.check(dataclasses.replace(b, game_id="sim-0-1"), "e.json")
+>>> conflict = seen.check(dataclasses.replace(c, game_id="sim-0-1"), "e.json")
 >>> conflict.dropped, conflict.message
 (False, 'e.json: game_id "sim-0-1" also names a different game at a.json (other deals or plays): both kept')
 """
@@ -63,8 +63,9 @@ def _codes(hand, event, seat, card, number) -> np.ndarray:
 
 
 def id_digest(game_id: str | None) -> int | None:
-    """A 64-bit hash of a game's id (the same in every process); ``None`` for a game without one."""
-    if game_id is None:
+    """A 64-bit hash of a game's id (the same in every process); ``None`` for a game without one (or an empty
+    one, which names no game)."""
+    if not game_id:
         return None
     return int.from_bytes(hashlib.blake2b(str(game_id).encode(), digest_size=8).digest(), "little")
 
@@ -83,7 +84,7 @@ def cards_digest(game) -> int | None:
     hand, event, seat, card, number = [], [], [], [], []
     for h, record in enumerate(game.hands):
         for s, cards in enumerate(record.deal or ()):
-            for c in cards:
+            for c in cards or ():   # a view: None for a seat it cannot see
                 hand.append(h), event.append(DEAL_EVENT), seat.append(s), card.append(int(c)), number.append(0)
         for k, (s, c) in enumerate(record.plays or ()):
             hand.append(h), event.append(PLAY_EVENT), seat.append(s), card.append(int(c)), number.append(k)

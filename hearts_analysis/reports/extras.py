@@ -136,9 +136,12 @@ class GameExtras:
         """What "ask the judge here" shows at each position of one hand (:func:`~..review.page.judge`), keyed
         by the replay's step as the page's addresses count it: 0 for the passes (one per reviewed seat), s for
         the s-th play."""
+        decisions = self._by_hand["decisions"].get(hand, ())
+        if not decisions:   # no review: the review (and its compiled kernel) is not loaded
+            return {}
         from ..review.page import judge
         notes: dict[int, list[dict[str, Any]]] = {}
-        for decision in self._by_hand["decisions"].get(hand, ()):
+        for decision in decisions:
             if decision.get("kind") == "pass":
                 notes.setdefault(0, []).append(judge(decision))
                 continue
