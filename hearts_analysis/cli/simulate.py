@@ -37,6 +37,7 @@ from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
 from ..simulate import BOT_KINDS, BotFactory, make_pool, parse_mix, simulate_games, simulate_pool
 from ..simulate.game import MAX_HANDS
 from ..text import counted, os_error_text, shown, terminal_safe
+from ..match.players import judge_bot
 from .app import SET_OPTION, app, fail, rules_from_options
 from .progress import progress
 
@@ -48,13 +49,7 @@ class BotKind(str, Enum):
     judge = "judge"
 
 
-def _judge(rng):
-    """The review's judge at a seat, imported when a table has one (it loads the review and its kernel)."""
-    from ..review.judge_bot import JudgeBot
-    return JudgeBot(rng)
-
-
-KINDS: dict[str, BotFactory] = {**BOT_KINDS, BotKind.judge.value: _judge}
+KINDS: dict[str, BotFactory] = {**BOT_KINDS, BotKind.judge.value: judge_bot}
 """Every bot ``--bot`` and ``--bots`` name: the simulator's and the review's judge."""
 
 

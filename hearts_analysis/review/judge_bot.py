@@ -55,8 +55,3 @@ class JudgeBot:
                              self._settings(), view.passed, view.pass_offset, public.hand_number, public.dealer,
                              public.pass_direction)
         return advice.best_cards[0]
-
-
-def judge_bot(rng: random.Random) -> JudgeBot:
-    """A :class:`JudgeBot` at the review's default settings (a factory for a table's seat)."""
-    return JudgeBot(rng)

@@ -44,11 +44,10 @@ def settings_at(level: str, **given: Any) -> Settings:
     unknown = set(given) - known
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
-    settings = Settings(level=level, **chosen)
     per_play = PASS_DEALS_PER_PLAY[level]
     if per_play is not None and chosen.get("pass_samples") is None:
-        settings = Settings(level=level, **{**chosen, "pass_samples": per_play * settings.samples})
-    return settings
+        chosen["pass_samples"] = per_play * chosen.get("samples", Settings.samples)
+    return Settings(level=level, **chosen)
 
 
 def level_for(paths: Iterable[str]) -> str:
