@@ -12,6 +12,7 @@ from hypothesis import given, strategies as st
 from hearts_analysis.cards import iter_cards, mask_of
 from hearts_analysis.review.evaluate import (BANDS, LOSS, NO_LOSS, UNSETTLED, FreshDeals, Settings, band,
                                              canonical_pass, confirm, judge_on_fresh_deals, pass_choices, settle)
+from hearts_analysis.review.rollout import Outcomes
 from hearts_analysis.rules import Rules
 
 TABLE = Rules.preset("standard").table(4)
@@ -95,7 +96,7 @@ def _two_models(costs: dict[str, float], noise: float = 2.0):
         seen.append((model, deals[:, 0].copy()))
         points = np.zeros((2, len(deals), 4))
         points[0, :, 1] = costs[model] + noise * deals[:, 0]
-        return points
+        return Outcomes(points, np.zeros(points.shape, dtype=np.uint64))
     return FreshDeals(lambda count: rng.normal(size=(count, 4)), rollout, "basic"), seen
 
 
@@ -119,6 +120,31 @@ def test_the_other_model_replays_at_most_two_batches_of_the_judging_deals():
     assert deals > 2 * Settings().batch
     assert confirm(fresh, 1, 0, 1, Settings())[::3] == (LOSS, 2 * Settings().batch)
     assert np.array_equal(seen[-1][1], np.concatenate([d for _, d in seen[:-1]])[:2 * Settings().batch])
+
+
+def test_the_reason_is_read_off_the_deals_that_measured_the_cost():
+    """One number, one explanation: the options a flag's reason is worded from are those of the fresh
+    deals that measured its cost, so their difference is the cost, whatever the choosing deals said."""
+    from hearts_analysis.cards import QS, parse_card
+    from hearts_analysis.review.evaluate import Option, _judged_pair
+    rng = np.random.default_rng(5)
+
+    def rollout(deals, pair, model):     # the chosen card takes the QS on the deals whose number is positive
+        queen = deals[:, 0] > 0
+        taken = np.zeros((2, len(deals), 4), dtype=np.uint64)
+        taken[0, queen, 1] = np.uint64(1) << np.uint64(QS)
+        points = np.zeros((2, len(deals), 4))
+        points[0, queen, 1] = 13
+        return Outcomes(points, taken)
+
+    fresh = FreshDeals(lambda count: rng.normal(size=(count, 4)), rollout, "basic")
+    cost = judge_on_fresh_deals(fresh, 1, 0, 1, Settings())[0]
+    claimed = [Option((parse_card("KS"),), 13.0, 1.0, 0.0, 0.0), Option((parse_card("2S"),), 0.0, 0.0, 0.0, 0.0)]
+    played, best = _judged_pair(Rules.preset("standard").table(4), fresh, 1,
+                                [(parse_card("KS"),), (parse_card("2S"),)], 0, 1, claimed)
+    assert 4.0 < cost < 9.0
+    assert played.expected - best.expected == pytest.approx(cost)
+    assert played.queen * 13 == pytest.approx(cost) and best.queen == 0.0
 
 
 def test_a_page_has_one_judge_the_advice_stands_aside_where_the_review_judged_a_pass():

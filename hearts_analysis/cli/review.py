@@ -48,9 +48,9 @@ LEVEL_WORDS = {"corpus": "Reviewed at the corpus level: quick, it flags less (--
 
 
 def decision_line(d: dict) -> str:
-    from ..review.report import cards_text, line_words, options_words
+    from ..review.report import cards_text, cost_words, line_words, options_words
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
-    verdict = f"cost {d['cost']:.1f} ± {d['margin']:.1f}" + (f", {d['class']}" if d["class"] else
+    verdict = f"cost {cost_words(d)}" + (f", {d['class']}" if d["class"] else
                                                            ", unclear" if d.get("unclear") else "")
     verb = "passed" if d["trick"] is None else "played"
     line = f"  {where}: {terminal_safe(d['player'])} {verb} {cards_text(d['played'])}"

@@ -312,6 +312,9 @@ def _decision_hover(d: dict[str, Any], players: list[str]) -> str:
     verb = "passed" if d.get("kind") == "pass" else "played"
     text = f"{where}: {players[d['seat']]} {verb} {played}, cost {d['cost']:.1f}"
     if d.get("class"):
+        if "margin" in d:     # only a reviewed game draws this: its review is loaded already
+            from ..review.report import cost_words
+            text = f"{where}: {players[d['seat']]} {verb} {played}, cost {cost_words(d)}"
         return text + f" ({d['class']}; better {best})"
     if d.get("unclear"):
         return text + f" \u00b1 {d.get('margin', 0.0):.1f}: unclear, counted in no class (better {best}?)"

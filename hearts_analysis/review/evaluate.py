@@ -523,9 +523,8 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     outcomes = play_outcomes(state, seat, deals, representatives, settings, history)
     alternatives = [(c,) for c in representatives]
 
-    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
-        return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history,
-                             model).points
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
+        return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history, model)
 
     fresh = FreshDeals(draw, rollout, settings.model)
     decision = _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
@@ -613,9 +612,9 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     chosen = finalists.index(passed)
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
 
-    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> np.ndarray:
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
-                        settings.exact_tricks, seat_model(settings, model, seat)).points
+                        settings.exact_tricks, seat_model(settings, model, seat))
 
     judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
     fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, settings.model)
@@ -650,24 +649,33 @@ Fresh = Callable[[int, tuple[int, int]], np.ndarray]
 
 
 class FreshDeals:
-    """A :data:`Fresh` that keeps the deals it drew, so that another model can replay the same ones.
+    """A :data:`Fresh` that keeps the deals it drew and how they ended, so that another model can
+    replay the same ones and the reason can be read off the deals that measured the cost.
 
-    ``draw(count)`` samples deals; ``rollout(deals, pair, model)`` gives the points of the pair of
-    alternatives on them under the named rollout player."""
+    ``draw(count)`` samples deals; ``rollout(deals, pair, model)`` gives the :class:`Outcomes` of the
+    pair of alternatives on them under the named rollout player."""
 
     def __init__(self, draw: Callable[[int], np.ndarray],
-                 rollout: Callable[[np.ndarray, tuple[int, int], str], np.ndarray], model: str):
+                 rollout: Callable[[np.ndarray, tuple[int, int], str], Outcomes], model: str):
         self.draw, self.rollout, self.model = draw, rollout, model
         self.drawn: list[np.ndarray] = []
+        self.ended: list[Outcomes] = []
 
     def __call__(self, count: int, pair: tuple[int, int]) -> np.ndarray:
         deals = self.draw(count)
+        outcomes = self.rollout(deals, pair, self.model)
         self.drawn.append(deals)
-        return self.rollout(deals, pair, self.model)
+        self.ended.append(outcomes)
+        return outcomes.points
 
     def again(self, pair: tuple[int, int], model: str, limit: int) -> np.ndarray:
         """The points of ``pair`` on the first ``limit`` deals drawn so far, under ``model``."""
-        return self.rollout(np.concatenate(self.drawn)[:limit], pair, model)
+        return self.rollout(np.concatenate(self.drawn)[:limit], pair, model).points
+
+    def judged(self) -> Outcomes:
+        """How the pair ended on every deal drawn so far: the deals its cost was measured on."""
+        return Outcomes(np.concatenate([o.points for o in self.ended], axis=1),
+                        np.concatenate([o.taken for o in self.ended], axis=1))
 
 
 def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
@@ -757,7 +765,7 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
 
     replayed = differences(fresh.again((chosen, best), other, 2 * settings.batch))
     verdict, cost, margin, deals = _until_settled(
-        replayed, lambda count: differences(fresh.rollout(fresh.draw(count), (chosen, best), other)),
+        replayed, lambda count: differences(fresh.rollout(fresh.draw(count), (chosen, best), other).points),
         loss_or_not, settings)
     return verdict, max(cost, 0.0), margin, deals
 
@@ -823,12 +831,17 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         higher = band(cost + margin)
         doubt = (f"unclear: after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
                  f"perhaps {_article(higher)} {higher}, perhaps nothing")
-    elif other is not None and other[0] != LOSS and not _leans_to_loss(*other[:2]):
+    elif other is not None and other[0] != LOSS and (kind == "pass" or not _leans_to_loss(*other[:2])):
+        # A pass is flagged only when the second model, too, finds the loss clear: passes are where
+        # the first model's claims came true least often (benchmarks/README.md).
         unclear, category = True, None
         doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
                               _choice_words(alternatives[best]), cost, margin, *other[1:])
     means = [o.expected for o in options]
-    reason = explain(state, seat, kind, options[chosen], options[best], position.players) if category else None
+    reason = None
+    if category:
+        reason = explain(state, seat, kind, *_judged_pair(position.table, fresh, seat, alternatives, chosen, best,
+                                                           options), position.players)
     if other is not None and category and other[0] == UNSETTLED:
         reason = (f"{reason} ({MODEL_WORDS[OTHER_MODEL[settings.model]]} finds {other[1]:.1f} \u00b1 "
                   f"{other[2]:.1f} points over {other[3]} deals: a loss, though not beyond doubt)")
@@ -844,6 +857,16 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
                     category, False, max(means) - min(means), deals, tuple(options[i] for i in order), reason, win,
                     unclear, doubt, None if other is None else other[1], margins)
+
+
+def _judged_pair(table: Table, fresh: Fresh, seat: int, alternatives: list[tuple[Card, ...]], chosen: int,
+                 best: int, options: list[Option]) -> tuple[Option, Option]:
+    """The played and the best option as they ended on the fresh deals that measured the cost, so
+    that the reason's figures add up to it; the choosing deals' where no fresh deal was kept."""
+    if not isinstance(fresh, FreshDeals) or not fresh.ended:
+        return options[chosen], options[best]
+    played, better = options_of(table, fresh.judged(), seat, [alternatives[chosen], alternatives[best]])
+    return played, better
 
 
 def _choice_words(cards: tuple[Card, ...]) -> str:
