@@ -198,3 +198,25 @@ def test_the_csv_has_one_row_a_player_with_its_rating():
     for row, p in zip(players, doc["players"]):
         assert float(row["rating"]) == p["rating"] and float(row["rating_conservative"]) == p["rating_conservative"]
     assert len(rows) - len(players) == len(doc["pairs"]) == 3
+
+
+class CrashesLoudly:
+    """A bot whose every decision raises with markup and an escape sequence in the message."""
+
+    def pass_cards(self, view, legal):
+        raise RuntimeError("<img src=x onerror=alert(2)>\x1b[2J")
+
+    play = pass_cards
+
+
+def test_the_faults_are_listed_with_their_counts_as_text():
+    tally = tally_of(["heuristic", "crashes"], ["heuristic", f"python:{__name__}:CrashesLoudly"], 2)
+    doc = tally.summary()
+    page_html = render_match_page(tally)
+    page = Page(page_html)
+    crashes = doc["players"][1]["crash"]
+    assert crashes == doc["fault_count"] == doc["players"][1]["fallback_decisions"] > 50
+    shown = " ".join(page.text)
+    assert f"Faults ({crashes})" in shown and f"the first 50 of {crashes}" in shown
+    assert "<img" not in page_html and "&lt;img src=x onerror=alert(2)&gt;\\x1b[2J" in page_html
+    assert not CONTROL.search(ours(page_html))
