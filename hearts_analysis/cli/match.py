@@ -124,7 +124,7 @@ def match(
                     "players": " ".join(shlex.quote(text) for text in player)}
         from ..reports.match import write_match_page  # plotly and jinja2, loaded only when a page is written
         try:
-            write_match_page(tally, page, {k: v for k, v in settings.items() if v is not None})
+            write_match_page(tally, page, {k: v for k, v in settings.items() if v is not None}, doc=doc)
         except OSError as error:
             raise fail(os_error_text(error, page))
     if format_ is Format.json:

@@ -80,8 +80,11 @@ def _safe(name: str) -> str:
     return terminal_safe(name)
 
 
-def match_context(tally: Tally, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    doc = tally.summary()
+def match_context(tally: Tally, settings: Mapping[str, Any] | None = None,
+                  doc: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the template shows; ``doc`` is ``tally.summary()`` when the caller has it already (the rating of a
+    long match takes a few seconds)."""
+    doc = tally.summary() if doc is None else doc
     players = [{**p, "name": _safe(p["player"])} for p in doc["players"]]
     pairs, figures = [], []
     index = {name: i for i, name in enumerate(tally.names)}
@@ -112,16 +115,16 @@ def match_context(tally: Tally, settings: Mapping[str, Any] | None = None) -> di
 
 
 def render_match_page(tally: Tally, settings: Mapping[str, Any] | None = None,
-                      plotly: PlotlyMode = INLINE) -> str:
+                      plotly: PlotlyMode = INLINE, doc: dict[str, Any] | None = None) -> str:
     """The match's page; ``settings`` (seed, rules, seats...) are listed as given, to say how it was played."""
-    context = match_context(tally, settings)
+    context = match_context(tally, settings, doc)
     return render_page("match.html", context, plotly if context["figures"] else plotly.without_charts())
 
 
 def write_match_page(tally: Tally, target: str | Path, settings: Mapping[str, Any] | None = None,
-                     plotly: PlotlyMode = INLINE) -> Path:
+                     plotly: PlotlyMode = INLINE, doc: dict[str, Any] | None = None) -> Path:
     """The page written atomically to ``target``, and nowhere else (plotly.js is inside it)."""
-    return write_page(render_match_page(tally, settings, plotly), target, plotly)
+    return write_page(render_match_page(tally, settings, plotly, doc), target, plotly)
 
 
 __all__ = ["match_context", "pair_figure", "render_match_page", "running_difference", "write_match_page"]
