@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
 import time
 from enum import Enum
 from pathlib import Path
@@ -25,9 +26,12 @@ from ..match import MatchConfig, PlayerError, Tally, csv_text, players_of, run_m
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
-from ..text import counted, os_error_text, shown
+from ..text import counted, os_error_text, shown, terminal_safe
 from .app import SET_OPTION, Format, app, fail, rules_from_options
 from .progress import progress
+
+
+PAGE_SUFFIXES = (".html", ".htm")
 
 
 class Fallback(str, Enum):
@@ -57,6 +61,9 @@ def match(
                                            "late or garbled answer, a crash)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT",
                                          help="Also write every game played as a corpus: .jsonl or .parquet."),
+    page: Optional[str] = typer.Option(None, "--page", metavar="FILE.html",
+                                       help="Also write the results as one offline HTML page: the players, the "
+                                            "pairs, and each pair's difference over the deals."),
     format_: Format = typer.Option(Format.text, "--format", "-f", help="text, json or csv."),
 ) -> None:
     """Play a duplicate match: every deal once per seating, so every player sits in every seat on the
@@ -70,6 +77,8 @@ def match(
     Example: hearts match random heuristic --deals 1000 --workers 2
 
     Example: hearts match heuristic 'exe:perl examples/bots/lowest.pl' --deals 200 -o match.jsonl
+
+    Example: hearts match random heuristic --deals 500 --page match.html
     """
     chosen = rules_from_options(rules or "standard", set_)
     try:
@@ -83,6 +92,10 @@ def match(
         if suffix in PARQUET_SUFFIXES and importlib.util.find_spec("hearts_analysis.records.parquet") is None:
             raise fail(f"{output}: Parquet output is not available in this installation; write .jsonl")
         check_output(output, folder=None)
+    if page is not None:
+        if Path(page).suffix.lower() not in PAGE_SUFFIXES:
+            raise fail(f"{page}: a page is written as .html (or .htm)")
+        check_output(page, [output] if output is not None else (), stdout=False)
     try:
         specs = players_of(player)
     except PlayerError as error:
@@ -105,6 +118,15 @@ def match(
             except OSError as error:
                 raise fail(os_error_text(error, output))
     doc = tally.summary()
+    if page is not None:
+        settings = {"deals": deals, "seed": seed, "rules": rules or "standard", "set": " ".join(set_ or ()) or None,
+                    "players at the table": seats, "timeout (seconds)": timeout, "fallback": fallback.value,
+                    "players": " ".join(shlex.quote(text) for text in player)}
+        from ..reports.match import write_match_page  # plotly and jinja2, loaded only when a page is written
+        try:
+            write_match_page(tally, page, {k: v for k, v in settings.items() if v is not None}, doc=doc)
+        except OSError as error:
+            raise fail(os_error_text(error, page))
     if format_ is Format.json:
         typer.echo(json.dumps(doc, indent=2))
     elif format_ is Format.csv:
@@ -112,8 +134,9 @@ def match(
     else:
         typer.echo(text(doc))
     where = f"; wrote {counted(doc['hands'], 'game')} to {output}" if output else ""
-    typer.echo(f"played {counted(doc['deals'], 'deal')} ({counted(doc['hands'], 'hand')}) in "
-               f"{time.perf_counter() - started:.1f}s{where}", err=True)
+    where += f"; wrote the page {page}" if page else ""
+    typer.echo(terminal_safe(f"played {counted(doc['deals'], 'deal')} ({counted(doc['hands'], 'hand')}) in "
+                             f"{time.perf_counter() - started:.1f}s{where}"), err=True)
 
 
 def _games(played) -> Iterator[GameRecord]:
