@@ -156,6 +156,27 @@ def asker(target: str, rules: Rules, rng: random.Random) -> Callable[..., list[s
     return ask
 
 
+class OpenSpielBot:
+    """An OpenSpiel bot as a simulator's bot (``choose_pass``/``choose_play`` on a seat's view), for tables
+    outside a match (the judge's benchmark): it is shown the view's record, as in a match."""
+
+    def __init__(self, target: str, rules: Rules, rng: random.Random):
+        self.rules = rules
+        self.ask = asker(target, rules, rng)
+
+    def _cards(self, kind: str, view: Any, legal: int, count: int) -> list[int]:
+        from .view import seat_view
+        record = seat_view(view, self.rules, [f"seat{s}" for s in range(view.public.players)])
+        names = self.ask(kind, view.seat, record, [card_name(c) for c in range(CARDS) if legal >> c & 1], count)
+        return [parse_card(name) for name in names]
+
+    def choose_pass(self, view: Any, count: int) -> int:
+        return sum(1 << c for c in self._cards("pass", view, view.hand, count))
+
+    def choose_play(self, view: Any, legal: int) -> int:
+        return self._cards("play", view, legal, 1)[0]
+
+
 def known_hand(state: Any, seat: int) -> int:
     """The cards ``seat`` holds in an OpenSpiel state (a mask), read from its information state."""
     text = state.information_state_string(seat)
@@ -169,5 +190,5 @@ def known_hand(state: Any, seat: int) -> int:
     return mask
 
 
-__all__ = ["BOTS", "DEFAULT_SIMULATIONS", "INSTALL", "asker", "check_rules", "filled_hand", "known_hand",
+__all__ = ["BOTS", "DEFAULT_SIMULATIONS", "INSTALL", "OpenSpielBot", "asker", "check_rules", "filled_hand", "known_hand",
            "parse_bot", "pyspiel", "state_of"]
