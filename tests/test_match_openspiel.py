@@ -121,9 +121,10 @@ def test_the_state_built_holds_only_what_the_seat_knows():
     assert differs == 6
 
 
-def test_ismcts_answers_from_the_information_state_only():
-    """Two views that differ only in the hidden cards (two fills) give ISMCTS the same information state,
-    and with the same seed the same answer: it searches worlds it draws again, not the filled deal."""
+def test_ismcts_draws_its_worlds_from_the_information_state_only():
+    """ISMCTS starts each simulation from ``ResampleFromInfostate``: from the filled state and from another
+    world with the same information state, the same random numbers draw the same world, so the filled
+    cards cannot reach its search. Its answer is one of the legal cards."""
     module = openspiel_player.pyspiel()
     game = module.load_game("hearts")
     play, rules = _views(3)
@@ -134,13 +135,15 @@ def test_ismcts_answers_from_the_information_state_only():
     other = state.resample_from_infostate(0, random.Random(9).random)
     assert other.history() != state.history()
     assert other.information_state_string(0) == state.information_state_string(0)
-    answers = []
-    for world in (state, other):
-        evaluator = module.RandomRolloutEvaluator(1, 5)
-        bot = module.ISMCTSBot(5, evaluator, 2.0, 200, -1, module.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                               False, False)
-        answers.append(bot.step(world))
-    assert answers[0] == answers[1]
+    for stream in range(3):
+        drawn = [world.resample_from_infostate(0, random.Random(stream).random).history() for world in (state, other)]
+        assert drawn[0] == drawn[1]
     ask = openspiel_player.asker("ismcts:50", rules, random.Random(1))
     legal = [card_name(c) for c in range(52) if play.legal(seat) >> c & 1]
     assert ask("play", seat, record, legal, 1)[0] in legal
+    # a pass from seat 2 (OpenSpiel's player 2 would crash its ISMCTS: the seat is turned to player 0)
+    hands = [mask_of(range(s, 52, 4)) for s in range(4)]
+    before = HandPlay(rules.table(4), hands, pass_direction="left")
+    own = [card_name(c) for c in range(52) if hands[2] >> c & 1]
+    passed = ask("pass", 2, seat_view(before.views[2], rules, "abcd"), own, 3)
+    assert len(set(passed)) == 3 and set(passed) <= set(own)

@@ -22,7 +22,7 @@ False
 >>> check_rules(Rules.preset("black_queen"), 4)
 Traceback (most recent call last):
 ...
-hearts_analysis.match.players.PlayerError: OpenSpiel's hearts cannot play these rules: only_hearts_lead ends_hand: an OpenSpiel hand always plays all 13 tricks (--rules openspiel plays them all)
+hearts_analysis.match.openspiel_player.PlayerError: OpenSpiel's hearts cannot play these rules: only_hearts_lead ends_hand: an OpenSpiel hand always plays all 13 tricks (--rules openspiel plays them all)
 >>> parse_bot("ismcts:300"), parse_bot("random")
 (('ismcts', 300), ('random', 0))
 """
@@ -39,7 +39,10 @@ from ..interop.openspiel_history import (CARDS, DIRECTION_ACTION, PASS_CARDS, PL
                                          game_string, openspiel_card, parameters_for)
 from ..records.model import HandRecord
 from ..rules import Rules
-from .players import PlayerError
+
+class PlayerError(ValueError):
+    """An OpenSpiel player that cannot be had (:mod:`.players` gives it as its own ``PlayerError``)."""
+
 
 BOTS = ("ismcts", "mcts", "random")
 DEFAULT_SIMULATIONS = 2000

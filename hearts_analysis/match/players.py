@@ -34,6 +34,7 @@ from ..rules import Rules
 from ..simulate.bots import HeuristicBot, RandomBot
 from ..simulate.knowledge import SeatView
 from ..suggest import did_you_mean
+from . import openspiel_player
 from .exe import ExeBot, Fault, command_words
 from .view import seat_view
 
@@ -84,8 +85,10 @@ def parse_player(text: str) -> PlayerSpec:
             raise PlayerError(f"{text}: bad command line: {error}") from None
         return PlayerSpec(text, "exe", rest, text)
     if prefix == "openspiel":
-        from .openspiel_player import parse_bot
-        parse_bot(rest)
+        try:
+            openspiel_player.parse_bot(rest)
+        except openspiel_player.PlayerError as error:
+            raise PlayerError(str(error)) from None
         return PlayerSpec(text, "openspiel", rest, text)
     raise PlayerError(f"{text}: unknown kind of player {prefix!r}; {KINDS}")
 
@@ -144,10 +147,9 @@ def check_player(spec: PlayerSpec) -> None:
         if shutil.which(program) is None:
             raise PlayerError(f"{spec.text}: no program {program!r} (not a file, nor on the PATH)")
     elif spec.kind == "openspiel":
-        from .openspiel_player import pyspiel
         try:
-            pyspiel()
-        except PlayerError as error:
+            openspiel_player.pyspiel()
+        except openspiel_player.PlayerError as error:
             raise PlayerError(f"{spec.text}: {error}") from None
 
 
@@ -156,10 +158,9 @@ def check_table(specs: list[PlayerSpec] | tuple[PlayerSpec, ...], rules: Rules, 
     the rules its hearts game has: :func:`.openspiel_player.check_rules`)."""
     for spec in specs:
         if spec.kind == "openspiel":
-            from .openspiel_player import check_rules
             try:
-                check_rules(rules, seats)
-            except PlayerError as error:
+                openspiel_player.check_rules(rules, seats)
+            except openspiel_player.PlayerError as error:
                 raise PlayerError(f"{spec.text}: {error}") from None
 
 
@@ -316,9 +317,8 @@ class Roster:
             bot = cls(rng) if _accepts_argument(cls) else cls()
             return Guarded(_python_ask(bot), fallback, clock, faults, where, self.timeout)
         if spec.kind == "openspiel":  # in this process: timed, never late
-            from .openspiel_player import asker
-            return Guarded(_python_ask_openspiel(asker(spec.target, where.rules, rng)), fallback, clock, faults,
-                           where, float("inf"))
+            ask = _python_ask_openspiel(openspiel_player.asker(spec.target, where.rules, rng))
+            return Guarded(ask, fallback, clock, faults, where, float("inf"))
         program = self.programs[player]
         timeout = self.timeout
 
