@@ -193,5 +193,5 @@ def known_hand(state: Any, seat: int) -> int:
     return mask
 
 
-__all__ = ["BOTS", "DEFAULT_SIMULATIONS", "INSTALL", "OpenSpielBot", "asker", "check_rules", "filled_hand", "known_hand",
-           "parse_bot", "pyspiel", "state_of"]
+__all__ = ["BOTS", "DEFAULT_SIMULATIONS", "INSTALL", "OpenSpielBot", "PlayerError", "asker", "check_rules", "filled_hand",
+           "known_hand",            "parse_bot", "pyspiel", "state_of"]
