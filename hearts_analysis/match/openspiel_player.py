@@ -194,4 +194,4 @@ def known_hand(state: Any, seat: int) -> int:
 
 
 __all__ = ["BOTS", "DEFAULT_SIMULATIONS", "INSTALL", "OpenSpielBot", "PlayerError", "asker", "check_rules", "filled_hand",
-           "known_hand",            "parse_bot", "pyspiel", "state_of"]
+           "known_hand", "parse_bot", "pyspiel", "state_of"]
