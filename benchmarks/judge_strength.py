@@ -19,6 +19,12 @@ claims, ``benchmarks/calibration_breakdown.py``).
     python benchmarks/judge_strength.py --hands 200 --mode passes --no-calibration
     python benchmarks/judge_strength.py --hands 400 --baselines heuristic --model guard
     python benchmarks/judge_strength.py --hands 250 --game-hands 4 --baselines classic --no-calibration
+    python benchmarks/judge_strength.py --hands 100 --baselines ismcts --no-calibration
+
+``ismcts`` is OpenSpiel's ISMCTS bot (``hearts_analysis.match.openspiel_player``, 2000 simulations a card
+unless ``--ismcts-simulations N``; it needs ``pip install 'hearts-analysis[bench]'``), shown each
+seat's view only, as in ``hearts match``. The ``ms/decision`` columns are wall-clock milliseconds per
+decision of the seat (the judge's, then the baseline's, a pass counted as one decision).
 
 With ``--game-hands N`` each deal is a game of N hands (the pass cycle from the deal's direction on),
 played twice as above by the same bots (a bot that learns from the hands it has seen can show it), and
@@ -30,6 +36,8 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import functools
+import importlib.util
 import json
 import math
 import random
@@ -49,10 +57,30 @@ from hearts_analysis.simulate.game import play_hand
 
 from outside_bots import OUTSIDE_BOTS
 
-BASELINES = {**BOT_KINDS, **OUTSIDE_BOTS}
-"""The opponents a judge can be measured against: the simulator's bots, and players from outside them."""
+BASELINES = {**BOT_KINDS, **OUTSIDE_BOTS, "ismcts": None}
+"""The opponents a judge can be measured against: the simulator's bots, and players from outside them
+(``ismcts``: OpenSpiel's, made for each deal's rules in :func:`one_deal`)."""
 DIRECTIONS = ("left", "right", "across", "hold")
 PLAYERS = ("north", "east", "south", "west")
+
+
+class Clocked:
+    """A bot whose decisions are timed by the wall clock into ``seconds`` (the baseline in the judge's seat)."""
+
+    def __init__(self, bot, seconds: list):
+        self.bot, self.seconds = bot, seconds
+
+    def choose_pass(self, view, count):
+        started = time.perf_counter()
+        chosen = self.bot.choose_pass(view, count)
+        self.seconds.append(time.perf_counter() - started)
+        return chosen
+
+    def choose_play(self, view, legal):
+        started = time.perf_counter()
+        card = self.bot.choose_play(view, legal)
+        self.seconds.append(time.perf_counter() - started)
+        return card
 
 
 class Timed:
@@ -99,6 +127,9 @@ class Deal:
     passes: list
     hand: int = 1
     """The hand of deal ``k``'s game (``--game-hands``)."""
+    judge_seconds: list = dataclasses.field(default_factory=list)
+    baseline_seconds: list = dataclasses.field(default_factory=list)
+    """Wall-clock seconds of each decision of the seat, in the judged game and in the baseline's."""
 
 
 def _played(rules: Rules, k: int, seat: int, bots, seed: int, hands: int):
@@ -121,17 +152,23 @@ def _played(rules: Rules, k: int, seat: int, bots, seed: int, hands: int):
 
 
 def one_deal(job) -> list[Deal]:
-    k, baseline, mode, seed, calibrate, settings, hands = job
+    k, baseline, mode, seed, calibrate, settings, hands, simulations = job
     seat = k % 4
     cycle = [DIRECTIONS[(k // 4 + h) % 4] for h in range(4)]
     rules = Rules.preset("standard", pass_cycle=cycle)
     factory = BASELINES[baseline]
+    if baseline == "ismcts":
+        from hearts_analysis.match.openspiel_player import OpenSpielBot
+        factory = functools.partial(OpenSpielBot, f"ismcts:{simulations}", rules)
     clock = {"pass": [], "play": []}
+    walls = {True: [], False: []}
 
     def bots(judged: bool):
         seats = [factory(random.Random(f"{seed}:{k}:{s}")) for s in range(4)]
         if judged:
-            seats[seat] = Timed(JudgeBot(random.Random(0), settings), seats[seat], mode, clock)
+            seats[seat] = Clocked(Timed(JudgeBot(random.Random(0), settings), seats[seat], mode, clock), walls[True])
+        else:
+            seats[seat] = Clocked(seats[seat], walls[False])
         return seats
 
     _, judged = _played(rules, k, seat, bots(True), seed, hands)
@@ -144,7 +181,8 @@ def one_deal(job) -> list[Deal]:
         claimed = [sum(d.cost for d in decisions if d.hand == h + 1) for h in range(hands)]
         flagged = [sum(d.cost for d in decisions if d.hand == h + 1 and d.category) for h in range(hands)]
     return [Deal(k, seat, cycle[h % 4], j[0], b[0], j[1], b[1], j[2], b[2], j[3], b[3], claimed[h], flagged[h],
-                 clock["play"] if h == 0 else [], clock["pass"] if h == 0 else [], h + 1)
+                 clock["play"] if h == 0 else [], clock["pass"] if h == 0 else [], h + 1,
+                 walls[True] if h == 0 else [], walls[False] if h == 0 else [])
             for h, (j, b) in enumerate(zip(judged, played))]
 
 
@@ -180,7 +218,8 @@ def report(baseline: str, deals: list[Deal], mode: str) -> str:
              f"{sum(d.judge_shot for d in deals)} / {sum(d.baseline_shot for d in deals)}",
              f"{sum(d.judge_suffered for d in deals)} / {sum(d.baseline_suffered for d in deals)}",
              f"{1000 * sum(plays) / len(plays):.0f}" if plays else "-",
-             f"{1000 * sum(passes) / len(passes):.0f}" if passes else "-"]
+             f"{1000 * sum(passes) / len(passes):.0f}" if passes else "-", _ms(deals, "judge_seconds"),
+             _ms(deals, "baseline_seconds")]
     if deals[0].claimed is not None:
         claimed = [d.claimed for d in deals]
         ratio, ratio_se = calibration(claimed, [d.baseline - d.judge for d in deals])
@@ -193,8 +232,14 @@ def report(baseline: str, deals: list[Deal], mode: str) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _ms(deals: list[Deal], name: str) -> str:
+    seconds = [t for d in deals for t in getattr(d, name)]
+    return f"{1000 * sum(seconds) / len(seconds):.0f}" if seconds else "-"
+
+
 HEADER = ("| baseline | judge plays | hands | judge pts/hand | baseline pts/hand | judge minus baseline | fewer "
-          "| QS taken (judge / baseline) | moons shot | moons suffered | ms/play | ms/pass")
+          "| QS taken (judge / baseline) | moons shot | moons suffered | ms/play | ms/pass | judge ms/decision "
+          "| baseline ms/decision")
 
 
 def _field(item: str) -> tuple[str, object]:
@@ -214,9 +259,12 @@ def main() -> None:
     parser.add_argument("--game-hands", type=int, default=1,
                         help="hands in each deal's game, played by the same bots")
     parser.add_argument("--baselines", default="heuristic,random,mixed",
-                        help=f"comma-separated opponents ({', '.join(BASELINES)}; classic: benchmarks/outside_bots.py)")
+                        help=f"comma-separated opponents ({', '.join(BASELINES)}; classic: benchmarks/outside_bots.py; "
+                             "ismcts: OpenSpiel's, needs pip install 'hearts-analysis[bench]')")
     parser.add_argument("--mode", choices=("all", "plays", "passes"), default="all",
                         help="the judge makes every decision, or only its plays, or only its passes")
+    parser.add_argument("--ismcts-simulations", type=int, default=2000, metavar="N",
+                        help="simulations a card of the ismcts baseline (OpenSpiel's ISMCTS; default 2000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
@@ -241,6 +289,14 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="any other field of the judge's Settings, e.g. --set pass_finalists=16 (a Python literal)")
     args = parser.parse_args()
+    chosen = args.baselines.split(",")
+    unknown = [b for b in chosen if b not in BASELINES]
+    if unknown:
+        parser.exit(2, f"--baselines: unknown {', '.join(unknown)} (known: {', '.join(BASELINES)})\n")
+    if "ismcts" in chosen and importlib.util.find_spec("pyspiel") is None:
+        parser.exit(2, "--baselines ismcts: OpenSpiel is not installed: pip install 'hearts-analysis[bench]'\n")
+    if args.ismcts_simulations < 1:
+        parser.exit(2, "--ismcts-simulations: at least 1\n")
     settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
                         mix=tuple(m for m in args.mix.split(",") if m),
                         identify=tuple(m for m in args.identify.split(",") if m and args.identify != "none"),
@@ -258,10 +314,11 @@ def main() -> None:
     calibrate = not args.no_calibration
     print(HEADER + (" | claimed cost/hand | calibration (saved / claimed) "
                     "| claimed by flags/hand | calibration of the flags |" if calibrate else " |"))
-    print("|" + "---|" * (12 + 4 * calibrate))
+    print("|" + "---|" * (14 + 4 * calibrate))
     started = time.perf_counter()
-    for baseline in args.baselines.split(","):
-        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings, args.game_hands) for k in range(args.hands)]
+    for baseline in chosen:
+        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings, args.game_hands, args.ismcts_simulations)
+                for k in range(args.hands)]
         if args.workers > 1:
             with Pool(args.workers) as pool:
                 games = pool.map(one_deal, jobs, chunksize=4)
@@ -273,8 +330,9 @@ def main() -> None:
             with open(args.dump, "a", encoding="utf-8") as out:
                 for deal in deals:
                     out.write(json.dumps({"baseline_bot": baseline, **dataclasses.asdict(deal)}) + "\n")
-    print(f"\n({time.perf_counter() - started:.0f} s wall clock; ms are CPU milliseconds per unforced judge "
-          "decision; moons are counts)")
+    print(f"\n({time.perf_counter() - started:.0f} s wall clock; ms/play and ms/pass are CPU milliseconds per "
+          "unforced judge decision, ms/decision wall-clock milliseconds per decision of the seat; moons are counts"
+          + (f"; ismcts: {args.ismcts_simulations} simulations a card" if "ismcts" in chosen else "") + ")")
 
 
 if __name__ == "__main__":

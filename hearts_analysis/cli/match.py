@@ -22,7 +22,7 @@ from typing import Iterator, Optional
 import typer
 
 from ..atomic import check_output
-from ..match import MatchConfig, PlayerError, Tally, csv_text, players_of, run_match, text
+from ..match import MatchConfig, PlayerError, Tally, check_table, csv_text, players_of, run_match, text
 from ..records.model import GameRecord
 from ..records.sources import JSON_SUFFIXES, PARQUET_SUFFIXES, write_any
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RuleError
@@ -44,7 +44,10 @@ def match(
     player: list[str] = typer.Argument(..., metavar="PLAYER...",
                                        help="Two or more players: random, heuristic, judge; "
                                             "python:MODULE_OR_FILE.py:Class; 'exe:COMMAND LINE' (one "
-                                            "argument, quoted); openspiel:ismcts (needs open-spiel)."),
+                                            "argument, quoted); openspiel:ismcts, openspiel:mcts or "
+                                            "openspiel:random, a search's simulations after a colon "
+                                            "(openspiel:ismcts:500; default 2000; needs "
+                                            "pip install 'hearts-analysis[bench]')."),
     deals: int = typer.Option(100, "--deals", "-n", min=1, help="Deals to play, each once per seating."),
     seed: int = typer.Option(0, "--seed", help="The same seed, rules and players give the same deals."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r", metavar="PRESET",
@@ -79,6 +82,9 @@ def match(
     Example: hearts match heuristic 'exe:perl examples/bots/lowest.pl' --deals 200 -o match.jsonl
 
     Example: hearts match random heuristic --deals 500 --page match.html
+
+    Example (OpenSpiel's ISMCTS; pip install 'hearts-analysis[bench]'):
+    hearts match heuristic openspiel:ismcts:500 --rules openspiel --deals 20
     """
     chosen = rules_from_options(rules or "standard", set_)
     try:
@@ -98,6 +104,7 @@ def match(
         check_output(page, [output] if output is not None else (), stdout=False)
     try:
         specs = players_of(player)
+        check_table(specs, chosen, seats)
     except PlayerError as error:
         raise fail(str(error))
     config = MatchConfig(specs, chosen, seats, seed, timeout, fallback.value, records=output is not None)

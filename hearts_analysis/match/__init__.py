@@ -24,12 +24,12 @@ from typing import Callable, Iterator
 from ..executor import Task, open_executor, ordered
 from .exe import ExeBot, Fault
 from .play import DealResult, MatchConfig, close_rosters, play_deal, play_deals
-from .players import PlayerError, PlayerSpec, check_player, named, parse_player
+from .players import PlayerError, PlayerSpec, check_player, check_table, named, parse_player
 from .results import Tally, csv_text, text
 from .seating import deal_rules, rotations
 from .view import seat_view
 
-__all__ = ["DealResult", "ExeBot", "Fault", "MatchConfig", "PlayerError", "PlayerSpec", "Tally", "check_player",
+__all__ = ["DealResult", "ExeBot", "Fault", "MatchConfig", "PlayerError", "PlayerSpec", "Tally", "check_player", "check_table",
            "csv_text", "deal_rules", "named", "parse_player", "play_deal", "players_of", "rotations", "run_match",
            "seat_view", "text"]
 

@@ -70,7 +70,8 @@ def roster(config: MatchConfig) -> Roster:
     """This process's players for ``config``, built once."""
     found = _ROSTERS.get(config)
     if found is None:
-        found = _ROSTERS[config] = Roster(list(config.players), config.timeout, config.fallback)
+        found = _ROSTERS[config] = Roster(list(config.players), config.timeout, config.fallback,
+                                              config.rules, config.seats)
     return found
 
 

@@ -8,7 +8,7 @@ A player is named as on the command line:
 >>> parse_player("heurstic")
 Traceback (most recent call last):
 ...
-hearts_analysis.match.players.PlayerError: heurstic: unknown player (did you mean "heuristic"?); a built-in bot (random, heuristic, judge), python:MODULE_OR_FILE.py:Class, exe:COMMAND LINE or openspiel:ismcts
+hearts_analysis.match.players.PlayerError: heurstic: unknown player (did you mean "heuristic"?); a built-in bot (random, heuristic, judge), python:MODULE_OR_FILE.py:Class, exe:COMMAND LINE or openspiel:ismcts[:SIMULATIONS]
 
 A built-in bot plays a seat directly (:class:`Timed`). Any other player plays through
 :class:`Guarded`: it is shown the seat's view record (:mod:`.view`) and the legal cards as
@@ -34,6 +34,7 @@ from ..rules import Rules
 from ..simulate.bots import HeuristicBot, RandomBot
 from ..simulate.knowledge import SeatView
 from ..suggest import did_you_mean
+from . import openspiel_player
 from .exe import ExeBot, Fault, command_words
 from .view import seat_view
 
@@ -46,8 +47,8 @@ def judge_bot(rng: random.Random) -> Any:
 BUILTIN: dict[str, Callable[[random.Random], Any]] = {"random": RandomBot, "heuristic": HeuristicBot,
                                                       "judge": judge_bot}
 """The built-in bots a player can be, by name."""
-OPENSPIEL = ("ismcts", "mcts", "random")
-KINDS = "a built-in bot (random, heuristic, judge), python:MODULE_OR_FILE.py:Class, exe:COMMAND LINE or openspiel:ismcts"
+KINDS = ("a built-in bot (random, heuristic, judge), python:MODULE_OR_FILE.py:Class, exe:COMMAND LINE or "
+         "openspiel:ismcts[:SIMULATIONS]")
 
 
 class PlayerError(ValueError):
@@ -84,9 +85,10 @@ def parse_player(text: str) -> PlayerSpec:
             raise PlayerError(f"{text}: bad command line: {error}") from None
         return PlayerSpec(text, "exe", rest, text)
     if prefix == "openspiel":
-        if rest not in OPENSPIEL:
-            raise PlayerError(f"{text}: unknown OpenSpiel bot{did_you_mean(rest, OPENSPIEL)} "
-                              f"(known: {', '.join(OPENSPIEL)})")
+        try:
+            openspiel_player.parse_bot(rest)
+        except openspiel_player.PlayerError as error:
+            raise PlayerError(str(error)) from None
         return PlayerSpec(text, "openspiel", rest, text)
     raise PlayerError(f"{text}: unknown kind of player {prefix!r}; {KINDS}")
 
@@ -144,11 +146,22 @@ def check_player(spec: PlayerSpec) -> None:
         program = command_words(spec.target)[0]
         if shutil.which(program) is None:
             raise PlayerError(f"{spec.text}: no program {program!r} (not a file, nor on the PATH)")
-    elif spec.kind == "openspiel" and importlib.util.find_spec("pyspiel") is None:
-        raise PlayerError(f"{spec.text}: OpenSpiel bots need the optional open-spiel package "
-                          "(pip install open-spiel), which is not installed")
     elif spec.kind == "openspiel":
-        raise PlayerError(f"{spec.text}: OpenSpiel bots are not wired into matches yet")
+        try:
+            openspiel_player.pyspiel()
+        except openspiel_player.PlayerError as error:
+            raise PlayerError(f"{spec.text}: {error}") from None
+
+
+def check_table(specs: list[PlayerSpec] | tuple[PlayerSpec, ...], rules: Rules, seats: int) -> None:
+    """Raise a :class:`PlayerError` now if a player cannot play at this table (OpenSpiel's bots play only
+    the rules its hearts game has: :func:`.openspiel_player.check_rules`)."""
+    for spec in specs:
+        if spec.kind == "openspiel":
+            try:
+                openspiel_player.check_rules(rules, seats)
+            except openspiel_player.PlayerError as error:
+                raise PlayerError(f"{spec.text}: {error}") from None
 
 
 def _accepts_argument(cls: type) -> bool:
@@ -284,8 +297,11 @@ def _checked(answer: Any, legal: int, count: int) -> list[int]:
 class Roster:
     """The players of a match in one process: their programs (started once), and a bot for each seat."""
 
-    def __init__(self, specs: list[PlayerSpec], timeout: float, fallback: str):
+    def __init__(self, specs: list[PlayerSpec], timeout: float, fallback: str, rules: Rules | None = None,
+                 seats: int = 4):
         self.specs, self.timeout, self.fallback = specs, timeout, fallback
+        if rules is not None:
+            check_table(specs, rules, seats)
         self.classes = {i: load_class(s.target) for i, s in enumerate(specs) if s.kind == "python"}
         self.programs = {i: ExeBot(s.target) for i, s in enumerate(specs) if s.kind == "exe"}
 
@@ -300,6 +316,9 @@ class Roster:
             cls = self.classes[player]
             bot = cls(rng) if _accepts_argument(cls) else cls()
             return Guarded(_python_ask(bot), fallback, clock, faults, where, self.timeout)
+        if spec.kind == "openspiel":  # in this process: timed, never late
+            ask = _python_ask_openspiel(openspiel_player.asker(spec.target, where.rules, rng))
+            return Guarded(ask, fallback, clock, faults, where, float("inf"))
         program = self.programs[player]
         timeout = self.timeout
 
@@ -314,6 +333,15 @@ class Roster:
     def close(self) -> None:
         for program in self.programs.values():
             program.close()
+
+
+def _python_ask_openspiel(ask: Callable[..., Any]) -> Callable[..., Any]:
+    def guarded(kind, seat, record, legal, count):
+        try:
+            return ask(kind, seat, record, legal, count)
+        except Exception as error:  # OpenSpiel's failure (a fatal error is a RuntimeError) loses the decision
+            raise Fault("crash", f"{type(error).__name__}: {error}"[:200]) from None
+    return guarded
 
 
 def _python_ask(bot: Any) -> Callable[..., Any]:
