@@ -441,6 +441,8 @@ class Counts:
             return
         self.add(name + ".opp", ids, possible)
         self.add(name + ".hit", ids, happened)
+        self.add(name + ".opp_points", ids, np.where(possible, points, 0))
+        self.add(name + ".hit_points", ids, np.where(happened, points, 0))
         flat = points.reshape(-1)
         hits, hit_points = np.count_nonzero(happened), int(np.dot(flat, happened.reshape(-1)))
         side = np.array([hit_points, hits, int(np.dot(flat, possible.reshape(-1))) - hit_points, chances - hits])
