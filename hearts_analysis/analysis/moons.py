@@ -64,6 +64,8 @@ MIN_RUN_POINTS = 5
 """Points (hearts 1, QS 13) a runner must hold before its run counts as an attempt."""
 MIN_CONTROL_PLAYS = 2
 """Plays to win where a duck was possible, before a run counts as an attempt."""
+MIN_POINT_PLAYS = 1
+"""Tricks whose points a runner must have taken on purpose (module notes) before its run counts as an attempt."""
 MAX_TRICKS_LET_GO = 0
 """Tricks a seat may have let go, though sure to win them, before its run counts as an attempt."""
 
@@ -142,16 +144,22 @@ def _sure_winners(held: Mask, out: Mask) -> Mask:
     return sure
 
 
-def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> tuple[list[int], list[int]]:
-    """``(control plays, tricks let go)``: the seats that played to win this trick although they
-    could have ducked, and those that let it go although they were sure to win it (module notes)."""
+def control_plays(trick: Trick, played_before: Mask,
+                  free_first_trick: bool) -> tuple[list[int], list[int], list[int]]:
+    """``(control plays, tricks let go, points taken on purpose)``: the seats that played to win this trick
+    although they could have ducked; those that let it go although they were sure to win it; and those that
+    took its points on purpose: they won it, holding a lower card of the suit, with a heart led or a card played
+    over points in sight (module notes)."""
     if free_first_trick and trick.number == 1:
-        return [], []
+        return [], [], []
     suit = SUIT_MASKS[trick.led_suit]
     last = len(trick.plays) - 1
     lead = trick.plays[0]
     control: list[int] = []
     let_go: list[int] = []
+    on_points: list[int] = []
+    if trick.winner == lead.seat and HEARTS_MASK >> lead.card & 1 and lead.held & suit & ((1 << lead.card) - 1):
+        on_points.append(lead.seat)
     sure = _sure_winners(lead.held, ~played_before & ~lead.held)
     if lead.held & suit & ((1 << lead.card) - 1) and sure >> lead.card & 1:
         control.append(lead.seat)
@@ -166,12 +174,14 @@ def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> 
             if play.card > top:
                 if (index < last or so_far & POINT_CARDS_MASK) and play.held & suit & ((1 << top) - 1):
                     control.append(play.seat)
+                    if so_far & POINT_CARDS_MASK and trick.winner == play.seat:
+                        on_points.append(play.seat)
             elif index == last and over:
                 let_go.append(play.seat)
             elif over & _sure_winners(play.held, suit & ~played_before & ~so_far & ~play.held):
                 let_go.append(play.seat)
         so_far |= 1 << play.card
-    return control, let_go
+    return control, let_go, on_points
 
 
 def gave_up(trick: Trick, seat: int) -> bool:
@@ -268,6 +278,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
     taken = [0] * n
     control = [0] * n
     let_go_count = [0] * n
+    purpose = [0] * n
     free_first = not table.rules.points_on_first_trick
     fallen = played = 0
     runner: int | None = None
@@ -285,11 +296,13 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             return _ended(table, trace, result, runner, start, trick, number, winner, points,
                           _points(taken[runner]), missed)
         if trick is not None:
-            controls, let_go = control_plays(trick, played, free_first)
+            controls, let_go, on_points = control_plays(trick, played, free_first)
             for seat in controls:
                 control[seat] += 1
             for seat in let_go:
                 let_go_count[seat] += 1
+            for seat in on_points:
+                purpose[seat] += 1
         taken[winner] |= cards
         fallen |= points
         played |= cards
@@ -297,7 +310,8 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             holder = winner if taken[winner] & targets == fallen else None
         if runner is None and holder is not None and _points(taken[holder]) >= MIN_RUN_POINTS:
             visible = visible or number
-            if control[holder] >= MIN_CONTROL_PLAYS and let_go_count[holder] <= MAX_TRICKS_LET_GO:
+            if (control[holder] >= MIN_CONTROL_PLAYS and purpose[holder] >= MIN_POINT_PLAYS
+                    and let_go_count[holder] <= MAX_TRICKS_LET_GO):
                 runner, start = holder, number
         elif holder is None:
             visible = None
