@@ -387,7 +387,7 @@ def _doc_body(doc: str | None) -> list[str]:
     from . import moons
     text = (doc or "").strip().split("\n\n", 1)
     body = text[1] if len(text) > 1 else ""
-    for name in ("MIN_RUN_POINTS", "MIN_CONTROL_PLAYS", "MAX_TRICKS_LET_GO"):
+    for name in ("MIN_RUN_POINTS", "MIN_CONTROL_PLAYS", "MIN_POINT_PLAYS", "MAX_TRICKS_LET_GO"):
         body = body.replace(f":data:`{name}`", str(getattr(moons, name)))
     return body.replace("``", "`").splitlines()
 

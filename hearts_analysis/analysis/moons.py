@@ -1,24 +1,31 @@
 """Moon attempts: who ran for the moon, how the run ended, and who could have stopped it.
 
-Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.py``):
+A moon attempt needs evidence of running: points taken on purpose while
+holding control. Taking the QS is not evidence: a seat may be made to take it.
 
-* A seat is **running** from the end of the first trick after which
-  (1) every heart and QS played so far is in its tricks,
-  (2) it has at least :data:`MIN_RUN_POINTS` points of them,
-  (3) it has made at least :data:`MIN_CONTROL_PLAYS` *control plays*: played to
-  win when it could have ducked. Following, that is a card above the one
-  winning the trick so far while it held a legal card of the led suit below
-  it; leading, a card no unplayed card of its suit can beat while it held a
-  lower card of that suit. Free wins do not count: trick 1 when no points may
-  fall on it, and the last card of a trick that holds no point card; and
-  (4) it has let go no trick it was sure to win (at most
-  :data:`MAX_TRICKS_LET_GO`): following, it played under the winning card
-  while it held a card of the suit sure to win (it played last, or no card
-  still out beat it); leading, it led a card that lost while it held a sure
-  winner in clubs, diamonds or spades. Trick 1 does not count here either
-  when no points may fall on it.
-  A seat that takes every heart and QS is always an attempt, even without
-  (2) to (4); its run starts where (1) and (2) first held.
+* A **control play** is a play to win when the seat could have ducked.
+  Following: a card above the winning card so far, while it held a legal card
+  of the led suit below it. Leading: a card no unplayed card of its suit
+  beats, while it held a lower card of that suit. The last card of a trick
+  with no point card in it is not a control play: it wins for free.
+* A trick's points are **taken on purpose** when the seat won the trick and
+  could have ducked. Following: it played a control play with a point card
+  already on the trick. Leading: it led a heart while it held a lower heart.
+* A seat **lets a trick go** when it was sure to win it and did not.
+  Following: it played under the winning card while it held a card of the
+  suit sure to win (it played last, or no card still out beat it). Leading:
+  it led a card that lost while it held a sure winner in clubs, diamonds or
+  spades.
+* Trick 1 counts for none of these when no points may fall on it.
+* A seat is **running** from the end of the first trick after which all of
+  these hold:
+  (1) every heart and QS played so far is in its tricks;
+  (2) it has at least :data:`MIN_RUN_POINTS` points of them;
+  (3) it has made at least :data:`MIN_CONTROL_PLAYS` control plays;
+  (4) it has taken the points of at least :data:`MIN_POINT_PLAYS` trick on purpose;
+  (5) it has let go at most :data:`MAX_TRICKS_LET_GO` tricks.
+* A seat that takes every heart and QS has always made an attempt. Its run
+  starts where (1) to (5) first held, else where (1) and (2) first held.
 * The attempt ends in **shot** (it took every heart and QS), **stopped**
   (another seat won a trick holding a point card and the runner could not
   have prevented it: the winner is the stopper), or **abandoned** (in that
@@ -40,9 +47,10 @@ Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.
   either choice is as good.
 
 Points alone are not evidence: a player left with QS holds "all the points"
-by accident in most hands, so requirements (3) and (4) are what separate an
-attempt from bad luck. The definition assumes purposeful play: at a table of
-random players, who play high by chance, it still finds false attempts.
+by accident in most hands. Requirements (3) to (5) separate an attempt from
+bad luck. The definition assumes purposeful play: a random player, who plays
+high by chance, still gets a few false attempts. The thresholds were measured
+on labelled simulated corpora (``benchmarks/moon_detector.py``).
 """
 
 from __future__ import annotations
