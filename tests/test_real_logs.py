@@ -66,7 +66,7 @@ def test_the_complete_trend_game_validates_as_its_server_scored_it(tmp_path, nam
 def test_the_trend_robot_eating_the_queen_is_no_run_and_its_shot_is(tmp_path):
     """Hand 1: the robot, passed QS KS AS, leads AS and KS (sure winners) and then QS, taking only discards:
     no point taken on purpose, so no run. Hand 4: it leads KH and QH over lower hearts and shoots."""
-    result, _ = imported(tmp_path, log(TREND))
+    imported(tmp_path, log(TREND))
     report = orjson.loads(run("analyze", tmp_path / "games.jsonl", "--format", "json").stdout)
     (game,) = report["games"]
     moons = {moon["hand"]: moon for moon in game["moons"]}
