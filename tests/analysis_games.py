@@ -12,8 +12,8 @@ from conftest import game, hand, tiny_rules
 
 # -- a run for the moon: three endings from one start ------------------------------
 # Seat 0 makes two control plays (KD over 6D while holding 2D; AD, a sure winner, while
-# holding 2D), takes 2H 6H on trick 3 and KH 3H 4H 7H on trick 4: six points, every point
-# card so far, so it is running from trick 4.
+# holding 2D), takes 2H 6H on trick 3 and KH 3H 4H 7H on trick 4, KH led over its QH (points
+# taken on purpose): six points, every point card so far, so it is running from trick 4.
 RUN_DEAL = ["3C 2D KD AD KH QH", "2C 4D 4S QS 2H 3H", "4C 5D 2S 4H 5H 6H", "5C 6D 3D 7H 8H AH"]
 RUN_START = "1:2C 2:4C 3:5C 0:3C  3:6D 0:KD 1:4D 2:5D  0:AD 1:2H 2:6H 3:3D  0:KH 1:3H 2:4H 3:7H"
 

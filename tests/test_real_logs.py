@@ -63,6 +63,19 @@ def test_the_complete_trend_game_validates_as_its_server_scored_it(tmp_path, nam
     assert game["totals"] == [16, 21, 18, -236] and game["winners"] == [3]
 
 
+def test_the_trend_robot_eating_the_queen_is_no_run_and_its_shot_is(tmp_path):
+    """Hand 1: the robot, passed QS KS AS, leads AS and KS (sure winners) and then QS, taking only discards:
+    no point taken on purpose, so no run. Hand 4: it leads KH and QH over lower hearts and shoots."""
+    imported(tmp_path, log(TREND))
+    report = orjson.loads(run("analyze", tmp_path / "games.jsonl", "--format", "json").stdout)
+    (game,) = report["games"]
+    moons = {moon["hand"]: moon for moon in game["moons"]}
+    assert set(moons) == {4}, moons
+    assert (moons[4]["seat"], moons[4]["outcome"], moons[4]["start_trick"]) == (3, "shot", 6)
+    text = run("analyze", tmp_path / "games.jsonl").stdout
+    assert "ran from trick 4; stopped" not in text and "ran from trick 6 and shot the moon" in text
+
+
 @pytest.mark.parametrize("name", [TREND_EARLIER, f"{DERIVED}/trend-lookahead-hearts_logs.f30dcde.events.jsonl"])
 def test_the_earlier_trend_log_keeps_its_three_complete_deals(tmp_path, name):
     result, games = imported(tmp_path, log(name))

@@ -8,6 +8,8 @@ screen finds clean from the card columns and leaves the rest to the reference.
 from __future__ import annotations
 
 import dataclasses
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +23,11 @@ from hearts_analysis.fastpath import jsonl
 from hearts_analysis.records.json import dumps_game, write_games
 from hearts_analysis.records.parquet import write_parquet
 from hearts_analysis.rules import Rules
-from hearts_analysis.simulate import HeuristicBot, RandomBot, simulate_games
+from hearts_analysis.simulate import RandomBot, simulate_games
 from test_properties import simulated_games
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from moon_bots import MoonBot  # noqa: E402
 
 
 def counters(tally: Tally) -> dict:
@@ -51,8 +56,9 @@ def _same_rows(a: list[dict], b: list[dict]) -> bool:
 
 
 def mixed_table(rules: Rules, players: int, games: int, seed: int):
-    """Random players next to heuristic ones: moon runs stopped and abandoned, missed stops, odd passes."""
-    bots = ([RandomBot, HeuristicBot] * 4)[:players]
+    """Random players next to moon runners (heuristic players that run readily): moon runs shot, stopped and
+    abandoned, missed stops, odd passes."""
+    bots = ([RandomBot, lambda rng: MoonBot(rng, threshold=12)] * 4)[:players]
     return list(simulate_games(games, rules, players, seed=seed, bot=bots))
 
 

@@ -228,7 +228,7 @@ _PLAYERS = (
     _s("violation_hand_pct", "Hands with at least one violation by the player.", _RATE, "float64", "Hands with a violation %"),
     _s("leaks", "Significant leaks (see leaks): costly differences from the typical player that hold after "
        "the correction for the number of tests.", "leaks", "int64", "Leaks"),
-    _s("leak_cost", "Sum of the costs of the player's significant leaks: points per hand they give away against "
+    _s("leak_cost", "Sum of the costs of the player's significant counted leaks (see counted in leaks): points per hand they give away against "
        "the typical player.", "points/hand", "float64", "Leak cost"),
     _s("top_leaks", "The player's three largest significant leaks, as 'statistic: value vs reference (+cost per "
        "hand)'.", "text", "string", "Top leaks"),
@@ -236,8 +236,10 @@ _PLAYERS = (
 
 _LEAKS = (
     PLAYER,
-    _s("statistic", "The statistic compared: a decision or tendency rate of the players table, or "
-       "review_cost_per_decision (the review's average cost per unforced decision, when a review is given).",
+    _s("statistic", "The statistic compared: a decision or tendency rate of the players table, "
+       "review_cost_per_decision (the review's average cost per unforced decision, when a review is given), "
+       "review_<situation>_cost (the same in one kind of situation: pass, first_trick, queen, moon_defence, lead, "
+       "other_play), or unexplained_gap.",
        "text", "string"),
     _s("value", "The player's value of the statistic.", "see unit", "float64"),
     _s("reference", "The same statistic for the typical other player: the median of the other players' values "
@@ -265,6 +267,14 @@ _LEAKS = (
     _s("opportunities_per_hand", "How often the player had the chance (e.g. was dealt QS at a pass), or reviewed "
        "decisions per reviewed hand.", "per hand", "float64"),
     _s("cost", "Same as cost_per_hand (the earlier name).", "points/hand", "float64"),
+    _s("group", "What the row compares: pass (a pass tendency, costed within the player's own hands, or the "
+       "review's pass cost), rate (another decision rate), card_play (the review's cost in one kind of "
+       "situation), review (the review's overall cost per decision) or gap (unexplained_gap: the player's points "
+       "per hand above the typical player's, minus what its counted leaks claim).", "text", "string"),
+    _s("counted", "The row counts in the player's leak cost: one pass leak per player (a pass may be of several "
+       "kinds), never the review's overall cost beside its situations, never the gap.", "yes/no", "bool"),
+    _s("card_play_reviewed", "A review was given: card play has leaks of its own; without one the unexplained gap "
+       "holds the card play.", "yes/no", "bool"),
 )
 
 _RATINGS = (
@@ -377,7 +387,7 @@ def _doc_body(doc: str | None) -> list[str]:
     from . import moons
     text = (doc or "").strip().split("\n\n", 1)
     body = text[1] if len(text) > 1 else ""
-    for name in ("MIN_RUN_POINTS", "MIN_CONTROL_PLAYS", "MAX_TRICKS_LET_GO"):
+    for name in ("MIN_RUN_POINTS", "MIN_CONTROL_PLAYS", "MIN_POINT_PLAYS", "MAX_TRICKS_LET_GO"):
         body = body.replace(f":data:`{name}`", str(getattr(moons, name)))
     return body.replace("``", "`").splitlines()
 

@@ -50,7 +50,7 @@ from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import PLAY
 from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
-from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_RUN_POINTS, better_choices
+from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_POINT_PLAYS, MIN_RUN_POINTS, better_choices
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
 from .rating import GameOutcome
 from .stats import PASS_RATES, Tally
@@ -220,10 +220,12 @@ def _sure_above(held: np.ndarray, suit: np.ndarray, out: np.ndarray) -> np.ndarr
     return held & suit & ~up_to(highest(out & suit))
 
 
-def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``(control, let_go)``, each (len(rows), k): ``moons.control_plays`` of the seat ``holder`` of each hand
-    ``rows`` in each trick, and whether it let the trick go. Only the holder's own play counts, so each trick is
-    judged at its position in it (leading, in between, or last), not at every position."""
+def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray,
+                 free_first: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(control, let_go, on_points)``, each (len(rows), k): ``moons.control_plays`` of the seat ``holder`` of
+    each hand ``rows`` in each trick, whether it let the trick go, and whether it took the trick's points on
+    purpose. Only the holder's own play counts, so each trick is judged at its position in it (leading, in
+    between, or last), not at every position."""
     _, k, n = h.cards.shape
     count = len(rows)
     tricks = np.arange(k)
@@ -248,7 +250,12 @@ def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: boo
     higher = card > top
     control = follows & higher & ((mine & suit & below(top)) != 0)
     last = at == n - 1   # the last card wins a trick without points for free, and no one after it can
-    control &= ~last | ((so_far & POINTS_U) != 0)
+    in_sight = (so_far & POINTS_U) != 0
+    control &= ~last | in_sight
+    won = h.winner[rows] == holder[:, None]
+    on_points = control & in_sight & won   # over points in sight, and it won them
+    # a heart led above a lower one, that won
+    on_points |= (at == 0) & (led == HEARTS) & ((mine & suit & below(lead)) != 0) & won
     let_go = follows & ~higher & ((over & ~np.where(last, U64(0), up_to(bar))) != 0)
     # leading (judged only where it leads): a control play leads a low card while holding sure winners; it
     # lets the trick go with sure winners kept
@@ -263,8 +270,8 @@ def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray, free_first: boo
     control[leads] = lead_control
     let_go[leads] = ~lead_control & (h.winner[rows] != holder[:, None])[leads] & (sure_other != 0)
     if free_first:
-        control[:, 0] = let_go[:, 0] = False
-    return control, let_go
+        control[:, 0] = let_go[:, 0] = on_points[:, 0] = False
+    return control, let_go, on_points
 
 
 def missed_plays(h: Hands) -> np.ndarray:
@@ -321,10 +328,11 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     holding &= held_points >= MIN_RUN_POINTS
     # the plays are judged only in hands where a seat held enough points to run
     some = np.flatnonzero(holding.any(axis=1))
-    control, let_go = holder_plays(h, some, holder[some], not p.points_on_first_trick)
+    control, let_go, on_points = holder_plays(h, some, holder[some], not p.points_on_first_trick)
     controls = np.cumsum(control, axis=1)
     lets_go = np.cumsum(let_go, axis=1)
-    running = holding[some] & (controls >= MIN_CONTROL_PLAYS) & (lets_go <= MAX_TRICKS_LET_GO)
+    running = (holding[some] & (controls >= MIN_CONTROL_PLAYS) & (np.cumsum(on_points, axis=1) >= MIN_POINT_PLAYS)
+               & (lets_go <= MAX_TRICKS_LET_GO))
     has_runner = np.zeros(count, bool)
     has_runner[some] = running.any(axis=1)
     start = np.full(count, k)
@@ -441,6 +449,8 @@ class Counts:
             return
         self.add(name + ".opp", ids, possible)
         self.add(name + ".hit", ids, happened)
+        self.add(name + ".opp_points", ids, np.where(possible, points, 0))
+        self.add(name + ".hit_points", ids, np.where(happened, points, 0))
         flat = points.reshape(-1)
         hits, hit_points = np.count_nonzero(happened), int(np.dot(flat, happened.reshape(-1)))
         side = np.array([hit_points, hits, int(np.dot(flat, possible.reshape(-1))) - hit_points, chances - hits])

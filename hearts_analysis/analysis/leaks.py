@@ -61,13 +61,27 @@ class Counts(Protocol):
 
 LEAK_RATES: tuple[str, ...] = (
     "moon_attempt_pct", "missed_stop_pct", "qs_pass_pct", "as_pass_pct", "ks_pass_pct", "high_heart_pass_pct",
-    "low_spade_pass_pct", "void_pass_pct", "flagged_pass_pct", "violation_hand_pct",
+    "low_spade_pass_pct", "void_pass_pct", "violation_hand_pct",
 )
-"""The rate statistics compared: decisions and tendencies. Left out: QS taken and moons shot (outcomes), and
-breaking hearts (mostly forced by a void; whether it goes with more or fewer points changes with the company)."""
+"""The rate statistics compared: decisions and tendencies. Left out: QS taken and moons shot (outcomes),
+breaking hearts (mostly forced by a void; whether it goes with more or fewer points changes with the company),
+and flagged passes (judged by the passing advice, which overlaps every other kind of pass)."""
+
+PASS_LEAKS = frozenset({"qs_pass_pct", "as_pass_pct", "ks_pass_pct", "high_heart_pass_pct", "low_spade_pass_pct",
+                        "void_pass_pct"})
+"""Pass tendencies: one pass may be of several kinds, so at most one of them counts in a player's leak cost."""
+
+SITUATIONS = ("pass", "first_trick", "queen", "moon_defence", "lead", "other_play")
+"""The review's decisions by kind of situation (:func:`situation`): ``review_<situation>_cost`` rows."""
+
+GAP_STAT = "unexplained_gap"
+"""A player's gap to the median player's points per hand minus what its counted leaks claim."""
 
 ERROR_RATES = frozenset({"missed_stop_pct", "violation_hand_pct"})
 """Rates that count mistakes by definition: only more of them is a leak."""
+
+MIN_OWN_HANDS = 5
+"""Hands the player needs on each side (pass made / not made) before a pass leak is costed within the player."""
 
 REVIEW_STAT = "review_cost_per_decision"
 """The review's average cost per unforced decision, in expected points."""
@@ -79,12 +93,43 @@ CONFIDENCE = 0.95
 TOP_LEAKS = 3
 
 
+def situation(decision: Mapping[str, Any], players: int) -> str:
+    """The kind of situation of a review decision (``hearts review --format json``), read from the decision alone.
+
+    ``pass``; ``first_trick`` (a play to trick 1); ``queen`` (covering or ducking QS: QS, KS or AS is the card
+    played or the better card); ``moon_defence`` (the review's reason speaks of the moon); ``lead``
+    (the likely line runs from the better card to the end of the next trick: two whole tricks, or one in the
+    last trick); else ``other_play``.
+
+    >>> situation({"kind": "play", "trick": 3, "played": "QS", "best": "4S"}, 4)
+    'queen'
+    >>> situation({"kind": "play", "trick": 5, "played": "7D", "best": "3C", "line": [[0, "3C"]] * 8}, 4)
+    'lead'
+    """
+    if decision.get("kind") == "pass":
+        return "pass"
+    if decision.get("trick") == 1:
+        return "first_trick"
+    cards = {decision.get("played"), decision.get("best")}
+    if cards & {"QS", "KS", "AS"}:
+        return "queen"
+    if "moon" in str(decision.get("reason") or "").lower():
+        return "moon_defence"
+    line = decision.get("line") or ()
+    if players and (len(line) == 2 * players or len(line) == players and decision.get("trick") == 52 // players):
+        return "lead"
+    return "other_play"
+
+
 @dataclass
 class ReviewCosts:
     """The review's decision costs summed per player, to compare players by them."""
 
     players: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(float)))
     """``player -> decisions, cost, cost_sq, hands`` over unforced decisions (hands: reviewed hands)."""
+    situations: dict[str, dict[str, dict[str, float]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(lambda: defaultdict(float))))
+    """``situation -> player -> decisions, cost, cost_sq`` (:func:`situation`)."""
 
     def add_game(self, game: Mapping[str, Any], where: str = "review") -> None:
         """Count one game of the ``hearts review --format json`` contract (forced decisions are free)."""
@@ -103,6 +148,10 @@ class ReviewCosts:
             counter["decisions"] += 1
             counter["cost"] += cost
             counter["cost_sq"] += cost * cost
+            by_kind = self.situations[situation(decision, len(players))][name]
+            by_kind["decisions"] += 1
+            by_kind["cost"] += cost
+            by_kind["cost_sq"] += cost * cost
             if (name, decision.get("hand")) not in seen:
                 seen.add((name, decision.get("hand")))
                 counter["hands"] += 1
@@ -160,13 +209,20 @@ def _rate_rows(tally: Counts) -> list[dict[str, Any]]:
     for rate in LEAK_RATES:
         counts = {name: (c.get(rate + ".hit", 0), c.get(rate + ".opp", 0)) for name, c in tally.players.items()
                   if c.get(rate + ".opp", 0) and c.get("hands")}
-        impact = impacts[rate]
-        if math.isnan(impact):
+        if math.isnan(impacts[rate]) and rate not in PASS_LEAKS:
             continue
         typical = _typical_others({name: hits / opp for name, (hits, opp) in counts.items()})
         for name, (hits, opp) in counts.items():
             if not typical[name]:
                 continue
+            if rate in PASS_LEAKS:   # costed within the player: its own hands with the pass against those without
+                own = tally.players[name]
+                if min(hits, opp - hits) < MIN_OWN_HANDS:
+                    continue
+                hit_points = own.get(rate + ".hit_points", 0)
+                impact = hit_points / hits - (own.get(rate + ".opp_points", 0) - hit_points) / (opp - hits)
+            else:
+                impact = impacts[rate]
             ref_hits, ref_opp = (sum(counts[other][i] for other in typical[name]) for i in (0, 1))
             value, reference = 100 * hits / opp, 100 * ref_hits / ref_opp
             pool = [tally.players[w] for w in winners if w != name]
@@ -178,7 +234,7 @@ def _rate_rows(tally: Counts) -> list[dict[str, Any]]:
                 impact = abs(impact)
             # Fisher's exact test: given all the events of the two, the player's share follows a hypergeometric law
             rows.append({"player": name, "statistic": rate, "value": value, "reference": reference,
-                         "unit": "percent", "sample_size": int(opp),
+                         "unit": "percent", "sample_size": int(opp), "group": "pass" if rate in PASS_LEAKS else "rate",
                          "cost_per_hand": (value - reference) / 100 * impact * per_hand,
                          "impact": impact, "opportunities_per_hand": per_hand,
                          "winners_value": 100 * sum(p.get(rate + ".hit", 0) for p in pool) / pool_opp
@@ -198,8 +254,23 @@ def _moments(counters: Iterable[Mapping[str, float]]) -> tuple[float, float, flo
 
 
 def _review_rows(review: ReviewCosts) -> list[dict[str, Any]]:
+    """The review's cost per decision overall (not counted in the leak cost: the situations split it), and per kind
+    of situation (counted)."""
+    hands = {name: c.get("hands", 0) for name, c in review.players.items()}
+    rows = _cost_rows(review.players, hands, REVIEW_STAT, "review")
+    for row in rows:
+        row["counted"] = False
+    for kind in SITUATIONS:
+        if kind in review.situations:
+            rows += _cost_rows(review.situations[kind], hands, f"review_{kind}_cost", "pass" if kind == "pass"
+                               else "card_play")
+    return rows
+
+
+def _cost_rows(players: Mapping[str, Mapping[str, float]], hands: Mapping[str, float], statistic: str,
+               group: str) -> list[dict[str, Any]]:
     from scipy import stats
-    players = {name: c for name, c in review.players.items() if c.get("decisions", 0) >= 2}
+    players = {name: c for name, c in players.items() if c.get("decisions", 0) >= 2}
     typical = _typical_others({name: c["cost"] / c["decisions"] for name, c in players.items()})
     rows = []
     for name in sorted(players):
@@ -215,12 +286,35 @@ def _review_rows(review: ReviewCosts) -> list[dict[str, Any]]:
                                                  alternative="greater").pvalue)
         low, high = (float(x) for x in stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sd / math.sqrt(n))) \
             if sd else (mean, mean)
-        per_hand = n / c["hands"] if c.get("hands") else math.nan
-        rows.append({"player": name, "statistic": REVIEW_STAT, "value": mean, "reference": ref_mean,
+        per_hand = n / hands[name] if hands.get(name) else math.nan
+        rows.append({"player": name, "statistic": statistic, "value": mean, "reference": ref_mean,
                      "unit": "points/decision", "sample_size": int(n), "ci_low": low, "ci_high": high,
-                     "cost_per_hand": (mean - ref_mean) * per_hand, "impact": 1.0,
+                     "cost_per_hand": (mean - ref_mean) * per_hand, "impact": 1.0, "group": group,
                      "opportunities_per_hand": per_hand, "winners_value": math.nan, "p_raw": p})
     return rows
+
+
+def _gap_rows(tally: Counts, rows: list[dict[str, Any]], reviewed: bool) -> list[dict[str, Any]]:
+    """Per player: its points per hand above the typical player's, minus what its counted leaks claim."""
+    points = {name: c["points"] / c["hands"] for name, c in tally.players.items() if c.get("hands")}
+    typical = _typical_others(points)
+    claimed: dict[str, float] = defaultdict(float)
+    for row in costly(rows):
+        claimed[row["player"]] += row["cost_per_hand"]
+    out = []
+    for name in sorted(points):
+        if not typical[name]:
+            continue
+        hands = sum(tally.players[other]["hands"] for other in typical[name])
+        reference = sum(tally.players[other]["points"] for other in typical[name]) / hands
+        gap = points[name] - reference
+        out.append({"player": name, "statistic": GAP_STAT, "value": gap, "reference": claimed[name],
+                    "unit": "points/hand", "sample_size": int(tally.players[name]["hands"]),
+                    "cost_per_hand": gap - claimed[name], "impact": 1.0, "opportunities_per_hand": 1.0,
+                    "winners_value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p_value": math.nan,
+                    "significant": False, "counted": False, "group": "gap", "card_play_reviewed": reviewed,
+                    "stat": GAP_STAT, "player_value": gap, "cost": gap - claimed[name]})
+    return out
 
 
 def find_leaks(tally: Counts, review: ReviewCosts | None = None, alpha: float = ALPHA) -> list[dict[str, Any]]:
@@ -248,14 +342,37 @@ def find_leaks(tally: Counts, review: ReviewCosts | None = None, alpha: float = 
     rows = _rate_rows(tally) + (_review_rows(review) if review is not None else [])
     for row, adjusted in zip(rows, _holm([row.pop("p_raw") for row in rows])):
         cost = row["cost_per_hand"]
+        row.setdefault("counted", True)
         row.update(p_value=adjusted, significant=bool(adjusted < alpha and cost > 0),
-                   stat=row["statistic"], player_value=row["value"], cost=cost)
+                   stat=row["statistic"], player_value=row["value"], cost=cost, card_play_reviewed=review is not None)
+    _one_pass_leak(rows)
+    rows += _gap_rows(tally, rows, review is not None)
     return sorted(rows, key=lambda row: (row["player"], -row["cost_per_hand"]))
+
+
+def _one_pass_leak(rows: list[dict[str, Any]]) -> None:
+    """Count one pass leak per player, its costliest significant one (with a review, the review's pass cost): one
+    pass may be of several kinds, and the pass statistics would count it again in each."""
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row["group"] != "pass":
+            continue
+        row["counted"] = False
+        if not (row["significant"] and row["cost_per_hand"] > 0):
+            continue
+        mine = best.get(row["player"])
+        review_first = (row["statistic"] == "review_pass_cost", row["cost_per_hand"])
+        if mine is None or review_first > (mine["statistic"] == "review_pass_cost", mine["cost_per_hand"]):
+            best[row["player"]] = row
+    for row in best.values():
+        row["counted"] = True
 
 
 def costly(rows: Iterable[dict[str, Any]], all_leaks: bool = False) -> list[dict[str, Any]]:
     """The leaks worth showing, largest cost first: significant ones, or with ``all_leaks`` every costly one."""
-    return sorted((row for row in rows if row["cost_per_hand"] > 0 and (all_leaks or row["significant"])),
+    return sorted((row for row in rows if row["cost_per_hand"] > 0 and row["group"] != "gap"
+                   and (row["counted"] or row["group"] == "pass" and all_leaks)
+                   and (all_leaks or row["significant"])),
                   key=lambda row: -row["cost_per_hand"])
 
 
@@ -288,5 +405,5 @@ def leak_sentence(row: dict[str, Any], definition: str) -> str:
             f"{p_value} after Holm{flag}")
 
 
-__all__ = ["ALPHA", "ERROR_RATES", "LEAK_RATES", "REVIEW_STAT", "ReviewCosts", "costly", "find_leaks",
-           "leak_sentence", "leak_summary", "p_text", "read_review_costs"]
+__all__ = ["ALPHA", "ERROR_RATES", "GAP_STAT", "LEAK_RATES", "PASS_LEAKS", "REVIEW_STAT", "SITUATIONS", "ReviewCosts", "costly", "find_leaks",
+           "leak_sentence", "leak_summary", "p_text", "read_review_costs", "situation"]

@@ -1,24 +1,31 @@
 """Moon attempts: who ran for the moon, how the run ended, and who could have stopped it.
 
-Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.py``):
+A moon attempt needs evidence of running: points taken on purpose while
+holding control. Taking the QS is not evidence: a seat may be made to take it.
 
-* A seat is **running** from the end of the first trick after which
-  (1) every heart and QS played so far is in its tricks,
-  (2) it has at least :data:`MIN_RUN_POINTS` points of them,
-  (3) it has made at least :data:`MIN_CONTROL_PLAYS` *control plays*: played to
-  win when it could have ducked. Following, that is a card above the one
-  winning the trick so far while it held a legal card of the led suit below
-  it; leading, a card no unplayed card of its suit can beat while it held a
-  lower card of that suit. Free wins do not count: trick 1 when no points may
-  fall on it, and the last card of a trick that holds no point card; and
-  (4) it has let go no trick it was sure to win (at most
-  :data:`MAX_TRICKS_LET_GO`): following, it played under the winning card
-  while it held a card of the suit sure to win (it played last, or no card
-  still out beat it); leading, it led a card that lost while it held a sure
-  winner in clubs, diamonds or spades. Trick 1 does not count here either
-  when no points may fall on it.
-  A seat that takes every heart and QS is always an attempt, even without
-  (2) to (4); its run starts where (1) and (2) first held.
+* A **control play** is a play to win when the seat could have ducked.
+  Following: a card above the winning card so far, while it held a legal card
+  of the led suit below it. Leading: a card no unplayed card of its suit
+  beats, while it held a lower card of that suit. The last card of a trick
+  with no point card in it is not a control play: it wins for free.
+* A trick's points are **taken on purpose** when the seat won the trick and
+  could have ducked. Following: it played a control play with a point card
+  already on the trick. Leading: it led a heart while it held a lower heart.
+* A seat **lets a trick go** when it was sure to win it and did not.
+  Following: it played under the winning card while it held a card of the
+  suit sure to win (it played last, or no card still out beat it). Leading:
+  it led a card that lost while it held a sure winner in clubs, diamonds or
+  spades.
+* Trick 1 counts for none of these when no points may fall on it.
+* A seat is **running** from the end of the first trick after which all of
+  these hold:
+  (1) every heart and QS played so far is in its tricks;
+  (2) it has at least :data:`MIN_RUN_POINTS` points of them;
+  (3) it has made at least :data:`MIN_CONTROL_PLAYS` control plays;
+  (4) it has taken the points of at least :data:`MIN_POINT_PLAYS` trick on purpose;
+  (5) it has let go at most :data:`MAX_TRICKS_LET_GO` tricks.
+* A seat that takes every heart and QS has always made an attempt. Its run
+  starts where (1) to (5) first held, else where (1) and (2) first held.
 * The attempt ends in **shot** (it took every heart and QS), **stopped**
   (another seat won a trick holding a point card and the runner could not
   have prevented it: the winner is the stopper), or **abandoned** (in that
@@ -40,9 +47,10 @@ Definition (tuned on labelled simulated corpora; see ``benchmarks/moon_detector.
   either choice is as good.
 
 Points alone are not evidence: a player left with QS holds "all the points"
-by accident in most hands, so requirements (3) and (4) are what separate an
-attempt from bad luck. The definition assumes purposeful play: at a table of
-random players, who play high by chance, it still finds false attempts.
+by accident in most hands. Requirements (3) to (5) separate an attempt from
+bad luck. The definition assumes purposeful play: a random player, who plays
+high by chance, still gets a few false attempts. The thresholds were measured
+on labelled simulated corpora (``benchmarks/moon_detector.py``).
 """
 
 from __future__ import annotations
@@ -64,6 +72,8 @@ MIN_RUN_POINTS = 5
 """Points (hearts 1, QS 13) a runner must hold before its run counts as an attempt."""
 MIN_CONTROL_PLAYS = 2
 """Plays to win where a duck was possible, before a run counts as an attempt."""
+MIN_POINT_PLAYS = 1
+"""Tricks whose points a runner must have taken on purpose (module notes) before its run counts as an attempt."""
 MAX_TRICKS_LET_GO = 0
 """Tricks a seat may have let go, though sure to win them, before its run counts as an attempt."""
 
@@ -142,16 +152,22 @@ def _sure_winners(held: Mask, out: Mask) -> Mask:
     return sure
 
 
-def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> tuple[list[int], list[int]]:
-    """``(control plays, tricks let go)``: the seats that played to win this trick although they
-    could have ducked, and those that let it go although they were sure to win it (module notes)."""
+def control_plays(trick: Trick, played_before: Mask,
+                  free_first_trick: bool) -> tuple[list[int], list[int], list[int]]:
+    """``(control plays, tricks let go, points taken on purpose)``: the seats that played to win this trick
+    although they could have ducked; those that let it go although they were sure to win it; and those that
+    took its points on purpose: they won it, holding a lower card of the suit, with a heart led or a card played
+    over points in sight (module notes)."""
     if free_first_trick and trick.number == 1:
-        return [], []
+        return [], [], []
     suit = SUIT_MASKS[trick.led_suit]
     last = len(trick.plays) - 1
     lead = trick.plays[0]
     control: list[int] = []
     let_go: list[int] = []
+    on_points: list[int] = []
+    if trick.winner == lead.seat and HEARTS_MASK >> lead.card & 1 and lead.held & suit & ((1 << lead.card) - 1):
+        on_points.append(lead.seat)
     sure = _sure_winners(lead.held, ~played_before & ~lead.held)
     if lead.held & suit & ((1 << lead.card) - 1) and sure >> lead.card & 1:
         control.append(lead.seat)
@@ -166,12 +182,14 @@ def control_plays(trick: Trick, played_before: Mask, free_first_trick: bool) -> 
             if play.card > top:
                 if (index < last or so_far & POINT_CARDS_MASK) and play.held & suit & ((1 << top) - 1):
                     control.append(play.seat)
+                    if so_far & POINT_CARDS_MASK and trick.winner == play.seat:
+                        on_points.append(play.seat)
             elif index == last and over:
                 let_go.append(play.seat)
             elif over & _sure_winners(play.held, suit & ~played_before & ~so_far & ~play.held):
                 let_go.append(play.seat)
         so_far |= 1 << play.card
-    return control, let_go
+    return control, let_go, on_points
 
 
 def gave_up(trick: Trick, seat: int) -> bool:
@@ -268,6 +286,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
     taken = [0] * n
     control = [0] * n
     let_go_count = [0] * n
+    purpose = [0] * n
     free_first = not table.rules.points_on_first_trick
     fallen = played = 0
     runner: int | None = None
@@ -285,11 +304,13 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             return _ended(table, trace, result, runner, start, trick, number, winner, points,
                           _points(taken[runner]), missed)
         if trick is not None:
-            controls, let_go = control_plays(trick, played, free_first)
+            controls, let_go, on_points = control_plays(trick, played, free_first)
             for seat in controls:
                 control[seat] += 1
             for seat in let_go:
                 let_go_count[seat] += 1
+            for seat in on_points:
+                purpose[seat] += 1
         taken[winner] |= cards
         fallen |= points
         played |= cards
@@ -297,7 +318,8 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
             holder = winner if taken[winner] & targets == fallen else None
         if runner is None and holder is not None and _points(taken[holder]) >= MIN_RUN_POINTS:
             visible = visible or number
-            if control[holder] >= MIN_CONTROL_PLAYS and let_go_count[holder] <= MAX_TRICKS_LET_GO:
+            if (control[holder] >= MIN_CONTROL_PLAYS and purpose[holder] >= MIN_POINT_PLAYS
+                    and let_go_count[holder] <= MAX_TRICKS_LET_GO):
                 runner, start = holder, number
         elif holder is None:
             visible = None

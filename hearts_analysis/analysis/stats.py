@@ -178,6 +178,8 @@ class Tally:
                 if possible:
                     c[rate + ".opp"] += 1
                     c[rate + ".hit"] += happened
+                    c[rate + ".opp_points"] += points.points
+                    c[rate + ".hit_points"] += points.points if happened else 0
                     side = self.impact[rate]
                     side["hit_points" if happened else "miss_points"] += points.points
                     side["hits" if happened else "misses"] += 1
@@ -391,6 +393,9 @@ class Tally:
 def _definition(statistic: str) -> str:
     if statistic == REVIEW_STAT:
         return "The review's average cost per unforced decision, in expected points"
+    if statistic.startswith("review_"):
+        kind = statistic.removeprefix("review_").removesuffix("_cost").replace("_", " ")
+        return f"The review's average cost per unforced decision of the kind '{kind}', in expected points"
     return stat("players", statistic).definition.rstrip(".")
 
 

@@ -120,6 +120,16 @@ def moon_threat(state, rules, seat, takers):
 
 
 @njit(**_OPTIONS)
+def stopper(seat, hand, takers):
+    """The bot's ``_stopper``: the highest heart of ``hand`` while one other seat has taken every point card
+    so far; else 0."""
+    hearts = hand & _HEARTS
+    if takers == 0 or hearts == 0 or (takers & (takers - 1)) != 0 or (takers >> seat) & 1:
+        return 0
+    return np.int64(1) << highest(hearts)
+
+
+@njit(**_OPTIONS)
 def later_void(state, rules, seat, voids):
     """The bot's ``_later_void``: has a seat still to play shown it cannot follow?"""
     players = rules[PLAYERS]
@@ -202,6 +212,7 @@ def follow(state, rules, seat, cards, plan, takers, voids):
     winning_jack = jack != 0 and JD > top
     ducks = cards & under(top)
     ducks = or_else(ducks & ~jack, ducks)
+    ducks = or_else(ducks & ~stopper(seat, state[HANDS + seat], takers), ducks)
     to_win = or_else(cards & ~_QS & ~jack, or_else(cards & ~_QS, cards))
     if state[NUMBER] == 1 and plan[FIRST_TRICK_SAFE] != 0:
         return JD if winning_jack else highest(to_win)
@@ -237,6 +248,7 @@ def discard(state, rules, seat, cards, plan, takers):
     hand = state[HANDS + seat]
     if takers != 0 and state[WINNER] == moon_threat(state, rules, seat, takers):
         cards = or_else(cards & ~POINTS, cards)
+    cards = or_else(cards & ~stopper(seat, hand, takers), cards)
     if cards & _QS:
         return QS
     unseen = held(state, rules) & ~hand

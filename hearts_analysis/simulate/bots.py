@@ -322,6 +322,7 @@ class HeuristicBot:
         winning_jack = jack and JD > top
         under = legal & BELOW[top]
         under = under & ~jack or under  # never hand the -10 jack to another seat
+        under = under & ~_stopper(public, view.seat, view.hand) or under  # a moon is stopped with it
         to_win = legal & ~QS_MASK & ~jack or legal & ~QS_MASK or legal
         if public.trick_number == 1 and self._first_trick_safe:
             return JD if winning_jack else to_win.bit_length() - 1  # no points can fall yet: shed the highest
@@ -362,6 +363,7 @@ class HeuristicBot:
         hand = view.hand
         if public.point_seats and public.winner == _moon_threat(public, view.seat):
             legal = legal & ~POINT_CARDS_MASK or legal  # do not feed a moon
+        legal = legal & ~_stopper(public, view.seat, hand) or legal
         if legal & QS_MASK:
             return QS
         unseen = public.deck & ~public.played & ~hand
@@ -433,6 +435,15 @@ def _moon_threat(public: PublicInfo, seat: int) -> int:
     shooter = takers.bit_length() - 1
     taken = public.taken[shooter] & POINT_CARDS_MASK
     return shooter if taken.bit_count() >= _THREAT_CARDS else -1
+
+
+def _stopper(public: PublicInfo, seat: int, hand: Mask) -> Mask:
+    """The highest heart of ``hand`` while one other seat has taken every point card so far (it may be running
+    for the moon, and a heart that can win a trick stops it); else 0: the card a careful player keeps."""
+    takers, hearts = public.point_seats, hand & HEARTS_MASK
+    if not takers or not hearts or takers & (takers - 1) or takers >> seat & 1:
+        return 0
+    return 1 << hearts.bit_length() - 1
 
 
 @dataclass(frozen=True, slots=True)
