@@ -41,7 +41,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cards import Card
+from ..cards import Card, mask_of, rank_of, suit_of
+from ..engine.state import HandState
+from ..kernel.masks import U64, popcount
 from ..rules import Table
 from .information_set import Knowledge
 from .opponents import EPSILON, log_likelihoods, mixture_log_likelihood, start_hands
@@ -63,15 +65,79 @@ def play_log_likelihood(table: Table, first_leader: int, plays: Sequence[tuple[i
 
 
 def inferred_hands(knowledge: Knowledge, count: int, rng: np.random.Generator, table: Table, first_leader: int,
-                   plays: Sequence[tuple[int, Card]], model: str | tuple[str, ...] = "basic", epsilon: float = EPSILON,
-                   oversample: int = OVERSAMPLE) -> np.ndarray:
+                   plays: Sequence[tuple[int, Card]], model: str | tuple[str, ...] | None = "basic",
+                   epsilon: float = EPSILON, oversample: int = OVERSAMPLE, runner: int | None = None) -> np.ndarray:
     """``count`` deals drawn from ``oversample * count`` uniform ones in proportion to the likelihood of
-    the others' plays (:func:`play_log_likelihood`); uniform deals where no other seat has played."""
-    if not any(mover != knowledge.seat for mover, _ in plays):
+    the others' plays (:func:`play_log_likelihood`, none with ``model=None``) and, where a seat is
+    running for the moon, to :func:`run_log_weights`; uniform deals where neither reads anything."""
+    reads = model is not None and any(mover != knowledge.seat for mover, _ in plays)
+    if not reads and runner is None:
         return sample_hands(knowledge, count, rng)
     pool = sample_hands(knowledge, oversample * count, rng)
-    weights = np.exp(_shifted(play_log_likelihood(table, first_leader, plays, knowledge.seat, pool, model, epsilon)))
+    logs = np.zeros(len(pool))
+    if reads:
+        logs += play_log_likelihood(table, first_leader, plays, knowledge.seat, pool, model, epsilon)
+    if runner is not None:
+        logs += run_log_weights(pool, runner)
+    weights = np.exp(_shifted(logs))
     return pool[rng.choice(len(pool), size=count, p=weights / weights.sum())]
+
+
+RUNNER_CARDS = 4
+"""Point cards a seat must have taken, with no other seat holding any, before its play is read as a
+run for the moon: one trick's QS and a heart or two is a queen eaten, not a run."""
+
+RUNNER_DOUBT = 0.1
+"""A deal's weight for each card past the first that the running seat could lose a trick with."""
+
+
+def running_seat(state: HandState, seat: int) -> int | None:
+    """The seat other than ``seat`` that has taken every point card taken so far, at least
+    :data:`RUNNER_CARDS` of them, while some are still to take; ``None`` where there is none.
+
+    A strong player reads such a seat as able to take the rest: a seat that could not would have
+    stopped taking points. The judge draws its deals the same way (:func:`run_log_weights`)."""
+    moon = state.table.moon_cards
+    takers = [s for s in range(state.players) if state.taken[s] & moon]
+    if len(takers) != 1 or takers[0] == seat:
+        return None
+    taken = state.taken[takers[0]] & moon
+    if bin(taken).count("1") < RUNNER_CARDS or taken == moon:
+        return None
+    return takers[0]
+
+
+_ABOVE = np.array([mask_of(c for c in range(52) if suit_of(c) == suit_of(card) and rank_of(c) > rank_of(card))
+                   for card in range(52)], dtype=U64)
+"""For each card, the cards of its suit that rank above it."""
+
+
+def losers(hands: np.ndarray, runner: int) -> np.ndarray:
+    """Per deal (a row of ``hands``, each seat's cards now), the cards ``runner`` could lose a trick
+    with: in each suit its k-th highest card loses where at least k cards of the other seats rank above it.
+
+    >>> from hearts_analysis.cards import parse_card
+    >>> def cards(text): return mask_of(parse_card(c) for c in text.split())
+    >>> hands = np.array([[cards("KS QS JS 2H"), cards("AS 3H")],      # KS loses to AS, 2H to 3H
+    ...                   [cards("AS KS 3H"), cards("QS 2H")]])        # nothing loses
+    >>> losers(hands, 0).tolist()
+    [2, 0]
+    """
+    masks = hands.astype(U64)
+    mine = masks[:, runner]
+    out = np.bitwise_or.reduce(masks, axis=1) & ~mine
+    count = np.zeros(len(masks), dtype=np.int64)
+    for card in range(52):
+        held = ((mine >> U64(card)) & U64(1)).astype(bool)
+        above = _ABOVE[card]
+        count += held & (popcount(out & above) >= popcount(mine & above) + 1)
+    return count
+
+
+def run_log_weights(hands: np.ndarray, runner: int) -> np.ndarray:
+    """Log weight per deal of ``runner``'s hand as a running seat's: :data:`RUNNER_DOUBT` for each card
+    past the first it could lose a trick with (:func:`losers`)."""
+    return np.log(RUNNER_DOUBT) * np.maximum(losers(hands, runner) - 1, 0)
 
 
 def _shifted(logs: np.ndarray) -> np.ndarray:

@@ -50,7 +50,7 @@ from .reasons import explain, point_parts_all
 from ..kernel.compiled import LOOK, one_seat
 from .policy import MODEL_WORDS, MODELS, OTHER_MODEL, Model
 from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
-from .deal_weights import inferred_hands
+from .deal_weights import inferred_hands, running_seat
 from .line import likely_line
 from .sampling import sample_hands
 
@@ -107,6 +107,9 @@ class Settings:
     confirm: bool = True
     """Judge a flagged decision again under the other rollout player (:data:`OTHER_MODEL`) on the same
     fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
+    read_runner: bool = True
+    """Draw a play's deals towards a hand that can take the rest where another seat has taken every
+    point so far (:func:`~.deal_weights.running_seat`), as a strong player reads a running seat."""
     infer: str | tuple[str, ...] | None = None
     """Weight the sampled deals of a play by how likely the others' plays so far were under this
     rollout player, or under a tuple of them with each seat playing one (:mod:`.deal_weights`); ``None``
@@ -420,6 +423,11 @@ def play_choices(state: HandState, seat: int, card: Card | None = None) -> tuple
     return [card if i == chosen else group[0] for i, group in enumerate(groups)], chosen
 
 
+RUNNER_MODEL = "strong"
+"""The rollout player of a seat read as running for the moon (:func:`~.deal_weights.running_seat`): the
+one that runs."""
+
+
 def own_player(settings: Settings, model: str, at_play: bool) -> int:
     """The kernel's player of the judged seat's own later plays: :attr:`Settings.own_model` (``model`` where
     that is ``None``), looking ahead at a play when :attr:`Settings.look_ahead` says so."""
@@ -454,6 +462,7 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
     for the review's verdicts and the judge's own play alike (``logs``: :func:`seat_logs`, if the caller has
     them already)."""
     if settings.bot is None:
+        runner = running_seat(state, seat) if settings.read_runner else None
         if model is None and settings.mix:
             return _joined([play_out(state, hands, cards, settings.exact_tricks,
                                      seat_model(settings, m, seat, at_play=True).plays)
@@ -461,11 +470,15 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
         if reads_others(settings, history, model):
             if logs is None:
                 logs = seat_logs(state, seat, hands, settings, history)
-            return _over_tables(logs, seat, hands, len(cards), settings, at_play=True,
+            return _over_tables(logs, seat, hands, len(cards), settings, at_play=True, runner=runner,
                                 run=lambda table, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks,
                                                                   table.plays))
-        return play_out(state, hands, cards, settings.exact_tricks,
-                        seat_model(settings, model or settings.model, seat, at_play=True).plays)
+        name = model or settings.model
+        if runner is not None:
+            players = [RUNNER_MODEL if s == runner else name for s in range(state.players)]
+            return play_out(state, hands, cards, settings.exact_tricks,
+                            opponents.table_model(players, own_player(settings, name, True), seat).plays)
+        return play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, name, seat, at_play=True).plays)
     if history is None:
         raise ValueError("reviewing with bots needs the hand's history")
     return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
@@ -473,16 +486,18 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
 
 
 def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: int, settings: Settings,
-                 *, at_play: bool, run: Callable[[Model, np.ndarray], Outcomes]) -> Outcomes:
+                 *, at_play: bool, run: Callable[[Model, np.ndarray], Outcomes], runner: int | None = None) -> Outcomes:
     """The outcomes of ``run(model, lanes)`` on each table of :func:`.opponents.tables`, put together deal by deal
-    (the seat's own player: :func:`own_player`). The draws are seeded by the deals, so the same deals always
-    meet the same players."""
+    (the seat's own player: :func:`own_player`; a ``runner`` plays :data:`RUNNER_MODEL`). The draws are seeded
+    by the deals, so the same deals always meet the same players."""
     n = logs.shape[2]
     points = np.zeros((alternatives, len(deals), n), np.int64)
     taken = np.zeros((alternatives, len(deals), n), U64)
     rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(deals).tobytes()))
     own = own_player(settings, settings.model, at_play)
     for players, lanes in opponents.tables(logs, seat, settings.identify, rng):
+        if runner is not None:
+            players = tuple(RUNNER_MODEL if s == runner else name for s, name in enumerate(players))
         part = run(opponents.table_model(players, own, seat), lanes)
         points[:, lanes], taken[:, lanes] = part.points, part.taken
     return Outcomes(points, taken)
@@ -491,10 +506,15 @@ def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: i
 def play_deals(knowledge: Knowledge, count: int, rng: np.random.Generator, state: HandState, settings: Settings,
                history: History | None) -> np.ndarray:
     """``count`` deals the seat's knowledge allows, weighted by the others' plays under :attr:`Settings.infer`
-    where it is set: the deals of every play's evaluation, the review's and the judge's own alike."""
-    if settings.infer is None or history is None:
+    where it is set, and towards a hand that can take the rest where a seat is running for the moon
+    (:func:`~.deal_weights.running_seat`): the deals of every play's evaluation, the review's and the
+    judge's own alike."""
+    runner = running_seat(state, knowledge.seat) if settings.read_runner else None
+    model = settings.infer if history is not None else None
+    if model is None and runner is None:
         return sample_hands(knowledge, count, rng)
-    return inferred_hands(knowledge, count, rng, state.table, history.first_leader, history.plays, settings.infer)
+    return inferred_hands(knowledge, count, rng, state.table, history.first_leader if history else 0,
+                          history.plays if history else (), model, runner=runner)
 
 
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
