@@ -350,7 +350,6 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     if result is not None:
         return result
     out = _Collector(number, players)
-    n = table.players
     dealer = table.dealer(number, record.dealer)
     hands = _check_deal(table, record.deal, out)
     direction, passed = _apply_passes(table, number, record, hands, out)

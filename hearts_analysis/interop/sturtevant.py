@@ -282,7 +282,7 @@ def _hand(lines: _Lines, number: int, clubs_lead: bool) -> tuple[HandRecord, boo
                               "direction fits", f"{field}.passes").at(f"line {line}")
         direction = found
     deal = deal_before_pass(held, passes, direction, _TABLE)
-    leader = (number - 1) % PLAYERS  # the program's hand k is led by seat (k - 1) mod 4 ...
+    leader = dealer_of(number, 0, PLAYERS)  # the program's hand k is led by seat (k - 1) mod 4 ...
     if clubs_lead:  # ... unless the holder of 2C (or, where nobody holds it, 3C) leads
         leader = next((s for bit in (1, 2) for s, h in enumerate(held) if h & bit), leader)
     seats, _ = trick_seats(played, leader, PLAYERS)
