@@ -207,6 +207,58 @@ class Table:
         """Seats from a passer to its receiver: left +1, right -1, across n/2, hold 0."""
         return {"left": 1, "right": self.players - 1, "across": self.players // 2, "hold": 0}[direction]
 
+    def pass_target(self, seat: int, direction: str) -> int | None:
+        """The seat that receives ``seat``'s pass in ``direction``; ``None`` on a hold hand (nobody passes).
+        The one owner of "who receives the pass" (the compiled kernel has its twin).
+
+        >>> table = Rules().table(4)
+        >>> [table.pass_target(3, d) for d in ("left", "right", "across", "hold")]
+        [0, 2, 1, None]
+        >>> Rules().table(5).pass_target(0, "right"), Rules().table(6).pass_target(4, "across")
+        (4, 1)
+        """
+        offset = self.pass_offset(direction)
+        return (seat + offset) % self.players if offset else None
+
+    def pass_source(self, seat: int, direction: str) -> int | None:
+        """The seat whose pass ``seat`` receives in ``direction`` (the inverse of :meth:`pass_target`);
+        ``None`` on a hold hand.
+
+        >>> table = Rules().table(4)
+        >>> [table.pass_source(0, d) for d in ("left", "right", "across", "hold")]
+        [3, 1, 2, None]
+        >>> all(table.pass_source(table.pass_target(s, d), d) == s for s in range(4) for d in ("left", "across"))
+        True
+        """
+        offset = self.pass_offset(direction)
+        return (seat - offset) % self.players if offset else None
+
+    def direction_of_offset(self, offset: int) -> str | None:
+        """The direction whose pass goes ``offset`` seats on (0 is ``hold``); ``None`` where no direction of
+        these seats does (across with an odd count, or offsets between right and left at 5 to 7 seats).
+
+        >>> [Rules().table(4).direction_of_offset(k) for k in range(4)]
+        ['hold', 'left', 'across', 'right']
+        >>> Rules().table(5).direction_of_offset(2) is None
+        True
+        """
+        found = {self.pass_offset(d): d for d in reversed(PASS_DIRECTIONS) if d != "across" or self.players % 2 == 0}
+        return found.get(offset % self.players)
+
+    def dealer(self, hand_number: int, recorded: int | None = None) -> int:
+        """The dealer of hand ``hand_number`` (1-based): the recorded one where a record gives it, else
+        :func:`dealer_of` from seat 0.
+
+        >>> table = Rules().table(4)
+        >>> table.dealer(1), table.dealer(6), table.dealer(6, recorded=3)
+        (0, 1, 3)
+        """
+        return recorded if recorded is not None else dealer_of(hand_number, 0, self.players)
+
+    def winners(self, totals: "Sequence[int]") -> tuple[int, ...]:
+        """The game's winners from its final totals: see :func:`winners`."""
+        return winners(totals)
+
     @cached_property
     def needs_reference(self) -> bool:
         """Whether a value of this rule set is one the fast lanes (the clean-hand lane, the columnar screen,
@@ -254,6 +306,31 @@ class Table:
     def moon_cards(self) -> Mask:
         """The hearts and QS of this deck: a seat taking them all shot the moon (0 where moons are off)."""
         return 0 if self.rules.moon == "none" else self.deck & POINT_CARDS_MASK
+
+
+def dealer_of(hand_number: int, first_dealer: int, players: int) -> int:
+    """The dealer of hand ``hand_number`` (1-based) when ``first_dealer`` dealt hand 1: the deal passes
+    one seat on (to the left) each hand. The one owner of dealer rotation (the compiled kernel has its twin).
+
+    >>> [dealer_of(k, 0, 4) for k in range(1, 7)]
+    [0, 1, 2, 3, 0, 1]
+    >>> dealer_of(1, 3, 4), dealer_of(2, 3, 4), dealer_of(8, 2, 7)
+    (3, 0, 2)
+    """
+    return (first_dealer + hand_number - 1) % players
+
+
+def winners(totals: "Sequence[int]") -> tuple[int, ...]:
+    """The seats with the lowest total: the game's winners once it is over (a tie shares the win). The one
+    owner of "lowest total wins" for scalar code.
+
+    >>> winners([62, 101, 48, 48])
+    (2, 3)
+    >>> winners([0, 5, 7])
+    (0,)
+    """
+    low = min(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == low)
 
 
 # -- field coercion: the record format's values to the frozen type's ------------

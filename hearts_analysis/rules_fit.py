@@ -352,12 +352,14 @@ def _possible_directions(hand: HandRecord, seats: int) -> set[str]:
     if not hand.passes or not any(hand.passes):
         return {"hold"}
     played_by = {card: seat for seat, card in hand.plays}
-    offsets = {"left": 1, "right": seats - 1}
-    if seats % 2 == 0:
-        offsets["across"] = seats // 2
-    return {direction for direction, offset in offsets.items()
-            if all(played_by.get(card, (seat + offset) % seats) == (seat + offset) % seats
-                   for seat, cards in enumerate(hand.passes) for card in cards or ())}
+    table = Rules().table(seats)
+    directions = ("left", "right", "across") if seats % 2 == 0 else ("left", "right")
+
+    def fits(direction: str) -> bool:
+        to = [table.pass_target(seat, direction) for seat in range(seats)]
+        return all(played_by.get(card, to[seat]) == to[seat] for seat, cards in enumerate(hand.passes)
+                   for card in cards or ())
+    return {direction for direction in directions if fits(direction)}
 
 
 def _unique(values: Iterable[Any]) -> list[Any]:

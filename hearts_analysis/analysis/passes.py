@@ -158,11 +158,9 @@ def review_passes(table: Table, trace: HandTrace, result: HandResult,
     """Every seat's pass in a hand (nothing on a hold hand); ``mooner`` ran for the moon."""
     if trace.direction == "hold" or not any(trace.given):
         return ()
-    n = table.players
-    offset = table.pass_offset(trace.direction)
     out = []
     for seat, given in enumerate(trace.given):
-        receiver = (seat + offset) % n
+        receiver = table.pass_target(seat, trace.direction)
         dealt = trace.dealt[seat]
         kept = dealt & ~given
         voids = tuple(SUIT_LETTERS[s] for s in range(4) if dealt & SUIT_MASKS[s] and not kept & SUIT_MASKS[s])

@@ -350,8 +350,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     if result is not None:
         return result
     out = _Collector(number, players)
-    n = table.players
-    dealer = record.dealer if record.dealer is not None else (number - 1) % n
+    dealer = table.dealer(number, record.dealer)
     hands = _check_deal(table, record.deal, out)
     direction, passed = _apply_passes(table, number, record, hands, out)
     held = tuple(hands)
@@ -395,7 +394,7 @@ def _sheet_hand(table: Table, number: int, record: HandRecord, players: tuple[st
                     f"{number}'s points are not a moon scored so")
     totals = tuple(map(add, running.totals, points))
     _check_game_so_far(table, number, record.totals, totals, running, out)
-    dealer = record.dealer if record.dealer is not None else (number - 1) % table.players
+    dealer = table.dealer(number, record.dealer)
     direction = table.pass_direction(number)
     none = (0,) * table.players  # no tricks recorded: nothing taken, nothing held
     return HandResult(number, dealer, record.pass_direction or direction, points, points, totals, None, none, none,
@@ -479,7 +478,7 @@ def _view_hand(table: Table, number: int, record: HandRecord, players: tuple[str
             if cards is None:
                 continue
             _check_pass_size(seat, cards, count, out)
-            wanted, to = mask_of(cards), (seat + offset) % n
+            wanted, to = mask_of(cards), table.pass_target(seat, direction)
             if seat in seen and wanted & ~dealt[seat]:
                 out.add(Code.PASS_INVALID, f"{out.who(seat)} passed {describe(wanted & ~dealt[seat])}, which it "
                         f"was not dealt; a seat passes cards from its own hand: {describe(dealt[seat])}", seat)
@@ -499,7 +498,7 @@ def _view_hand(table: Table, number: int, record: HandRecord, players: tuple[str
             placed |= 1 << card
     known = tuple(record.deal[seat] is not None or hands[seat].bit_count() == size for seat in range(n))
     unknown = table.deck & ~placed
-    dealer = record.dealer if record.dealer is not None else (number - 1) % n
+    dealer = table.dealer(number, record.dealer)
     first = HandState.first_leader_for(table, hands, dealer)
     if table.first_lead_cards and unknown >> table.lowest_club & 1 and record.plays:
         first = record.plays[0][0]           # nobody known to hold the lowest club: the first lead is taken as given
@@ -591,7 +590,7 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
         exchange(hands, given, table.pass_offset(expected))
         passed = tuple(given)
     held = tuple(hands)
-    dealer = record.dealer if record.dealer is not None else (number - 1) % n
+    dealer = table.dealer(number, record.dealer)
     clean = replay_clean(table, hands, HandState.first_leader_for(table, hands, dealer), record.plays)
     if clean is None:
         return None
@@ -611,8 +610,7 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
         running.deviation[:] = (0,) * n
     if running.ended_at is None and table.game_over(totals, number):
         running.ended_at = number
-        low = min(totals)
-        running.winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+        running.winners = table.winners(totals)
     running.totals = totals
     return HandResult(number, dealer, expected, tuple(raw), points, totals, moon, tuple(tricks_won),
                       tuple(taken), tuple(trick_winners), (), held, passed)
@@ -644,8 +642,7 @@ def _check_game_so_far(table: Table, number: int, recorded_totals: tuple[int, ..
             deviation[seat] = off
     if running.ended_at is None and table.game_over(totals, number):
         running.ended_at = number
-        low = min(totals)
-        running.winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+        running.winners = table.winners(totals)
     running.totals = totals
 
 

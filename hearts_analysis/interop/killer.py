@@ -84,6 +84,8 @@ SEAT_NAMES = ("West", "North", "East", "South")
 DIRECTIONS = {"L": "left", "R": "right", "A": "across", "H": "hold"}
 DIRECTION_LETTERS = {name: letter for letter, name in DIRECTIONS.items()}
 CYCLE = ("left", "right", "across", "hold")
+_TABLE = Rules().table(len(SEATS))
+"""Four seats: who receives each pass, who wins."""
 SUIT_ORDER = "SHCD"
 """The columns of a hand: spades, hearts, clubs, diamonds."""
 PRESET = "killer_hearts"
@@ -236,11 +238,10 @@ def after_pass(deal: Sequence[Sequence[Card]], passes: Sequence[Sequence[Card] |
     hands = [set(cards) for cards in deal]
     if passes is None or direction == "hold":
         return [frozenset(h) for h in hands]
-    offset = {"left": 1, "right": 3, "across": 2}[direction]
     for seat, cards in enumerate(passes):
         hands[seat] -= set(cards or ())
     for seat, cards in enumerate(passes):
-        hands[(seat + offset) % 4] |= set(cards or ())
+        hands[_TABLE.pass_target(seat, direction)] |= set(cards or ())
     return [frozenset(h) for h in hands]
 
 
@@ -545,7 +546,7 @@ def write(games: Iterable[GameRecord], out: TextIO) -> int:
             totals = hand.totals if hand.totals is not None else done.totals
             last = index == len(game.hands) - 1
             if last and game.complete:
-                winners = [SEAT_NAMES[s] for s in range(4) if totals[s] == min(totals)]
+                winners = [SEAT_NAMES[s] for s in _TABLE.winners(totals)]
                 lines.append(f"End of game: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}")
             if done.moon is not None:
                 lines.append(f"{SEAT_NAMES[done.moon.seat]} Shoots the moon")

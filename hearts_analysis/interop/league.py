@@ -64,9 +64,10 @@ ROUND_COLUMNS = ("Season", "Game", "Round", "P1 Score", "P2 Score", "P3 Score", 
 GAME_COLUMNS = ("Season", "Game", "P1", "P2", "P3", "P4", "P1 Score", "P2 Score", "P3 Score", "P4 Score",
                 "P1 Hearts", "P2 Hearts", "P3 Hearts", "P4 Hearts", "P1 Queens", "P2 Queens", "P3 Queens",
                 "P4 Queens", "P1 Tricks", "P2 Tricks", "P3 Tricks", "P4 Tricks")
-CYCLE = (1, 3, 2)
-"""Seat offsets of the pass, round 1, 2, 3, then again."""
-DIRECTION_NAMES = {1: "left", 2: "across", 3: "right"}
+CYCLE = ("left", "right", "across")
+"""The pass of round 1, 2, 3, then again."""
+_TABLE = Rules().table(PLAYERS)
+"""Four seats: who receives each pass."""
 
 _SUIT_TO_OURS = (0, 1, 3, 2)
 """The program's suits clubs, diamonds, spades, hearts as ours (clubs, diamonds, hearts, spades)."""
@@ -298,16 +299,15 @@ def _hand(number: int, hand: _Round) -> HandRecord:
         cards, lead = hand.tricks[trick]
         plays += [((lead + i) % PLAYERS, cards[(lead + i) % PLAYERS]) for i in range(PLAYERS)]
     held = [mask_of(card for seat_, card in plays if seat_ == seat) for seat in range(PLAYERS)]
-    cycle = CYCLE[(number - 1) % len(CYCLE)]
-    offset = cycle
+    direction = CYCLE[(number - 1) % len(CYCLE)]
     if len(played) == TRICKS:
-        offset = rebuild_direction(passes, held, PLAYERS)
-        if offset is None:
+        direction = rebuild_direction(passes, held, _TABLE)
+        if direction is None:
             raise RecordError("the passed cards were not each played by one receiving seat: no pass "
                               "direction fits", field)
-    deal = deal_before_pass(held, passes, offset, PLAYERS)
+    deal = deal_before_pass(held, passes, direction, _TABLE)
     return HandRecord(deal=tuple(tuple(iter_cards(m)) for m in deal), plays=tuple(plays),
-                      passes=tuple(passes), pass_direction=DIRECTION_NAMES[offset], points=hand.points)
+                      passes=tuple(passes), pass_direction=direction, points=hand.points)
 
 
 def _record(key: tuple[str, str], game: _Game) -> GameRecord:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..cards import TWO_CLUBS, Card, mask_of, parse_card  # noqa: F401 (parse_card: doctest)
+from ..engine.interpreter import exchange
 from ..engine.state import HandState
 from ..records.errors import RecordError
 from ..records.model import GameRecord, HandRecord
@@ -260,13 +261,11 @@ def hand_from_history(line: str, rules: Rules) -> HandRecord:
 
 def opening_state(hand: HandRecord, rules: Rules) -> HandState:
     """The hand after the pass, as OpenSpiel holds it: the holder of 2C to lead."""
-    hands = [mask_of(cards) for cards in hand.deal]
+    hands, table = [mask_of(cards) for cards in hand.deal], rules.table(PLAYERS)
     if hand.passes is not None:
-        offset = DIRECTION_ACTION[hand.pass_direction or "hold"]
-        given = [mask_of(p or ()) for p in hand.passes]
-        hands = [(hands[s] & ~given[s]) | given[(s - offset) % PLAYERS] for s in range(PLAYERS)]
+        exchange(hands, [mask_of(p or ()) for p in hand.passes], table.pass_offset(hand.pass_direction or "hold"))
     holder = next((s for s, h in enumerate(hands) if h >> TWO_CLUBS & 1), 0)
-    return HandState(rules.table(PLAYERS), hands, holder)
+    return HandState(table, hands, holder)
 
 
 def _seat_plays(state: HandState, cards: list[Card]) -> tuple:

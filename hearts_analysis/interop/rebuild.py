@@ -4,9 +4,11 @@ Many programs log the hands *after* the pass, or the plays without seats. These
 helpers rebuild the rest the one way the rules allow, so that every reader does
 it alike and the audit then checks the result.
 
->>> left = rebuild_direction([[1], [2], [3], [4]], [1 << 4, 1 << 1, 1 << 2, 1 << 3], 4)
->>> left
-1
+>>> table = Rules().table(4)
+>>> rebuild_direction([[1], [2], [3], [4]], [1 << 4, 1 << 1, 1 << 2, 1 << 3], table)
+'left'
+>>> deal_before_pass([1 << 4, 1 << 1, 1 << 2, 1 << 3], [[1], [2], [3], [4]], "left", table)
+[2, 4, 8, 16]
 >>> trick_seats([0, 5, 3, 1], first_leader=2, players=4)
 ([2, 3, 0, 1], 3)
 """
@@ -26,7 +28,7 @@ from ..engine.replay import GameResult
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, is_score_sheet
 from ..records.numbers import whole_number
-from ..rules import RULE_FIELDS, RuleError, Rules
+from ..rules import PASS_DIRECTIONS, RULE_FIELDS, RuleError, Rules, Table
 from ..rules_help import value_text
 from ..text import shown
 
@@ -36,25 +38,29 @@ class ExportError(ValueError):
     """A game that a foreign format cannot hold (named, with the reason)."""
 
 
-def rebuild_direction(passes: Sequence[Sequence[Card] | None], held: Sequence[Mask], players: int) -> int | None:
-    """The seat offset from passer to receiver that puts every passed card in its receiver's held hand.
+def rebuild_direction(passes: Sequence[Sequence[Card] | None], held: Sequence[Mask], table: Table) -> str | None:
+    """The pass direction that puts every passed card in its receiver's held hand (``hold`` when nothing
+    was passed).
 
-    ``held`` are the hands after the exchange. ``None`` when no offset fits (or several do and the
-    passes cannot tell them apart, which only happens when nothing was passed).
+    ``held`` are the hands after the exchange. ``None`` when no direction fits (or several do and the
+    passes cannot tell them apart).
     """
     given = [mask_of(p or ()) for p in passes]
     if not any(given):
-        return 0
-    fits = [offset for offset in range(1, players)
-            if all(given[s] & ~held[(s + offset) % players] == 0 for s in range(players))]
+        return "hold"
+    fits = [direction for direction in PASS_DIRECTIONS if direction != "hold"
+            and (direction != "across" or table.players % 2 == 0)
+            and all(given[s] & ~held[table.pass_target(s, direction)] == 0 for s in range(table.players))]
     return fits[0] if len(fits) == 1 else None
 
 
-def deal_before_pass(held: Sequence[Mask], passes: Sequence[Sequence[Card] | None], offset: int,
-                     players: int) -> list[Mask]:
+def deal_before_pass(held: Sequence[Mask], passes: Sequence[Sequence[Card] | None], direction: str,
+                     table: Table) -> list[Mask]:
     """Each seat's dealt hand: what it held after the exchange, less what it received, plus what it gave."""
     given = [mask_of(p or ()) for p in passes]
-    return [(held[s] & ~given[(s - offset) % players]) | given[s] for s in range(players)]
+    if direction == "hold":
+        return list(held)
+    return [(held[s] & ~given[table.pass_source(s, direction)]) | given[s] for s in range(table.players)]
 
 
 def trick_winner(cards: Sequence[Card]) -> int:

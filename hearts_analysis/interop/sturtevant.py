@@ -39,7 +39,7 @@ from ..cards import JD, Card, card_name, iter_cards, mask_of, parse_card  # card
 from ..engine.replay import replay_game
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
-from ..rules import Rules
+from ..rules import Rules, dealer_of
 from .rebuild import (ExportError, cut_tolerant, deal_before_pass, integers, rebuild_direction, refuse_unfit,
                       rule_differences, trick_seats)
 
@@ -47,6 +47,8 @@ NAME = "sturtevant"
 TITLE = "Sturtevant's Hearts (xinxin) game history, .play"
 PRESET = "sturtevant"
 PLAYERS = 4
+_TABLE = Rules().table(PLAYERS)
+"""Four seats: who receives each pass, who deals each hand."""
 HAND_SIZE = 13
 PASS_CARDS = 3
 HAND_LINES = 2 + 2 * PLAYERS
@@ -270,23 +272,22 @@ def _hand(lines: _Lines, number: int, clubs_lead: bool) -> tuple[HandRecord, boo
         raise RecordError(f"{len(played)} cards played; a hand has {PLAYERS * HAND_SIZE}",
                           f"{field}.plays").at(f"line {line}")
     if all(p is None for p in passes):
-        offset = 0
+        direction = "hold"
     else:
         if any(p is None for p in passes):
             raise RecordError("some seats passed and others did not", f"{field}.passes").at(f"line {line}")
-        found = rebuild_direction(passes, held, PLAYERS)
+        found = rebuild_direction(passes, held, _TABLE)
         if found is None:
             raise RecordError("the passed cards are not each in one receiving seat's hand: no pass "
                               "direction fits", f"{field}.passes").at(f"line {line}")
-        offset = found
-    deal = deal_before_pass(held, passes, offset, PLAYERS)
-    direction = {0: "hold", 1: "left", 2: "across", 3: "right"}[offset]
-    leader = (number - 1) % PLAYERS  # the program's hand k is led by seat (k - 1) mod 4 ...
+        direction = found
+    deal = deal_before_pass(held, passes, direction, _TABLE)
+    leader = dealer_of(number, 0, PLAYERS)  # the program's hand k is led by seat (k - 1) mod 4 ...
     if clubs_lead:  # ... unless the holder of 2C (or, where nobody holds it, 3C) leads
         leader = next((s for bit in (1, 2) for s, h in enumerate(held) if h & bit), leader)
     seats, _ = trick_seats(played, leader, PLAYERS)
     hand = HandRecord(deal=tuple(tuple(iter_cards(m)) for m in deal), plays=tuple(zip(seats, played)),
-                      passes=None if offset == 0 else tuple(passes), pass_direction=direction,
+                      passes=None if direction == "hold" else tuple(passes), pass_direction=direction,
                       points=tuple(points))
     return hand, len(played) < PLAYERS * HAND_SIZE
 
@@ -326,8 +327,9 @@ def _game(lines: _Lines, stem: str, index: int, skipped: list[RecordError]) -> G
             skipped.append(RecordError(f"the file ends inside this hand{why}: it is left out, the "
                                        f"{len(hands)} before it are kept", error.field).at(error.source or ""))
             break
-        if not clubs_lead:  # the seat left of this dealer, (k - 1) mod 4, leads hand k
-            hand = HandRecord(deal=hand.deal, plays=hand.plays, passes=hand.passes, dealer=(number - 2) % PLAYERS,
+        if not clubs_lead:  # seat 3 deals hand 1; the seat left of this dealer, (k - 1) mod 4, leads hand k
+            hand = HandRecord(deal=hand.deal, plays=hand.plays, passes=hand.passes,
+                              dealer=dealer_of(number, PLAYERS - 1, PLAYERS),
                               pass_direction=hand.pass_direction, points=hand.points)
         hands.append(hand)
         if cut:

@@ -53,7 +53,8 @@ TITLE = "Trend Micro Trend Hearts contest game log (JSON events, or the sample b
 PRESET = "trend_hearts"
 PROGRAM = "Trend Hearts"
 PLAYERS = 4
-DIRECTIONS = {1: "left", 2: "across", 3: "right"}
+_TABLE = Rules().table(PLAYERS)
+"""Four seats: who receives each pass."""
 KNOWN_EVENTS = ("new_game", "new_deal", "pass_cards_end", "expose_cards_end", "turn_end", "deal_end", "game_end")
 
 
@@ -167,7 +168,7 @@ def _hand(deal: _Deal) -> HandRecord:
         offsets = {(seat - sender) % PLAYERS for seat, sender in enumerate(deal.senders) if sender is not None}
         if len(offsets) != 1 or 0 in offsets:
             raise RecordError("the players' receivedFrom do not name one pass direction", field)
-        direction = DIRECTIONS[offsets.pop()]
+        direction = _TABLE.direction_of_offset(offsets.pop())
         passes = tuple(deal.passes)
     return HandRecord(deal=tuple(deal.dealt), plays=tuple(deal.plays), passes=passes, pass_direction=direction,
                       points=deal.points, totals=deal.totals, charged=tuple(map(parse_card, deal.exposed)) or None)
@@ -228,13 +229,13 @@ def game_events(game: GameRecord) -> list[dict]:
     events: list[dict] = [{"eventName": "new_game", "data": {"players": [
         {"playerNumber": s + 1, "playerName": p} for s, p in enumerate(players)]}}]
     for number, (hand, replayed) in enumerate(zip(game.hands, result.hands), 1):
-        offset = {"left": 1, "across": 2, "right": 3}.get(replayed.pass_direction)
+        direction = replayed.pass_direction
         exposed = list(hand.charged or ())
 
         def seat_info(seat: int) -> dict:
             info: dict[str, Any] = {"playerName": players[seat]}
-            if offset:
-                sender = (seat - offset) % PLAYERS
+            sender = _TABLE.pass_source(seat, direction)
+            if sender is not None:
                 info.update(pickedCards=names(hand.passes[seat]), receivedCards=names(hand.passes[sender]),
                             receivedFrom=players[sender])
             info["exposedCards"] = [card_name(c) for c in exposed if replayed.held[seat] >> c & 1]
@@ -242,7 +243,7 @@ def game_events(game: GameRecord) -> list[dict]:
 
         events.append({"eventName": "new_deal", "data": {"dealNumber": number, "players": [
             {"playerName": p, "cards": names(hand.deal[s])} for s, p in enumerate(players)]}})
-        if offset:
+        if direction != "hold":
             events.append({"eventName": "pass_cards_end", "data": {"dealNumber": number,
                                                                    "players": [seat_info(s) for s in range(4)]}})
         events.append({"eventName": "expose_cards_end", "data": {"dealNumber": number,

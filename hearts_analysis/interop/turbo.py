@@ -41,6 +41,8 @@ TITLE = "Turbo Hearts game event stream (JSON events)"
 PRESET = "turbo_hearts"
 PROGRAM = "Turbo Hearts"
 PLAYERS = 4
+_TABLE = Rules().table(PLAYERS)
+"""Four seats: who receives each pass."""
 SEATS = ("north", "east", "south", "west")
 DIRECTIONS = ("left", "right", "across", "keeper")
 KEEPER_NOTE = "keeper pass (the fourth deal's cards were exchanged through a common pile)"
@@ -218,10 +220,9 @@ def game_events(game: GameRecord) -> list[dict]:
         events.append({"type": "deal", **{seat: names(hand.deal[s]) for s, seat in enumerate(SEATS)},
                        "pass": direction})
         if direction != "keeper":
-            offset = {"left": 1, "right": 3, "across": 2}[direction]
             events += [{"type": "send_pass", "from": seat, "cards": names(hand.passes[s])}
                        for s, seat in enumerate(SEATS)]
-            events += [{"type": "recv_pass", "to": seat, "cards": names(hand.passes[(s - offset) % PLAYERS])}
+            events += [{"type": "recv_pass", "to": seat, "cards": names(hand.passes[_TABLE.pass_source(s, direction)])}
                        for s, seat in enumerate(SEATS)]
         charged = hand.charged or ()
         for s, seat in enumerate(SEATS):

@@ -106,7 +106,7 @@ class HandRecord:
     passes: tuple[tuple[Card, ...] | None, ...] | None = None
     """Cards each seat gave; ``None`` (or a ``None`` entry) where nothing was passed."""
     dealer: int | None = None
-    """The dealing seat, when the source recorded it; else ``(k-1) % n`` for hand k."""
+    """The dealing seat, when the source recorded it; else ``rules.dealer_of(k, 0, n)`` for hand k."""
     pass_direction: str | None = None
     """The direction the source says it used; checked against the pass cycle."""
     moon: str | None = None

@@ -30,8 +30,7 @@ def _giver(game: GameRecord, number: int, hand: HandRecord, seat: int) -> int | 
     """The seat that passed to ``seat`` in hand ``number`` (1-based), or ``None`` on a hand that holds."""
     table = game.rules.table(game.seats)
     direction = hand.pass_direction or table.pass_direction(number)
-    offset = table.pass_offset(direction) if direction in ("left", "right", "across") else 0
-    return (seat - offset) % game.seats if offset else None
+    return table.pass_source(seat, direction) if direction in ("left", "right", "across") else None
 
 
 def view_of(game: GameRecord, seat: int) -> GameRecord:

@@ -88,8 +88,7 @@ def _replay_hand(result: GameResult, hand: HandResult, trace: HandTrace) -> dict
             end_level.append(index)
     passes = None
     if trace.direction != "hold" and record.passes:
-        offset = table.pass_offset(trace.direction)
-        passes = [{"to": (seat + offset) % n, "cards": _sorted_names(cards or ())}
+        passes = [{"to": table.pass_target(seat, trace.direction), "cards": _sorted_names(cards or ())}
                   for seat, cards in enumerate(record.passes)]
     ended = None
     if trace.sweeper is not None:

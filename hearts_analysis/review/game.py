@@ -201,7 +201,7 @@ def review_hand(start: HandStart, seats: frozenset[int], settings: Settings) -> 
         if state.is_over:
             break
         if seat in seats:
-            knowledge = at_play(state, seat, shown, passed[seat], (seat + offset) % table.players if offset else None)
+            knowledge = at_play(state, seat, shown, passed[seat], table.pass_target(seat, direction))
             own_pass = tuple(cards if s == seat else 0 for s, cards in enumerate(passed))
             history = History(first_leader, start.plays[:index], own_pass, position.hand,
                               start.dealer, position.totals, direction)

@@ -63,14 +63,14 @@ def _position(start: HandStart, decision: Decision, state: HandState | None) -> 
     """What the seat knew: its cards, the trick so far, the cards played before, its pass, the scores;
     ``state`` is the hand just before the decision's play (``None`` for a pass)."""
     seat = decision.seat
-    players = start.position.table.players
-    offset = start.position.table.pass_offset(start.direction)
+    table = start.position.table
+    offset = table.pass_offset(start.direction)
     position: dict[str, Any] = {"score": list(start.position.totals), "direction": start.direction}
     if state is None:
-        position.update(held=_cards(start.dealt[seat]), to=(seat + offset) % players if offset else None)
+        position.update(held=_cards(start.dealt[seat]), to=table.pass_target(seat, start.direction))
         return position
     in_trick = mask_of(c for _, c in state.trick)
-    giver = (seat - offset) % players if offset else None
+    giver = table.pass_source(seat, start.direction)
     position.update(
         held=_cards(state.hands[seat]),
         legal=_cards(state.legal_cards(seat)),

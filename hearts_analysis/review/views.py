@@ -56,7 +56,7 @@ def _whole_hand(table: Table, number: int, hand: HandRecord, seat: int) -> HandR
     gave = got = 0
     giver = receiver = None
     if offset and passes is not None:
-        giver, receiver = (seat - offset) % n, (seat + offset) % n
+        giver, receiver = table.pass_source(seat, direction), table.pass_target(seat, direction)
         gave, got = mask_of(passes[seat] or ()), mask_of(passes[giver] or ())
     own = dealt & ~gave | got
     plays = tuple(hand.plays)
@@ -75,9 +75,10 @@ def _whole_hand(table: Table, number: int, hand: HandRecord, seat: int) -> HandR
     held[seat] = own
     if offset and passes is not None:
         count = len(passes[seat] or ())
-        given = [mask_of(cards) if cards is not None else _lowest(held[(s + offset) % n] & ~gave, count)
+        to, source = ([f(s, direction) for s in range(n)] for f in (table.pass_target, table.pass_source))
+        given = [mask_of(cards) if cards is not None else _lowest(held[to[s]] & ~gave, count)
                  for s, cards in enumerate(passes)]
-        deal = tuple(tuple(iter_cards(held[s] & ~given[(s - offset) % n] | given[s])) if cards is None else cards
+        deal = tuple(tuple(iter_cards(held[s] & ~given[source[s]] | given[s])) if cards is None else cards
                      for s, cards in enumerate(hand.deal))
         passes = tuple(tuple(iter_cards(given[s])) if cards is None else cards for s, cards in enumerate(passes))
     else:

@@ -40,12 +40,12 @@ def choose_moon(table: Table, taken: Sequence[Mask], shooter: int, totals: Seque
     """
     def outcome(choice: str) -> tuple[int, int]:
         after = [t + p for t, p in zip(totals, moon_points(table, taken, shooter, choice))]
-        mine, low = after[shooter], min(after)
-        leads = mine == low
+        lowest = table.winners(after)
+        leads = shooter in lowest
         if not table.game_over(after):
             return 1, (choice == "add_to_others") == leads
         if leads:
-            return (3 if after.count(low) == 1 else 2), choice == "add_to_others"
+            return (3 if len(lowest) == 1 else 2), choice == "add_to_others"
         return 0, choice == "add_to_others"
     return max(MOON_CHOICES, key=outcome)
 
@@ -94,7 +94,7 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
     n = table.players
     dealt = deal(table, rng)
     direction = pass_direction_for(table, number, rng)
-    dealer = (number - 1) % n
+    dealer = table.dealer(number)
     hands = [sum(map(BIT.__getitem__, cards)) for cards in dealt]
     play = HandPlay(table, hands, number, dealer, tuple(totals), direction)
     passes = None

@@ -77,11 +77,11 @@ class HandPlay(HandState):
             start[seat] |= 1 << card
         play = cls(table, start, hand_number, dealer, totals, pass_direction)
         if passed is not None and pass_direction != "hold":
-            offset, n = table.pass_offset(pass_direction), table.players
+            offset = table.pass_offset(pass_direction)
             for seat, cards in enumerate(passed):
                 view = play.views[seat]
                 view.passed, view.pass_offset = cards, offset
-                play.views[(seat + offset) % n].received = cards
+                play.views[table.pass_target(seat, pass_direction)].received = cards
         play.start(leader)
         for seat, card in plays:
             play.push(seat, card)
