@@ -82,6 +82,7 @@ def analyze(
 
         def advance(analysis) -> None:
             bar.advance(hands=len(analysis.hands))
+
         if format in (AnalyzeFormat.csv, AnalyzeFormat.parquet):
             writer = stack.enter_context(TableWriter(table_name, format.value, output))
             if table_name in AGGREGATES:  # counts over the corpus: Parquet from its columns
