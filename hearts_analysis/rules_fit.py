@@ -46,14 +46,19 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import shlex
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
+
+import orjson
 
 from .cards import DECK, JD, card_name, iter_cards, mask_of
 from .engine.replay import GameResult, replay_game
 from .records.model import GameRecord, HandRecord
 from .rules import END_AT, PASS_DIRECTIONS, PRESETS, RULE_FIELDS, RULE_TABLE, RuleError, Rules
+from .rules_help import value_text, wrap
+from .text import counted, terminal_safe
 
 Key = tuple[int, int | None, int | None, int | None, str]
 """A violation's identity across rule sets: ``(game index, hand, trick, seat, code)``."""
@@ -650,3 +655,117 @@ def _ending_reports(corpus: _Corpus, best: Rules, limit: int | None) -> list[Fie
                 f"a complete game needs at most {high}")
     return [FieldReport("end_at", tuple(_unique_verdicts(end_verdicts))),
             FieldReport("target", tuple(_unique_verdicts(target_verdicts)), span=(low, high), note=note)]
+
+
+# -- the inference in words -------------------------------------------------------------------
+def inference_dict(games: list[tuple[str, GameRecord]], named: tuple[NamedRuleSet, ...],
+                   errors: list[dict]) -> dict[str, Any]:
+    """``hearts rules --infer --format json``: the games, their hands, each named rule set's inference, and the
+    unreadable records' reports."""
+    return {"games": len(games), "hands": sum(len(game.hands) for _, game in games),
+            "rule_sets": [group.to_dict() for group in named], "errors": errors}
+
+
+def _games(count: int, all_counted: bool) -> str:
+    return f"{count}{'' if all_counted else '+'} game{'s' if count != 1 or not all_counted else ''}"
+
+
+def _ruled_out(verdict: Verdict, field: str) -> list[str]:
+    head = f"not {value_text(field, verdict.value)} ({_games(verdict.games, verdict.all_counted)})"
+    example = verdict.evidence[0].text() if verdict.evidence else ""
+    return wrap(f"{head}: {example}" if example else head, "      ")
+
+
+def _field_lines(report: FieldReport) -> list[str]:
+    fits = [value_text(report.field, v) for v in report.fitting]
+    if report.field == "target" and report.note:
+        summary = report.note
+    else:
+        summary = " | ".join(fits) if fits else "no value tried fits"
+    lines = wrap(f"{report.field}: {summary}", "  ")
+    if report.note and report.field != "target":
+        lines += wrap(f"({report.note})", "      ")
+    for verdict in report.verdicts:
+        if not verdict.fits:
+            lines += _ruled_out(verdict, report.field)
+    return lines
+
+
+def suggestion_command(spec: dict[str, Any]) -> str:
+    """The ``--rules`` / ``--set`` options that select a rule set spec.
+
+    >>> suggestion_command({"preset": "omnibus", "pass_cycle": ["left", "hold"], "target": 50})
+    '--rules omnibus --set pass_cycle=left,hold --set target=50'
+    """
+    parts = [f"--rules {spec['preset']}"]
+    for key, value in spec.items():
+        if key == "preset" or value is None:  # a per-player-count default has no --set spelling
+            continue
+        text = (",".join(value) if isinstance(value, (list, tuple))
+                else str(value).lower() if isinstance(value, bool) else str(value))
+        parts.append("--set " + shlex.quote(f"{key}={text}"))
+    return " ".join(parts)
+
+
+def render_named(named: tuple[NamedRuleSet, ...]) -> str:
+    """Each named rule set: the games that break it, then what its games fit."""
+    blocks = []
+    if len(named) > 1:
+        blocks.append(f"The records name {len(named)} rule sets; the games of each are judged apart.")
+    for group in named:
+        spec = orjson.dumps(group.rules.to_spec()).decode()
+        head = (f"Rule set {spec}, named by " if group.named else f"No rule set named (so {spec}), by ")
+        lines = [head + f"{counted(group.games, 'game')} ({counted(group.hands, 'hand')}):"]
+        if group.breaking_games:
+            one = group.breaking_games == 1
+            lines += wrap(f"{group.breaking_games:,} {'game breaks its' if one else 'games break their'} named rules "
+                           f"({group.violations:,} violation{'s' if group.violations != 1 else ''}), e.g.:", "  ")
+            for evidence in group.breaking:
+                lines += wrap(evidence.text(), "    ")
+            lines += wrap("The rules fitted below set the named rules aside: where those violations are "
+                           "deliberate, the fitted rules are looser than the games were played under.", "  ")
+        else:
+            lines.append("  every game keeps the rules it names")
+        blocks.append("\n".join(lines) + "\n\n" + render_inference(group.inference))
+    return "\n\n".join(blocks)
+
+
+def render_inference(inference: Inference) -> str:
+    """An inference in words: the fitted rule set and the options that audit by it, then each preset and field.
+
+    >>> from hearts_analysis.simulate import simulate_games
+    >>> games = [("g.jsonl:1", game) for game in simulate_games(1, Rules.preset("standard", target=30), seed=7)]
+    >>> print("\\n".join(render_inference(infer_rules(games)).splitlines()[:4]))
+    1 game (3 hands) replayed under candidate rule sets.
+    <BLANKLINE>
+    Fitted rule set: {"preset":"standard","target":30}
+      audit with: hearts validate --rules standard --set target=30 PATH...
+    """
+    lines = [f"{counted(inference.games, 'game')} ({counted(inference.hands, 'hand')}) replayed under candidate rule sets.", ""]
+    spec = inference.suggestion
+    lines.append(f"Fitted rule set: {orjson.dumps(spec).decode()}")
+    lines.append(f"  audit with: hearts validate {suggestion_command(spec)} PATH...")
+    if inference.unexplained_count:
+        lines += wrap(f"{inference.unexplained_count:,} violation(s) in {inference.unexplained_games:,} "
+                       "game(s) fit no rule set tried (the values below are judged by what they add), e.g.:", "  ")
+        for evidence in inference.unexplained[:3]:
+            lines += wrap(evidence.text(), "    ")
+    else:
+        lines.append("  every game is fully legal and correctly scored under it")
+    lines += ["", "Presets:"]
+    for preset in inference.presets:
+        if preset.fits:
+            lines.append(f"  {preset.name}: fits")
+            continue
+        why = f" (wrong {', '.join(preset.differs)})" if preset.differs else ""
+        example = f": {preset.evidence[0].text()}" if preset.evidence else ""
+        lines += wrap(f"{preset.name}: does not fit{why}, {_games(preset.games, preset.all_counted)}{example}",
+                       "  ")
+        overrides = {k: v for k, v in (preset.adjusted or {}).items() if k != "preset"}
+        if preset.adjusted is not None and preset.adjusted.get("preset") == preset.name and overrides:
+            lines += wrap("fits with " + ", ".join(f"{k} {value_text(k, v)}" for k, v in overrides.items()),
+                           "      ")
+    lines += ["", "Fields (values that fit every game, then each value ruled out with its first evidence):"]
+    for report in inference.fields:
+        lines += _field_lines(report)
+    return "\n".join(map(terminal_safe, lines))

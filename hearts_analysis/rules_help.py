@@ -14,10 +14,15 @@ is its ``source``; this module only reads them and spells out the defaults.
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
 from .rules import DEFAULT_REMOVED, FOURFOLD, PRESETS, RULE_FIELDS, RULE_TABLE, Rules
+
+WIDTH = 100
+"""The width of the reference text and of an inference's text."""
+
 
 @dataclass(frozen=True)
 class FieldHelp:
@@ -173,3 +178,45 @@ def all_preset_help() -> list[PresetHelp]:
     aliases = tuple((h.name, h.players) for h in helps
                     if h.name != "standard" and h.same_as_standard == h.players)
     return [dataclasses.replace(h, aliases=aliases) if h.name == "standard" else h for h in helps]
+
+
+def reference_dict() -> dict[str, Any]:
+    """``hearts rules --format json``: every preset and every rule field.
+
+    >>> data = reference_dict()
+    >>> sorted(data), data["presets"][0]["preset"]
+    (['fields', 'presets'], 'standard')
+    """
+    return {"presets": [p.to_dict() for p in all_preset_help()], "fields": [f.to_dict() for f in all_field_help()]}
+
+
+def wrap(text: str, indent: str) -> list[str]:
+    """``text`` in lines of :data:`WIDTH` at most, each starting with ``indent``."""
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
+def reference_text(presets: list[PresetHelp] | None = None, fields: list[FieldHelp] | None = None) -> str:
+    """Every preset (with its source) and every rule field, in plain words: what ``hearts rules`` prints.
+
+    >>> text = reference_text()
+    >>> text.splitlines()[0]
+    'Presets (use with --rules PRESET; override a field with --set FIELD=VALUE)'
+    >>> "  target" in text.splitlines()
+    True
+    """
+    presets = all_preset_help() if presets is None else presets
+    fields = all_field_help() if fields is None else fields
+    lines = ["Presets (use with --rules PRESET; override a field with --set FIELD=VALUE)", ""]
+    for preset in presets:
+        lines.append(f"  {preset.name}")
+        lines += wrap(preset.source, "      ")
+        lines += wrap(preset.comparison(), "      ")
+        lines.append("")
+    lines += ["Rule fields (defaults are the standard preset's)", ""]
+    for field in fields:
+        lines.append(f"  {field.name}")
+        lines += wrap(field.description, "      ")
+        lines += wrap(f"values: {field.allowed}", "      ")
+        lines += wrap(f"default: {field.default}", "      ")
+        lines.append("")
+    return "\n".join(lines).rstrip()

@@ -45,7 +45,8 @@ from typer.core import TyperGroup
 
 from ..atomic import atomic_open, check_output
 from ..interop import formats, openspiel
-from ..interop.rebuild import ExportError, unfit_for
+from ..interop.export import exportable, output_files, writes_set
+from ..interop.rebuild import ExportError
 from ..records.errors import Item, RecordError
 from ..records.json import dumps_game, read_document
 from ..records.json.files import too_long_for_a_line
@@ -388,24 +389,15 @@ def _terminal_form(module: ModuleType) -> str:
 def export_games(paths: list[str], output: str, module: ModuleType) -> int:
     """Write every game the format can hold; report the others; the exit status. A format that keeps its games
     in several files (``outputs`` and ``write_set``) writes them all, beside the file named."""
-    written = [Path(file) for file in module.outputs(output)] if hasattr(module, "write_set") and output != "-" \
-        else [output]
+    written = output_files(module, output)
     for file in written:
         check_output(file, paths)
-    games, errors = [], 0
-    for item in iter_sources(paths):
-        if item.game is None:
-            errors += 1
-            typer.echo(error_line(item), err=True)
-            continue
-        reason = unfit_for(module, item.game)
-        if reason:
-            errors += 1
-            typer.echo(terminal_safe(f"{item.source}: game {item.game.game_id or '?'}: not exported: {reason}"),
-                       err=True)
-            continue
-        games.append(item.game)
-    sets = hasattr(module, "write_set") and output != "-"
+
+    def unfit(item: Item, reason: str) -> None:
+        typer.echo(terminal_safe(f"{item.source}: game {item.game.game_id or '?'}: not exported: {reason}"), err=True)
+    chosen = exportable(iter_sources(paths), module, lambda item: typer.echo(error_line(item), err=True), unfit)
+    games, errors = chosen.games, chosen.left_out
+    sets = writes_set(module, output)
     if games and sets:
         try:
             module.write_set(games, output)

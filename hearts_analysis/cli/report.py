@@ -1,36 +1,23 @@
 """``hearts report``: HTML reports of a game, an audit of a corpus, and its players.
 
-A game's page is named after its id, which comes from a log: the name keeps
-only safe characters (so the page stays inside the folder named) and is unique
-among the pages written together.
-
->>> taken = set()
->>> game_slug("club night #3", "a.jsonl:1", taken), game_slug("club night #3", "a.jsonl:2", taken)
-('game-club-night-3', 'game-club-night-3-2')
->>> game_slug("../../etc", "a.jsonl:3", taken), game_slug(None, "logs/b.jsonl:7", taken)
-('game-etc', 'game-b-7')
+The library (:mod:`hearts_analysis.reports`) replays the games, names and writes the pages; this module
+reads the options, asks for the reports, and says what was written.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import re
 import sys
 from dataclasses import replace
 from datetime import datetime
-from itertools import islice
 from pathlib import Path
 from typing import Iterator, Optional
 
 import typer
 
 from ..atomic import check_output
-from ..corpus_audit import game_report
 from ..cpus import worker_count
-from ..engine.replay import replay_game
-from ..records.sources import iter_sources
-from ..text import counted, shown, terminal_safe
+from ..text import shown, terminal_safe
 from .app import SET_OPTION, app, domain_errors, error_line, fail, rules_from_options
 from .progress import progress
 from .review_options import CACHE_OPTION, NO_CACHE_OPTION, SCHEDULER_OPTION, WORKERS_OPTION, review_executor
@@ -40,21 +27,10 @@ DEFAULT_FOLDER = Path("reports")
 MAX_GAME_REPORTS = 200
 
 
-def game_slug(game_id: str | None, source: str, taken: set[str]) -> str:
-    """A file name for a game's report: from its id (or its source), unique among ``taken``."""
-    base = re.sub(r"[^A-Za-z0-9._-]+", "-", game_id or Path(source.split(":")[0]).stem + "-" + source.rsplit(":", 1)[-1])
-    base = "game-" + (base.strip("-.") or "game")[:80]
-    slug, n = base, 1
-    while slug in taken:
-        n += 1
-        slug = f"{base}-{n}"
-    taken.add(slug)
-    return slug
-
-
 def _reports():
     """The report modules (they import plotly and jinja2), loaded only when a report is written."""
     from .. import reports
+    from ..reports import game_pages  # noqa: F401  (reports.game_pages)
     return reports
 
 
@@ -159,13 +135,13 @@ def report(
             errors = digest.summary.errors
             _report_errors(digest.errors, errors)
             typer.echo(summary_line(digest.summary), err=True)
-            _say(_reports().write_audit_report(digest, _sources(paths), single or folder / "audit.html", plotly))
+            _say(_reports().write_audit_report(digest, _reports().game_pages.source_list(paths), single or folder / "audit.html", plotly))
         if players:
             digest = _reports().digest_players(paths, forced)
             errors = max(errors, digest.error_count)
             if not (audit or games):
                 _report_errors(digest.errors, digest.error_count)
-            _say(_reports().write_players_report(digest, _sources(paths), single or folder / "players.html", plotly))
+            _say(_reports().write_players_report(digest, _reports().game_pages.source_list(paths), single or folder / "players.html", plotly))
     raise typer.Exit(2 if errors else 0)
 
 
@@ -210,10 +186,6 @@ def _report_errors(listed: list[dict], count: int) -> None:
         typer.echo(f"hearts: {count - len(listed)} more unreadable records (see the report)", err=True)
 
 
-def _sources(paths: list[str]) -> str:
-    return ", ".join("<stdin>" if p == "-" else p for p in paths)
-
-
 def _targets(output: Path | None, chosen: list[str]) -> tuple[Path, Path | None]:
     """The output folder, and the single file when one report goes to an ``.html`` path."""
     if output is not None and output.suffix.lower() in (".html", ".htm"):
@@ -249,20 +221,17 @@ def _default(paths: list[str], output: Path | None, forced, plotly, max_games: i
              site_filter=None) -> None:
     """A file holding one game: its report. A folder, or several games: the site."""
     if len(paths) == 1 and not Path(paths[0]).is_dir() and site_filter is None:
-        items = iter_sources(paths, forced)
-        first, second = next(items, None), next(items, None)
-        if first is not None and second is None:
+        first = _reports().game_pages.only_record(paths[0], forced)
+        if first is not None:
             if first.game is None:
                 raise fail(f"{first.source}: {first.error.text()}")
             if output is None or output.suffix.lower() not in (".html", ".htm"):
-                name = (game_slug(first.game.game_id, first.source, set()) if paths[0] == "-"
-                        else Path(first.source.split(":")[0]).stem)
+                name = _reports().game_pages.single_page_name(first.game.game_id, first.source, paths[0] == "-")
                 output = (output or DEFAULT_FOLDER) / f"{name}.html"
             hands = len(first.game.hands)
             with progress("reviewing", enabled=reviewing is not None and paths[0] != "-", total_hands=hands) as bar:
                 plan = reviewing.start(bar, hands) if reviewing is not None else None
-                written = _reports().write_game_report(replay_game(first.game), first.source, output, plotly,
-                                                       review=plan)
+                written = _reports().game_pages.write_one_game_page(first, output, plotly, review=plan)
             _say(written)
             _open_hint(output)
             raise typer.Exit(0)
@@ -283,27 +252,12 @@ def _site(paths: list[str], folder: Path, forced, max_games: int, reviewing, sit
             built = build_site(paths, folder, rules=forced, site_filter=site_filter, max_games=max_games,
                                review=plan, progress=(lambda hands: bar.advance(hands=hands)) if plan is None
                                else (lambda hands: bar.advance(games=1)),
-                               on_error=unreadable, sources=_sources(paths))
+                               on_error=unreadable, sources=_reports().game_pages.source_list(paths))
         except NoGames as error:
             raise fail(f"{error}; nothing written")
-    typer.echo(site_line(built))
+    typer.echo(built.line())
     _open_hint(built.index)
     return 2 if built.errors else 0
-
-
-def site_line(built) -> str:
-    """The one line that sums up a site."""
-    parts = [f"site: {counted(built.games, 'game')} ({counted(built.hands, 'hand')})",
-             f"{built.violations:,} violation{'s' if built.violations != 1 else ''}",
-             f"{built.players:,} player{'s' if built.players != 1 else ''}",
-             f"{counted(built.pages, 'page')} ({built.bytes / 1e6:.1f} MB)"]
-    if built.game_pages < built.games:
-        parts.append(f"game pages for the newest {built.game_pages:,} (--max-games)")
-    if built.filtered_out:
-        parts.append(f"{counted(built.filtered_out, 'game')} left out by the filters")
-    if built.errors:
-        parts.append(f"{built.errors:,} unreadable record{'s' if built.errors != 1 else ''}")
-    return ", ".join(parts)
 
 
 def _open_hint(page: Path) -> None:
@@ -312,58 +266,24 @@ def _open_hint(page: Path) -> None:
 
 def _games_and_audit(paths: list[str], folder: Path, forced, plotly, max_games: int,
                      audit_file: Path | None, with_audit: bool, reviewing=None) -> int:
-    """Replay each game once: its game report (up to ``max_games``) and its share of the audit."""
-    digest = _reports().AuditDigest()
-    written: dict[tuple[str, str | None], str] = {}
-    pages: list[dict] = []
-    taken: set[str] = set()
-    skipped = 0
-    total = _bar_total(reviewing, paths, lambda: _first_games_hands(paths, forced, max_games))
+    """Each game's report (up to ``max_games``) and, with ``with_audit``, the audit that links to them."""
+    pages = _reports().game_pages
+    total = _bar_total(reviewing, paths, lambda: pages.first_games_hands(paths, forced, max_games))
     with progress("reporting", enabled="-" not in paths, total_hands=total) as bar:
         plan = reviewing.start(bar, total) if reviewing is not None else None
-        for item in iter_sources(paths, forced):
-            if item.game is None:
-                digest.add(item, None)
-                typer.echo(error_line(item), err=True)
-                continue
-            result = replay_game(item.game)
-            audit = game_report(result, item.source)
-            digest.add(item, audit)
-            bar.advance(hands=0 if plan else len(result.hands))
-            if len(written) < max_games:
-                name = game_slug(result.record.game_id, item.source, taken) + ".html"
-                _say(_reports().write_game_report(result, item.source, folder / name, plotly, review=plan))
-                written[(item.source, result.record.game_id)] = name
-                pages.append({"name": name, "source": item.source, "game_id": result.record.game_id,
-                              "players": audit["players"], "hands": len(result.hands),
-                              "violations": len(result.violations)})
-            else:
-                skipped += 1
-    if skipped:
-        typer.echo(f"hearts: wrote {len(written)} game reports and skipped {skipped} more (--max-games)", err=True)
-    if len(written) > 5 and plotly is _reports().INLINE:
+        done = pages.write_game_pages(paths, folder, forced, plotly, max_games, review=plan, on_written=_say,
+                                      on_error=lambda item: typer.echo(error_line(item), err=True),
+                                      progress=lambda hands: bar.advance(hands=hands))
+    if done.skipped:
+        typer.echo(f"hearts: wrote {len(done.written)} game reports and skipped {done.skipped} more (--max-games)",
+                   err=True)
+    if len(done.written) > 5 and plotly is _reports().INLINE:
         typer.echo("hearts: each game report embeds plotly.js; --js-beside writes it once for all of them",
                    err=True)
     if with_audit:
         target = audit_file or folder / "audit.html"
-        link = _relative_links(written, folder, target.parent)
-        for page in pages:
-            page["href"] = link(page["source"], page["game_id"])
-        _say(_reports().write_audit_report(digest, _sources(paths), target, plotly, link, pages))
-    typer.echo(summary_line(digest.summary), err=True)
-    return digest.summary.errors
-
-
-def _first_games_hands(paths: list[str], forced, count: int) -> int:
-    """The hands of the first ``count`` readable games: those ``--games`` reviews."""
-    from ..review.batch import hands_to_review
-    return hands_to_review(islice((item for item in iter_sources(paths, forced) if item.game is not None), count))
-
-
-def _relative_links(written: dict[tuple[str, str | None], str], folder: Path, page_folder: Path):
-    def link(source: str, game_id: str | None) -> str | None:
-        name = written.get((source, game_id))
-        if name is None:
-            return None
-        return Path(os.path.relpath((folder / name).resolve(), page_folder.resolve())).as_posix()
-    return link
+        link = done.link(folder, target.parent)
+        _say(_reports().write_audit_report(done.digest, pages.source_list(paths), target, plotly, link,
+                                           done.linked_pages(link)))
+    typer.echo(summary_line(done.digest.summary), err=True)
+    return done.digest.summary.errors

@@ -43,6 +43,7 @@ from ..engine.replay import replay_game
 from ..records.errors import Item
 from ..records.sources import iter_sources
 from ..rules import Rules
+from ..text import counted
 from . import charts
 from .audit import audit_context
 from .extras import GameExtras
@@ -86,6 +87,25 @@ class SiteResult:
     errors: int
     filtered_out: int
     bytes: int
+
+    def line(self) -> str:
+        """The one line that sums up the site.
+
+        >>> SiteResult(Path("site"), Path("site/index.html"), pages=9, games=12, hands=139, violations=1,
+        ...            game_pages=5, players=4, errors=0, filtered_out=0, bytes=2_400_000).line()
+        'site: 12 games (139 hands), 1 violation, 4 players, 9 pages (2.4 MB), game pages for the newest 5 (--max-games)'
+        """
+        parts = [f"site: {counted(self.games, 'game')} ({counted(self.hands, 'hand')})",
+                 f"{self.violations:,} violation{'s' if self.violations != 1 else ''}",
+                 f"{self.players:,} player{'s' if self.players != 1 else ''}",
+                 f"{counted(self.pages, 'page')} ({self.bytes / 1e6:.1f} MB)"]
+        if self.game_pages < self.games:
+            parts.append(f"game pages for the newest {self.game_pages:,} (--max-games)")
+        if self.filtered_out:
+            parts.append(f"{counted(self.filtered_out, 'game')} left out by the filters")
+        if self.errors:
+            parts.append(f"{self.errors:,} unreadable record{'s' if self.errors != 1 else ''}")
+        return ", ".join(parts)
 
 
 def nav(current: str | None) -> list[dict[str, Any]]:
