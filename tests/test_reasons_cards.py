@@ -118,7 +118,8 @@ def test_a_card_the_seat_cannot_see_is_never_called_gone():
 def test_the_queen_holder_behind_is_named():
     state = position(["AS 5S 2D", "7S KD", "8H 4D", "9S 3C"], voids={2: (SPADES,)}, trick=[(3, "9S")], leader=3)
     reason = explain(state, 0, "play", option("AS", 0.5, 0.0), option("5S", 0.1, 0.0), PLAYERS)
-    assert reason.startswith("the QS is still out and Bob, behind you, can drop it on your AS: ")
+    assert reason == ("the QS is still out and Bob, behind you, can drop it on your AS: ducking with the 5S, you "
+                      "take QS in 10% of the deals; with the AS, in 50%")
     assert "QS was still out" not in reason                             # said once
     assert "seat B" in explain(state, 0, "play", option("AS", 0.5, 0.0), option("5S", 0.1, 0.0))
     gone = position(["AS 5S 2D", "7S KD", "8H 4D", "9S 3C"], gone="QS", trick=[(3, "9S")], leader=3)

@@ -342,8 +342,10 @@ def _queen_reason(state: HandState, seat: int, played: Option, best: Option, min
         top = highest(state.trick_cards & SUIT_MASKS[led])
         if good // 13 == led == bad // 13 and good < top < bad:
             queen_out = not (state.played >> QS & 1) and not (state.hands[seat] >> QS & 1)
+            if queen_said and not state.trick_cards >> QS & 1:   # the card clause said where QS is
+                return f"ducking with the {better}, {odds}"
             where = ("QS was in the trick and " if state.trick_cards >> QS & 1
-                     else "QS was still out and " if queen_out and not queen_said else "")
+                     else "QS was still out and " if queen_out else "")
             return f"{where}you held the {better}: ducking with the {better}, {odds}"
     return f"with the {better} {odds}"
 
