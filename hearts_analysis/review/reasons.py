@@ -308,14 +308,14 @@ def _card_clauses(main: str, state: HandState, seat: int, bad: Card, good: Card,
         clauses.append(f"{_together(names(gone)[::-1])} {verb} gone, so your {card_name(bad)} is the top spade")
     if main in ("queen", "moon") and wins and not good_wins and bad != QS:
         behind = card_facts.behind(state, seat)
-        holders = [s for s in card_facts.queen_holders(state, seat) if s in behind
+        holders = [s for s in behind if s in card_facts.queen_holders(state, seat)    # in the order they play
                    and (led == SPADES or s in card_facts.shown_void(state, led, seat))]
         if holders:
             who = _together([_name(s, players) for s in holders])
             clauses.append(f"the QS is still out and {who}, behind you, can drop it on your {card_name(bad)}")
     if main == "hearts" and wins and not good_wins:
         behind = card_facts.behind(state, seat)
-        void = [s for s in card_facts.shown_void(state, led, seat) if s in behind]
+        void = [s for s in behind if s in card_facts.shown_void(state, led, seat)]
         if void and led != HEARTS:
             who = _together([_name(s, players) for s in void])
             clauses.append(f"{who}, behind you, {'has' if len(void) == 1 else 'have'} shown no {_suit_name(led)}")
