@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from ..cards import QS, SUIT_MASKS, SPADES, Card, Mask, iter_cards
+from ..cards import QS, SPADES, SUIT_MASKS, Card, Mask, iter_cards
 from ..engine.state import HandState
 
 
