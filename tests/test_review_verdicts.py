@@ -39,7 +39,9 @@ def test_ducking_under_the_trick_while_qs_is_out():
     decision = judge(state, shown, 2, "KS")
     assert best(decision) == "3S"
     assert decision.category in ("mistake", "blunder") and decision.cost > decision.margin
-    assert "QS was still out" in decision.reason and "ducking with the 3S" in decision.reason
+    assert "AS is gone, so your KS is the top spade" in decision.reason
+    assert "the QS is still out and dee and ann, behind you, can drop it on your KS" in decision.reason
+    assert "ducking with the 3S" in decision.reason
     assert judge(state, shown, 2, "3S").cost == 0
 
 

@@ -40,9 +40,10 @@ from typing import Protocol
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SUIT_MASKS, Card, card_name, highest, names
+from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SPADES, SUIT_MASKS, Card, card_name, highest, names
 from ..engine.state import HandState
 from ..rules import Table
+from . import card_facts
 
 QUEEN_POINTS = 13
 
@@ -239,15 +240,21 @@ def _pass_reason(main: str, played: Option, best: Option) -> str:
 
 def _play_reason(main: str, state: HandState, seat: int, played: Option, best: Option,
                  players: tuple[str, ...]) -> str:
+    cards = _card_clauses(main, state, seat, played.cards[0], best.cards[0], players) if state is not None else []
+    figures = _play_figures(main, state, seat, played, best, players, any("QS is still out" in c for c in cards))
+    return f"{'; '.join(cards)}: {figures}" if cards else figures
+
+
+def _play_figures(main: str, state: HandState, seat: int, played: Option, best: Option,
+                  players: tuple[str, ...], queen_said: bool = False) -> str:
     mine, better = card_name(played.cards[0]), card_name(best.cards[0])
     if main == "queen":
-        return _queen_reason(state, seat, played, best, mine, better)
+        return _queen_reason(state, seat, played, best, mine, better, queen_said)
     if main == "moon":
         shooter = _moon_candidate(state, seat)
         who = ""
         if shooter is not None:
-            name = players[shooter] if shooter < len(players) else f"seat {shooter}"
-            who = f"{name} had taken every point so far: "
+            who = f"{_name(shooter, players)} had taken every point so far: "
         return (f"{who}the {better} stops the moon (another seat shoots it in {_chance(main, best)} of "
                 f"the deals, against {_chance(main, played)} after the {mine})")
     if main == "shoot":
@@ -262,7 +269,67 @@ def _play_reason(main: str, state: HandState, seat: int, played: Option, best: O
             f"with the {mine}, in {_chance(main, played)}")
 
 
-def _queen_reason(state: HandState, seat: int, played: Option, best: Option, mine: str, better: str) -> str:
+def _name(seat: int, players: tuple[str, ...]) -> str:
+    """A seat by its player's name, else by its letter (``seat B``)."""
+    return players[seat] if seat < len(players) and players[seat] else f"seat {'ABCDEFGH'[seat]}"
+
+
+def _together(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _suit_name(suit: int) -> str:
+    return _SUITS[suit]
+
+
+def _takes_lead(state: HandState, card: Card) -> bool:
+    """Whether ``card`` would win the trick so far: led, or above the top card of the suit led."""
+    if not state.trick:
+        return True
+    led = state.trick[0][1] // 13
+    return card // 13 == led and card > highest(state.trick_cards & SUIT_MASKS[led])
+
+
+def _card_clauses(main: str, state: HandState, seat: int, bad: Card, good: Card,
+                  players: tuple[str, ...]) -> list[str]:
+    """At most two facts in cards that say why ``good`` beats ``bad`` for ``main``, each read from what
+    the seat sees (:mod:`.card_facts`): the top cards gone, who may hold QS behind the seat, who has
+    shown a void, a hand that cannot get off lead. A fact is given only where it tells the two apart."""
+    clauses: list[str] = []
+    if good == QS:      # dumping the queen: the figures say it (and a void that allows it)
+        return clauses
+    hand = state.hands[seat]
+    wins, good_wins = _takes_lead(state, bad), _takes_lead(state, good)
+    led = state.trick[0][1] // 13 if state.trick else bad // 13
+    if main in ("queen", "moon") and bad // 13 == SPADES and bad >= QS and wins \
+            and card_facts.top_left(state, seat, bad) and (bad == QS or card_facts.queen_holders(state, seat)):
+        gone = card_facts.gone_above(state, seat, bad)
+        verb = "is" if gone.bit_count() == 1 else "are"
+        clauses.append(f"{_together(names(gone)[::-1])} {verb} gone, so your {card_name(bad)} is the top spade")
+    if main in ("queen", "moon") and wins and not good_wins and bad != QS:
+        behind = card_facts.behind(state, seat)
+        holders = [s for s in behind if s in card_facts.queen_holders(state, seat)    # in the order they play
+                   and (led == SPADES or s in card_facts.shown_void(state, led, seat))]
+        if holders:
+            who = _together([_name(s, players) for s in holders])
+            clauses.append(f"the QS is still out and {who}, behind you, can drop it on your {card_name(bad)}")
+    if main == "hearts" and wins and not good_wins:
+        behind = card_facts.behind(state, seat)
+        void = [s for s in behind if s in card_facts.shown_void(state, led, seat)]
+        if void and led != HEARTS:
+            who = _together([_name(s, players) for s in void])
+            clauses.append(f"{who}, behind you, {'has' if len(void) == 1 else 'have'} shown no {_suit_name(led)}")
+    after = hand & ~(1 << bad)
+    if main in ("hearts", "queen", "moon") and after.bit_count() >= 2:
+        stuck = card_facts.cannot_get_off(state, seat, after)
+        if stuck and (wins and not good_wins or not card_facts.cannot_get_off(state, seat, hand & ~(1 << good))):
+            clauses.append(f"after the {card_name(bad)} you hold only the last "
+                           f"{_together([_suit_name(s) for s in stuck])}, so once on lead you cannot get off")
+    return clauses[:2]
+
+
+def _queen_reason(state: HandState, seat: int, played: Option, best: Option, mine: str, better: str,
+                  queen_said: bool = False) -> str:
     odds = f"you take QS in {best.queen:.0%} of the deals; with the {mine}, in {played.queen:.0%}"
     good, bad = best.cards[0], played.cards[0]
     if good == QS:
@@ -275,6 +342,8 @@ def _queen_reason(state: HandState, seat: int, played: Option, best: Option, min
         top = highest(state.trick_cards & SUIT_MASKS[led])
         if good // 13 == led == bad // 13 and good < top < bad:
             queen_out = not (state.played >> QS & 1) and not (state.hands[seat] >> QS & 1)
+            if queen_said and not state.trick_cards >> QS & 1:   # the card clause said where QS is
+                return f"ducking with the {better}, {odds}"
             where = ("QS was in the trick and " if state.trick_cards >> QS & 1
                      else "QS was still out and " if queen_out else "")
             return f"{where}you held the {better}: ducking with the {better}, {odds}"
