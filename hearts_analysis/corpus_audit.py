@@ -23,7 +23,7 @@ produces the same thing and every output format reads the same thing.
 ...     else:
 ...         summary.add_game(report)
 >>> summary.to_dict(), summary.exit_code
-({'games': 2, 'hands': 6, 'invalid_games': 1, 'violations': 1, 'errors': 1, 'by_code': {'points-mismatch': 1}}, 2)
+({'games': 2, 'hands': 6, 'invalid_games': 1, 'violations': 2, 'errors': 1, 'by_code': {'points-mismatch': 2}}, 2)
 """
 
 from __future__ import annotations

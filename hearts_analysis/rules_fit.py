@@ -39,7 +39,7 @@ the roundest is suggested:
 >>> found.suggestion, found.unexplained_count
 ({'preset': 'omnibus', 'target': 25}, 0)
 >>> found.field("jack_of_diamonds").fitting, found.field("target").span
-((-10,), (25, 37))
+((-10,), (25, 30))
 """
 
 from __future__ import annotations

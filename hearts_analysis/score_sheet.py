@@ -90,17 +90,17 @@ def sheet_text(sheet: dict, paint: Callable[[str, str], str] = lambda text, styl
 
     >>> from hearts_analysis.rules import Rules
     >>> from hearts_analysis.simulate import simulate_games
-    >>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
+    >>> game = next(simulate_games(1, Rules.preset("standard", target=30), seed=19))
     >>> print(sheet_text(score_sheet(replay_game(game), "games.jsonl:1")))
-    sim-0-1  [games.jsonl:1]
+    sim-19-1  [games.jsonl:1]
     hand       bot1       bot2       bot3       bot4  moon
           pts total  pts total  pts total  pts total
     ------------------------------------------------------
-       1   16    16    2     2    8     8    0     0
-       2    0    16   26    28   26    34   26    26  bot1 shot the moon (add to others)
+       1    3     3    0     0    2     2   21    21
+       2   26    29    0     0   26    28   26    47  bot2 shot the moon (add to others)
     ------------------------------------------------------
-    total         16         28         34         26
-    winner: bot1
+    total         29          0         28         47
+    winner: bot2
     """
     players = [terminal_safe(name) for name in sheet["players"]]
     width = max(9, *(len(p) for p in players))

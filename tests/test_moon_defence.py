@@ -1,4 +1,4 @@
-"""Moon defence as strong players play it (issue 43): the judge reads a seat that has taken every point
+"""Moon defence as strong players play it: the judge reads a seat that has taken every point
 so far as able to take the rest, stops its moon where it can, and does not credit a weak hand with moons. Positions are game records, asked through
 :func:`hearts_analysis.advise`."""
 

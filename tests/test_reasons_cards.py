@@ -1,4 +1,4 @@
-"""Reasons in cards (issue 43, item 5): the facts a seat knows at a play (review/card_facts.py), and
+"""Reasons in cards: the facts a seat knows at a play (review/card_facts.py), and
 the clauses :func:`explain` builds from them. Every position is built by hand; nothing is reviewed."""
 
 from types import SimpleNamespace

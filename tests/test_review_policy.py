@@ -14,6 +14,7 @@ from hearts_analysis.kernel.compiled import choose, facts, mover, play, position
 from hearts_analysis.review.policy import MODELS
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import HeuristicBot
+from hearts_analysis.simulate.bots import _stopper
 from hearts_analysis.simulate.game import deal
 from hearts_analysis.simulate.play import HandPlay
 
@@ -159,7 +160,9 @@ def _bot_positions(rules, hands: int):
             seat = play.public.turn
             legal = play.legal(seat)
             card = bots[seat].choose_play(play.views[seat], legal)
-            if legal & (legal - 1) and not bots[seat].shooting:
+            # the bot's heart stopper (kept against a lone point-taker) is the judge's reading of a running
+            # seat, not the strong player's: those positions are left out
+            if legal & (legal - 1) and not bots[seat].shooting and not _stopper(play.public, seat, play.views[seat].hand):
                 yield (position(state), facts(table)), card
             play.push(seat, card)
             state.push(seat, card)

@@ -57,8 +57,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "advise_play's public signature takes the pass as an offset (the simulator's views carry it so)",
     ("simulate/play.py", "pass target", "views[(seat + offset) % n].received = cards"):
         "HandPlay.exchange mirrors HandState.exchange, whose argument is the offset (match/ and tests call it so)",
-    ("match/view.py", "pass target", "passes[(seat - view.pass_offset) % n] = _names(view.received)"):
-        "match/ is another helper's part for now (issue 48); it should call Table.pass_source",
 }
 
 

@@ -335,9 +335,7 @@ def find_leaks(tally: Counts, review: ReviewCosts | None = None, alpha: float = 
     {'p04'}
     >>> for row in leaks:
     ...     print(leak_summary(row))
-    flagged_pass_pct: 66.7% vs 0.0% (+4.97)
-    high_heart_pass_pct: 20.0% vs 88.2% (+2.96)
-    low_spade_pass_pct: 66.7% vs 0.0% (+2.56)
+    low_spade_pass_pct: 70.0% vs 0.0% (+0.92)
     """
     rows = _rate_rows(tally) + (_review_rows(review) if review is not None else [])
     for row, adjusted in zip(rows, _holm([row.pop("p_raw") for row in rows])):

@@ -23,7 +23,7 @@ True
 >>> whole.games, whole.hands
 (3, 8)
 >>> [(row["player"], row["games"], row["wins"]) for row in whole.player_rows()]
-[('bot1', 3, 1), ('bot2', 3, 0), ('bot3', 3, 1), ('bot4', 3, 1)]
+[('bot1', 3, 0), ('bot2', 3, 0), ('bot3', 3, 1), ('bot4', 3, 2)]
 """
 
 from __future__ import annotations

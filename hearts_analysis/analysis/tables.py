@@ -15,9 +15,9 @@ adjustment, whoever took them:
 >>> len(points), points.groupby(["game_id", "hand"]).points_before_moon.sum().unique().tolist()
 (24, [26])
 >>> standings_frame(analyses).query("winner").player.tolist()
-['bot1', 'bot4']
+['bot4', 'bot4']
 >>> moons_frame(analyses)[["game_id", "hand", "outcome"]].values.tolist()
-[['sim-0-1', 2, 'shot']]
+[['sim-0-1', 2, 'stopped']]
 """
 
 from __future__ import annotations

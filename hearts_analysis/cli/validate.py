@@ -11,11 +11,11 @@ One line per violation, ``source: place: code: message``, as linters print them,
 >>> first = dataclasses.replace(game.hands[0], points=(0, 2, 8, 0))
 >>> report = game_report(replay_game(dataclasses.replace(game, hands=(first, *game.hands[1:]))), "games.jsonl:1")
 >>> print(violation_line(report["source"], report["violations"][0]))
-games.jsonl:1: hand 1 seat 0: points-mismatch: seat 0 (bot1) is recorded with 0 points for hand 1; the tricks give 16
+games.jsonl:1: hand 1 seat 0: points-mismatch: seat 0 (bot1) is recorded with 0 points for hand 1; the tricks give 17
 >>> summary = Summary()
 >>> summary.add_game(report)
 >>> summary_line(summary), summary.exit_code
-('1 game (2 hands) checked, 1 violation in 1 game', 1)
+('1 game (2 hands) checked, 2 violations in 1 game', 1)
 """
 
 from __future__ import annotations

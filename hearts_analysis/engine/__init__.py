@@ -9,10 +9,12 @@ is named with the seat and the hand:
 >>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
 >>> result = replay_game(game)
 >>> result.valid, result.totals, result.winners
-(True, (16, 28, 34, 26), (0,))
->>> first = dataclasses.replace(game.hands[0], points=(0, 2, 8, 0))
+(True, (37, 5, 9, 1), (3,))
+>>> game.hands[0].points
+(17, 1, 8, 0)
+>>> first = dataclasses.replace(game.hands[0], points=(0, 1, 8, 0))
 >>> [v.message for v in replay_game(dataclasses.replace(game, hands=(first, *game.hands[1:]))).violations]
-['seat 0 (bot1) is recorded with 0 points for hand 1; the tricks give 16']
+['seat 0 (bot1) is recorded with 0 points for hand 1; the tricks give 17']
 """
 
 from .replay import GameResult, HandResult, replay_game

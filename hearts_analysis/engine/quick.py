@@ -18,7 +18,7 @@ first trick swapped it is not, and goes to the explaining replay:
 >>> table = game.rules.table(4)
 >>> taken, won, winners = replay_clean(table, held, plays[0][0], plays)
 >>> won, winners[:5]
-([6, 3, 3, 1], [0, 3, 2, 1, 1])
+([6, 2, 4, 1], [0, 3, 2, 1, 0])
 >>> plays[1], plays[2] = plays[2], plays[1]
 >>> replay_clean(table, held, plays[0][0], plays) is None
 True

@@ -35,7 +35,7 @@ is not.
 >>> play = screen_play(table_params(game.rules, 4), np.array([held] * 2, np.uint64).T, cards, seats,
 ...                    np.array([plays[0][0]] * 2))
 >>> play.clean.tolist(), play.hearts[:, 0].tolist(), play.queen.tolist()
-([True, False], [2, 8, 0, 3], [0, 0])
+([True, False], [1, 2, 4, 6], [0, 0])
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ engine's, and it reads them from the columns without building a record:
 >>> [unit] = open_units(path)
 >>> verdict = screen_block(decode_unit(unit, Judgements(None)))
 >>> verdict.clean.tolist(), verdict.totals[:, :4].tolist()
-([True, True], [[-7, 28, 37, 26], [39, -5, 18, -4]])
+([True, True], [[30, -7, 25, 0], [39, -5, 18, -4]])
 >>> verdict.totals[:, :4].tolist() == [list(replay_game(game).hands[-1].totals) for game in games]
 True
 """

@@ -45,14 +45,14 @@ the log's own score lines kept as the recorded totals the audit checks:
 >>> write([game], log)
 1
 >>> log.getvalue().splitlines()[-3:-1]
-['End of game: West wins', 'W = 69 N = 106 E = 88 S = 75 ']
+['End of game: West wins', 'W = 83 N = 95 E = 106 S = 106 ']
 >>> sniff(log.getvalue())
 True
 >>> item = next(read(io.StringIO(log.getvalue()), "KHearts.log"))
 >>> item.game.players, [hand.plays for hand in item.game.hands] == [hand.plays for hand in game.hands]
 (('West', 'North', 'East', 'South'), True)
 >>> replay_game(item.game).totals
-(69, 106, 88, 75)
+(83, 95, 106, 106)
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ def seat_view(view: SeatView, rules: Rules, players: Sequence[str], game_id: str
     passes: list[Any] = [None] * n
     if view.passed:
         passes[seat] = _names(view.passed)
-        passes[(seat - view.pass_offset) % n] = _names(view.received)
+        passes[rules.table(n).pass_source(seat, public.pass_direction)] = _names(view.received)
     hand = {"dealer": public.dealer, "pass_direction": public.pass_direction, "deal": deal, "passes": passes,
             "plays": plays}
     record: dict[str, Any] = {"format": FORMAT, "rules": rules.to_spec(), "players": list(players), "hands": [hand]}

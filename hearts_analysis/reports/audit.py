@@ -20,9 +20,9 @@ of which the digest keeps one:
 ...     _ = out.write(b'{"players": 3}\\n{"players": 4}\\n')
 >>> digest = digest_paths([path], limits=Limits(errors=1))
 >>> digest.summary.to_dict()
-{'games': 2, 'hands': 6, 'invalid_games': 1, 'violations': 1, 'errors': 2, 'by_code': {'points-mismatch': 1}}
+{'games': 2, 'hands': 6, 'invalid_games': 1, 'violations': 2, 'errors': 2, 'by_code': {'points-mismatch': 2}}
 >>> len(digest.errors), digest.mismatch_count, digest.worst[0]["game_id"]
-(1, 1, 'sim-0-1')
+(1, 2, 'sim-0-1')
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Without review settings there is no review, and the report leaves that section o
 >>> game = next(simulate_games(1, Rules.preset("standard", target=30)))
 >>> extras = game_extras(replay_game(game), "games.jsonl:1")
 >>> extras.review is None, extras.analysis["winners"], [moon["hand"] for moon in extras.analysis["moons"]]
-(True, [0], [2])
+(True, [3], [2])
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ and the score chart marks it with a star at its total.
 >>> result = replay_game(next(simulate_games(1, Rules.preset("standard", target=30))))
 >>> hand = replay_data(result)["hands"][1]
 >>> hand["moon"], hand["points"], hand["plays"][0]
-({'seat': 0, 'choice': 'add_to_others'}, [0, 26, 26, 26], [0, '2C'])
+(None, [20, 4, 1, 1], [0, '2C'])
 >>> [(trace.name, list(trace.y)) for trace in score_figure(result).data]
-[('bot1', [0, 16, 16]), ('bot2', [0, 2, 28]), ('bot3', [0, 8, 34]), ('bot4', [0, 0, 26]), ('moon shot', [16])]
+[('bot1', [0, 17, 37]), ('bot2', [0, 1, 5]), ('bot3', [0, 8, 9]), ('bot4', [0, 0, 1])]
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ The rows are the analysis' ``players`` table, from the counters alone:
 >>> digest.games, digest.hands
 (2, 6)
 >>> [(row["player"], row["wins"], row["moons_shot"], round(row["qs_taken_pct"])) for row in player_rows(digest)]
-[('bot1', 1, 1, 50), ('bot2', 0, 0, 17), ('bot3', 0, 0, 17), ('bot4', 1, 0, 17)]
+[('bot1', 0, 0, 50), ('bot2', 0, 0, 17), ('bot3', 0, 0, 17), ('bot4', 2, 0, 17)]
 """
 
 from __future__ import annotations
