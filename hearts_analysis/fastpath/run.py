@@ -118,7 +118,7 @@ class CleanRun:
                 hands.append(hand_audit(points[k][:n], moon))
             at += count
             i = g - self.start
-            yield audit_report(block.source(g), game_ids[g], players[g], [], hands, totals[i][:n],
+            yield audit_report(block.source(g), game_ids[g], list(players[g]), [], hands, totals[i][:n],
                                [s for s in range(n) if winners[i][s]], complete[i])
 
     def render(self) -> list[bytes]:
@@ -232,7 +232,7 @@ def screened(block: Block, verdict: ScreenFindings, game: int, players: list[lis
     as the reference engine reports it, without reading it into a record. ``keys``: the block's
     :func:`~hearts_analysis.records.duplicates.block_digests` for all its games, where the caller has them."""
     first, stop = int(block.game_hands[game]), int(block.game_hands[game + 1])
-    players = players[game]
+    players = list(players[game])
     n = len(players)
     hands = []
     for k in range(first, stop):
