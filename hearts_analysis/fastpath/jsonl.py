@@ -41,9 +41,9 @@ from typing import Iterator
 
 import numpy as np
 
+from ..records.duplicates import block_digests
 from ..records.json import files as json_files, jsonl_item
 from ..records.model import DIRECTION_CODES, MOON_CODES
-from ..records.duplicates import block_digests
 from ..records.parquet import arrays as arrow
 from ..records.parquet.encode import EventBatch
 from ..rules import Rules
