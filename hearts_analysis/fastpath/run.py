@@ -292,7 +292,8 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     return items
 
 
-def clean_run(block: Block, verdict: ScreenFindings, start: int, stop: int, keys: list[tuple] | None = None) -> CleanRun:
+def clean_run(block: Block, verdict: ScreenFindings, start: int, stop: int,
+              keys: list[tuple] | None = None) -> CleanRun:
     """Games ``[start, stop)`` of a screened block, all clean, as one entry. ``keys``: the block's
     :func:`~hearts_analysis.records.duplicates.block_digests` for all its games, where the caller has them (a call
     costs about as much for one game as for the whole block)."""
