@@ -23,7 +23,7 @@ goes to the reference engine, read by the reference reader.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -91,6 +91,9 @@ class Block:
     (:meth:`played_at`), so that validation never parses it."""
     header_rows: np.ndarray | None = None
     """``events/2``: (games + 1,) offsets of each game's header rows (its game row, then its hand rows)."""
+    _lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """:meth:`players` and :meth:`game_ids`, made once: each costs the whole column, and a dirty corpus asks
+    for them at every clean run and every judged game."""
 
     @property
     def games(self) -> int:
@@ -101,10 +104,16 @@ class Block:
         return len(self.hand_rows) - 1
 
     def players(self) -> list[list[str]]:
-        return self.players_column.to_pylist()
+        """Each game's players (one list, made once: copy a game's list before changing it)."""
+        if "players" not in self._lists:
+            self._lists["players"] = self.players_column.to_pylist()
+        return self._lists["players"]
 
     def game_ids(self) -> list[str | None]:
-        return self.game_id_column.to_pylist()
+        """Each game's id (one list, made once)."""
+        if "game_ids" not in self._lists:
+            self._lists["game_ids"] = self.game_id_column.to_pylist()
+        return self._lists["game_ids"]
 
     def played_at(self) -> list[str | None]:
         """Each game's ``played_at``, where its meta text holds one as text."""

@@ -59,6 +59,19 @@ def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block
     the screen's findings; ``over_early`` the record says complete and no total
     reached the target. Each hand gives its moon fault, then its points, then its totals.
     """
+    found, _ = _counted_faults(p, players, hands, block, running, points_off, moon_invalid, moon_seat, moon_choice)
+    if over_early:
+        top = int(running[-1].max()) if len(running) else 0
+        found.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
+                               game_over_early(p.table.rules, len(hands), top)))
+    return [v.to_dict() for v in found]
+
+
+def _counted_faults(p: TableParams, players: list[str], hands: np.ndarray, block, running: np.ndarray,
+                    points_off: np.ndarray, moon_invalid: np.ndarray, moon_seat: np.ndarray,
+                    moon_choice: np.ndarray) -> tuple[list[Violation], list[int]]:
+    """The scoring and totals faults of hands the screen played by the rules (:func:`game_violations`'s), and each
+    seat's recorded minus computed total as of the last hand that recorded totals (``Running.deviation``)."""
     n = p.players
     found: list[Violation] = []
     deviation = [0] * n
@@ -75,11 +88,7 @@ def game_violations(p: TableParams, players: list[str], hands: np.ndarray, block
                     found.append(Violation(Code.TOTALS_MISMATCH, number, None, s, None,
                                            totals_mismatch(seat_phrase(s, players), got, want, number)))
                 deviation[s] = off
-    if over_early:
-        top = int(running[-1].max()) if len(running) else 0
-        found.append(Violation(Code.GAME_OVER_EARLY, None, None, None, None,
-                               game_over_early(p.table.rules, len(hands), top)))
-    return [v.to_dict() for v in found]
+    return found, deviation
 
 
 def _scoring_faults(p: TableParams, block, h: int, number: int, moon: Moon | None, moon_invalid: bool,
@@ -105,22 +114,59 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
     screen's arrays, and the game's totals and end carried as :func:`~hearts_analysis.engine.replay.replay_game`
     carries them. Fills the game's points, moons, totals, winners and end in ``out`` (a
     :class:`~hearts_analysis.fastpath.screen.ScreenFindings`); returns its violation dicts."""
-    n, table, names = p.players, p.table, tuple(players)
-    running = Running(n)
+    running = Running(p.players)
     found: list[Violation] = []
+    after = _check_hands(p, players, hands, block, played, start, pass_rows, points_off, moon_invalid, out, 0,
+                         running, found)
+    ended_at = running.ended_at
+    totals = running.totals if ended_at is None or ended_at == len(after) else after[ended_at - 1]
+    return _finish(p, block, hands, found, totals, ended_at, running.winners, out)
+
+
+def continued_game(p: TableParams, players: list[str], hands: np.ndarray, block, running: np.ndarray, end: int,
+                   played: np.ndarray, start: np.ndarray, pass_rows: np.ndarray, points_off: np.ndarray,
+                   moon_invalid: np.ndarray, moon_seat: np.ndarray, moon_choice: np.ndarray, out) -> list[dict]:
+    """A game recorded past its end (``game-continued``): hands ``[0, end]`` (the last is the one a total reached
+    the target in) all played by the rules, reported from the screen's arrays as :func:`game_violations` reports
+    them (``running``: their computed running totals); each later hand is checked as a hand, as
+    :func:`judge_game` checks one (from the arrays where the screen played it by the rules, else replayed alone by
+    the reference engine), its totals carried on but not counted: the result is the standings after hand
+    ``end + 1``. Fills ``out`` as :func:`judge_game` does; returns the game's violation dicts."""
+    n = p.players
+    counted = slice(0, end + 1)
+    found, deviation = _counted_faults(p, players, hands[counted], block, running[counted], points_off[counted],
+                                       moon_invalid[counted], moon_seat[counted], moon_choice[counted])
+    totals = tuple(running[end].tolist())
+    state = Running(n)
+    state.totals, state.deviation, state.ended_at = totals, deviation, end + 1
+    state.winners = tuple(seat for seat, total in enumerate(totals) if total == min(totals))
+    _check_hands(p, players, hands, block, played, start, pass_rows, points_off, moon_invalid, out, end + 1, state,
+                 found)
+    return _finish(p, block, hands, found, totals, end + 1, state.winners, out)
+
+
+def _check_hands(p: TableParams, players: list[str], hands: np.ndarray, block, played: np.ndarray, start: np.ndarray,
+                 pass_rows: np.ndarray, points_off: np.ndarray, moon_invalid: np.ndarray, out, first: int,
+                 running: Running, found: list[Violation]) -> list[tuple[int, ...]]:
+    """Hands ``first`` on of a game, one at a time, as :func:`~hearts_analysis.engine.replay.replay_hand` checks
+    them with ``running``: a hand the screen played by the rules from its arrays, any other replayed alone. Their
+    violations go to ``found``; returns the running totals after each."""
+    n, table, names = p.players, p.table, tuple(players)
     after: list[tuple[int, ...]] = []
-    all_points, moon_seats, moon_choices = out.points[hands, :n].tolist(), out.moon_seat[hands].tolist(), \
-        out.moon_choice[hands].tolist()
-    has_totals, recorded_all = block.has_totals[hands].tolist(), block.totals[hands, :n].tolist()
-    for i, h in enumerate(hands.tolist()):
+    rest = hands[first:]
+    all_points, moon_seats, moon_choices = out.points[rest, :n].tolist(), out.moon_seat[rest].tolist(), \
+        out.moon_choice[rest].tolist()
+    has_totals, recorded_all = block.has_totals[rest].tolist(), block.totals[rest, :n].tolist()
+    for j, h in enumerate(rest.tolist()):
+        i = first + j
         number = i + 1
         if played[i]:
-            points = tuple(all_points[i])
-            seat = moon_seats[i]
-            moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[i]])
+            points = tuple(all_points[j])
+            seat = moon_seats[j]
+            moon = None if seat < 0 else Moon(seat, MOON_CHOICES[moon_choices[j]])
             found.extend(_scoring_faults(p, block, h, number, moon, moon_invalid[i], points_off[i], points, players))
             totals = tuple(a + b for a, b in zip(running.totals, points))
-            recorded_totals = tuple(recorded_all[i]) if has_totals[i] else None
+            recorded_totals = tuple(recorded_all[j]) if has_totals[j] else None
             found.extend(check_game_so_far(table, number, recorded_totals, totals, running, names))
         else:
             result = replay_hand(table, number, hand_record(block, p, h, int(start[i]), int(pass_rows[i])), names,
@@ -130,9 +176,7 @@ def judge_game(p: TableParams, players: list[str], hands: np.ndarray, block, pla
             out.moon_seat[h] = -1 if result.moon is None else result.moon.seat
             out.moon_choice[h] = -1 if result.moon is None else MOON_CHOICES.index(result.moon.choice)
         after.append(running.totals)
-    ended_at = running.ended_at
-    totals = running.totals if ended_at is None or ended_at == len(after) else after[ended_at - 1]
-    return _finish(p, block, hands, found, totals, ended_at, running.winners, out)
+    return after
 
 
 def _finish(p, block, hands, found, totals, ended_at, winners, out) -> list[dict]:

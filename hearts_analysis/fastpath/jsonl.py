@@ -41,6 +41,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ..records.duplicates import block_digests
 from ..records.json import files as json_files, jsonl_item
 from ..records.model import DIRECTION_CODES, MOON_CODES
 from ..records.parquet import arrays as arrow
@@ -197,18 +198,19 @@ def audit_lines(task: JsonlTask, judge: Judgements, rules: Rules | None) -> list
     entries: list[Entry] = []
     run = None  # [start, stop) of the clean games since the last doubtful line
     names = None
+    keys = block_digests(block, 0, block.games) if verdict is not None and block.games else None   # once for the block
     for number, line, game in lines:
         if verdict is not None and game >= 0 and clean[game]:
             run = (game if run is None else run[0], game + 1)
             continue
         if run is not None:
-            entries.append(clean_run(block, verdict, *run))
+            entries.append(clean_run(block, verdict, *run, keys))
             run = None
         if verdict is not None and game >= 0 and verdict.judged[game]:   # faults the screen judged itself
             names = names or (block.players(), block.game_ids())
-            entries.append(screened(block, verdict, game, *names))
+            entries.append(screened(block, verdict, game, *names, keys))
             continue
         entries.extend(replayed([jsonl_item(line, f"{task.path}:{number}", rules)]))
     if run is not None:
-        entries.append(clean_run(block, verdict, *run))
+        entries.append(clean_run(block, verdict, *run, keys))
     return entries

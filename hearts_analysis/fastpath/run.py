@@ -118,7 +118,7 @@ class CleanRun:
                 hands.append(hand_audit(points[k][:n], moon))
             at += count
             i = g - self.start
-            yield audit_report(block.source(g), game_ids[g], players[g], [], hands, totals[i][:n],
+            yield audit_report(block.source(g), game_ids[g], list(players[g]), [], hands, totals[i][:n],
                                [s for s in range(n) if winners[i][s]], complete[i])
 
     def render(self) -> list[bytes]:
@@ -214,22 +214,25 @@ def audit_unit(unit: Unit, judge: Judgements, rules: Rules | None) -> list[Entry
     entries: list[Entry] = []
     at = 0
     names = (block.players(), block.game_ids()) if (judged & ~verdict.clean).any() else ([], [])
+    keys = block_digests(block, 0, block.games) if block.games else []   # once: a call costs the whole block's
     for start, stop in _runs(~verdict.clean):
         if start > at:
-            entries.append(clean_run(block, verdict, at, start))
-        entries.extend(screened(block, verdict, g, *names) if judged[g] else replayed([items[g]])[0]
+            entries.append(clean_run(block, verdict, at, start, keys))
+        entries.extend(screened(block, verdict, g, *names, keys) if judged[g] else replayed([items[g]])[0]
                        for g in range(start, stop))
         at = stop
     if at < block.games:
-        entries.append(clean_run(block, verdict, at, block.games))
+        entries.append(clean_run(block, verdict, at, block.games, keys))
     return entries
 
 
-def screened(block: Block, verdict: ScreenFindings, game: int, players: list[list[str]], game_ids: list) -> Audited:
+def screened(block: Block, verdict: ScreenFindings, game: int, players: list[list[str]], game_ids: list,
+             keys: list[tuple] | None = None) -> Audited:
     """A game the screen judged whole but found faults in (:mod:`~hearts_analysis.fastpath.findings`), reported
-    as the reference engine reports it, without reading it into a record."""
+    as the reference engine reports it, without reading it into a record. ``keys``: the block's
+    :func:`~hearts_analysis.records.duplicates.block_digests` for all its games, where the caller has them."""
     first, stop = int(block.game_hands[game]), int(block.game_hands[game + 1])
-    players = players[game]
+    players = list(players[game])
     n = len(players)
     hands = []
     for k in range(first, stop):
@@ -240,7 +243,7 @@ def screened(block: Block, verdict: ScreenFindings, game: int, players: list[lis
     report = audit_report(source, game_ids[game], players, verdict.violations[game], hands,
                           verdict.totals[game, :n].tolist(), np.flatnonzero(verdict.winners[game, :n]).tolist(),
                           bool(verdict.complete[game]))
-    return Audited(Item(source), report, block_digests(block, game, game + 1)[0])
+    return Audited(Item(source), report, keys[game] if keys is not None else block_digests(block, game, game + 1)[0])
 
 
 def reference_items(unit: Unit, block: Block, games: np.ndarray, rules: Rules | None) -> dict[int, Item] | None:
@@ -289,9 +292,13 @@ def _read(table: pa.Table, unit: Unit, first_row: int, rules: Rules | None, head
     return items
 
 
-def clean_run(block: Block, verdict: ScreenFindings, start: int, stop: int) -> CleanRun:
-    """Games ``[start, stop)`` of a screened block, all clean, as one entry."""
+def clean_run(block: Block, verdict: ScreenFindings, start: int, stop: int,
+              keys: list[tuple] | None = None) -> CleanRun:
+    """Games ``[start, stop)`` of a screened block, all clean, as one entry. ``keys``: the block's
+    :func:`~hearts_analysis.records.duplicates.block_digests` for all its games, where the caller has them (a call
+    costs about as much for one game as for the whole block)."""
     hands = int(block.game_hands[stop] - block.game_hands[start])
-    return CleanRun(stop - start, hands, block, verdict, start, stop, keys=block_digests(block, start, stop),
+    return CleanRun(stop - start, hands, block, verdict, start, stop,
+                    keys=keys[start:stop] if keys is not None else block_digests(block, start, stop),
                     sources=[block.source(g) for g in range(start, stop)],
                     hand_counts=np.diff(block.game_hands[start:stop + 1]).tolist())

@@ -41,7 +41,7 @@ from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
 from ..rules import MIN_PLAYERS, RuleError
 from .block import Block
-from .findings import game_violations, judge_game
+from .findings import continued_game, game_violations, judge_game
 from .lockstep import bits, exchange, first_leaders, fold, popcount, score, screen_play
 from .params import HOLD, STATED, TableParams, table_params
 
@@ -210,14 +210,24 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     out.moon_seat[hands] = moon_seat
     out.moon_choice[hands] = moon_choice
 
-    # games with hands the screen doubted but read whole: those hands replayed alone, the rest from the arrays
+    # games with hands the screen doubted but read whole: those hands replayed alone, the rest from the arrays;
+    # a game recorded past its end whose hands up to the end were played by the rules: those from the arrays, each
+    # later hand checked as a hand
     slow = np.flatnonzero(~judged & np.logical_and.reduceat(played | readable, first)).tolist()
     names = names or (block.players() if slow else [])
+    by_deals = bool(p.table.rules.deals_per_game)
     for g in slow:
         at, stop = int(first[g]), int(first[g] + counts[g])
         game = int(games[g])
-        out.violations[game] = judge_game(p, names[game], hands[at:stop], block, played[at:stop], start[at:stop],
-                                          pass_rows[at:stop], points_off[at:stop], moon_invalid[at:stop], out)
+        end = int(np.argmax(over[at:stop])) if over_before_last[at:stop].any() and not by_deals else -1
+        if end >= 0 and played[at:at + end + 1].all():
+            out.violations[game] = continued_game(
+                p, names[game], hands[at:stop], block, running[at:stop], end, played[at:stop], start[at:stop],
+                pass_rows[at:stop], points_off[at:stop], moon_invalid[at:stop], moon_seat[at:stop],
+                moon_choice[at:stop], out)
+        else:
+            out.violations[game] = judge_game(p, names[game], hands[at:stop], block, played[at:stop], start[at:stop],
+                                              pass_rows[at:stop], points_off[at:stop], moon_invalid[at:stop], out)
         out.judged[game] = True
         out.clean[game] = False
 
