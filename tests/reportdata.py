@@ -4,6 +4,8 @@ violations at known plays and a wrong recorded score, and unreadable records."""
 from __future__ import annotations
 
 import copy
+import html.parser
+import json
 import itertools
 import random
 from pathlib import Path
@@ -80,3 +82,40 @@ def write_pool_corpus(folder: Path, games: int, pool: list[str], seed: int = 7,
     path = folder / "club.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(pool_game(i, pool, seed, random_players)) for i in range(games)) + b"\n")
     return path
+
+
+class Page(html.parser.HTMLParser):
+    """Every element, attribute and script of a page, as the browser's parser sees them."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.text: list[str] = []
+        self._script: dict | None = None
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag == "script":
+            self._script = attrs
+            self.scripts.append((attrs, ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            attrs, body = self.scripts[-1]
+            self.scripts[-1] = (attrs, body + data)
+        else:
+            self.text.append(data)
+
+    def named(self, tag: str) -> list[dict]:
+        return [attrs for name, attrs in self.tags if name == tag]
+
+    def data(self, element_id: str):
+        return json.loads(next(body for attrs, body in self.scripts if attrs.get("id") == element_id))

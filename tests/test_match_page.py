@@ -4,7 +4,6 @@ nothing loads from the network, and the charts say what the pairs table says."""
 from __future__ import annotations
 
 import csv
-import html.parser
 import io
 import json
 import re
@@ -19,6 +18,8 @@ from hearts_analysis.reports.match import render_match_page, running_difference
 from hearts_analysis.reports.render import plotly_js
 from hearts_analysis.rules import Rules
 
+from reportdata import Page
+
 HOSTILE = "</script><script>alert(1)</script>\x1b]0;owned\x07\x00\u202e"
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -27,39 +28,6 @@ def ours(page_html: str) -> str:
     """The page without the bundled plotly.js (the package's own code, which holds a control character)."""
     assert plotly_js() in page_html
     return page_html.replace(plotly_js(), "")
-
-
-class Page(html.parser.HTMLParser):
-    """The tags, the running scripts' bodies and the JSON data blocks of a page."""
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict]] = []
-        self.scripts: list[tuple[dict, str]] = []
-        self.text: list[str] = []
-        self._script: dict | None = None
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.tags.append((tag, attrs))
-        if tag == "script":
-            self._script = attrs
-            self.scripts.append((attrs, ""))
-
-    def handle_endtag(self, tag):
-        if tag == "script":
-            self._script = None
-
-    def handle_data(self, data):
-        if self._script is not None:
-            attrs, body = self.scripts[-1]
-            self.scripts[-1] = (attrs, body + data)
-        else:
-            self.text.append(data)
-
-    def data(self, element_id: str):
-        return json.loads(next(body for attrs, body in self.scripts if attrs.get("id") == element_id))
 
 
 def invoke(*args: str, cwd: Path | None = None, monkeypatch=None):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html.parser
 import json
 import re
 from pathlib import Path
@@ -25,46 +24,9 @@ from hearts_analysis.reports.render import (BESIDE, INLINE, PLOTLY_FILE, PlotlyM
 from hearts_analysis.reports.words import card_parts, rules_in_words
 from hearts_analysis.rules import RULE_FIELDS, Rules
 
-from reportdata import ODD_NAME, PLAYERS, XSS_BREAKOUT, XSS_SCRIPT, clean_game, flawed_game, write_corpus
+from reportdata import ODD_NAME, PLAYERS, XSS_BREAKOUT, XSS_SCRIPT, Page, clean_game, flawed_game, write_corpus
 
 NONE = PlotlyMode("none")
-
-
-class Page(html.parser.HTMLParser):
-    """Every element, attribute and script of a page, as the browser's parser sees them."""
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.scripts: list[tuple[dict[str, str | None], str]] = []
-        self.text: list[str] = []
-        self._script: dict | None = None
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.tags.append((tag, attrs))
-        if tag == "script":
-            self._script = attrs
-            self.scripts.append((attrs, ""))
-
-    def handle_endtag(self, tag):
-        if tag == "script":
-            self._script = None
-
-    def handle_data(self, data):
-        if self._script is not None:
-            attrs, body = self.scripts[-1]
-            self.scripts[-1] = (attrs, body + data)
-        else:
-            self.text.append(data)
-
-    def named(self, tag: str) -> list[dict]:
-        return [attrs for name, attrs in self.tags if name == tag]
-
-    def data(self, element_id: str):
-        return json.loads(next(body for attrs, body in self.scripts if attrs.get("id") == element_id))
 
 
 @pytest.fixture(scope="module")
