@@ -320,3 +320,17 @@ def damaged(path: Path, out: Path, row_group: int = 1, column: str = "card") -> 
     data[middle:middle + 16] = bytes(16)
     out.write_bytes(bytes(data))
     return out
+
+
+def audit_reports(path, engine: str) -> list[tuple[str, object]]:
+    """Every game report of ``path`` as ``(who judged it, report)``: ``screen`` for the fast path's own
+    reports, ``reference`` for a game the reference engine replayed."""
+    from hearts_analysis.fastpath import CleanRun, audit_entries
+    found = []
+    for entry in audit_entries([path], None, engine, reports=True):
+        if isinstance(entry, CleanRun):
+            found.extend(("screen", report) for report in entry.reports())
+        else:
+            by = "screen" if entry.item.game is None and entry.report is not None else "reference"
+            found.append((by, entry.report))
+    return found

@@ -14,10 +14,9 @@ from itertools import accumulate
 
 import pytest
 
-from faults import TABLES, write_parquet_file
+from faults import TABLES, audit_reports, write_parquet_file
 from hearts_analysis.corpus_audit import game_report
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.fastpath import CleanRun, audit_entries
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
 
@@ -92,17 +91,6 @@ def continued_corpus() -> list:
     return games
 
 
-def _reports(path, engine):
-    found = []
-    for entry in audit_entries([path], None, engine, reports=True):
-        if isinstance(entry, CleanRun):
-            found.extend(("screen", report) for report in entry.reports())
-        else:
-            by = "screen" if entry.item.game is None and entry.report is not None else "reference"
-            found.append((by, entry.report))
-    return found
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     games = continued_corpus()
@@ -127,7 +115,7 @@ def test_the_corpus_covers_every_way_a_game_is_continued(corpus):
 
 def test_continued_games_report_as_the_reference_engine(corpus):
     games, path = corpus
-    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    fast, reference = audit_reports(path, "fast"), audit_reports(path, "reference")
     assert [report for _, report in fast] == [report for _, report in reference]
     assert [report["violations"] for _, report in fast] == \
         [game_report(replay_game(game), "")["violations"] for game in games]
@@ -145,7 +133,7 @@ def test_hands_up_to_the_end_come_from_the_screens_arrays(corpus, monkeypatch):
         raise AssertionError("a continued game went hand by hand through judge_game")
     monkeypatch.setattr(screen, "judge_game", refused)
     games, path = corpus
-    fast = _reports(path, "fast")
+    fast = audit_reports(path, "fast")
     assert [report["violations"] for _, report in fast] == \
         [game_report(replay_game(game), "")["violations"] for game in games]
 
@@ -155,7 +143,7 @@ def test_json_lines_of_continued_games_report_as_the_reference_engine(corpus, tm
     games, _ = corpus
     path = tmp_path / "continued.jsonl"
     write_games(games, path)
-    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    fast, reference = audit_reports(path, "fast"), audit_reports(path, "reference")
     assert [report for _, report in fast] == [report for _, report in reference]
     assert sum(bool(report["violations"]) for _, report in fast) > len(games) // 2
     assert [by for by, _ in fast] == ["screen"] * len(games)

@@ -13,10 +13,9 @@ import random
 
 import pytest
 
-from faults import MUTATIONS, TABLES, clean_games, every_violation, write_parquet_file
+from faults import MUTATIONS, TABLES, audit_reports, clean_games, every_violation, write_parquet_file
 from hearts_analysis.corpus_audit import game_report
 from hearts_analysis.engine.replay import replay_game
-from hearts_analysis.fastpath import Audited, CleanRun, audit_entries
 from hearts_analysis.rules import MOON_CHOICES
 
 
@@ -91,21 +90,10 @@ def scoring_faults(seed: int = 5) -> list:
     return games
 
 
-def _reports(path, engine):
-    found = []
-    for entry in audit_entries([path], None, engine, reports=True):
-        if isinstance(entry, CleanRun):
-            found.extend(("screen", report) for report in entry.reports())
-        else:
-            by = "screen" if entry.item.game is None and entry.report is not None else "reference"
-            found.append((by, entry.report))
-    return found
-
-
 def test_the_screen_reports_scoring_faults_as_the_reference_engine_does(tmp_path):
     games = scoring_faults()
     path = write_parquet_file(games, tmp_path / "scoring.parquet")
-    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    fast, reference = audit_reports(path, "fast"), audit_reports(path, "reference")
     assert [report for _, report in fast] == [report for _, report in reference]
     expected = [game_report(replay_game(game), "")["violations"] for game in games]
     assert [report["violations"] for _, report in fast] == expected
@@ -123,7 +111,7 @@ def test_every_mutation_reports_as_the_reference_engine(tmp_path, mutation):
     games = [game for game in every_violation() if game.game_id.endswith(mutation.__name__[1:])]
     assert games
     path = write_parquet_file(games, tmp_path / "mutated.parquet")
-    assert [r for _, r in _reports(path, "fast")] == [r for _, r in _reports(path, "reference")]
+    assert [r for _, r in audit_reports(path, "fast")] == [r for _, r in audit_reports(path, "reference")]
 
 
 PLAY_FAULTS = ["revoke", "out_of_turn", "card_not_held", "hearts_not_broken", "wrong_first_lead",
@@ -135,7 +123,7 @@ def test_games_with_play_faults_are_judged_by_the_screen_replaying_only_their_fa
              or any(game.game_id.endswith(name) for name in PLAY_FAULTS)]
     assert len(games) > 30
     path = write_parquet_file(games, tmp_path / "play.parquet")
-    fast = _reports(path, "fast")
+    fast = audit_reports(path, "fast")
     assert [r for _, r in fast] == [game_report(replay_game(game), r["source"]) for game, (_, r) in zip(games, fast)]
     faulty = [by for by, report in fast if report["violations"]]
     assert len(faulty) == len(games)
@@ -147,7 +135,7 @@ def test_json_lines_faults_are_judged_by_the_screen_too(tmp_path):
     games = scoring_faults()[:60] + [g for g in every_violation() if g.game_id.endswith("revoke")]
     path = tmp_path / "faults.jsonl"
     write_games(games, path)
-    fast, reference = _reports(path, "fast"), _reports(path, "reference")
+    fast, reference = audit_reports(path, "fast"), audit_reports(path, "reference")
     assert [r for _, r in fast] == [r for _, r in reference]
     faulty = [by for by, report in fast if report["violations"]]
     assert faulty and faulty == ["screen"] * len(faulty)
@@ -178,8 +166,8 @@ def _dropped_or_added(seed: int = 3) -> list:
 def test_a_play_dropped_or_added_replays_only_that_hand(tmp_path):
     games = _dropped_or_added()
     path = write_parquet_file(games, tmp_path / "short.parquet")
-    fast = _reports(path, "fast")
-    assert [r for _, r in fast] == [r for _, r in _reports(path, "reference")]
+    fast = audit_reports(path, "fast")
+    assert [r for _, r in fast] == [r for _, r in audit_reports(path, "reference")]
     assert [r["violations"] for _, r in fast] == [game_report(replay_game(g), "")["violations"] for g in games]
     assert all(report["violations"] for _, report in fast)
     assert [by for by, _ in fast] == ["screen"] * len(games)   # the game was not read again for the reference path
