@@ -82,3 +82,16 @@ def test_the_judge_benchmark_plays_the_deals_of_the_match(tmp_path, game_hands):
         assert (row["judge"], row["baseline"]) == (judged["hands"][0]["points"][seat],
                                                    played["hands"][0]["points"][seat])
     assert sum(r["judge"] - r["baseline"] for r in rows) / 30 == pytest.approx(doc["pairs"][0]["difference"], abs=0.006)
+
+
+def test_a_fault_in_a_seat_not_counted_is_still_counted_for_its_player(tmp_path):
+    bot = tmp_path / "crashing.py"
+    bot.write_text("class Crashing:\n    def pass_cards(self, view, legal):\n        return legal[:3]\n"
+                   "    def play(self, view, legal):\n        raise RuntimeError('no')\n")
+    result = CliRunner().invoke(app, ["match", "heuristic", f"python:{bot}:Crashing", "--seating", "one",
+                                      "--deals", "2", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    crashing = doc["players"][1]
+    assert crashing["decisions"] == 2 * 14  # its one seat's pass and plays on two deals (left, right)
+    assert crashing["crash"] == doc["fault_count"] == 2 * (3 * 13 + 4 * 13)  # every seat it sat in
