@@ -1,10 +1,12 @@
 """How strong the review's judge plays: duplicate matches against each of the simulator's bots.
 
-Deal ``k`` is played twice, with the same cards and the same random streams for every seat:
-once with the judge (:class:`~hearts_analysis.review.judge_bot.JudgeBot`, the review's default settings)
-in seat ``k % 4`` against three of the baseline bot, once with the baseline bot itself in that
-seat. Seats and pass directions (left, right, across, hold) rotate with ``k``. Standard rules,
-a moon +26 to the others, each hand on its own (totals 0).
+The games are a match of :mod:`hearts_analysis.match` in its ``one`` seating (``hearts match judge
+BASELINE --seating one``): deal ``k`` is played twice, with the same cards and the same random
+streams for every seat, once with the judge (:class:`~hearts_analysis.review.judge_bot.JudgeBot`, at
+the settings below) in one seat against three of the baseline bot, once with the baseline bot itself
+in that seat. The pass direction turns one step a deal (left, right, across, hold) and the seat one
+step a turn of the cycle (:func:`hearts_analysis.match.focus_seat`), so 16 deals pass every way from
+every seat. Standard rules, a moon +26 to the others, each hand on its own (totals 0).
 
 Reported per baseline: points per hand of the seat (judge, baseline, the paired difference with
 its standard error), QS taken, moons shot and suffered, CPU seconds per judge decision, and
@@ -28,7 +30,16 @@ decision of the seat (the judge's, then the baseline's, a pass counted as one de
 
 With ``--game-hands N`` each deal is a game of N hands (the pass cycle from the deal's direction on),
 played twice as above by the same bots (a bot that learns from the hands it has seen can show it), and
-every figure is per hand.
+every figure is per hand. A match's deal is one hand, so these games are played here, not by the match,
+on the same seats and streams (the first hand is the match's deal).
+
+``--subject BOT`` puts a simulator bot in the seat instead of the judge: ``--subject heuristic
+--baselines random`` gives, deal by deal, the points of ``hearts match heuristic random --seating one``
+with the same seed (``tests/test_match_seating_one.py``).
+
+``--dump FILE`` appends one JSON line a deal (a hand, with ``--game-hands``): ``baseline_bot`` and the
+fields of :class:`Deal` (``plays`` and ``passes``: the judge's CPU seconds a decision; ``judge_seconds``
+and ``judge_decisions``, ``baseline_seconds`` and ``baseline_decisions``: the seat's wall clock).
 """
 
 from __future__ import annotations
@@ -44,14 +55,20 @@ import random
 import time
 from dataclasses import dataclass
 from multiprocessing import Pool
+from typing import Callable
 
 from hearts_analysis.cards import QS
-from hearts_analysis.engine import replay_game
 from hearts_analysis.engine.scoring import moon_shooter
+from hearts_analysis.match import MatchConfig, bot_player, focus_seat, named, parse_player, play_deal
+from hearts_analysis.match.openspiel_player import OpenSpielBot
+from hearts_analysis.match.play import taken_masks
+from hearts_analysis.match.players import Clock
+from hearts_analysis.match.players import Timed as PlayerTimed
+from hearts_analysis.match.seating import deal_rules, deal_stream, seat_stream
 from hearts_analysis.records.model import GameRecord
 from hearts_analysis.review import Settings, review_game
-from hearts_analysis.rules import Rules
 from hearts_analysis.review.judge_bot import JudgeBot
+from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import BOT_KINDS
 from hearts_analysis.simulate.game import play_hand
 
@@ -59,32 +76,17 @@ from outside_bots import OUTSIDE_BOTS
 
 BASELINES = {**BOT_KINDS, **OUTSIDE_BOTS, "ismcts": None}
 """The opponents a judge can be measured against: the simulator's bots, and players from outside them
-(``ismcts``: OpenSpiel's, made for each deal's rules in :func:`one_deal`)."""
-DIRECTIONS = ("left", "right", "across", "hold")
+(``ismcts``: OpenSpiel's, the match's ``openspiel:ismcts:N``)."""
+STANDARD = Rules.preset("standard")
 PLAYERS = ("north", "east", "south", "west")
 
 
-class Clocked:
-    """A bot whose decisions are timed by the wall clock into ``seconds`` (the baseline in the judge's seat)."""
-
-    def __init__(self, bot, seconds: list):
-        self.bot, self.seconds = bot, seconds
-
-    def choose_pass(self, view, count):
-        started = time.perf_counter()
-        chosen = self.bot.choose_pass(view, count)
-        self.seconds.append(time.perf_counter() - started)
-        return chosen
-
-    def choose_play(self, view, legal):
-        started = time.perf_counter()
-        card = self.bot.choose_play(view, legal)
-        self.seconds.append(time.perf_counter() - started)
-        return card
+_JUDGE_CLOCK: dict[str, list[float]] = {"pass": [], "play": []}
+"""CPU seconds of the judge's unforced decisions in this process, drained by each deal (:func:`one_deal`)."""
 
 
 class Timed:
-    """The judge (or the judge for one kind of decision, the baseline for the other), timed."""
+    """The judge (or the judge for one kind of decision, the baseline for the other), its CPU time kept."""
 
     def __init__(self, judge: JudgeBot, baseline, mode: str, clock: dict):
         self.judge, self.baseline, self.mode, self.clock = judge, baseline, mode, clock
@@ -107,6 +109,34 @@ class Timed:
         return card
 
 
+@dataclass(frozen=True)
+class Subject:
+    """The maker of the player in the one seat: the judge at ``settings`` (with the baseline ``other`` for the
+    decisions ``mode`` leaves it), or the simulator's bot ``bot`` (``--subject``)."""
+
+    settings: Settings | None
+    mode: str = "all"
+    other: Callable | None = None
+    bot: str = ""
+
+    def __call__(self, rng: random.Random):
+        if self.settings is None:
+            return BASELINES[self.bot](rng)
+        other = None if self.other is None else self.other(rng)
+        return Timed(JudgeBot(random.Random(0), self.settings), other, self.mode, _JUDGE_CLOCK)
+
+
+@functools.lru_cache(maxsize=16)
+def match_config(subject: Subject, baseline: str, seed: int, simulations: int) -> MatchConfig:
+    """The match of one baseline: the subject in one seat against three of the baseline, then the baseline in
+    that seat (``hearts match SUBJECT BASELINE --seating one``); ``ismcts`` is ``openspiel:ismcts:N``."""
+    name = subject.bot or "judge"
+    against = (parse_player(f"openspiel:ismcts:{simulations}") if baseline == "ismcts"
+               else bot_player(baseline, BASELINES[baseline]))
+    players = named([bot_player(name, subject), against])
+    return MatchConfig(tuple(players), STANDARD, 4, seed, seating="one")
+
+
 @dataclass
 class Deal:
     k: int
@@ -127,52 +157,69 @@ class Deal:
     passes: list
     hand: int = 1
     """The hand of deal ``k``'s game (``--game-hands``)."""
-    judge_seconds: list = dataclasses.field(default_factory=list)
-    baseline_seconds: list = dataclasses.field(default_factory=list)
-    """Wall-clock seconds of each decision of the seat, in the judged game and in the baseline's."""
+    judge_seconds: float = 0.0
+    judge_decisions: int = 0
+    baseline_seconds: float = 0.0
+    baseline_decisions: int = 0
+    """Wall-clock seconds and decisions of the seat, in the judged game and in the baseline's (the match's
+    clocks; on the game's first hand, for the whole game)."""
 
 
-def _played(rules: Rules, k: int, seat: int, bots, seed: int, hands: int):
-    """The game of deal ``k``: ``hands`` hands in a row by the same bots; per hand ``(points, QS taken, moon
-    shot, moon suffered)`` of ``seat``."""
+def _rows(game: GameRecord, seat: int) -> list[tuple]:
+    """Per hand of ``game``: ``(points, QS taken, moon shot, moon suffered)`` of ``seat``."""
+    table = game.rules.table(4)
+    rows = []
+    for hand in game.hands:
+        taken = taken_masks(table, hand.plays)
+        shooter = moon_shooter(table, taken)
+        rows.append((hand.points[seat], bool(taken[seat] >> QS & 1), shooter == seat, shooter not in (None, seat)))
+    return rows
+
+
+def _played(rules: Rules, k: int, bots, seed: int, hands: int) -> GameRecord:
+    """The game of deal ``k`` (``--game-hands`` over 1): ``hands`` hands in a row by the same bots, the first on
+    the match's stream of the deal."""
     table = rules.table(4)
     records, totals = [], (0, 0, 0, 0)
     for h in range(hands):
-        rng = random.Random(f"{seed}:{k}" if h == 0 else f"{seed}:{k}:{h}")
+        rng = deal_stream(seed, k) if h == 0 else random.Random(f"{seed}:{k}:{h}")
         records.append(play_hand(table, h + 1, bots, rng, totals))
         totals = records[-1].totals
-    game = GameRecord(players=PLAYERS, hands=tuple(records), rules=rules, rules_spec=rules.to_spec(),
+    return GameRecord(players=PLAYERS, hands=tuple(records), rules=rules, rules_spec=rules.to_spec(),
                       game_id=f"duplicate-{seed}-{k}")
-    rows = []
-    for record, replayed in zip(records, replay_game(game).hands):
-        shooter = moon_shooter(table, list(replayed.taken))
-        rows.append((record.points[seat], bool(replayed.taken[seat] >> QS & 1), shooter == seat,
-                     shooter not in (None, seat)))
-    return game, rows
+
+
+def _games(k: int, subject: Subject, baseline: str, seed: int, hands: int, simulations: int):
+    """Deal ``k``'s two games (the subject in the seat, then the baseline) and the seat's clocks in them."""
+    if hands == 1:
+        result = play_deal(match_config(subject, baseline, seed, simulations), k)
+        return result.games, result.clocks
+    rules = deal_rules(STANDARD, 4, k)
+    seat = focus_seat(k, 4, len(STANDARD.table(4).pass_cycle))
+    make = (functools.partial(OpenSpielBot, f"ismcts:{simulations}", rules) if baseline == "ismcts"
+            else BASELINES[baseline])
+    clocks = [Clock(), Clock()]
+    games = []
+    for judged in (True, False):
+        bots = [make(seat_stream(seed, k, s)) for s in range(4)]
+        bots[seat] = PlayerTimed(subject(seat_stream(seed, k, seat)) if judged else bots[seat], clocks[not judged])
+        games.append(_played(rules, k, bots, seed, hands))
+    return games, clocks
 
 
 def one_deal(job) -> list[Deal]:
-    k, baseline, mode, seed, calibrate, settings, hands, simulations = job
-    seat = k % 4
-    cycle = [DIRECTIONS[(k // 4 + h) % 4] for h in range(4)]
-    rules = Rules.preset("standard", pass_cycle=cycle)
-    factory = BASELINES[baseline]
-    if baseline == "ismcts":
-        from hearts_analysis.match.openspiel_player import OpenSpielBot
-        factory = functools.partial(OpenSpielBot, f"ismcts:{simulations}", rules)
-    clock = {"pass": [], "play": []}
-    walls = {True: [], False: []}
-
-    def bots(judged: bool):
-        seats = [factory(random.Random(f"{seed}:{k}:{s}")) for s in range(4)]
-        if judged:
-            seats[seat] = Clocked(Timed(JudgeBot(random.Random(0), settings), seats[seat], mode, clock), walls[True])
-        else:
-            seats[seat] = Clocked(seats[seat], walls[False])
-        return seats
-
-    _, judged = _played(rules, k, seat, bots(True), seed, hands)
-    game, played = _played(rules, k, seat, bots(False), seed, hands)
+    k, baseline, mode, seed, calibrate, settings, hands, simulations, subject_bot = job
+    seat = focus_seat(k, 4, len(STANDARD.table(4).pass_cycle))
+    rules = deal_rules(STANDARD, 4, k)
+    other = None
+    if mode != "all":
+        other = BASELINES[baseline]
+    subject = Subject(None, bot=subject_bot) if subject_bot else Subject(settings, mode, other)
+    for times in _JUDGE_CLOCK.values():
+        times.clear()
+    (judged_game, game), clocks = _games(k, subject, baseline, seed, hands, simulations)
+    clock = {kind: list(times) for kind, times in _JUDGE_CLOCK.items()}
+    judged, played = _rows(judged_game, seat), _rows(game, seat)
     claimed: list = [None] * hands
     flagged: list = [None] * hands
     if calibrate:
@@ -180,9 +227,11 @@ def one_deal(job) -> list[Deal]:
                      if mode == "all" or (d.kind == "pass") == (mode == "passes")]
         claimed = [sum(d.cost for d in decisions if d.hand == h + 1) for h in range(hands)]
         flagged = [sum(d.cost for d in decisions if d.hand == h + 1 and d.category) for h in range(hands)]
-    return [Deal(k, seat, cycle[h % 4], j[0], b[0], j[1], b[1], j[2], b[2], j[3], b[3], claimed[h], flagged[h],
-                 clock["play"] if h == 0 else [], clock["pass"] if h == 0 else [], h + 1,
-                 walls[True] if h == 0 else [], walls[False] if h == 0 else [])
+    table = rules.table(4)
+    return [Deal(k, seat, table.pass_direction(h + 1), j[0], b[0], j[1], b[1], j[2], b[2], j[3], b[3], claimed[h],
+                 flagged[h], clock["play"] if h == 0 else [], clock["pass"] if h == 0 else [], h + 1,
+                 *((clocks[0].seconds, clocks[0].decisions, clocks[1].seconds, clocks[1].decisions) if h == 0
+                   else (0.0, 0, 0.0, 0)))
             for h, (j, b) in enumerate(zip(judged, played))]
 
 
@@ -218,8 +267,8 @@ def report(baseline: str, deals: list[Deal], mode: str) -> str:
              f"{sum(d.judge_shot for d in deals)} / {sum(d.baseline_shot for d in deals)}",
              f"{sum(d.judge_suffered for d in deals)} / {sum(d.baseline_suffered for d in deals)}",
              f"{1000 * sum(plays) / len(plays):.0f}" if plays else "-",
-             f"{1000 * sum(passes) / len(passes):.0f}" if passes else "-", _ms(deals, "judge_seconds"),
-             _ms(deals, "baseline_seconds")]
+             f"{1000 * sum(passes) / len(passes):.0f}" if passes else "-", _ms(deals, "judge"),
+             _ms(deals, "baseline")]
     if deals[0].claimed is not None:
         claimed = [d.claimed for d in deals]
         ratio, ratio_se = calibration(claimed, [d.baseline - d.judge for d in deals])
@@ -232,9 +281,9 @@ def report(baseline: str, deals: list[Deal], mode: str) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _ms(deals: list[Deal], name: str) -> str:
-    seconds = [t for d in deals for t in getattr(d, name)]
-    return f"{1000 * sum(seconds) / len(seconds):.0f}" if seconds else "-"
+def _ms(deals: list[Deal], who: str) -> str:
+    decisions = sum(getattr(d, f"{who}_decisions") for d in deals)
+    return f"{1000 * sum(getattr(d, f'{who}_seconds') for d in deals) / decisions:.0f}" if decisions else "-"
 
 
 HEADER = ("| baseline | judge plays | hands | judge pts/hand | baseline pts/hand | judge minus baseline | fewer "
@@ -265,6 +314,9 @@ def main() -> None:
                         help="the judge makes every decision, or only its plays, or only its passes")
     parser.add_argument("--ismcts-simulations", type=int, default=2000, metavar="N",
                         help="simulations a card of the ismcts baseline (OpenSpiel's ISMCTS; default 2000)")
+    parser.add_argument("--subject", default=None, choices=sorted(BOT_KINDS),
+                        help="measure this simulator bot in the seat instead of the judge (with --mode all; "
+                             "to check the benchmark against hearts match --seating one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
@@ -295,6 +347,9 @@ def main() -> None:
         parser.exit(2, f"--baselines: unknown {', '.join(unknown)} (known: {', '.join(BASELINES)})\n")
     if "ismcts" in chosen and importlib.util.find_spec("pyspiel") is None:
         parser.exit(2, "--baselines ismcts: OpenSpiel is not installed: pip install 'hearts-analysis[bench]'\n")
+    if args.mode != "all" and ("ismcts" in chosen or args.subject):
+        parser.exit(2, "--mode plays|passes: the judge's other decisions are the baseline's, a bot of the simulator "
+                       "or classic (not ismcts, nor with --subject)\n")
     if args.ismcts_simulations < 1:
         parser.exit(2, "--ismcts-simulations: at least 1\n")
     settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
@@ -317,8 +372,8 @@ def main() -> None:
     print("|" + "---|" * (14 + 4 * calibrate))
     started = time.perf_counter()
     for baseline in chosen:
-        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings, args.game_hands, args.ismcts_simulations)
-                for k in range(args.hands)]
+        jobs = [(k, baseline, args.mode, args.seed, calibrate, settings, args.game_hands, args.ismcts_simulations,
+                 args.subject) for k in range(args.hands)]
         if args.workers > 1:
             with Pool(args.workers) as pool:
                 games = pool.map(one_deal, jobs, chunksize=4)

@@ -34,6 +34,11 @@ from .progress import progress
 PAGE_SUFFIXES = (".html", ".htm")
 
 
+class Seating(str, Enum):
+    alternate = "alternate"
+    one = "one"
+
+
 class Fallback(str, Enum):
     heuristic = "heuristic"
     random = "random"
@@ -55,6 +60,11 @@ def match(
     set_: Optional[list[str]] = SET_OPTION,
     seats: int = typer.Option(4, "--players", "-p", min=MIN_PLAYERS, max=MAX_PLAYERS,
                               help="Seats at the table (3-7)."),
+    seating: Seating = typer.Option(Seating.alternate, "--seating",
+                                    help="alternate: the players alternate round the table, every player in "
+                                         "every seat; one (two players): the first in one seat against the "
+                                         "second in the others, then the second in that seat, the seat "
+                                         "turning each pass cycle; the pair is that seat's two hands."),
     workers: int = typer.Option(1, "--workers", "-w", min=1, help="Processes to play in (at most one per CPU)."),
     timeout: float = typer.Option(10.0, "--timeout", min=0.001, metavar="SECONDS",
                                   help="Seconds a bot of python: or exe: may take for a decision; a later "
@@ -83,6 +93,9 @@ def match(
 
     Example: hearts match random heuristic --deals 500 --page match.html
 
+    Example (one heuristic against three random bots, then random in its seat):
+    hearts match heuristic random --seating one --deals 1000 --workers 2
+
     Example (OpenSpiel's ISMCTS; pip install 'hearts-analysis[bench]'):
     hearts match heuristic openspiel:ismcts:500 --rules openspiel --deals 20
     """
@@ -107,7 +120,10 @@ def match(
         check_table(specs, chosen, seats)
     except PlayerError as error:
         raise fail(str(error))
-    config = MatchConfig(specs, chosen, seats, seed, timeout, fallback.value, records=output is not None)
+    if seating is Seating.one and len(specs) != 2:
+        raise fail(f"--seating one: one player against another; {counted(len(specs), 'player')} given")
+    config = MatchConfig(specs, chosen, seats, seed, timeout, fallback.value, records=output is not None,
+                         seating=seating.value)
     tally = Tally([s.name for s in specs])
     started = time.perf_counter()
     with progress("playing", total_hands=deals * len(specs)) as bar:
@@ -127,7 +143,8 @@ def match(
     doc = tally.summary()
     if page is not None:
         settings = {"deals": deals, "seed": seed, "rules": rules or "standard", "set": " ".join(set_ or ()) or None,
-                    "players at the table": seats, "timeout (seconds)": timeout, "fallback": fallback.value,
+                    "players at the table": seats,
+                    "seating": seating.value, "timeout (seconds)": timeout, "fallback": fallback.value,
                     "players": " ".join(shlex.quote(text) for text in player)}
         from ..reports.match import write_match_page  # plotly and jinja2, loaded only when a page is written
         try:

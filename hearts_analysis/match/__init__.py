@@ -15,6 +15,17 @@ pair the players deal by deal (:mod:`.results`).
 (20, 40, [80, 80])
 >>> doc["pairs"][0]["difference"] > 0  # random takes more points than heuristic
 True
+
+In the ``one`` seating (:mod:`.seating`) the first player sits in one seat against the second in the
+others, then the second in that seat: each deal counts one hand a player, of that seat.
+
+>>> config = MatchConfig(players_of(["heuristic", "random"]), Rules.preset("standard"), seed=3, seating="one")
+>>> tally = Tally(["heuristic", "random"])
+>>> for deal in run_match(config, 20):
+...     tally.add(deal)
+>>> doc = tally.summary()
+>>> doc["hands"], [p["hands"] for p in doc["players"]], doc["pairs"][0]["difference"] < 0
+(40, [20, 20], True)
 """
 
 from __future__ import annotations
@@ -24,14 +35,15 @@ from typing import Callable, Iterator
 from ..executor import Task, open_executor, ordered
 from .exe import ExeBot, Fault
 from .play import DealResult, MatchConfig, close_rosters, play_deal, play_deals
-from .players import PlayerError, PlayerSpec, check_player, check_table, named, parse_player
+from .players import PlayerError, PlayerSpec, bot_player, check_player, check_table, named, parse_player
 from .results import Tally, csv_text, text
-from .seating import deal_rules, rotations
+from .seating import SEATINGS, deal_rules, focus_seat, one_against_rest, rotations
 from .view import seat_view
 
-__all__ = ["DealResult", "ExeBot", "Fault", "MatchConfig", "PlayerError", "PlayerSpec", "Tally", "check_player", "check_table",
-           "csv_text", "deal_rules", "named", "parse_player", "play_deal", "players_of", "rotations", "run_match",
-           "seat_view", "text"]
+__all__ = ["DealResult", "ExeBot", "Fault", "MatchConfig", "PlayerError", "PlayerSpec", "SEATINGS", "Tally",
+           "bot_player", "check_player", "check_table", "csv_text", "deal_rules", "focus_seat", "named",
+           "one_against_rest", "parse_player", "play_deal", "players_of", "rotations", "run_match", "seat_view",
+           "text"]
 
 CHUNK = 10
 """Deals in one worker's task: small enough for a steady progress display, large enough to cost nothing."""

@@ -1,5 +1,8 @@
 """Playing the deals of a match: each deal once per rotation of the players (:mod:`.seating`).
 
+In the ``one`` seating a deal's result counts the one seat only: each player's points, QS, moon
+and decisions there, the other seats' hands being the table it plays against.
+
 :func:`play_deals` plays deals ``start`` to ``stop`` in this process (a worker's task); the
 players' programs are started once per process and kept for the next task.
 """
@@ -16,7 +19,7 @@ from ..records.model import GameRecord
 from ..rules import Rules, Table
 from ..simulate.game import play_hand
 from .players import Clock, PlayerSpec, Roster, Where
-from .seating import deal_rules, deal_stream, rotations, seat_stream
+from .seating import SEATINGS, deal_rules, deal_stream, focus_seat, one_against_rest, rotations, seat_stream
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,14 @@ class MatchConfig:
     fallback: str = "heuristic"
     records: bool = True
     """Keep each game's record (for ``-o``)."""
+    seating: str = "alternate"
+    """``alternate`` or ``one`` (:data:`.seating.SEATINGS`; two players)."""
+
+    def __post_init__(self):
+        if self.seating not in SEATINGS:
+            raise ValueError(f"unknown seating {self.seating!r} (known: {', '.join(SEATINGS)})")
+        if self.seating == "one" and len(self.players) != 2:
+            raise ValueError(f"the seating one is for two players (one against the rest), not {len(self.players)}")
 
 
 @dataclass
@@ -93,27 +104,36 @@ def play_deal(config: MatchConfig, k: int) -> DealResult:
     table, spec = _table(rules, n)
     result = DealResult(k, [0] * m, [0] * m, [0] * m, [0] * m, [Clock() for _ in range(m)])
     zero = (0,) * n
-    for r, seating in enumerate(rotations(m, n)):
+    rest = [Clock() for _ in range(m)]  # the decisions of the seats not counted: only their faults count
+    if config.seating == "one":
+        cycle = len(config.rules.table(n).pass_cycle)
+        seatings, counted = one_against_rest(n, k, cycle, m), focus_seat(k, n, cycle)
+    else:
+        seatings, counted = rotations(m, n), None
+    for r, seating in enumerate(seatings):
         names = tuple(players[i].name for i in seating)
         game_id = f"match-{seed}-{k + 1}-{r + 1}"
         bots = []
         for seat, player in enumerate(seating):
             where = Where(players[player].name, k + 1, r + 1, game_id, rules, names)
+            clock = result.clocks[player] if counted in (None, seat) else rest[player]
             bots.append(team.seat_bot(player, seat, seat_stream(seed, k, seat),
-                                      f"{seed}:{k}:{seat}:fallback", result.clocks[player],
-                                      result.faults, where))
+                                      f"{seed}:{k}:{seat}:fallback", clock, result.faults, where))
         hand = play_hand(table, 1, bots, deal_stream(seed, k), zero)
         taken = taken_masks(table, hand.plays)
         shooter = moon_shooter(table, taken)
         for seat, player in enumerate(seating):
-            result.points[player] += hand.points[seat]
-            result.seats[player] += 1
-            result.queens[player] += taken[seat] >> QS & 1
-        if shooter is not None:
+            if counted in (None, seat):
+                result.points[player] += hand.points[seat]
+                result.seats[player] += 1
+                result.queens[player] += taken[seat] >> QS & 1
+        if shooter is not None and counted in (None, shooter):
             result.moons[seating[shooter]] += 1
         if config.records:
             result.games.append(GameRecord(players=names, hands=(hand,), rules=rules, rules_spec=spec,
                                            game_id=game_id))
+    for clock, other in zip(result.clocks, rest):
+        clock.add(Clock(faults=other.faults, fallback=other.fallback))
     return result
 
 

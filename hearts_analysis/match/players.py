@@ -60,10 +60,25 @@ class PlayerSpec:
     text: str
     """As given on the command line."""
     kind: str
-    """``builtin``, ``python``, ``exe`` or ``openspiel``."""
+    """``builtin``, ``python``, ``exe``, ``openspiel``, or ``bot`` (:func:`bot_player`, from a library)."""
     target: str
     name: str = ""
     """The player's name in the results and the records (the text, made unique)."""
+    make: Callable[[random.Random], Any] | None = None
+    """A ``bot`` player's maker: the seat's stream in, a bot of the simulator's protocol out."""
+
+
+def bot_player(name: str, make: Callable[[random.Random], Any]) -> PlayerSpec:
+    """A player from a library: ``make(rng)`` gives a bot of the simulator's protocol (``choose_pass(view,
+    count)``, ``choose_play(view, legal)`` on the seat's :class:`~hearts_analysis.simulate.knowledge.SeatView`),
+    trusted and timed as a built-in bot is. ``make`` must pickle for ``workers`` (a class, a module's
+    function, a :func:`functools.partial` of them) and hash (the match keeps a process's players by it).
+
+    >>> from hearts_analysis.simulate.bots import HeuristicBot
+    >>> bot_player("mine", HeuristicBot).kind
+    'bot'
+    """
+    return PlayerSpec(name, "bot", name, name, make)
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -104,7 +119,8 @@ def named(specs: list[PlayerSpec]) -> list[PlayerSpec]:
     for spec in specs:
         seen[spec.text] = seen.get(spec.text, 0) + 1
         count = seen[spec.text]
-        out.append(PlayerSpec(spec.text, spec.kind, spec.target, spec.text if count == 1 else f"{spec.text}#{count}"))
+        out.append(PlayerSpec(spec.text, spec.kind, spec.target, spec.text if count == 1 else f"{spec.text}#{count}",
+                              spec.make))
     return out
 
 
@@ -311,6 +327,8 @@ class Roster:
         spec = self.specs[player]
         if spec.kind == "builtin":
             return Timed(BUILTIN[spec.target](rng), clock)
+        if spec.kind == "bot":
+            return Timed(spec.make(rng), clock)
         fallback = BUILTIN[self.fallback](random.Random(fallback_seed))
         if spec.kind == "python":
             cls = self.classes[player]

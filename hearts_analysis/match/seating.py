@@ -9,6 +9,16 @@ same cards. Two players alternate round the table:
 >>> rotations(3, 3)
 [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
+The other seating, ``one`` (:data:`SEATINGS`), puts player 0 in one seat against player 1 in
+every other seat, then player 1 in every seat: the pair is the two hands of that one seat. The
+seat turns one step every time the pass cycle comes round, so over ``seats`` turns of the cycle
+every seat passes every way (as ``benchmarks/judge_strength.py`` measures the judge):
+
+>>> one_against_rest(4, 4, 4)
+[(1, 0, 1, 1), (1, 1, 1, 1)]
+>>> [focus_seat(k, 4, 4) for k in range(0, 20, 4)]
+[0, 1, 2, 3, 0]
+
 The deal and its pass direction come from the stream ``"SEED:k"``, and the bot in seat ``s``
 from ``"SEED:k:s"`` whoever sits there (as ``benchmarks/judge_strength.py`` seeds its deals).
 The pass cycle turns one step a deal, so the deals of a match pass every way in turn:
@@ -26,9 +36,29 @@ from functools import lru_cache
 from ..rules import Rules
 
 
+SEATINGS = ("alternate", "one")
+"""``alternate``: every player in every seat (:func:`rotations`, the default); ``one``: player 0 in one seat
+against player 1 in the others, then player 1 in that seat (:func:`one_against_rest`; two players)."""
+
+
 def rotations(players: int, seats: int) -> list[tuple[int, ...]]:
     """The seatings of one deal: per rotation, the player index in each seat."""
     return [tuple((seat + r) % players for seat in range(seats)) for r in range(players)]
+
+
+def focus_seat(k: int, seats: int, cycle: int) -> int:
+    """The one seat of deal ``k`` in the ``one`` seating: one step on each time a pass cycle of ``cycle``
+    directions comes round."""
+    return k // max(1, cycle) % seats
+
+
+def one_against_rest(seats: int, k: int, cycle: int, players: int = 2) -> list[tuple[int, ...]]:
+    """The seatings of deal ``k`` in the ``one`` seating: player 0 in :func:`focus_seat` and player 1 in the
+    others, then player 1 in every seat."""
+    if players != 2:
+        raise ValueError(f"the one-against-the-rest seating is for two players, not {players}")
+    seat = focus_seat(k, seats, cycle)
+    return [tuple(0 if s == seat else 1 for s in range(seats)), (1,) * seats]
 
 
 @lru_cache(maxsize=64)
