@@ -44,7 +44,7 @@ from ..engine.replay import (Running, check_game_so_far, game_over_early, moon_r
                              replay_hand, seat_phrase, totals_mismatch)
 from ..engine.scoring import Moon
 from ..records.model import HandRecord
-from ..rules import MOON_CHOICES, PASS_DIRECTIONS
+from ..rules import MOON_CHOICES, PASS_DIRECTIONS, winners
 from ..violations import Code, Violation
 from .params import TableParams
 
@@ -139,7 +139,7 @@ def continued_game(p: TableParams, players: list[str], hands: np.ndarray, block,
     totals = tuple(running[end].tolist())
     state = Running(n)
     state.totals, state.deviation, state.ended_at = totals, deviation, end + 1
-    state.winners = tuple(seat for seat, total in enumerate(totals) if total == min(totals))
+    state.winners = winners(totals)
     _check_hands(p, players, hands, block, played, start, pass_rows, points_off, moon_invalid, out, end + 1, state,
                  found)
     return _finish(p, block, hands, found, totals, end + 1, state.winners, out)
