@@ -1,7 +1,8 @@
 """Where the review's claimed costs come from, and which of them come true against the real players.
 
-The hands are those of ``benchmarks/judge_strength.py`` played by the baseline bot in every seat
-(deal ``k``, seat ``k % 4``, directions rotating). The seat's decisions are reviewed at the given
+The hands are played by the baseline bot in every seat on the streams ``judge_strength.py`` seeds
+(deal ``k``, seat ``k % 4``, the direction turning every four deals; the benchmark's own schedule now
+turns the direction every deal, so the two no longer play the same seat of a deal). The seat's decisions are reviewed at the given
 settings; then each decision whose named best differs from the choice is replayed **alone**: the
 same deal and random streams, the seat plays the named best at that one decision and the baseline
 bot's choice everywhere else. The points that single change saves against the real players
