@@ -95,7 +95,7 @@ def test_the_review_cost_per_decision_is_a_leak_when_it_is_beyond_luck(tmp_path)
                            input=b"".join(dumps_game(g) + b"\n" for g in games))
     assert result.exit_code == 0, result.output
     # the overall cost is split by situation and counted there, not twice
-    assert f"leak: p01: review_first_trick_cost" in result.stdout and f"leak: p01: {REVIEW_STAT}" not in result.stdout
+    assert "leak: p01: review_first_trick_cost" in result.stdout and f"leak: p01: {REVIEW_STAT}" not in result.stdout
     rows = tally.leak_rows(costs)
     assert not any(row["counted"] for row in rows if row["statistic"] == REVIEW_STAT)
     play = {row["player"]: row for row in rows if row["statistic"] == "review_other_play_cost"}

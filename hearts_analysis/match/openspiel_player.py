@@ -35,7 +35,7 @@ import random
 from typing import Any, Callable
 
 from ..cards import card_name, parse_card
-from ..interop.openspiel_history import (CARDS, DIRECTION_ACTION, PASS_CARDS, PLAYERS, card_from_openspiel,
+from ..interop.openspiel_history import (CARDS, DIRECTION_ACTION, PLAYERS, card_from_openspiel,
                                          game_string, openspiel_card, parameters_for)
 from ..records.model import HandRecord
 from ..rules import Rules

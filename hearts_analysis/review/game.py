@@ -194,7 +194,6 @@ def review_hand(start: HandStart, seats: frozenset[int], settings: Settings) -> 
                                          settings))
     held = list(start.held)
     state = HandState(table, held, HandState.first_leader_for(table, held, start.dealer))
-    offset = table.pass_offset(direction)
     first_leader = state.leader
     shown: tuple[Mask, ...] = (0,) * table.players
     for index, (seat, card) in enumerate(start.plays):
