@@ -6,7 +6,7 @@
 A fresh install has no compiled kernel on disk; an empty ``NUMBA_CACHE_DIR`` (a temporary folder)
 stands for it. ``--breakdown`` lists every function numba compiles for the advice, with its own
 compile time (``self``, its callees' compiles taken out) and the time with the callees it compiled.
-``--warm-up`` first runs the background warm-up to its end (``hearts_analysis.kernel.warmup``), as
+``--warm-up`` first runs the background warm-up to its end (``hearts_analysis.review.warmup``), as
 a first ``hearts report examples/`` would have, then times the advise.
 """
 
@@ -37,7 +37,7 @@ def cold_then_warm(warm_up: bool) -> None:
         environment = dict(os.environ, NUMBA_CACHE_DIR=cache, HEARTS_NO_WARMUP="1")
         if warm_up:
             started = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "hearts_analysis.kernel.warmup", "--now"], env=environment,
+            subprocess.run([sys.executable, "-m", "hearts_analysis.review.warmup", "--now"], env=environment,
                            check=True)
             print(f"warm-up (background, run here to its end): {time.perf_counter() - started:.1f} s")
         for name in ("first", "second"):

@@ -2,7 +2,7 @@
 
 numba compiles a function at its first call and keeps the machine code in its disk cache
 (``__pycache__`` beside the module, or under ``NUMBA_CACHE_DIR``). A fresh install has none, so
-its first review or advice compiles the kernel first (about 30 s, once). Two things help:
+its first review or advice compiles the kernel first (about two minutes on an idle 2-core machine, once). Two things help:
 
 - the first ``hearts`` command of any kind starts a background process that compiles the kernel
   while the user does something else (:mod:`hearts_analysis.review.warmup`), at most once: a marker

@@ -25,8 +25,8 @@ from typing import Callable
 
 from ..kernel import warmup as kernel_warmup
 
-COMPILE_NOTICE = "compiling the review's kernel, once after install (about 30 s)…"
-WAIT_NOTICE = "waiting for the review's kernel, compiling in the background once after install (about 30 s)…"
+COMPILE_NOTICE = "compiling the review's kernel, once after install (about two minutes)…"
+WAIT_NOTICE = "waiting for the review's kernel, compiling in the background once after install (about two minutes)…"
 
 _HAND = "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S"
 
