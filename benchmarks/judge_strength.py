@@ -50,7 +50,6 @@ import dataclasses
 import functools
 import importlib.util
 import json
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -63,6 +62,7 @@ from hearts_analysis.match import MatchConfig, bot_player, focus_seat, named, pa
 from hearts_analysis.match.openspiel_player import OpenSpielBot
 from hearts_analysis.match.play import taken_masks
 from hearts_analysis.match.players import Clock
+from hearts_analysis.match.results import mean_se
 from hearts_analysis.match.players import Timed as PlayerTimed
 from hearts_analysis.match.seating import deal_rules, deal_stream, seat_stream
 from hearts_analysis.records.model import GameRecord
@@ -235,13 +235,6 @@ def one_deal(job) -> list[Deal]:
             for h, (j, b) in enumerate(zip(judged, played))]
 
 
-def _mean_se(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else float("nan")
-    return mean, math.sqrt(var / n)
-
-
 def calibration(claimed: list[float], saved: list[float]) -> tuple[float, float]:
     """Sum of the points saved over the sum of the costs claimed, and its standard error (delta method)."""
     n = len(claimed)
@@ -250,13 +243,13 @@ def calibration(claimed: list[float], saved: list[float]) -> tuple[float, float]
         return float("nan"), float("nan")
     ratio = sum(saved) / sum(claimed)
     residual = [s - ratio * c for s, c in zip(saved, claimed)]
-    _, se = _mean_se(residual)
+    _, se = mean_se(residual)
     return ratio, se / mean_claimed
 
 
 def report(baseline: str, deals: list[Deal], mode: str) -> str:
     n = len(deals)
-    diff, se = _mean_se([d.judge - d.baseline for d in deals])
+    diff, se = mean_se([d.judge - d.baseline for d in deals])
     judge = sum(d.judge for d in deals) / n
     base = sum(d.baseline for d in deals) / n
     plays = [t for d in deals for t in d.plays]

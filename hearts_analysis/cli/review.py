@@ -48,7 +48,8 @@ LEVEL_WORDS = {"corpus": "Reviewed at the corpus level: quick, it flags less (--
 
 
 def decision_line(d: dict) -> str:
-    from ..review.report import cards_text, cost_words, line_words, options_words
+    from ..reports.words import cost_words
+    from ..review.report import cards_text, line_words, options_words
     where = f"hand {d['hand']} " + ("pass" if d["trick"] is None else f"trick {d['trick']}")
     verdict = f"cost {cost_words(d)}" + (f", {d['class']}" if d["class"] else
                                                            ", unclear" if d.get("unclear") else "")

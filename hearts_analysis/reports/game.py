@@ -34,7 +34,7 @@ from ..violations import CATALOGUE, Code, Violation
 from . import charts
 from .extras import GameExtras, game_extras
 from .render import INLINE, PlotlyMode, figure_data, render_page, write_page
-from .words import display_order, joined, ordinal, preset_note, rules_in_words
+from .words import cost_words, display_order, joined, ordinal, preset_note, rules_in_words
 
 if TYPE_CHECKING:
     from ..review import Settings
@@ -311,10 +311,8 @@ def _decision_hover(d: dict[str, Any], players: list[str]) -> str:
     verb = "passed" if d.get("kind") == "pass" else "played"
     text = f"{where}: {players[d['seat']]} {verb} {played}, cost {d['cost']:.1f}"
     if d.get("class"):
-        if "margin" in d:     # only a reviewed game draws this: its review is loaded already
-            from ..review.report import cost_words
-            text = f"{where}: {players[d['seat']]} {verb} {played}, cost {cost_words(d)}"
-        return text + f" ({d['class']}; better {best})"
+        shown = cost_words(d) if "margin" in d else f"{d['cost']:.1f}"
+        return f"{where}: {players[d['seat']]} {verb} {played}, cost {shown} ({d['class']}; better {best})"
     if d.get("unclear"):
         return text + f" \u00b1 {d.get('margin', 0.0):.1f}: unclear, counted in no class (better {best}?)"
     return text

@@ -76,28 +76,24 @@ def pair_figure(a: str, b: str, values: list[float]) -> dict[str, Any]:
     return figure_data(fig)
 
 
-def _safe(name: str) -> str:
-    return terminal_safe(name)
-
-
 def match_context(tally: Tally, settings: Mapping[str, Any] | None = None,
                   doc: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the template shows; ``doc`` is ``tally.summary()`` when the caller has it already (the rating of a
     long match takes a few seconds)."""
     doc = tally.summary() if doc is None else doc
-    players = [{**p, "name": _safe(p["player"])} for p in doc["players"]]
+    players = [{**p, "name": terminal_safe(p["player"])} for p in doc["players"]]
     pairs, figures = [], []
     index = {name: i for i, name in enumerate(tally.names)}
     for number, q in enumerate(doc["pairs"]):
         a, b = index[q["a"]], index[q["b"]]
-        row = {**q, "name_a": _safe(q["a"]), "name_b": _safe(q["b"]),
+        row = {**q, "name_a": terminal_safe(q["a"]), "name_b": terminal_safe(q["b"]),
                "significant": q["ci95"][0] is not None and (q["ci95"][0] > 0 or q["ci95"][1] < 0)}
         pairs.append(row)
         if number < CHARTED_PAIRS and tally.deals:
             figures.append({"id": f"fig-pair-{number + 1}", "a": row["name_a"], "b": row["name_b"],
                             "figure": pair_figure(row["name_a"], row["name_b"], tally.paired(a, b))})
-    faults = [{key: _safe(str(value)) for key, value in f.items()} for f in doc["faults"][:FAULTS_SHOWN]]
-    shown_settings = [(_safe(str(key)), _safe(str(value))) for key, value in (settings or {}).items()]
+    faults = [{key: terminal_safe(str(value)) for key, value in f.items()} for f in doc["faults"][:FAULTS_SHOWN]]
+    shown_settings = [(terminal_safe(str(key)), terminal_safe(str(value))) for key, value in (settings or {}).items()]
     return {
         "title": "Duplicate match",
         "subtitle": f"{counted(doc['deals'], 'deal')}, {counted(doc['hands'], 'hand')}, "

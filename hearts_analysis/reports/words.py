@@ -125,3 +125,20 @@ def card_parts(text: str) -> dict[str, str] | None:
     symbol, suit = _SUIT_WORDS[suit_of(card)]
     return {"name": name, "rank": "10" if name[0] == "T" else name[0], "symbol": symbol, "suit": name[1],
             "label": f"{_RANK_WORDS[rank_of(card)]} of {suit}"}
+
+
+def cost_words(d: dict) -> str:
+    """A decision's cost as shown: ``4.2 ± 0.6``, or both models' figures (``6.8-13.7``) where the
+    second model, which confirms a flag, finds a cost outside the first one's margin. The first is the
+    cost its reason adds up to.
+
+    >>> cost_words({"cost": 4.2, "margin": 0.6, "other_cost": 4.5})
+    '4.2 ± 0.6'
+    >>> cost_words({"cost": 13.7, "margin": 1.1, "other_cost": 6.8})
+    '6.8-13.7 (two models)'
+    """
+    cost, margin, other = d["cost"], d["margin"], d.get("other_cost")
+    if other is None or abs(other - cost) <= margin:
+        return f"{cost:.1f} \u00b1 {margin:.1f}"
+    low, high = sorted((cost, other))
+    return f"{low:.1f}-{high:.1f} (two models)"

@@ -77,7 +77,8 @@ def queen_holders(state: HandState, seat: int) -> tuple[int, ...]:
     else every other seat that has not shown a void in spades."""
     if (state.played | state.hands[seat]) >> QS & 1:
         return ()
-    return tuple(s for s in range(state.players) if s != seat and not state.voids[s] & SUIT_MASKS[SPADES])
+    void = shown_void(state, SPADES, seat)
+    return tuple(s for s in range(state.players) if s != seat and s not in void)
 
 
 def winning_leads(state: HandState, seat: int, hand: Mask | None = None) -> tuple[int, ...]:

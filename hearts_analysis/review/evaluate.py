@@ -428,6 +428,12 @@ RUNNER_MODEL = "strong"
 one that runs."""
 
 
+def _with_runner(players: tuple[str, ...], runner: int | None) -> tuple[str, ...]:
+    """``players`` (a rollout player's name per seat) with a seat read as running playing :data:`RUNNER_MODEL`."""
+    return players if runner is None else tuple(RUNNER_MODEL if s == runner else name
+                                                 for s, name in enumerate(players))
+
+
 def own_player(settings: Settings, model: str, at_play: bool) -> int:
     """The kernel's player of the judged seat's own later plays: :attr:`Settings.own_model` (``model`` where
     that is ``None``), looking ahead at a play when :attr:`Settings.look_ahead` says so."""
@@ -475,7 +481,7 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
                                                                   table.plays))
         name = model or settings.model
         if runner is not None:
-            players = [RUNNER_MODEL if s == runner else name for s in range(state.players)]
+            players = _with_runner((name,) * state.players, runner)
             return play_out(state, hands, cards, settings.exact_tricks,
                             opponents.table_model(players, own_player(settings, name, True), seat).plays)
         return play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, name, seat, at_play=True).plays)
@@ -496,9 +502,7 @@ def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: i
     rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(deals).tobytes()))
     own = own_player(settings, settings.model, at_play)
     for players, lanes in opponents.tables(logs, seat, settings.identify, rng):
-        if runner is not None:
-            players = tuple(RUNNER_MODEL if s == runner else name for s, name in enumerate(players))
-        part = run(opponents.table_model(players, own, seat), lanes)
+        part = run(opponents.table_model(_with_runner(players, runner), own, seat), lanes)
         points[:, lanes], taken[:, lanes] = part.points, part.taken
     return Outcomes(points, taken)
 

@@ -146,23 +146,6 @@ def cards_text(cards: str | list[str]) -> str:
     return cards if isinstance(cards, str) else " ".join(cards)
 
 
-def cost_words(d: dict) -> str:
-    """A decision's cost as shown: ``4.2 ± 0.6``, or both models' figures (``6.8-13.7``) where the
-    second model, which confirms a flag, finds a cost outside the first one's margin. The first is the
-    cost its reason adds up to.
-
-    >>> cost_words({"cost": 4.2, "margin": 0.6, "other_cost": 4.5})
-    '4.2 ± 0.6'
-    >>> cost_words({"cost": 13.7, "margin": 1.1, "other_cost": 6.8})
-    '6.8-13.7 (two models)'
-    """
-    cost, margin, other = d["cost"], d["margin"], d.get("other_cost")
-    if other is None or abs(other - cost) <= margin:
-        return f"{cost:.1f} \u00b1 {margin:.1f}"
-    low, high = sorted((cost, other))
-    return f"{low:.1f}-{high:.1f} (two models)"
-
-
 def option_cards(d: dict, option: dict) -> str:
     """An option's cards as text: a pass's cards spaced, a card with the equal cards merged into it joined
     (``KS/AS``).
