@@ -63,7 +63,7 @@ from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Ma
 from ..engine.replay import HandResult
 from ..engine.scoring import moon_points
 from ..records.model import MOON_CODES
-from ..rules import MOON_CHOICES, Table
+from ..rules import MOON_CHOICES, Table, heart_points
 from .trace import HandTrace, Play, Trick
 
 _ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
@@ -134,8 +134,7 @@ class MoonAttempt:
     missed: tuple[MissedStop, ...] = ()
 
 
-def _points(taken: Mask) -> int:
-    return (taken & HEARTS_MASK).bit_count() + (13 if taken & QS_MASK else 0)
+_points = heart_points
 
 
 def _play_of(trick: Trick, seat: int) -> Play | None:

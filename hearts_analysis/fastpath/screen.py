@@ -39,6 +39,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
+from ..rule_arrays import over_at
 from ..rules import MIN_PLAYERS, RuleError
 from .block import Block
 from .findings import continued_game, game_violations, judge_game
@@ -182,7 +183,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
         totals_off = has_totals & fold(np.logical_or, (block.totals[hands, :n] != running).T)
         hand_clean &= ~totals_off
     top = fold(np.maximum, running.T)
-    over = top > p.target if p.exceed else top >= p.target
+    over = over_at(p.table, top)
     last = first + counts - 1
     over_before_last = np.zeros(len(hands), dtype=bool)
     over_before_last[over] = True
