@@ -87,6 +87,29 @@ def shot(taken: np.ndarray, needed: int) -> np.ndarray:
     return ((taken & need) == need) & (need != 0)
 
 
+def lowest(totals: np.ndarray) -> np.ndarray:
+    """:func:`hearts_analysis.rules.winners` for arrays: whether each seat's total is its row's lowest
+    (seats on the last axis; a tie shares), as a bool array of the same shape.
+
+    >>> lowest(np.array([[62, 101, 48, 48], [10, 20, 30, 40]])).tolist()
+    [[False, False, True, True], [True, False, False, False]]
+    """
+    low = totals[..., 0].copy()
+    for seat in range(1, totals.shape[-1]):  # a loop over the few seats beats a reduction over the last axis
+        np.minimum(low, totals[..., seat], out=low)
+    return totals == low[..., None]
+
+
+def dealers(number: np.ndarray, recorded: np.ndarray, players: int) -> np.ndarray:
+    """:meth:`Table.dealer <hearts_analysis.rules.Table.dealer>` for arrays: the recorded dealer of each hand
+    where it is given (``recorded`` >= 0), else the rotation from seat 0 by hand ``number`` (1-based).
+
+    >>> dealers(np.array([1, 2, 6, 6]), np.array([-1, -1, -1, 3]), 4).tolist()
+    [0, 1, 1, 3]
+    """
+    return np.where(recorded < 0, (number - 1) % players, recorded)
+
+
 def game_over(table: Table, totals: np.ndarray, deals: np.ndarray | int = 0) -> np.ndarray:
     """Rows of ``totals`` (seats on the last axis) after which the game has ended, ``deals`` hands in
     (broadcast against the rows): :meth:`Table.game_over <hearts_analysis.rules.Table.game_over>` for arrays."""

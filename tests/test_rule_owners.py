@@ -6,7 +6,7 @@ The owners: :func:`hearts_analysis.rules.dealer_of` (and ``Table.dealer``), ``Ta
 the engine's ``exchange`` applies a pass by its offset. Points: :func:`hearts_analysis.rules.heart_points`,
 :func:`~hearts_analysis.rules.jack_points` and ``engine/scoring.py`` (a whole hand, moons included); the end:
 ``Table.game_over``. Their array twins are :mod:`hearts_analysis.rule_arrays` (``heart_points``, ``point_parts``,
-``raw_points``, ``moon_scores``, ``shot``, ``game_over``). The compiled kernel keeps its twins. A scan of
+``raw_points``, ``moon_scores``, ``shot``, ``game_over``, ``lowest`` for the winners, ``dealers``). The compiled kernel keeps its twins. A scan of
 the rest of the package finds every line that spells one of these facts again; the list must equal
 :data:`ALLOWED`, where each entry says why it stays. A new copy fails the test: call the owner.
 """
@@ -61,21 +61,6 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 
 ALLOWED: dict[tuple[str, str, str], str] = {
-    ("fastpath/screen.py", "dealer",
-     "dealer = np.where(recorded_dealer < 0, (number - 1) % n, recorded_dealer)"):
-        "vectorised screen: the dealer of every hand of a block at once, as an array",
-    ("fastpath/screen.py", "winners",
-     "out.winners[games, :n] = complete[:, None] & (final == fold(np.minimum, final.T)[:, None])"):
-        "vectorised screen: the winners of every game of a block at once, as a (games, seats) array",
-    ("review/context.py", "winners", "lowest = totals == low[..., None]"):
-        "vectorised: the share of the win over thousands of sampled futures at once",
-    ("analysis/moons.py", "winners", "alone = (after == low[:, None]).sum(axis=1) == 1"):
-        "vectorised: the better moon choice over every moon of a corpus at once",
-    ("analysis/moons.py", "winners",
-     "return np.where(~over, 1, np.where(after[rows, shooter] != low, 0, np.where(alone, 3, 2)))"):
-        "vectorised: the better moon choice over every moon of a corpus at once",
-    ("analysis/moons.py", "winners", "leads = add_after[rows, shooter] == add_after.min(axis=1)"):
-        "vectorised: the better moon choice over every moon of a corpus at once",
     ("review/reasons.py", "trick points",
      'return {"queen": (QUEEN_POINTS * option.queen, option.queen), "hearts": (option.hearts, option.hearts),'):
         "an option without parts: its expected QS points from the share of deals it takes QS in (a rate, not cards)",
@@ -195,3 +180,9 @@ def test_the_array_twins_agree_with_the_scalar_owners():
         assert got == [raw_points(table, int(m), int(m != 0)) for m in masks]
         totals = rng.integers(60, 130, (50, 4))
         assert rule_arrays.game_over(table, totals).tolist() == [table.game_over(tuple(t)) for t in totals]
+    totals = rng.integers(0, 4, (200, 4)) * 25
+    assert [tuple(np.flatnonzero(row)) for row in rule_arrays.lowest(totals)] == [winners(t) for t in totals.tolist()]
+    numbers, recorded = rng.integers(1, 30, 100), rng.integers(-1, 4, 100)
+    table = Rules().table(4)
+    assert rule_arrays.dealers(numbers, recorded, 4).tolist() == [
+        table.dealer(int(k), None if r < 0 else int(r)) for k, r in zip(numbers, recorded)]

@@ -39,7 +39,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
-from ..rule_arrays import over_at
+from ..rule_arrays import dealers, lowest, over_at
 from ..rules import MIN_PLAYERS, RuleError
 from .block import Block
 from .findings import continued_game, game_violations, judge_game
@@ -126,7 +126,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
 
     recorded_dealer = block.dealer[hands]
     ok &= (recorded_dealer >= -1) & (recorded_dealer < n)
-    dealer = np.where(recorded_dealer < 0, (number - 1) % n, recorded_dealer)
+    dealer = dealers(number, recorded_dealer, n)
     laid = ok & ~block.hold_only[hands]   # what the rows may be read as, whatever the pass and the plays
     stated = block.direction[hands]
     expected = np.array(p.cycle)[(number - 1) % len(p.cycle)]
@@ -206,7 +206,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     out.judged[games] = judged
     out.complete[games] = complete
     out.totals[games, :n] = final
-    out.winners[games, :n] = complete[:, None] & (final == fold(np.minimum, final.T)[:, None])
+    out.winners[games, :n] = complete[:, None] & lowest(final)
     out.points[hands, :n] = points
     out.moon_seat[hands] = moon_seat
     out.moon_choice[hands] = moon_choice

@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..cards import HEARTS_MASK
-from ..rule_arrays import game_over
+from ..rule_arrays import game_over, lowest
 from ..rules import Table
 
 MOON_RATE = 0.02
@@ -60,9 +60,8 @@ def can_end(table: Table, totals: tuple[int, ...], hand: int = 0) -> bool:
 
 
 def _share_of_win(totals: np.ndarray, seat: int) -> np.ndarray:
-    low = totals.min(axis=-1)
-    lowest = totals == low[..., None]
-    return np.where(lowest[..., seat], 1.0 / lowest.sum(axis=-1), 0.0)
+    won = lowest(totals)
+    return np.where(won[..., seat], 1.0 / won.sum(axis=-1), 0.0)
 
 
 def win_probability(table: Table, totals: np.ndarray, seat: int, hand: int = 0) -> np.ndarray:
