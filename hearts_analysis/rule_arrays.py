@@ -66,12 +66,21 @@ def jack_points(rules: Rules, jack: np.ndarray) -> np.ndarray:
     return rules.jack_of_diamonds * jack
 
 
+def total(parts: dict[str, np.ndarray]) -> np.ndarray:
+    """The sum of :func:`point_parts` (the points before any moon)."""
+    values = iter(parts.values())
+    out = next(values) + next(values)  # queen and hearts are always there
+    for value in values:
+        out += value
+    return out
+
+
 def raw_points(rules: Rules, taken: np.ndarray, no_trick: np.ndarray | None) -> np.ndarray:
     """Each seat's hand points before any moon from the cards it took (``taken`` masks; ``no_trick``:
     where it won no trick in a hand without a moon): the sum of :func:`point_parts` (int64)."""
     hearts = np.bitwise_count(taken & _HEARTS).astype(np.int64)
     parts = point_parts(rules, hearts, (taken & _QS) != 0, took(taken, QC), took(taken, JD), no_trick)
-    return sum(parts.values())
+    return total(parts)
 
 
 def moon_scores(jack: np.ndarray | int, point_total: int, is_shooter: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

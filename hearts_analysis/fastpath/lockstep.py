@@ -46,7 +46,7 @@ import numpy as np
 
 from ..cards import HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
 from ..records.model import MOON_CODES
-from ..rule_arrays import moon_scores, point_parts
+from ..rule_arrays import moon_scores, point_parts, total
 from ..rules import Table
 from .params import TableParams
 
@@ -346,9 +346,10 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
     queen = seats == play.queen[None, :]
     clubs = seats == play.queen_of_clubs[None, :] if p.queen_of_clubs_cancels else None
     parts = point_parts(p.table.rules, play.hearts, queen, clubs,
-                        seats == play.jack[None, :] if p.jack_of_diamonds else None, play.tricks_won == 0)
+                        seats == play.jack[None, :] if p.jack_of_diamonds else None,
+                        play.tricks_won == 0 if p.no_tricks_bonus else None)
     jack = parts.get("jack", 0)
-    points = sum(parts.values())
+    points = total(parts)
 
     moon_seat = np.full(count, -1, dtype=np.int64)
     moon_choice = np.full(count, -1, dtype=np.int64)
