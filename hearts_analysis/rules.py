@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence
 
-from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, Card, CardError, Mask,
+from .cards import (CLUBS_MASK, DECK, HEARTS_MASK, JD, POINT_CARDS_MASK, QS_MASK, Card, CardError, Mask,
                     card_name, lowest, mask_of, parse_card, popcount)
 from .suggest import did_you_mean
 from .text import shown
@@ -268,7 +268,7 @@ class Table:
     @cached_property
     def point_total(self) -> int:
         """Hearts and QS points in this deck: 26 unless point cards were removed."""
-        return popcount(self.deck & HEARTS_MASK) + (QUEEN_POINTS if self.deck & QS_MASK else 0)
+        return heart_points(self.deck)
 
     # -- the facts every lane reads (the play interpreter, the numpy lanes, the columnar screen) ----------
     @cached_property
@@ -318,6 +318,26 @@ def dealer_of(hand_number: int, first_dealer: int, players: int) -> int:
     (3, 0, 2)
     """
     return (first_dealer + hand_number - 1) % players
+
+
+def heart_points(cards: Mask) -> int:
+    """The heart and QS points of ``cards``: 1 a heart, :data:`QUEEN_POINTS` for QS. The one owner of
+    those points for scalar code (``engine.scoring`` adds JD, QC, the no-trick bonus and charges to score
+    a hand; ``rule_arrays.heart_points`` is the array twin).
+
+    >>> heart_points(mask_of(parse_card(c) for c in ("2H", "AH", "QS", "JD")))
+    15
+    """
+    return (cards & HEARTS_MASK).bit_count() + (QUEEN_POINTS if cards & QS_MASK else 0)
+
+
+def jack_points(rules: Rules, cards: Mask) -> int:
+    """What JD in ``cards`` scores its taker (``jack_of_diamonds``; 0 without JD). JD keeps this in a moon hand too.
+
+    >>> jack_points(Rules.preset("omnibus"), mask_of([parse_card("JD")])), jack_points(Rules(), DECK)
+    (-10, 0)
+    """
+    return rules.jack_of_diamonds if cards >> JD & 1 else 0
 
 
 def winners(totals: "Sequence[int]") -> tuple[int, ...]:

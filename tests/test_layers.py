@@ -18,7 +18,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "hearts_analysis"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("text", "workfiles", "atomic", "cpus", "memory", "suggest", "callable_module", "executor", "cluster"),
     ("cards",),
-    ("rules", "rules_help"),
+    ("rules", "rules_help", "rule_arrays"),
     ("records",),
     ("violations",),
     ("engine", "kernel"),

@@ -1,8 +1,12 @@
-"""Dealer rotation, "who receives the pass" and "lowest total wins" each have one owner.
+"""Dealer rotation, "who receives the pass", "lowest total wins", the points of a trick, the no-trick bonus,
+the moon's scores and the game's end each have one owner.
 
 The owners: :func:`hearts_analysis.rules.dealer_of` (and ``Table.dealer``), ``Table.pass_target`` /
 ``pass_source`` / ``direction_of_offset``, :func:`hearts_analysis.rules.winners` (and ``Table.winners``);
-the engine's ``exchange`` applies a pass by its offset. The compiled kernel keeps its twins. A scan of
+the engine's ``exchange`` applies a pass by its offset. Points: :func:`hearts_analysis.rules.heart_points`,
+:func:`~hearts_analysis.rules.jack_points` and ``engine/scoring.py`` (a whole hand, moons included); the end:
+``Table.game_over``. Their array twins are :mod:`hearts_analysis.rule_arrays` (``heart_points``, ``point_parts``,
+``raw_points``, ``moon_scores``, ``shot``, ``game_over``, ``lowest`` for the winners, ``dealers``). The compiled kernel keeps its twins. A scan of
 the rest of the package finds every line that spells one of these facts again; the list must equal
 :data:`ALLOWED`, where each entry says why it stays. A new copy fails the test: call the owner.
 """
@@ -18,7 +22,7 @@ import pytest
 from hearts_analysis.rules import MAX_PLAYERS, MIN_PLAYERS, PASS_DIRECTIONS, Rules, dealer_of, winners
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "hearts_analysis"
-OWNERS = ("rules.py", "engine/interpreter.py")
+OWNERS = ("rules.py", "rule_arrays.py", "engine/interpreter.py", "engine/scoring.py")
 """The owner modules, left out of the scan (with ``kernel/``, the compiled twins)."""
 
 PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
@@ -35,24 +39,31 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(r"[=!]=\s*(?:min\(|fold\(np\.minimum|\w+\.min\(|low\b)"),  # total == min(totals)
         re.compile(r"\bmin\(\s*\w*totals\b"),
     ),
+    "trick points": (
+        re.compile(r"\b13 if\b.*\bQS"),  # hearts + (13 if cards & QS_MASK else 0)
+        re.compile(r"\b13\s*\*.*\bQS"),  # 13 * (cards >> QS & 1)
+        re.compile(r"QUEEN_POINTS\s*\*"),
+        re.compile(r"QUEEN_POINTS\s*=\s*\d"),  # a second QUEEN_POINTS
+        re.compile(r"jack_of_diamonds\s*\*"),  # p.jack_of_diamonds * took_jd
+    ),
+    "no-trick bonus": (
+        re.compile(r"no_tricks_bonus\s*\*"),
+        re.compile(r"\+=?\s*[\w.]*no_tricks_bonus\b"),
+    ),
+    "moon": (
+        re.compile(r"point_total\s*\*"),  # jack + point_total * ~is_shooter
+        re.compile(r"&\s*needed\)?\s*==\s*needed"),  # (taken & needed) == needed
+    ),
+    "game over": (
+        re.compile(r"\btarget\b.*\bif\b.*\bexceed"),  # top > target if exceed else top >= target
+        re.compile(r"\btop\s*>=?\s*[\w.]*target\b"),
+    ),
 }
 
 ALLOWED: dict[tuple[str, str, str], str] = {
-    ("fastpath/screen.py", "dealer",
-     "dealer = np.where(recorded_dealer < 0, (number - 1) % n, recorded_dealer)"):
-        "vectorised screen: the dealer of every hand of a block at once, as an array",
-    ("fastpath/screen.py", "winners",
-     "out.winners[games, :n] = complete[:, None] & (final == fold(np.minimum, final.T)[:, None])"):
-        "vectorised screen: the winners of every game of a block at once, as a (games, seats) array",
-    ("review/context.py", "winners", "lowest = totals == low[..., None]"):
-        "vectorised: the share of the win over thousands of sampled futures at once",
-    ("analysis/moons.py", "winners", "alone = (after == low[:, None]).sum(axis=1) == 1"):
-        "vectorised: the better moon choice over every moon of a corpus at once",
-    ("analysis/moons.py", "winners",
-     "return np.where(~over, 1, np.where(after[rows, shooter] != low, 0, np.where(alone, 3, 2)))"):
-        "vectorised: the better moon choice over every moon of a corpus at once",
-    ("analysis/moons.py", "winners", "leads = add_after[rows, shooter] == add_after.min(axis=1)"):
-        "vectorised: the better moon choice over every moon of a corpus at once",
+    ("review/reasons.py", "trick points",
+     'return {"queen": (QUEEN_POINTS * option.queen, option.queen), "hearts": (option.hearts, option.hearts),'):
+        "an option without parts: its expected QS points from the share of deals it takes QS in (a rate, not cards)",
     ("review/board.py", "pass target", "receiver = (seat + offset) % table.players if offset else None"):
         "advise_play's public signature takes the pass as an offset (the simulator's views carry it so)",
     ("simulate/play.py", "pass target", "views[(seat + offset) % n].received = cards"):
@@ -79,7 +90,8 @@ def test_every_copy_is_allowed_with_a_reason():
     found = scan()
     new = {f"{module}:{number} ({fact}): {code}" for (module, fact, code), number in found.items()
            if (module, fact, code) not in ALLOWED}
-    assert not new, "rules spelled outside their owner; call rules.dealer_of / Table.pass_target / winners:\n" \
+    assert not new, "rules spelled outside their owner; call rules.dealer_of / Table.pass_target / winners / " \
+        "heart_points / jack_points / Table.game_over, engine.scoring, or their twins in rule_arrays:\n" \
         + "\n".join(sorted(new))
     gone = set(ALLOWED) - set(found)
     assert not gone, f"allowed copies no longer there; remove them from ALLOWED: {sorted(gone)}"
@@ -96,6 +108,16 @@ def test_every_copy_is_allowed_with_a_reason():
     ("pass target", 'DIRECTIONS = {1: "left", 2: "across", 3: "right"}'),
     ("winners", "winners = [s for s in range(4) if totals[s] == min(totals)]"),
     ("winners", "low = min(totals)"),
+    ("trick points", "return (taken & HEARTS_MASK).bit_count() + (13 if taken & QS_MASK else 0)"),
+    ("trick points", "points = (cards & HEARTS_MASK).bit_count() + 13 * (cards >> QS & 1)"),
+    ("trick points", "QUEEN_POINTS = 13"),
+    ("trick points", "raw = raw + rules.jack_of_diamonds * (((taken >> U64(JD)) & ONE) != 0)"),
+    ("no-trick bonus", "raw = raw + rules.no_tricks_bonus * ((h.tricks_won == 0) & (moon_seat < 0)[:, None])"),
+    ("no-trick bonus", "points += p.no_tricks_bonus * (play.tricks_won == 0)"),
+    ("moon", "added = jack + p.point_total * ~is_shooter"),
+    ("moon", "shot = (outcomes.taken & needed) == needed"),
+    ("game over", "over = top > p.target if p.exceed else top >= p.target"),
+    ("game over", 'return top > table.rules.target if table.rules.end_at == "exceed" else top >= table.rules.target'),
 ])
 def test_the_scan_sees_a_copy(fact, copy):
     """The patterns catch the copies this test replaced (so re-adding one fails the test above)."""
@@ -138,3 +160,29 @@ def test_winners_are_the_lowest_totals():
         assert won and all(totals[s] == min(totals) for s in won)
         assert all(totals[s] > totals[won[0]] for s in range(4) if s not in won)
         assert Rules().table(4).winners(totals) == won
+
+
+def test_the_array_twins_agree_with_the_scalar_owners():
+    """rule_arrays scores and ends games as rules.py and engine.scoring do, over random hands."""
+    import numpy as np
+
+    from hearts_analysis import rule_arrays
+    from hearts_analysis.engine.scoring import raw_points
+    from hearts_analysis.rules import heart_points
+
+    rng = np.random.default_rng(7)
+    masks = rng.integers(0, 1 << 52, 400, dtype=np.uint64) & rng.integers(0, 1 << 52, 400, dtype=np.uint64)
+    masks[::7] = 0
+    assert rule_arrays.heart_points(masks).tolist() == [heart_points(int(m)) for m in masks]
+    for rules in (Rules(), Rules.preset("omnibus", queen_of_clubs_cancels_queen=True, no_tricks_bonus=-5)):
+        table = rules.table(4)
+        got = rule_arrays.raw_points(rules, masks, masks == 0).tolist()
+        assert got == [raw_points(table, int(m), int(m != 0)) for m in masks]
+        totals = rng.integers(60, 130, (50, 4))
+        assert rule_arrays.game_over(table, totals).tolist() == [table.game_over(tuple(t)) for t in totals]
+    totals = rng.integers(0, 4, (200, 4)) * 25
+    assert [tuple(np.flatnonzero(row)) for row in rule_arrays.lowest(totals)] == [winners(t) for t in totals.tolist()]
+    numbers, recorded = rng.integers(1, 30, 100), rng.integers(-1, 4, 100)
+    table = Rules().table(4)
+    assert rule_arrays.dealers(numbers, recorded, 4).tolist() == [
+        table.dealer(int(k), None if r < 0 else int(r)) for k, r in zip(numbers, recorded)]

@@ -41,14 +41,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS_MASK, SPADES, SUIT_MASKS
+from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QS_MASK, SPADES, SUIT_MASKS
 from ..fastpath.block import Block
 from ..fastpath.lockstep import fold
 from ..fastpath.params import HOLD, STATED, TableParams, table_params
 from ..fastpath.screen import ScreenFindings, windows
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import PLAY
-from ..rules import PASS_DIRECTIONS, QUEEN_POINTS, RuleError
+from ..rule_arrays import game_over, heart_points, jack_points, moon_scores, raw_points, took
+from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_POINT_PLAYS, MIN_RUN_POINTS, better_choices
 from .passes import HIGH_HEARTS, LOW_HEARTS, PASS_KINDS
@@ -108,9 +109,6 @@ def popcount(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks).astype(np.int64)
 
 
-def heart_points(masks: np.ndarray) -> np.ndarray:
-    """Hearts 1, QS 13 (:data:`~hearts_analysis.rules.QUEEN_POINTS`)."""
-    return popcount(masks & HEARTS_U) + QUEEN_POINTS * ((masks & QS_U) != 0)
 
 
 @lru_cache(maxsize=1)
@@ -501,9 +499,7 @@ def count_hands(p: TableParams, h: Hands, verdict: ScreenFindings, totals_before
     taken = h.taken
     hearts = popcount(taken & HEARTS_U)
     qs = (taken & QS_U) != 0
-    raw = hearts + QUEEN_POINTS * (qs & ~(rules.queen_of_clubs_cancels_queen & ((taken >> U64(QC)) & ONE != 0)))
-    raw = raw + rules.jack_of_diamonds * (((taken >> U64(JD)) & ONE) != 0)
-    raw = raw + rules.no_tricks_bonus * ((h.tricks_won == 0) & (moon_seat < 0)[:, None])
+    raw = raw_points(rules, taken, (h.tricks_won == 0) & (moon_seat < 0)[:, None])
     add = counts.add
     add("hands", ids, 1)
     add("points", ids, points)
@@ -556,13 +552,10 @@ def judge_choices(p: TableParams, h: Hands, rows: np.ndarray, verdict: ScreenFin
     hand = h.hand[rows]
     shooter = verdict.moon_seat[hand]
     is_shooter = np.arange(n) == shooter[:, None]
-    jack = p.jack_of_diamonds * (((h.taken[rows] >> U64(JD)) & ONE) != 0)
-
-    def over(after: np.ndarray) -> np.ndarray:
-        top = after.max(axis=1)
-        return top > p.target if p.exceed else top >= p.target
-
-    add_after, sub_after = before + jack + p.point_total * ~is_shooter, before + jack - p.point_total * is_shooter
+    jack = jack_points(p.table.rules, took(h.taken[rows], JD))
+    add, subtract = moon_scores(jack, p.point_total, is_shooter)
+    add_after, sub_after = before + add, before + subtract
+    over = lambda after: game_over(p.table, after)  # noqa: E731
     better = better_choices(add_after, over(add_after), sub_after, over(sub_after), shooter.clip(0))
     judged = (shooter >= 0) & (better >= 0)
     return judged, verdict.moon_choice[hand] == better

@@ -63,7 +63,8 @@ from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Ma
 from ..engine.replay import HandResult
 from ..engine.scoring import moon_points
 from ..records.model import MOON_CODES
-from ..rules import MOON_CHOICES, Table
+from ..rule_arrays import lowest
+from ..rules import MOON_CHOICES, Table, heart_points
 from .trace import HandTrace, Play, Trick
 
 _ADD, _SUBTRACT = MOON_CODES["add_to_others"], MOON_CODES["subtract_from_shooter"]
@@ -134,8 +135,7 @@ class MoonAttempt:
     missed: tuple[MissedStop, ...] = ()
 
 
-def _points(taken: Mask) -> int:
-    return (taken & HEARTS_MASK).bit_count() + (13 if taken & QS_MASK else 0)
+_points = heart_points
 
 
 def _play_of(trick: Trick, seat: int) -> Play | None:
@@ -242,12 +242,12 @@ def better_choices(add_after: np.ndarray, add_over: np.ndarray, sub_after: np.nd
     rows = np.arange(len(shooter))
 
     def value(after: np.ndarray, over: np.ndarray) -> np.ndarray:
-        low = after.min(axis=1)
-        alone = (after == low[:, None]).sum(axis=1) == 1
-        return np.where(~over, 1, np.where(after[rows, shooter] != low, 0, np.where(alone, 3, 2)))
+        won = lowest(after)
+        alone = won.sum(axis=1) == 1
+        return np.where(~over, 1, np.where(~won[rows, shooter], 0, np.where(alone, 3, 2)))
 
     add, sub = value(add_after, add_over), value(sub_after, sub_over)
-    leads = add_after[rows, shooter] == add_after.min(axis=1)
+    leads = lowest(add_after)[rows, shooter]
     return np.where(add != sub, np.where(add > sub, _ADD, _SUBTRACT),
                     np.where(add == 1, np.where(leads, _ADD, _SUBTRACT), -1))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..cards import (HEARTS, HEARTS_MASK, QS_MASK, SPADES, SUIT_LETTERS, SUIT_MASKS, Card, Mask,
                      card_name, iter_cards)
 from ..engine.replay import HandResult
-from ..rules import Table
+from ..rules import Table, heart_points
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .trace import HandTrace
 
@@ -149,8 +149,7 @@ def _top(mask: Mask, count: int) -> Mask:
     return out
 
 
-def _point_value(mask: Mask) -> int:
-    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
+_point_value = heart_points
 
 
 def review_passes(table: Table, trace: HandTrace, result: HandResult,

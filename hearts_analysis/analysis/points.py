@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ..cards import HEARTS_MASK, JD, QC, QS, QS_MASK, Card, Mask, iter_cards
 from ..engine.replay import HandResult
-from ..rules import Table
+from ..rules import Table, heart_points
 from .trace import HandTrace
 
 
@@ -113,7 +113,7 @@ def seat_points(table: Table, trace: HandTrace, result: HandResult,
     given = [0] * table.players
     for point in cards:
         if point.giver != point.taker and (HEARTS_MASK | QS_MASK) >> point.card & 1:
-            given[point.giver] += 13 if point.card == QS else 1
+            given[point.giver] += heart_points(1 << point.card)
     out = []
     for seat, taken in enumerate(result.taken):
         has_qs = bool(taken >> QS & 1)

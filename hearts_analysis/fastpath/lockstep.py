@@ -46,7 +46,8 @@ import numpy as np
 
 from ..cards import HEARTS, HEARTS_MASK, JD, QC, QS, SPADES
 from ..records.model import MOON_CODES
-from ..rules import QUEEN_POINTS, Table
+from ..rule_arrays import moon_scores, point_parts, total
+from ..rules import Table
 from .params import TableParams
 
 U64 = np.uint64
@@ -343,12 +344,12 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
     n, count = play.hearts.shape
     seats = np.arange(n)[:, None]
     queen = seats == play.queen[None, :]
-    if p.queen_of_clubs_cancels:
-        queen &= seats != play.queen_of_clubs[None, :]
-    jack = (seats == play.jack[None, :]) * p.jack_of_diamonds if p.jack_of_diamonds else 0
-    points = play.hearts + QUEEN_POINTS * queen + jack
-    if p.no_tricks_bonus:
-        points += p.no_tricks_bonus * (play.tricks_won == 0)
+    clubs = seats == play.queen_of_clubs[None, :] if p.queen_of_clubs_cancels else None
+    parts = point_parts(p.table.rules, play.hearts, queen, clubs,
+                        seats == play.jack[None, :] if p.jack_of_diamonds else None,
+                        play.tricks_won == 0 if p.no_tricks_bonus else None)
+    jack = parts.get("jack", 0)
+    points = total(parts)
 
     moon_seat = np.full(count, -1, dtype=np.int64)
     moon_choice = np.full(count, -1, dtype=np.int64)
@@ -361,8 +362,7 @@ def score(p: TableParams, play: PlayScreen, recorded_points: np.ndarray, has_poi
         if moon.any():
             shooter = first_seat(shot, 0)
             is_shooter = seats == shooter[None, :]
-            added = jack + p.point_total * ~is_shooter
-            subtracted = jack - p.point_total * is_shooter
+            added, subtracted = moon_scores(jack, p.point_total, is_shooter)
             if p.moon_rule == "shooter_choice":
                 fits_subtract = (has_points & (recorded_points == subtracted).all(axis=0)
                                  & ~(recorded_points == added).all(axis=0))

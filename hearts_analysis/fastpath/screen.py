@@ -39,6 +39,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import DEAL, PASS, PLAY
+from ..rule_arrays import dealers, lowest, over_at
 from ..rules import MIN_PLAYERS, RuleError
 from .block import Block
 from .findings import continued_game, game_violations, judge_game
@@ -125,7 +126,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
 
     recorded_dealer = block.dealer[hands]
     ok &= (recorded_dealer >= -1) & (recorded_dealer < n)
-    dealer = np.where(recorded_dealer < 0, (number - 1) % n, recorded_dealer)
+    dealer = dealers(number, recorded_dealer, n)
     laid = ok & ~block.hold_only[hands]   # what the rows may be read as, whatever the pass and the plays
     stated = block.direction[hands]
     expected = np.array(p.cycle)[(number - 1) % len(p.cycle)]
@@ -182,7 +183,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
         totals_off = has_totals & fold(np.logical_or, (block.totals[hands, :n] != running).T)
         hand_clean &= ~totals_off
     top = fold(np.maximum, running.T)
-    over = top > p.target if p.exceed else top >= p.target
+    over = over_at(p.table, top)
     last = first + counts - 1
     over_before_last = np.zeros(len(hands), dtype=bool)
     over_before_last[over] = True
@@ -205,7 +206,7 @@ def _screen_games(block: Block, p: TableParams, games: np.ndarray, out: ScreenFi
     out.judged[games] = judged
     out.complete[games] = complete
     out.totals[games, :n] = final
-    out.winners[games, :n] = complete[:, None] & (final == fold(np.minimum, final.T)[:, None])
+    out.winners[games, :n] = complete[:, None] & lowest(final)
     out.points[hands, :n] = points
     out.moon_seat[hands] = moon_seat
     out.moon_choice[hands] = moon_choice

@@ -138,9 +138,8 @@ class Position:
 
 
 def _points(table: Table, cards: Mask) -> int:
-    from ..cards import HEARTS_MASK, JD, QS
-    points = (cards & HEARTS_MASK).bit_count() + 13 * (cards >> QS & 1)
-    return points + (table.rules.jack_of_diamonds or 0) * (cards >> JD & 1)
+    from ..rules import heart_points, jack_points
+    return heart_points(cards) + jack_points(table.rules, cards)
 
 
 def _position(players: Sequence[str], state: HandState | None, seat: int, hand: Mask,

@@ -36,6 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..cards import HEARTS_MASK
+from ..rule_arrays import game_over, lowest
 from ..rules import Table
 
 MOON_RATE = 0.02
@@ -48,10 +49,7 @@ _CHUNK = 64
 def is_over(table: Table, totals: np.ndarray, deals: np.ndarray | int = 0) -> np.ndarray:
     """Rows of ``totals`` in which the game has ended after ``deals`` hands (broadcast against the rows):
     :meth:`Table.game_over <hearts_analysis.rules.Table.game_over>` for arrays."""
-    top = totals.max(axis=-1)
-    if table.rules.deals_per_game:
-        return np.broadcast_to(np.asarray(deals) >= table.rules.deals_per_game, top.shape)
-    return top > table.rules.target if table.rules.end_at == "exceed" else top >= table.rules.target
+    return game_over(table, totals, deals)
 
 
 def can_end(table: Table, totals: tuple[int, ...], hand: int = 0) -> bool:
@@ -62,9 +60,8 @@ def can_end(table: Table, totals: tuple[int, ...], hand: int = 0) -> bool:
 
 
 def _share_of_win(totals: np.ndarray, seat: int) -> np.ndarray:
-    low = totals.min(axis=-1)
-    lowest = totals == low[..., None]
-    return np.where(lowest[..., seat], 1.0 / lowest.sum(axis=-1), 0.0)
+    won = lowest(totals)
+    return np.where(won[..., seat], 1.0 / won.sum(axis=-1), 0.0)
 
 
 def win_probability(table: Table, totals: np.ndarray, seat: int, hand: int = 0) -> np.ndarray:

@@ -40,6 +40,7 @@ import numpy as np
 from ..cards import HEARTS_MASK, QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
+from ..rule_arrays import shot
 from ..rules import Table
 from ..simulate.bots import BotFactory
 from . import context, opponents
@@ -342,9 +343,8 @@ def options_of(table: Table, outcomes: Outcomes, seat: int, alternatives: list[t
     """Each alternative as the review and the advice show it: its expected points and their parts, read off
     the same sampled outcomes (so that two alternatives are compared deal by deal)."""
     taken = outcomes.taken[:, :, seat]
-    needed = U64(table.moon_cards)      # nothing when the rules have no moon
-    shot = (outcomes.taken & needed) == needed
-    against = shot.any(axis=2) & ~shot[:, :, seat] & (needed != 0)
+    shots = shot(outcomes.taken, table.moon_cards)      # nothing when the rules have no moon
+    against = shots.any(axis=2) & ~shots[:, :, seat]
     means = outcomes.points[:, :, seat].mean(axis=1)
     queen = ((taken >> U64(QS)) & U64(1)).mean(axis=1)
     hearts = popcount(taken & HEARTS).mean(axis=1)

@@ -42,10 +42,10 @@ import numpy as np
 
 from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SPADES, SUIT_MASKS, Card, card_name, highest, names
 from ..engine.state import HandState
-from ..rules import Table
+from ..rule_arrays import point_parts as score_parts, shot
+from ..rules import QUEEN_POINTS, Table
 from . import card_facts
 
-QUEEN_POINTS = 13
 
 
 class Option(Protocol):
@@ -94,26 +94,16 @@ def point_parts_all(table: Table, taken: np.ndarray, points: np.ndarray, seat: i
     mine = taken[..., seat]
     bit = lambda card: ((mine >> np.uint64(card)) & np.uint64(1)).astype(np.int64)  # noqa: E731
     hearts = np.bitwise_count(mine & np.uint64(HEARTS_MASK)).astype(np.int64)
-    queen = bit(QS)
-    base = hearts + QUEEN_POINTS * queen
-    rows = [("queen", QUEEN_POINTS * queen, queen), ("hearts", hearts, hearts)]
-    if rules.jack_of_diamonds:
-        jack = bit(JD)
-        rows.append(("jack", rules.jack_of_diamonds * jack, jack))
-        base = base + rules.jack_of_diamonds * jack
-    if rules.queen_of_clubs_cancels_queen:
-        cancels = queen * bit(QC)
-        rows.append(("clubs", -QUEEN_POINTS * cancels, cancels))
-        base = base - QUEEN_POINTS * cancels
-    if rules.no_tricks_bonus:
-        none = (mine == 0).astype(np.int64)  # a seat that won a trick took its cards
-        rows.append(("bonus", rules.no_tricks_bonus * none, none))
-        base = base + rules.no_tricks_bonus * none
+    queen, clubs, jack = bit(QS), bit(QC), bit(JD)
+    none = (mine == 0).astype(np.int64)  # a seat that won a trick took its cards
+    parts = score_parts(rules, hearts, queen, clubs, jack, none)
+    rates = {"queen": queen, "hearts": hearts, "jack": jack, "clubs": queen * clubs, "bonus": none}
+    rows = [(cause, value, rates[cause]) for cause, value in parts.items()]
+    base = sum(parts.values())
     rest = np.asarray(points, dtype=np.float64) - base
     if table.moon_cards:
-        needed = np.uint64(table.moon_cards)
-        shot = (taken & needed) == needed
-        own, other = shot[..., seat], shot.any(axis=-1) & ~shot[..., seat]
+        shots = shot(taken, table.moon_cards)
+        own, other = shots[..., seat], shots.any(axis=-1) & ~shots[..., seat]
         rows.append(("moon", np.where(other, rest, 0.0), other))
         rows.append(("shoot", np.where(own, rest, 0.0), own))
         rest = np.where(own | other, 0.0, rest)

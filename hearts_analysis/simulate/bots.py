@@ -36,6 +36,7 @@ from typing import Callable, Protocol
 
 from ..cards import (CLUBS, DIAMONDS, HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QS, QS_MASK, SPADES,
                      SUIT_MASKS, Card, Mask)
+from ..rules import heart_points, jack_points
 from .bits import (ABOVE, AS, BELOW, HIGH_SPADES, JD_MASK, KS, LOW_RANKS, LOW_SPADES, RANK, SPADES_MASK,
                    above_all)
 from .knowledge import PublicInfo, SeatView
@@ -331,9 +332,7 @@ class HeuristicBot:
             over = legal & ABOVE[top]
             return (over & ~QS_MASK or over).bit_length() - 1
         if len(public.trick) == public.players - 1:
-            value = (trick & HEARTS_MASK).bit_count() + (13 if trick & QS_MASK else 0)
-            if trick & JD_MASK:
-                value += public.table.rules.jack_of_diamonds
+            value = heart_points(trick) + jack_points(public.table.rules, trick)
             if winning_jack and value + public.table.rules.jack_of_diamonds <= 0:
                 return JD
             if value < 0 or value == 0 and not (self._avoid_tricks and not public.tricks_won[view.seat]):
