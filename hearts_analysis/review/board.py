@@ -1,8 +1,8 @@
 """The analysis board: the judge's verdict on a position in progress, for the seat that must decide.
 
 A review says what a decision cost after the game; the board says, during it, what each choice
-is worth. Both ask one evaluator (:func:`~.evaluate.play_outcomes`,
-:func:`~.evaluate.pass_outcomes`), so the judge's own choice is the review's best choice.
+is worth. Both ask one evaluator (:func:`~.play_review.play_outcomes`,
+:func:`~.pass_review.pass_outcomes`), so the judge's own choice is the review's best choice.
 
 The board reads only what the seat could know: its cards, what it passed, the public plays and
 what the rules reveal (:mod:`.information_set`). The other seats' cards never reach it: the position
@@ -43,8 +43,13 @@ from ..records.model import GameRecord
 from ..records.views import viewer
 from ..rules import Table
 from ..violations import Code
-from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
-                       pass_outcomes, play_choices, play_deals, play_outcomes, reads_others, seat_logs)
+from .choices import canonical_pass, play_choices
+from .classes import mean_and_margin
+from .evaluate import Option, options_of
+from .others import reads_others, seat_logs
+from .pass_review import pass_candidates, pass_outcomes
+from .play_review import play_deals, play_outcomes
+from .settings import Settings
 from .game import unreviewed
 from .information_set import at_play, before_pass, seat_state
 from .opponents import posteriors
@@ -190,7 +195,7 @@ def _reason(state: HandState | None, seat: int, kind: str, options: list[Option]
 def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: int,
                 totals: tuple[int, ...], settings: Settings = Settings()) -> Advice:
     """The judge's pass for ``seat`` dealt ``dealt``: the passes that keep every rule of the passing
-    advice the rollout player's own pass keeps (:func:`~.evaluate.pass_candidates`), screened, and
+    advice the rollout player's own pass keeps (:func:`~.pass_review.pass_candidates`), screened, and
     the finalists played out."""
     count = table.rules.pass_count
     model_pass = int(MODELS[settings.model].passes(np.array([dealt], U64), count, direction, table.rules)[0])
