@@ -49,7 +49,7 @@ from .classes import (AGREE, BANDS, BLUNDER, CLASSES, INACCURACY, LOSS, MISTAKE,
                       classify, loss_or_not, mean_and_margin, settle)
 from .streams import CHOOSE, JUDGE, game_key, rng_for
 from .choices import canonical_pass, equivalent_groups, interchangeable, pass_choices, play_choices
-from .others import RUNNER_MODEL, own_player, reads_others, seat_logs, seat_model
+from .others import RUNNER_MODEL, Others, own_player, reads_others, seat_logs, seat_model
 from .fresh import Fresh, FreshDeals, confirm, judge_on_fresh_deals
 from .play_review import play_deals, play_outcomes
 from .pass_review import pass_candidates, pass_outcomes
@@ -216,7 +216,8 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     trick = state.trick_number
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
     judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
-    plain = seat_model(settings, settings.model, seat).plays
+    others = Others.of(settings)
+    plain = others.seat_model(others.model, seat).plays
 
     def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
         return play_deals(knowledge, count, generator, state, settings, history)
@@ -236,7 +237,7 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
         return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history, model)
 
-    fresh = FreshDeals(draw, rollout, settings.model)
+    fresh = FreshDeals(draw, rollout, others.model)
     decision = _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
     merged = {group[0] if i != chosen else card: tuple(group) for i, group in enumerate(groups)}
     return replace(decision, equal=tuple(merged[o.cards[0]] for o in decision.options),
@@ -259,13 +260,14 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
                                         keep=passed)
     chosen = finalists.index(passed)
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
+    others = Others.of(settings)
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
-                        settings.exact_tricks, seat_model(settings, model, seat))
+                        settings.exact_tricks, others.seat_model(model, seat))
 
     judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
-    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, settings.model)
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, others.model)
 
     decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
     if decision.category is None:

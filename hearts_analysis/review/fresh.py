@@ -9,7 +9,7 @@ from typing import Callable
 import numpy as np
 
 from .classes import UNSETTLED, loss_or_not, mean_and_margin, settle
-from .policy import OTHER_MODEL
+from .others import Others
 from .rollout import Outcomes
 from .settings import Settings
 
@@ -97,7 +97,7 @@ def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Sett
     player: first on the deals that judged it, then on more fresh deals a batch at a time while it
     cannot tell whether the choice costs points, up to the budget. Two batches of the judging deals
     are enough to tell most (it needs no class), so no more of them are replayed."""
-    other = OTHER_MODEL[settings.model]
+    other = Others.of(settings).second
 
     def differences(points: np.ndarray) -> np.ndarray:
         return points[0, :, seat].astype(np.float64) - points[1, :, seat]

@@ -12,7 +12,7 @@ from ..rules import Table
 from .advice import AdviceBound, members
 from .choices import canonical_pass, interchangeable, pass_choices
 from .information_set import Knowledge
-from .others import _joined, _over_tables, seat_model
+from .others import Others, joined
 from .rollout import Outcomes, pass_out
 from .sampling import sample_hands
 from .settings import Settings
@@ -38,12 +38,13 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     """``(finalists, outcomes)``: ``candidates`` screened to ``pass_finalists`` (with ``keep`` among them),
     then played out on ``pass_deals`` deals: the one evaluator of a pass, for the review's verdicts
     and the judge's own pass alike."""
-    model = seat_model(settings, settings.model, seat)
-    even = bool(settings.identify) and not settings.mix
+    others = Others.of(settings)
+    model = others.seat_model(others.model, seat)
+    even = bool(others.identify) and not others.mix
 
     def screened(deals: np.ndarray, masks: list[Mask]) -> np.ndarray:
         if even:
-            return _even_pass_out(table, seat, deals, direction, masks, dealer, settings, 1).points[:, :, seat]
+            return _even_pass_out(table, seat, deals, direction, masks, dealer, others, 1).points[:, :, seat]
         return pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1, model=model).points[:, :, seat]
 
     finalists = candidates
@@ -54,21 +55,21 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
         finalists = finalists + [keep]
     deals = sample_hands(knowledge, settings.pass_deals, rng)
     if even:
-        return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, settings,
+        return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, others,
                                          settings.exact_tricks)
-    outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
-                                 seat_model(settings, m, seat)) for m in (settings.model,) + settings.mix])
+    outcomes = joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
+                                others.seat_model(m, seat)) for m in (others.model,) + others.mix])
     return finalists, outcomes
 
 
 def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, finalists: list[Mask], dealer: int,
-                   settings: Settings, exact_tricks: int) -> Outcomes:
-    """The finalists played out with each other seat passing and playing as one of :attr:`Settings.identify`,
+                   others: Others, exact_tricks: int) -> Outcomes:
+    """The finalists played out with each other seat passing and playing as one of :attr:`.Others.identify`,
     each as likely: at the pass nothing of theirs is seen yet."""
-    nothing_seen = np.zeros((len(settings.identify), len(deals), table.players))
-    return _over_tables(nothing_seen, seat, deals, len(finalists), settings, at_play=False,
-                        run=lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists, dealer,
-                                                          exact_tricks, model))
+    nothing_seen = np.zeros((len(others.identify), len(deals), table.players))
+    return others.over_tables(nothing_seen, seat, deals, len(finalists), at_play=False,
+                              run=lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists,
+                                                                dealer, exact_tricks, model))
 
 
 def _screen(candidates: list[Mask], deals: np.ndarray, points: Callable[[np.ndarray, list[Mask]], np.ndarray],
