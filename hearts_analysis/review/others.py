@@ -58,8 +58,6 @@ class Others:
     the rest, and the seat plays :data:`RUNNER_MODEL`."""
     infer: str | tuple[str, ...] | None = None
     """A play's deals weighted by the others' plays under this rollout player (:mod:`.deal_weights`)."""
-    mix: tuple[str, ...] = ()
-    """More rollout players under which every alternative is also played out when the best is chosen."""
     bot: BotFactory | None = None
     """Simulator bots at every seat instead of the rollout players (plays only)."""
 
@@ -67,7 +65,7 @@ class Others:
     def of(cls, settings: Settings) -> Others:
         """The model the settings describe."""
         return cls(settings.model, settings.own_model, settings.look_ahead, tuple(settings.identify),
-                   settings.read_runner, settings.infer, tuple(settings.mix), settings.bot)
+                   settings.read_runner, settings.infer, settings.bot)
 
     @property
     def second(self) -> str:
@@ -99,7 +97,7 @@ class Others:
 
     def reads(self, history: History | None, model: str | None = None) -> bool:
         """Whether a play's evaluation draws each other seat's player from its plays (:attr:`identify`)."""
-        return self.bot is None and model is None and not self.mix and bool(self.identify) and history is not None
+        return self.bot is None and model is None and bool(self.identify) and history is not None
 
     def logs(self, state: HandState, seat: int, hands: np.ndarray, history: History) -> np.ndarray:
         """What the others' plays so far say of their players on each deal (:func:`.opponents.log_likelihoods`)."""
@@ -125,14 +123,6 @@ def _with_runner(players: tuple[str, ...], runner: int | None) -> tuple[str, ...
     """``players`` (a rollout player's name per seat) with a seat read as running playing :data:`RUNNER_MODEL`."""
     return players if runner is None else tuple(RUNNER_MODEL if s == runner else name
                                                  for s, name in enumerate(players))
-
-
-def joined(outcomes: list[Outcomes]) -> Outcomes:
-    """Outcomes of the same alternatives under several rollout players, as one set of more deals."""
-    if len(outcomes) == 1:
-        return outcomes[0]
-    return Outcomes(np.concatenate([o.points for o in outcomes], axis=1),
-                    np.concatenate([o.taken for o in outcomes], axis=1))
 
 
 # The same, for callers that hold the settings.

@@ -12,7 +12,7 @@ from ..rules import Table
 from .advice import AdviceBound, members
 from .choices import canonical_pass, interchangeable, pass_choices
 from .information_set import Knowledge
-from .others import Others, joined
+from .others import Others
 from .rollout import Outcomes, pass_out
 from .sampling import sample_hands
 from .settings import Settings
@@ -40,7 +40,7 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     and the judge's own pass alike."""
     others = Others.of(settings)
     model = others.seat_model(others.model, seat)
-    even = bool(others.identify) and not others.mix
+    even = bool(others.identify)
 
     def screened(deals: np.ndarray, masks: list[Mask]) -> np.ndarray:
         if even:
@@ -57,9 +57,7 @@ def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str,
     if even:
         return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, others,
                                          settings.exact_tricks)
-    outcomes = joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
-                                others.seat_model(m, seat)) for m in (others.model,) + others.mix])
-    return finalists, outcomes
+    return finalists, pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks, model)
 
 
 def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, finalists: list[Mask], dealer: int,

@@ -9,7 +9,7 @@ from ..cards import Card
 from ..engine.state import HandState
 from .deal_weights import inferred_hands
 from .information_set import Knowledge
-from .others import Others, joined
+from .others import Others
 from .rollout import History, Outcomes, play_out, play_out_with_bots
 from .sampling import sample_hands
 from .settings import Settings
@@ -24,10 +24,6 @@ def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Ca
     others = Others.of(settings)
     if others.bot is None:
         runner = others.runner(state, seat)
-        if model is None and others.mix:
-            return joined([play_out(state, hands, cards, settings.exact_tricks,
-                                    others.seat_model(m, seat, at_play=True).plays)
-                           for m in (others.model,) + others.mix])
         if others.reads(history, model):
             if logs is None:
                 logs = others.logs(state, seat, hands, history)
