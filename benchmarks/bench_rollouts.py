@@ -43,7 +43,7 @@ def _cpu(run):
     return time.process_time() - start, value
 
 
-AT_THE_START = {"own_model": None, "look_ahead": False, "identify": (), "mix": (), "pass_samples": 800}
+AT_THE_START = {"own_model": None, "look_ahead": False, "identify": (), "pass_samples": 800}
 """The review's settings at the start of the kernel issue, where they have changed since: what the judge
 issue spent of the kernel's gain on strength (its own rollout player, reading the other seats, a pass on
 16 times a play's deals) taken back, so that the kernel's own gain is timed on the same work."""

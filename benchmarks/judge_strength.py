@@ -319,7 +319,6 @@ def main() -> None:
                              "(none: every other seat plays Settings.model)")
     parser.add_argument("--infer", default="",
                         help="the judge's Settings.infer: a rollout player, or several joined by commas (basic,strong)")
-    parser.add_argument("--mix", default="", help="the judge's Settings.mix, e.g. strong")
     parser.add_argument("--model", default=Settings.model, help="the judge's Settings.model (its rollout player)")
     parser.add_argument("--samples", type=int, default=Settings.samples, help="the judge's Settings.samples")
     parser.add_argument("--pass-samples", type=int, default=None, help="the judge's Settings.pass_samples")
@@ -346,7 +345,6 @@ def main() -> None:
     if args.ismcts_simulations < 1:
         parser.exit(2, "--ismcts-simulations: at least 1\n")
     settings = Settings(model=args.model, samples=args.samples, pass_samples=args.pass_samples,
-                        mix=tuple(m for m in args.mix.split(",") if m),
                         identify=tuple(m for m in args.identify.split(",") if m and args.identify != "none"),
                         infer=(None if not args.infer else args.infer if "," not in args.infer
                                else tuple(args.infer.split(","))), exact_tricks=args.exact_tricks,
@@ -356,7 +354,7 @@ def main() -> None:
         settings = settings_at(args.level)
     settings = dataclasses.replace(settings, **dict(_field(item) for item in args.set))
     print(f"judge settings: samples={settings.samples}, pass deals={settings.pass_deals}, model={settings.model}, "
-          f"mix={settings.mix}, identify={settings.identify}, infer={settings.infer}, "
+          f"identify={settings.identify}, infer={settings.infer}, "
           f"exact tricks={settings.exact_tricks}, own model={settings.own_model}; the review that claims costs: the same "
           f"settings")
     calibrate = not args.no_calibration

@@ -192,17 +192,6 @@ def test_cli_advise_errors_name_the_file_and_the_problem(tmp_path):
     assert "Example" in runner.invoke(app, ["advise", "--help"]).stdout
 
 
-def test_a_mix_of_rollout_players_plays_every_choice_out_under_each_on_the_same_deals():
-    game = _cut(_game(15), 0, 7)
-    alone = advise(game, settings=Settings(samples=60, identify=()))
-    mixed = advise(game, settings=Settings(samples=60, mix=("strong",)))   # a mix takes identify's place
-    strong = advise(game, settings=Settings(samples=60, model="strong", identify=()))
-    assert (alone.samples, mixed.samples) == (60, 120)
-    by_cards = {o.cards: o.expected for o in mixed.options}
-    for a, b in zip(sorted(alone.options, key=lambda o: o.cards), sorted(strong.options, key=lambda o: o.cards)):
-        assert abs(by_cards[a.cards] - (a.expected + b.expected) / 2) < 1e-9
-
-
 def test_the_advice_at_a_play_says_how_it_reads_each_other_seat():
     game = _cut(_game(8), 0, 9)
     advice = advise(game, settings=Settings(samples=80))

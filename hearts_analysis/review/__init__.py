@@ -8,7 +8,9 @@
 ['pass', 'play']
 """
 
-from .evaluate import BLUNDER, INACCURACY, MISTAKE, Decision, Option, Settings, classify
+from .classes import BLUNDER, INACCURACY, MISTAKE, classify
+from .evaluate import Decision, Option
+from .settings import Settings
 from .game import GameReview, accuracy, review_game
 from ..callable_module import make_callable
 from .report import decision_dict, game_dict, summarise

@@ -30,7 +30,7 @@ from ..executor import Task, open_executor, ordered  # noqa: F401  (open_executo
 from ..records.errors import Item
 from ..records.model import GameRecord, is_score_sheet
 from .cache import ReviewCache
-from .evaluate import Settings
+from .settings import Settings
 from .game import GameReview, HandStart, hand_starts, review_start, sheet_review
 
 

@@ -1,8 +1,8 @@
 """The analysis board: the judge's verdict on a position in progress, for the seat that must decide.
 
 A review says what a decision cost after the game; the board says, during it, what each choice
-is worth. Both ask one evaluator (:func:`~.evaluate.play_outcomes`,
-:func:`~.evaluate.pass_outcomes`), so the judge's own choice is the review's best choice.
+is worth. Both ask one evaluator (:func:`~.play_review.play_outcomes`,
+:func:`~.pass_review.pass_outcomes`), so the judge's own choice is the review's best choice.
 
 The board reads only what the seat could know: its cards, what it passed, the public plays and
 what the rules reveal (:mod:`.information_set`). The other seats' cards never reach it: the position
@@ -43,8 +43,13 @@ from ..records.model import GameRecord
 from ..records.views import viewer
 from ..rules import Table
 from ..violations import Code
-from .evaluate import (Option, Settings, mean_and_margin, options_of, canonical_pass, pass_candidates,
-                       pass_outcomes, play_choices, play_deals, play_outcomes, reads_others, seat_logs)
+from .choices import canonical_pass, play_choices
+from .classes import mean_and_margin
+from .evaluate import Option, options_of
+from .others import Others
+from .pass_review import pass_candidates, pass_outcomes
+from .play_review import play_deals, play_outcomes
+from .settings import Settings
 from .game import unreviewed
 from .information_set import at_play, before_pass, seat_state
 from .opponents import posteriors
@@ -102,7 +107,7 @@ class Advice:
     samples: int
     """Deals each choice was played out on."""
     readings: tuple[tuple[int, dict[str, float]], ...] = ()
-    """At a play, how the judge reads each other seat from its plays this hand (:attr:`Settings.identify`):
+    """At a play, how the judge reads each other seat from its plays this hand (:attr:`.Others.identify`):
     ``(seat, {model: chance})``, averaged over the deals (:func:`.opponents.posteriors`). The text of ``hearts
     advise`` shows them; :meth:`to_dict` keeps to the contract's four fields."""
     position: "Position | None" = None
@@ -189,7 +194,7 @@ def _reason(state: HandState | None, seat: int, kind: str, options: list[Option]
 def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: int,
                 totals: tuple[int, ...], settings: Settings = Settings()) -> Advice:
     """The judge's pass for ``seat`` dealt ``dealt``: the passes that keep every rule of the passing
-    advice the rollout player's own pass keeps (:func:`~.evaluate.pass_candidates`), screened, and
+    advice the rollout player's own pass keeps (:func:`~.pass_review.pass_candidates`), screened, and
     the finalists played out."""
     count = table.rules.pass_count
     model_pass = int(MODELS[settings.model].passes(np.array([dealt], U64), count, direction, table.rules)[0])
@@ -221,19 +226,20 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     own_pass = tuple(passed if s == seat else 0 for s in range(table.players))
     history = History(first_leader, plays, own_pass, hand_number, dealer, tuple(totals), direction)
     deals = play_deals(knowledge, settings.samples, rng, state, settings, history)
-    logs = seat_logs(state, seat, deals, settings, history) if reads_others(settings, history) else None
+    others = Others.of(settings)
+    logs = others.logs(state, seat, deals, history) if others.reads(history) else None
     outcomes = play_outcomes(state, seat, deals, cards, settings, history, logs=logs)
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
-                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, settings),
+                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, others),
                   _position(_LETTERS[:table.players], state, seat, state.hands[seat], totals))
 
 
-def _readings(seat: int, logs: np.ndarray, settings: Settings) -> tuple[tuple[int, dict[str, float]], ...]:
+def _readings(seat: int, logs: np.ndarray, others: Others) -> tuple[tuple[int, dict[str, float]], ...]:
     """:attr:`Advice.readings`, from the likelihoods the judge chose by."""
     chances = posteriors(logs)
-    return tuple((s, dict(zip(settings.identify, map(float, chances[s])))) for s in range(len(chances)) if s != seat)
+    return tuple((s, dict(zip(others.identify, map(float, chances[s])))) for s in range(len(chances)) if s != seat)
 
 
 def advise(game: GameRecord | dict, seat: int | None = None, *, settings: Settings | None = None) -> Advice:

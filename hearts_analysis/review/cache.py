@@ -43,7 +43,7 @@ from ..atomic import atomic_open
 from ..records.json import dumps_game
 from ..records.model import GameRecord
 from .entry import BadEntry, review_from_entry
-from .evaluate import Settings
+from .settings import Settings
 from .game import GameReview
 
 ENTRY_FORMAT = 1

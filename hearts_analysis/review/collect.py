@@ -26,7 +26,7 @@ from typing import Any
 
 from ..corpus_audit import error_report
 from .batch import ReviewedGame
-from .evaluate import Settings
+from .settings import Settings
 from .report import PlayerTally, game_dict, review_document, summary_document, tally
 
 

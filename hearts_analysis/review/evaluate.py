@@ -29,137 +29,40 @@ budget adds deals after the same ones, and only settles decisions that were
 unclear or flagged at least a class.
 """
 
-from __future__ import annotations
-
-import zlib
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 import numpy as np
 
-from ..cards import HEARTS_MASK, QS, Card, Mask, iter_cards, mask_of, names
+from ..cards import QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rule_arrays import shot
 from ..rules import Table
-from ..simulate.bots import BotFactory
-from . import context, opponents
-from .advice import AdviceBound, members
+from . import context
 from .information_set import Knowledge, before_pass
-from ..kernel.masks import HEARTS, U64, popcount, special_cards
+from ..kernel.masks import HEARTS, U64, popcount
 from .reasons import explain, point_parts_all
-from ..kernel.compiled import LOOK, one_seat
-from .policy import MODEL_WORDS, MODELS, OTHER_MODEL, Model
-from .rollout import DEFAULT_EXACT_TRICKS, History, Outcomes, pass_out, play_out, play_out_with_bots
-from .deal_weights import inferred_hands, running_seat
+from .policy import MODEL_WORDS, OTHER_MODEL
+from .rollout import History, Outcomes, pass_out, play_out
 from .line import likely_line
+from .settings import FORCED_DEALS, PASS_DEALS_PER_PLAY_DEAL, Settings
+from .classes import (AGREE, BANDS, BLUNDER, CLASSES, INACCURACY, LOSS, MISTAKE, NO_LOSS, UNSETTLED, band,
+                      classify, loss_or_not, mean_and_margin, settle)
+from .streams import CHOOSE, JUDGE, game_key, rng_for
+from .choices import canonical_pass, equivalent_groups, interchangeable, pass_choices, play_choices
+from .others import RUNNER_MODEL, Others, own_player, reads_others, seat_logs, seat_model
+from .fresh import Fresh, FreshDeals, confirm, judge_on_fresh_deals
+from .play_review import play_deals, play_outcomes
+from .pass_review import pass_candidates, pass_outcomes
 from .sampling import sample_hands
 
-INACCURACY, MISTAKE, BLUNDER = 1.0, 3.0, 7.0
-"""Cost thresholds in expected hand points (a heart is 1, QS 13)."""
-CLASSES = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
-
-FORCED_DEALS = 64
-"""Deals a forced play's one option is played out on (by the plain players: it is shown, never judged)."""
-
-PASS_DEALS_PER_PLAY_DEAL = 16
-"""A pass's choosing deals for each of a play's. On 400 passes of games no tuning used, two seeds named
-the same better pass for 74% of the passes flagged in either at 4 (800 deals), 83% at 8, 86% at 16 and
-91% at 32, at 40, 57, 86 and 143 ms a pass (the judge's strength did not change from 4 to 24)."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How hard to look. The defaults review a whole hand (four seats) in well under two seconds on
-    one core (``benchmarks/bench_review.py``)."""
-
-    samples: int = 200
-    """Sampled deals on which every alternative is played out to choose the best."""
-    seed: int = 0
-    exact_tricks: int = DEFAULT_EXACT_TRICKS
-    """Tricks left at which rollouts switch to exact search."""
-    confidence_z: float = 2.5
-    """Standard errors either side of a cost that must lie within one class for a verdict."""
-    budget: int = 1024
-    """Most fresh deals spent judging one decision against the best alternative."""
-    batch: int = 128
-    """Fresh deals drawn at a time while judging."""
-    tolerance: float = 0.5
-    """Points by which each class is widened when the budget is spent (costs this close to a
-    threshold may take either class: the class of the cost)."""
-    early_tolerance: float = 0.25
-    """Points by which each class is widened before the budget is spent: narrower, so that a cost
-    near a threshold is judged on more deals, and its class turns less on the deals drawn."""
-    pass_screen_samples: int = 128
-    """Deals on which every candidate pass is screened for the finalists (the passing advice leaves
-    about 40 candidates, so the screen can afford enough deals that the finalists seldom turn on
-    the deals drawn)."""
-    pass_finalists: int = 8
-    pass_samples: int | None = None
-    """Sampled deals on which the finalist passes and the actual pass are played out to choose the
-    best; ``None`` is :data:`PASS_DEALS_PER_PLAY_DEAL` times ``samples`` (:attr:`pass_deals`). More
-    than a play's: the nine are often within a point of each other, so with fewer deals two seeds
-    name different better passes, and a seat passes once a hand."""
-    game_context: bool = True
-    """Also estimate the chance of winning where the hand can end the game."""
-    bot: BotFactory | None = None
-    """Play rollouts with these simulator bots instead of the fast rollout player (much slower;
-    passes always use the rollout player)."""
-    confirm: bool = True
-    """Judge a flagged decision again under the other rollout player (:data:`OTHER_MODEL`) on the same
-    fresh deals, and flag it only when both find that it costs points (otherwise *unclear*)."""
-    read_runner: bool = True
-    """Draw a play's deals towards a hand that can take the rest where another seat has taken every
-    point so far (:func:`~.deal_weights.running_seat`), as a strong player reads a running seat."""
-    infer: str | tuple[str, ...] | None = None
-    """Weight the sampled deals of a play by how likely the others' plays so far were under this
-    rollout player, or under a tuple of them with each seat playing one (:mod:`.deal_weights`); ``None``
-    draws every consistent deal alike."""
-    model: str = "basic"
-    """The fast rollout player (:data:`~.policy.MODELS`): ``basic`` ducks and dumps; ``strong`` plays
-    like a careful club player (flushes the queen, voids, stops and runs moons), 1.6 times slower.
-    ``basic`` stays the default until the strong player is shown better on something it was not
-    built to imitate (it agrees with the simulator's heuristic bot on 99% of plays). ``guard`` is
-    ``basic`` that stops a lone point-taker's moon; it is not the default either: in the duplicate
-    matches of ``benchmarks/judge_strength.py`` its gain was within the noise (benchmarks/README.md)."""
-    own_model: str | None = "strong"
-    """The rollout player of the judged seat's own later plays (:data:`~.policy.MODELS`); ``None``: the
-    same as the others' (:attr:`model`). It models this seat, not the others, so a stronger one here
-    copies nobody at the table. ``strong`` by default: a judge that expects to play its own later cards
-    as a duck-and-dump player never sees the moons it could run, nor the queens it could keep out of;
-    in the duplicate matches of ``benchmarks/judge_strength.py`` it took 0.69-0.81 fewer points a hand
-    than ``None`` against HeuristicBot (1,000 deals on each of two seeds), and no more against the
-    simulator's other bots (benchmarks/README.md)."""
-    look_ahead: bool = True
-    """At a play, the judged seat's own later decisions look a step ahead on each deal: every real choice is
-    played out under the rollout players and the one that leaves the seat the fewest points is played
-    (:data:`~hearts_analysis.kernel.compiled.LOOK`). The judge then plays its later cards closer to how it will
-    really play them, searching, than :attr:`own_model` alone does. A pass keeps :attr:`own_model` alone: its
-    many deals would take about fifteen times as long."""
-    identify: tuple[str, ...] = ("basic", "strong")
-    """Rollout players between which each other seat's is read from its plays this hand (:mod:`.opponents`):
-    every deal that chooses a play gets one of them per seat, in proportion to how well it explains that
-    seat's cards (at the pass, before anything is seen, each as likely); ``()`` plays every other seat by
-    :attr:`model`. The fresh deals that judge a cost stay with :attr:`model` and :data:`OTHER_MODEL`. In the
-    duplicate matches of ``benchmarks/judge_strength.py`` (benchmarks/README.md) it took 0.83 ± 0.20 fewer
-    points a hand than ``()`` against HeuristicBot, whom the strong player copies, 0.45 ± 0.14 fewer against
-    a table of HeuristicBots and RandomBots, as many as ``()`` against three judges without it, and 0.22 ±
-    0.12 more against a plain player neither model was built from (``benchmarks/outside_bots.py``); the
-    costs the review claims came true (calibration 0.81 against HeuristicBot, 0.31 before)."""
-    level: str = "deep"
-    """The review level whose defaults these settings start from (:mod:`.levels`), named in the review's
-    documents and pages."""
-    mix: tuple[str, ...] = ()
-    """Other rollout players under which every alternative is also played out on the same deals when
-    the best is chosen, as so many more deals (the fresh deals that judge a cost stay with
-    :attr:`model`): a best choice that holds against more than one model of the others. Set, it takes
-    the place of :attr:`identify`."""
-
-    @property
-    def pass_deals(self) -> int:
-        """The deals that choose the best pass (:attr:`pass_samples`)."""
-        return PASS_DEALS_PER_PLAY_DEAL * self.samples if self.pass_samples is None else self.pass_samples
-
+__all__ = [  # the review's names, as they were all here once; each lives in the module of its job
+    "INACCURACY", "MISTAKE", "BLUNDER", "CLASSES", "BANDS", "UNSETTLED", "LOSS", "NO_LOSS", "AGREE", "band",
+    "settle", "classify", "loss_or_not", "mean_and_margin", "FORCED_DEALS", "PASS_DEALS_PER_PLAY_DEAL", "Settings",
+    "CHOOSE", "JUDGE", "rng_for", "game_key", "equivalent_groups", "interchangeable", "pass_choices",
+    "canonical_pass", "play_choices", "RUNNER_MODEL", "own_player", "seat_model", "reads_others", "seat_logs",
+    "Fresh", "FreshDeals", "judge_on_fresh_deals", "confirm", "play_outcomes", "play_deals", "pass_candidates",
+    "pass_outcomes", "Option", "Decision", "Position", "options_of", "review_play", "review_pass"]
 
 @dataclass(frozen=True)
 class Option:
@@ -223,119 +126,8 @@ class Decision:
     """At a play, the likely plays after :attr:`best` (:mod:`.line`), starting with it."""
 
 
-def band(cost: float) -> str | None:
-    """The class a cost falls in, regardless of noise."""
-    for threshold, name in CLASSES:
-        if cost >= threshold:
-            return name
-    return None
-
-
-BANDS = ((float("-inf"), INACCURACY, None), (INACCURACY, MISTAKE, "inaccuracy"),
-         (MISTAKE, BLUNDER, "mistake"), (BLUNDER, float("inf"), "blunder"))
-UNSETTLED = "unsettled"
-
-
-def settle(cost: float, margin: float, tolerance: float) -> str | None:
-    """The class of ``cost ± margin`` if the interval lies within one class widened by
-    ``tolerance``; where it lies within two (close to a threshold), the class of ``cost``;
-    :data:`UNSETTLED` if it lies within none.
-
-    >>> settle(0.2, 0.3, 0.5), settle(2.9, 0.3, 0.5), settle(2.0, 2.0, 0.5)
-    (None, 'inaccuracy', 'unsettled')
-    """
-    low, high = cost - margin, cost + margin
-    fits = [name for bottom, top, name in BANDS if low >= bottom - tolerance and high <= top + tolerance]
-    if not fits:
-        return UNSETTLED
-    return fits[0] if len(fits) == 1 else band(cost)
-
-
 def _article(word: str | None) -> str:
     return "an" if word and word[0] in "aeiou" else "a"
-
-
-def classify(cost: float, margin: float) -> str | None:
-    """The class of a cost, or ``None`` if it is under the thresholds or within the noise."""
-    if cost <= margin:
-        return None
-    for threshold, name in CLASSES:
-        if cost >= threshold:
-            return name
-    return None
-
-
-CHOOSE, JUDGE = 0, 1
-"""The two streams of deals of a decision: those that choose the best alternative, and the fresh
-ones that judge it. Apart, so that more samples to choose with never change the deals a verdict
-rests on, and a larger budget only adds deals after them: a class settled within the default
-budget is settled the same way with any larger one."""
-
-
-def rng_for(settings: Settings, game_key: int, hand: int, index: int, seat: int,
-            stream: int = CHOOSE) -> np.random.Generator:
-    """One independent stream per decision (``index`` 0 is the pass, ``k`` the k-th play of the hand),
-    so a decision's review does not depend on which others are reviewed."""
-    key = [settings.seed, game_key, hand, index, seat]
-    return np.random.default_rng(key + [stream] if stream != CHOOSE else key)
-
-
-def game_key(game_id: str | None) -> int:
-    return zlib.crc32((game_id or "").encode())
-
-
-# -- equivalent cards ----------------------------------------------------------
-def equivalent_groups(state: HandState, seat: int, legal: Mask) -> list[list[Card]]:
-    """Legal cards grouped when they are interchangeable: same suit, same points, and no card
-    still in play (held by another seat or on the table) ranked between them."""
-    live = state.table.deck & ~state.played & ~state.hands[seat] | state.trick_cards
-    return interchangeable(state.table, legal, live)
-
-
-def interchangeable(table: Table, cards: Mask, live: Mask) -> list[list[Card]]:
-    """``cards`` in runs that no card of ``live`` separates (same suit, same points), lowest first."""
-    special = special_cards(table)
-    groups: list[list[Card]] = []
-    previous = -1
-    for card in iter_cards(cards):
-        between = ((1 << card) - 1) & ~((1 << (previous + 1)) - 1) if previous >= 0 else 0
-        same = (previous >= 0 and previous // 13 == card // 13 and not between & live
-                and not (special >> card & 1) and not (special >> previous & 1)
-                and bool(HEARTS_MASK >> card & 1) == bool(HEARTS_MASK >> previous & 1))
-        if same:
-            groups[-1].append(card)
-        else:
-            groups.append([card])
-        previous = card
-    return groups
-
-
-def pass_choices(table: Table, dealt: Mask, count: int) -> list[Mask]:
-    """Every real choice of ``count`` cards to pass from ``dealt``: passing one card of a run of
-    rank-neighbours (no card of the deck between them, same points) is passing any other, so each
-    run contributes its lowest cards only."""
-    groups = interchangeable(table, dealt, table.deck & ~dealt)
-    choices: list[Mask] = []
-
-    def choose(index: int, left: int, mask: Mask) -> None:
-        if left == 0:
-            choices.append(mask)
-            return
-        if index == len(groups) or left > sum(len(g) for g in groups[index:]):
-            return
-        for take in range(min(left, len(groups[index])), -1, -1):
-            choose(index + 1, left - take, mask | mask_of(groups[index][:take]))
-
-    choose(0, count, 0)
-    return choices
-
-
-def canonical_pass(table: Table, dealt: Mask, passed: Mask) -> Mask:
-    """The member of :func:`pass_choices` that ``passed`` is interchangeable with."""
-    canonical = 0
-    for group in interchangeable(table, dealt, table.deck & ~dealt):
-        canonical |= mask_of(group[:sum(passed >> card & 1 for card in group)])
-    return canonical
 
 
 # -- scoring alternatives -------------------------------------------------------
@@ -415,112 +207,6 @@ class Position:
     players: tuple[str, ...] = field(default=())
 
 
-def play_choices(state: HandState, seat: int, card: Card | None = None) -> tuple[list[Card], int | None]:
-    """One card for each real choice of ``seat`` at ``state`` (``card`` for its own group), and the
-    index of ``card``'s choice (``None`` without a card)."""
-    groups = equivalent_groups(state, seat, state.legal_cards(seat))
-    chosen = None if card is None else next(i for i, group in enumerate(groups) if card in group)
-    return [card if i == chosen else group[0] for i, group in enumerate(groups)], chosen
-
-
-RUNNER_MODEL = "strong"
-"""The rollout player of a seat read as running for the moon (:func:`~.deal_weights.running_seat`): the
-one that runs."""
-
-
-def _with_runner(players: tuple[str, ...], runner: int | None) -> tuple[str, ...]:
-    """``players`` (a rollout player's name per seat) with a seat read as running playing :data:`RUNNER_MODEL`."""
-    return players if runner is None else tuple(RUNNER_MODEL if s == runner else name
-                                                 for s, name in enumerate(players))
-
-
-def own_player(settings: Settings, model: str, at_play: bool) -> int:
-    """The kernel's player of the judged seat's own later plays: :attr:`Settings.own_model` (``model`` where
-    that is ``None``), looking ahead at a play when :attr:`Settings.look_ahead` says so."""
-    own = MODELS[settings.own_model or model].plays
-    return own | LOOK if at_play and settings.look_ahead else own
-
-
-def seat_model(settings: Settings, model: str, seat: int, at_play: bool = False) -> Model:
-    """The rollout player ``model`` at the other seats, with ``seat`` played by :func:`own_player`."""
-    own = own_player(settings, model, at_play)
-    if own == MODELS[model].plays:
-        return MODELS[model]
-    return MODELS[model]._replace(plays=one_seat(MODELS[model].plays, seat, own))
-
-
-def reads_others(settings: Settings, history: History | None, model: str | None = None) -> bool:
-    """Whether a play's evaluation draws each other seat's player from its plays (:attr:`Settings.identify`)."""
-    return settings.bot is None and model is None and not settings.mix and bool(settings.identify) \
-        and history is not None
-
-
-def seat_logs(state: HandState, seat: int, hands: np.ndarray, settings: Settings, history: History) -> np.ndarray:
-    """What the others' plays so far say of their players on each deal (:func:`.opponents.log_likelihoods`)."""
-    return opponents.log_likelihoods(state.table, history.first_leader, history.plays, seat, hands, settings.identify)
-
-
-def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
-                  history: History | None = None, model: str | None = None,
-                  logs: np.ndarray | None = None) -> Outcomes:
-    """Each of ``cards`` played by ``seat`` at ``state`` on the deals ``hands``, under the rollout player
-    ``model`` (the settings' by default) or the settings' simulator bots: the one evaluator of a play,
-    for the review's verdicts and the judge's own play alike (``logs``: :func:`seat_logs`, if the caller has
-    them already)."""
-    if settings.bot is None:
-        runner = running_seat(state, seat) if settings.read_runner else None
-        if model is None and settings.mix:
-            return _joined([play_out(state, hands, cards, settings.exact_tricks,
-                                     seat_model(settings, m, seat, at_play=True).plays)
-                            for m in (settings.model,) + settings.mix])
-        if reads_others(settings, history, model):
-            if logs is None:
-                logs = seat_logs(state, seat, hands, settings, history)
-            return _over_tables(logs, seat, hands, len(cards), settings, at_play=True, runner=runner,
-                                run=lambda table, lanes: play_out(state, hands[lanes], cards, settings.exact_tricks,
-                                                                  table.plays))
-        name = model or settings.model
-        if runner is not None:
-            players = _with_runner((name,) * state.players, runner)
-            return play_out(state, hands, cards, settings.exact_tricks,
-                            opponents.table_model(players, own_player(settings, name, True), seat).plays)
-        return play_out(state, hands, cards, settings.exact_tricks, seat_model(settings, name, seat, at_play=True).plays)
-    if history is None:
-        raise ValueError("reviewing with bots needs the hand's history")
-    return play_out_with_bots(state.table, history, seat, hands, cards, settings.bot, settings.seed,
-                              settings.exact_tricks)
-
-
-def _over_tables(logs: np.ndarray, seat: int, deals: np.ndarray, alternatives: int, settings: Settings,
-                 *, at_play: bool, run: Callable[[Model, np.ndarray], Outcomes], runner: int | None = None) -> Outcomes:
-    """The outcomes of ``run(model, lanes)`` on each table of :func:`.opponents.tables`, put together deal by deal
-    (the seat's own player: :func:`own_player`; a ``runner`` plays :data:`RUNNER_MODEL`). The draws are seeded
-    by the deals, so the same deals always meet the same players."""
-    n = logs.shape[2]
-    points = np.zeros((alternatives, len(deals), n), np.int64)
-    taken = np.zeros((alternatives, len(deals), n), U64)
-    rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(deals).tobytes()))
-    own = own_player(settings, settings.model, at_play)
-    for players, lanes in opponents.tables(logs, seat, settings.identify, rng):
-        part = run(opponents.table_model(_with_runner(players, runner), own, seat), lanes)
-        points[:, lanes], taken[:, lanes] = part.points, part.taken
-    return Outcomes(points, taken)
-
-
-def play_deals(knowledge: Knowledge, count: int, rng: np.random.Generator, state: HandState, settings: Settings,
-               history: History | None) -> np.ndarray:
-    """``count`` deals the seat's knowledge allows, weighted by the others' plays under :attr:`Settings.infer`
-    where it is set, and towards a hand that can take the rest where a seat is running for the moon
-    (:func:`~.deal_weights.running_seat`): the deals of every play's evaluation, the review's and the
-    judge's own alike."""
-    runner = running_seat(state, knowledge.seat) if settings.read_runner else None
-    model = settings.infer if history is not None else None
-    if model is None and runner is None:
-        return sample_hands(knowledge, count, rng)
-    return inferred_hands(knowledge, count, rng, state.table, history.first_leader if history else 0,
-                          history.plays if history else (), model, runner=runner)
-
-
 def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
                 index: int, settings: Settings, history: History | None = None) -> Decision:
     """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
@@ -530,7 +216,8 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     trick = state.trick_number
     rng = rng_for(settings, position.game_key, position.hand, index, seat)
     judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
-    plain = seat_model(settings, settings.model, seat).plays
+    others = Others.of(settings)
+    plain = others.seat_model(others.model, seat).plays
 
     def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
         return play_deals(knowledge, count, generator, state, settings, history)
@@ -550,73 +237,11 @@ def review_play(position: Position, state: HandState, seat: int, card: Card, kno
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
         return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history, model)
 
-    fresh = FreshDeals(draw, rollout, settings.model)
+    fresh = FreshDeals(draw, rollout, others.model)
     decision = _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
     merged = {group[0] if i != chosen else card: tuple(group) for i, group in enumerate(groups)}
     return replace(decision, equal=tuple(merged[o.cards[0]] for o in decision.options),
                    line=likely_line(state, deals, decision.best[0], plain))
-
-
-def pass_candidates(table: Table, dealt: Mask, bound: Mask, direction: str) -> dict[Mask, Mask]:
-    """``{choice: shown}``: every real pass (:func:`pass_choices`) that breaks no passing advice the
-    pass ``bound`` kept (:mod:`.advice`), each shown as the interchangeable pass that keeps it
-    (``bound`` itself for its own choice)."""
-    bounding = AdviceBound(dealt, bound, direction)
-    groups = interchangeable(table, dealt, table.deck & ~dealt)
-    own = canonical_pass(table, dealt, bound)
-    shown = {}
-    for choice in pass_choices(table, dealt, table.rules.pass_count):
-        member = bound if choice == own else bounding.shown(members(groups, choice))
-        if member is not None:
-            shown[choice] = member
-    return shown
-
-
-def pass_outcomes(table: Table, seat: int, knowledge: Knowledge, direction: str, dealer: int,
-                  candidates: list[Mask], settings: Settings, rng: np.random.Generator,
-                  keep: Mask | None = None) -> tuple[list[Mask], Outcomes]:
-    """``(finalists, outcomes)``: ``candidates`` screened to ``pass_finalists`` (with ``keep`` among them),
-    then played out on ``pass_deals`` deals: the one evaluator of a pass, for the review's verdicts
-    and the judge's own pass alike."""
-    model = seat_model(settings, settings.model, seat)
-    even = bool(settings.identify) and not settings.mix
-
-    def screened(deals: np.ndarray, masks: list[Mask]) -> np.ndarray:
-        if even:
-            return _even_pass_out(table, seat, deals, direction, masks, dealer, settings, 1).points[:, :, seat]
-        return pass_out(table, seat, deals, direction, masks, dealer, exact_tricks=1, model=model).points[:, :, seat]
-
-    finalists = candidates
-    if len(candidates) > settings.pass_finalists + 1:
-        finalists = _screen(candidates, sample_hands(knowledge, settings.pass_screen_samples, rng), screened,
-                            settings.pass_finalists)
-    if keep is not None and keep not in finalists:
-        finalists = finalists + [keep]
-    deals = sample_hands(knowledge, settings.pass_deals, rng)
-    if even:
-        return finalists, _even_pass_out(table, seat, deals, direction, finalists, dealer, settings,
-                                         settings.exact_tricks)
-    outcomes = _joined([pass_out(table, seat, deals, direction, finalists, dealer, settings.exact_tricks,
-                                 seat_model(settings, m, seat)) for m in (settings.model,) + settings.mix])
-    return finalists, outcomes
-
-
-def _even_pass_out(table: Table, seat: int, deals: np.ndarray, direction: str, finalists: list[Mask], dealer: int,
-                   settings: Settings, exact_tricks: int) -> Outcomes:
-    """The finalists played out with each other seat passing and playing as one of :attr:`Settings.identify`,
-    each as likely: at the pass nothing of theirs is seen yet."""
-    nothing_seen = np.zeros((len(settings.identify), len(deals), table.players))
-    return _over_tables(nothing_seen, seat, deals, len(finalists), settings, at_play=False,
-                        run=lambda model, lanes: pass_out(table, seat, deals[lanes], direction, finalists, dealer,
-                                                          exact_tricks, model))
-
-
-def _joined(outcomes: list[Outcomes]) -> Outcomes:
-    """Outcomes of the same alternatives under several rollout players, as one set of more deals."""
-    if len(outcomes) == 1:
-        return outcomes[0]
-    return Outcomes(np.concatenate([o.points for o in outcomes], axis=1),
-                    np.concatenate([o.taken for o in outcomes], axis=1))
 
 
 def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
@@ -635,13 +260,14 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
                                         keep=passed)
     chosen = finalists.index(passed)
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
+    others = Others.of(settings)
 
     def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
         return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
-                        settings.exact_tricks, seat_model(settings, model, seat))
+                        settings.exact_tricks, others.seat_model(model, seat))
 
     judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
-    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, settings.model)
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, others.model)
 
     decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
     if decision.category is None:
@@ -651,147 +277,6 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
         return decision
     rules = "; ".join(a.rule.rstrip(".") for a in advice)
     return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")
-
-
-def _screen(candidates: list[Mask], deals: np.ndarray, points: Callable[[np.ndarray, list[Mask]], np.ndarray],
-            keep: int) -> list[Mask]:
-    """The ``keep`` candidates with the fewest points over ``deals``, screened in two rounds: every
-    candidate on the first third of the deals, and the best ``2 * keep`` of them on all, so that
-    the deals go to the contenders (the same finalists as screening every candidate on every deal,
-    but for a candidate far behind after the first third)."""
-    first = max(1, len(deals) // 3)
-    early = points(deals[:first], candidates).sum(axis=1)
-    contenders = np.argsort(early, kind="stable")[:2 * keep]
-    total = early[contenders]
-    if len(deals) > first:
-        total = total + points(deals[first:], [candidates[i] for i in contenders]).sum(axis=1)
-    return [candidates[contenders[i]] for i in np.argsort(total, kind="stable")[:keep]]
-
-
-Fresh = Callable[[int, tuple[int, int]], np.ndarray]
-"""``fresh(count, (chosen, best))``: points ``(2, count, seats)`` of the two alternatives on new deals."""
-
-
-class FreshDeals:
-    """A :data:`Fresh` that keeps the deals it drew and how they ended, so that another model can
-    replay the same ones and the reason can be read off the deals that measured the cost.
-
-    ``draw(count)`` samples deals; ``rollout(deals, pair, model)`` gives the :class:`Outcomes` of the
-    pair of alternatives on them under the named rollout player."""
-
-    def __init__(self, draw: Callable[[int], np.ndarray],
-                 rollout: Callable[[np.ndarray, tuple[int, int], str], Outcomes], model: str):
-        self.draw, self.rollout, self.model = draw, rollout, model
-        self.drawn: list[np.ndarray] = []
-        self.ended: list[Outcomes] = []
-
-    def __call__(self, count: int, pair: tuple[int, int]) -> np.ndarray:
-        deals = self.draw(count)
-        outcomes = self.rollout(deals, pair, self.model)
-        self.drawn.append(deals)
-        self.ended.append(outcomes)
-        return outcomes.points
-
-    def again(self, pair: tuple[int, int], model: str, limit: int) -> np.ndarray:
-        """The points of ``pair`` on the first ``limit`` deals drawn so far, under ``model``."""
-        return self.rollout(np.concatenate(self.drawn)[:limit], pair, model).points
-
-    def judged(self) -> Outcomes:
-        """How the pair ended on every deal drawn so far: the deals its cost was measured on."""
-        return Outcomes(np.concatenate([o.points for o in self.ended], axis=1),
-                        np.concatenate([o.taken for o in self.ended], axis=1))
-
-
-def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
-                         ) -> tuple[float, float, str | None, int]:
-    """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
-    at a time (:func:`_next_batch`) until the class settles or the budget is spent (class
-    :data:`UNSETTLED`)."""
-    def more(count: int) -> np.ndarray:
-        points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
-        return points[0] - points[1]
-
-    verdict, cost, margin, deals = _until_settled(np.empty(0), more, settle, settings)
-    return max(cost, 0.0), margin, verdict, deals
-
-
-def _until_settled(differences: np.ndarray, more: Callable[[int], np.ndarray],
-                   decide: Callable[[float, float, float], str | None], settings: Settings
-                   ) -> tuple[str | None, float, float, int]:
-    """``(verdict, cost, margin, deals)``: the paired ``differences`` so far and ``more(count)`` of them a batch at
-    a time (:func:`_next_batch`), until ``decide(cost, margin, early_tolerance)`` is not :data:`UNSETTLED` or the
-    budget is spent; then ``decide`` with the wider ``tolerance`` has the last word."""
-    verdict: str | None = UNSETTLED
-    cost = margin = 0.0
-    if len(differences):
-        cost, margin = mean_and_margin(differences, settings.confidence_z)
-        verdict = decide(cost, margin, settings.early_tolerance)
-    while verdict == UNSETTLED and len(differences) < settings.budget:
-        differences = np.concatenate([differences, more(_next_batch(len(differences), settings))])
-        cost, margin = mean_and_margin(differences, settings.confidence_z)
-        verdict = decide(cost, margin, settings.early_tolerance)
-    if verdict == UNSETTLED:
-        verdict = decide(cost, margin, settings.tolerance)
-    return verdict, cost, margin, len(differences)
-
-
-def _next_batch(judged: int, settings: Settings) -> int:
-    """Deals to draw next: a batch, then as many as were judged so far (the deals double), up to the
-    budget. A rollout's time is mostly per call, not per deal, so a cost that takes the whole budget
-    to settle is judged in four calls rather than eight.
-
-    >>> [_next_batch(n, Settings()) for n in (0, 128, 256, 512, 1000)]
-    [128, 128, 256, 512, 24]
-    """
-    return min(max(settings.batch, judged), settings.budget - judged)
-
-
-def mean_and_margin(differences: np.ndarray, z: float) -> tuple[float, float]:
-    """Mean of paired per-deal differences, and ``z`` standard errors of it."""
-    error = differences.std(ddof=1) / np.sqrt(len(differences)) if len(differences) > 1 else float("inf")
-    return float(differences.mean()), float(z * error)
-
-
-LOSS, NO_LOSS = "loss", "no loss"
-
-
-AGREE = INACCURACY / 2
-"""Points the second model must find a choice to lose for the two to agree that it costs points:
-half the first class, far from where the second model's costs gather (near 0 and from 1 up), so
-that a larger budget seldom moves a decision across it."""
-
-
-def loss_or_not(cost: float, margin: float, tolerance: float) -> str:
-    """Whether ``cost ± margin`` lies above :data:`AGREE` (:data:`LOSS`) or below it
-    (:data:`NO_LOSS`), each side widened by ``tolerance`` (where both, the side of ``cost``), or
-    straddles both (:data:`UNSETTLED`).
-
-    >>> loss_or_not(0.1, 0.5, 0.5), loss_or_not(1.2, 1.0, 0.5), loss_or_not(0.5, 2.0, 0.5)
-    ('no loss', 'loss', 'unsettled')
-    """
-    low = cost - margin >= AGREE - tolerance
-    high = cost + margin <= AGREE + tolerance
-    if low and high:
-        return LOSS if cost >= AGREE else NO_LOSS
-    return LOSS if low else NO_LOSS if high else UNSETTLED
-
-
-def confirm(fresh: FreshDeals, seat: int, chosen: int, best: int, settings: Settings
-            ) -> tuple[str, float, float, int]:
-    """``(loss or not, cost, margin, deals)`` of ``chosen`` against ``best`` under the other rollout
-    player: first on the deals that judged it, then on more fresh deals a batch at a time while it
-    cannot tell whether the choice costs points, up to the budget. Two batches of the judging deals
-    are enough to tell most (it needs no class), so no more of them are replayed."""
-    other = OTHER_MODEL[settings.model]
-
-    def differences(points: np.ndarray) -> np.ndarray:
-        return points[0, :, seat].astype(np.float64) - points[1, :, seat]
-
-    replayed = differences(fresh.again((chosen, best), other, 2 * settings.batch))
-    verdict, cost, margin, deals = _until_settled(
-        replayed, lambda count: differences(fresh.rollout(fresh.draw(count), (chosen, best), other).points),
-        loss_or_not, settings)
-    return verdict, max(cost, 0.0), margin, deals
 
 
 def _leans_to_loss(verdict: str, cost: float) -> bool:
@@ -895,4 +380,3 @@ def _judged_pair(table: Table, fresh: Fresh, seat: int, alternatives: list[tuple
 
 def _choice_words(cards: tuple[Card, ...]) -> str:
     return " ".join(names(cards))
-

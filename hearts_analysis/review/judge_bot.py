@@ -15,7 +15,7 @@ import random
 from ..cards import Card, Mask, mask_of
 from ..simulate.knowledge import SeatView
 from .board import advise_pass, advise_play
-from .evaluate import Settings
+from .settings import Settings
 
 
 class JudgeBot:

@@ -1,6 +1,6 @@
 """Review levels: a quick one for whole corpora and sites, a deeper one for the game a player studies.
 
-``deep`` is :class:`~.evaluate.Settings` as it is: the level of ``hearts advise`` and of ``hearts review
+``deep`` is :class:`~.settings.Settings` as it is: the level of ``hearts advise`` and of ``hearts review
 GAME.json``. ``corpus`` spends less on each decision, for a club's season: the judged seat's later plays
 by the same rollout player as the others' (no strong player of its own, no step ahead), every other
 seat by the one rollout player (no reading of which player each seat plays like), and a pass chosen on
@@ -23,14 +23,14 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable
 
-from .evaluate import Settings
+from .settings import Settings
 
 CORPUS, DEEP = "corpus", "deep"
 LEVELS: dict[str, dict[str, Any]] = {
     CORPUS: {"own_model": None, "look_ahead": False, "identify": ()},
     DEEP: {},
 }
-"""Each level's settings where they differ from :class:`~.evaluate.Settings`' defaults."""
+"""Each level's settings where they differ from :class:`~.settings.Settings`' defaults."""
 PASS_DEALS_PER_PLAY: dict[str, int | None] = {CORPUS: 4, DEEP: None}
 """A pass's choosing deals for each of a play's, where the level sets it (``None``: the settings' own)."""
 

@@ -27,7 +27,8 @@ from ..cards import Mask, card_name, iter_cards, mask_of, names
 from ..engine.replay import GameResult
 from ..engine.state import HandState
 from ..records.model import GameRecord
-from .evaluate import INACCURACY, Decision
+from .classes import INACCURACY
+from .evaluate import Decision
 from .game import GameReview, HandStart, hand_starts
 from .page import fragment, play_number
 

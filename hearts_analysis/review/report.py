@@ -28,7 +28,8 @@ from typing import Iterable, Sequence
 
 from ..cards import card_name, names
 from .board import AdvisedOption
-from .evaluate import Decision, Settings
+from .evaluate import Decision
+from .settings import Settings
 from .game import GameReview, accuracy_percent
 
 

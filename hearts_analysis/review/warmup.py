@@ -70,7 +70,7 @@ def compile_kernel() -> None:
     from ..rules import Rules
     from ..simulate import simulate_game
     from .board import advise_entry
-    from .evaluate import Settings
+    from .settings import Settings
     from .game import review_game
 
     settings = Settings(samples=20)
