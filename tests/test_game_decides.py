@@ -21,7 +21,13 @@ from hearts_analysis.cards import mask_of, parse_card
 from hearts_analysis.cli.app import app
 from hearts_analysis.review.board import advise_entry
 from hearts_analysis.review.entry import _decision as decision_from_entry
-from hearts_analysis.review.evaluate import GAME, POINTS, Position, Settings, review_play
+from hearts_analysis.review.evaluate import (
+    GAME,
+    POINTS,
+    Position,
+    Settings,
+    review_play,
+)
 from hearts_analysis.review.information_set import at_play, seat_state
 from hearts_analysis.review.report import decision_dict
 from hearts_analysis.rules import Rules
@@ -76,12 +82,13 @@ def test_hearts_advise_json_says_which_measure_decided():
     assert "chance of winning the game, which decides here" in text
 
 
-def _review(card: str, totals, settings: Settings = Settings()):
+def _review(card: str, totals, settings: Settings | None = None):
     table = Rules.preset("standard").table(4)
     plays = [("ABCD".index(p[0]), parse_card(p[2:])) for p in PLAYS.split()]
     state, shown = seat_state(table, 2, mask_of(parse_card(c) for c in HAND.split()), plays, 0)
     position = Position(table, 3, totals, 0, PLAYERS)
-    return review_play(position, state, 2, parse_card(card), at_play(state, 2, shown), len(plays) + 1, settings)
+    return review_play(position, state, 2, parse_card(card), at_play(state, 2, shown), len(plays) + 1,
+                       settings or Settings())
 
 
 def test_the_review_flags_the_card_that_saves_hand_points_but_loses_the_game():

@@ -956,7 +956,7 @@ def _game_decision(position: Position, state: HandState | None, seat: int, kind:
     reason = doubt = None
     if category:
         reason = _game_words(position, seat, alternatives, chosen, best, float(played_chance), float(best_chance),
-                             judged or outcomes, (0, 1) if judged is not None else (chosen, best))
+                             outcomes if judged is None else judged, (chosen, best) if judged is None else (0, 1))
     elif unclear:
         higher = context.win_band(drop + drop_margin)
         doubt = reason = (f"unclear: after {deals} deals the chance of winning the game it loses is "
