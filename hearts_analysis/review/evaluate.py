@@ -100,7 +100,8 @@ class Settings:
     than a play's: the nine are often within a point of each other, so with fewer deals two seeds
     name different better passes, and a seat passes once a hand."""
     game_context: bool = True
-    """Also estimate the chance of winning where the hand can end the game."""
+    """Also estimate the chance of winning where the hand can end the game, and let it decide where an
+    alternative leads the points' best in it clearly (:func:`.context.game_choice`; docs/review.md)."""
     bot: BotFactory | None = None
     """Play rollouts with these simulator bots instead of the fast rollout player (much slower;
     passes always use the rollout player)."""
