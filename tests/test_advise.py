@@ -96,10 +96,11 @@ def test_the_advice_as_a_dict_best_first():
     game = _cut(whole, 0, 5)
     advice = advise(game)
     data = advice.to_dict()
-    assert list(data) == ["seat", "kind", "best", "options"]
+    assert list(data) == ["seat", "kind", "best", "options", "decided_by"] and data["decided_by"] == "points"
     assert data["seat"] == advice.seat == whole.hands[0].plays[5][0] and data["kind"] == "play"
     assert data["best"] == list(advice.best) == data["options"][0]["cards"] and len(advice.best) == 1
-    assert all(list(o) == ["cards", "expected_points", "margin", "equal", "reason"] for o in data["options"])
+    assert all(list(o) == ["cards", "expected_points", "margin", "equal", "reason", "win_chance"]
+               for o in data["options"])
     assert all(o["reason"] for o in data["options"]) and not data["options"][0]["equal"]
     points = [o["expected_points"] for o in data["options"]]
     assert points == sorted(points) and all(o["margin"] >= 0 for o in data["options"])

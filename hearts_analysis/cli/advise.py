@@ -52,7 +52,9 @@ def advice_text(advice) -> str:
     name = (lambda s: position.players[s] if position.players[s] == "ABCDEFG"[s]
             else f"{position.players[s]} ({'ABCDEFG'[s]})") if position else (lambda s: f"seat {s}")
     width = max(len(" ".join(o.to_dict()["cards"])) for o in advice.options)
-    lines = [f"{name(advice.seat)} {verb} {' '.join(advice.best)} (expected points over {advice.samples} deals, "
+    measure = ("chance of winning the game, which decides here" if getattr(advice, "decided_by", "points") == "game"
+               else "expected points")
+    lines = [f"{name(advice.seat)} {verb} {' '.join(advice.best)} ({measure} over {advice.samples} deals, "
              "best first; \u2248 within the noise of the best):"]
     if position is not None:
         lines.extend(_position_lines(position, name))

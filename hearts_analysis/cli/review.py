@@ -9,6 +9,12 @@ player's name comes from a log, so control characters in it are shown escaped:
 >>> print(decision_line(decision))
   hand 1 trick 3: ann\\x1b[31m played KS, better 2S (cost 4.2 ± 0.6, mistake); chance of winning 31% against 40%
       QS was still out and you held the 2S
+
+Near the end of a game the chance of winning can decide (docs/review.md, "When the game decides"):
+
+>>> print(decision_line({**decision, "played": "AH", "best": "QS", "cost": 0.0, "margin": 0.0,
+...                      "decided_by": "game", "reason": "to win the game: ..."}).splitlines()[0])
+  hand 1 trick 3: ann\\x1b[31m played AH, better QS (cost 0.0 ± 0.0, mistake; the game decides); chance of winning 31% against 40%
 """
 
 from __future__ import annotations
@@ -55,9 +61,10 @@ def decision_line(d: dict) -> str:
                                                            ", unclear" if d.get("unclear") else "")
     verb = "passed" if d["trick"] is None else "played"
     line = f"  {where}: {terminal_safe(d['player'])} {verb} {cards_text(d['played'])}"
-    if d["cost"] > 0:
+    game = d.get("decided_by") == "game"
+    if d["cost"] > 0 or game and d["best"] != d["played"]:
         line += f", better {cards_text(d['best'])}"
-    line += f" ({verdict})"
+    line += f" ({verdict}{'; the game decides' if game else ''})"
     chance = d["win_chance"] and (f"{d['win_chance']['played']:.0%}", f"{d['win_chance']['best']:.0%}")
     if chance and chance[0] != chance[1]:   # the same chance either way (a decided hand) says nothing
         line += f"; chance of winning {chance[0]} against {chance[1]}"

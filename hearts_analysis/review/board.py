@@ -20,7 +20,7 @@ Seat 1 of a simulated game, asked for its pass, then for its first play once the
 >>> asked = replace(game, hands=(replace(hand, passes=None, plays=(), points=None, totals=None),), complete=None)
 >>> advice = advise(asked, 1, settings=Settings(samples=50))
 >>> advice.kind, len(advice.best), list(advice.to_dict())
-('pass', 3, ['seat', 'kind', 'best', 'options'])
+('pass', 3, ['seat', 'kind', 'best', 'options', 'decided_by'])
 >>> opened = replace(asked, hands=(replace(asked.hands[0], passes=hand.passes, plays=hand.plays[:5]),))
 >>> advice = advise(opened, settings=Settings(samples=50))
 >>> advice.kind, advice.seat == hand.plays[5][0], advice == advise(opened, settings=Settings(samples=50))
@@ -45,7 +45,8 @@ from ..rules import Table
 from ..violations import Code
 from .choices import canonical_pass, play_choices
 from .classes import mean_and_margin
-from .evaluate import Option, options_of
+from . import context
+from .evaluate import GAME, POINTS, Option, game_order, options_of
 from .others import Others
 from .pass_review import pass_candidates, pass_outcomes
 from .play_review import play_deals, play_outcomes
@@ -92,8 +93,10 @@ class AdvisedOption:
         return self.option.expected
 
     def to_dict(self) -> dict[str, Any]:
+        chance = self.option.win_chance
         return {"cards": names(self.cards), "expected_points": round(self.expected, 2),
-                "margin": round(self.margin, 2), "equal": self.equal, "reason": self.reason}
+                "margin": round(self.margin, 2), "equal": self.equal, "reason": self.reason,
+                "win_chance": None if chance is None else round(chance, 3)}
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,10 @@ class Advice:
     advise`` shows them; :meth:`to_dict` keeps to the contract's four fields."""
     position: "Position | None" = None
     """What the board judged, as the seat sees it (the text of ``hearts advise`` shows it)."""
+    decided_by: str = POINTS
+    """Which measure ranked the options: :data:`~.evaluate.POINTS` (expected hand points), or
+    :data:`~.evaluate.GAME` (the chance of winning the game, where the hand can end it and an option leads the
+    points' best in it clearly: :func:`.context.game_choice`), as the review decides."""
 
     @property
     def best_cards(self) -> tuple[Card, ...]:
@@ -124,7 +131,7 @@ class Advice:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "best": list(self.best),
-                "options": [o.to_dict() for o in self.options]}
+                "options": [o.to_dict() for o in self.options], "decided_by": self.decided_by}
 
 
 @dataclass(frozen=True)
@@ -163,8 +170,14 @@ def information_rng(settings: Settings, *facts: object) -> np.random.Generator:
 
 
 def _ranked(seat: int, kind: str, state: HandState | None, own: np.ndarray, options: list[Option],
-            settings: Settings) -> tuple[AdvisedOption, ...]:
+            settings: Settings, wins: np.ndarray | None = None) -> tuple[tuple[AdvisedOption, ...], str]:
+    """The options best first, and the measure that ranked them: the game's where ``wins`` (per-deal chances of
+    winning, :func:`.context.deal_chances`) give an option a clear lead over the points' best."""
     order = sorted(range(len(options)), key=lambda i: (options[i].expected, i))
+    if wins is not None:
+        options = [replace(o, win_chance=float(c)) for o, c in zip(options, wins.mean(axis=1))]
+        if context.game_choice(wins, order[0], settings.confidence_z) is not None:
+            return _ranked_by_game(seat, kind, state, own, wins, options, settings), GAME
     best = order[0]
     ranked = []
     for i in order:
@@ -173,6 +186,33 @@ def _ranked(seat: int, kind: str, state: HandState | None, own: np.ndarray, opti
         equal = i != best and more <= apart
         reason = (f"as good as {' '.join(names(options[best].cards))} within the noise ({more:.1f} \u00b1 "
                   f"{apart:.1f} points more)" if equal else _reason(state, seat, kind, options, i, best, own, settings))
+        ranked.append(AdvisedOption(options[i], margin, reason, equal))
+    return tuple(ranked), POINTS
+
+
+def _ranked_by_game(seat: int, kind: str, state: HandState | None, own: np.ndarray, wins: np.ndarray,
+                    options: list[Option], settings: Settings) -> tuple[AdvisedOption, ...]:
+    """The options by the chance of winning the game, best first (:func:`~.evaluate.game_order`)."""
+    order = game_order(options)
+    best = order[0]
+    points_best = min(range(len(options)), key=lambda i: (options[i].expected, i))
+    ranked = []
+    for i in order:
+        _, margin = mean_and_margin(own[i], settings.confidence_z)
+        less, apart = mean_and_margin(wins[best] - wins[i], settings.confidence_z)
+        equal = i != best and less <= apart
+        chance = options[i].win_chance
+        if i == best:
+            reason = f"to win the game: your chance of winning is {chance:.0%}"
+            if points_best != best:
+                reason += (f", {options[points_best].win_chance:.0%} after "
+                           f"{' '.join(names(options[points_best].cards))}, which takes fewer hand points")
+        elif equal:
+            reason = (f"as likely to win the game as {' '.join(names(options[best].cards))} within the noise "
+                      f"({less:.0%} \u00b1 {apart:.0%} less)")
+        else:
+            reason = (f"your chance of winning the game is {chance:.0%}, {less:.0%} \u00b1 {apart:.0%} less than "
+                      f"after {' '.join(names(options[best].cards))}")
         ranked.append(AdvisedOption(options[i], margin, reason, equal))
     return tuple(ranked)
 
@@ -192,7 +232,7 @@ def _reason(state: HandState | None, seat: int, kind: str, options: list[Option]
 
 
 def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: int,
-                totals: tuple[int, ...], settings: Settings = Settings()) -> Advice:
+                totals: tuple[int, ...], settings: Settings = Settings(), hand_number: int = 0) -> Advice:
     """The judge's pass for ``seat`` dealt ``dealt``: the passes that keep every rule of the passing
     advice the rollout player's own pass keeps (:func:`~.pass_review.pass_candidates`), screened, and
     the finalists played out."""
@@ -205,8 +245,19 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
     alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
-    return Advice(seat, "pass", _ranked(seat, "pass", None, own, options, settings),
-                  outcomes.points.shape[1], position=_position(_LETTERS[:table.players], None, seat, dealt, totals))
+    ranked, decided_by = _ranked(seat, "pass", None, own, options, settings,
+                                 _wins(table, totals, outcomes.points, seat, hand_number, settings))
+    return Advice(seat, "pass", ranked, outcomes.points.shape[1],
+                  position=_position(_LETTERS[:table.players], None, seat, dealt, totals), decided_by=decided_by)
+
+
+def _wins(table: Table, totals: Sequence[int], points: np.ndarray, seat: int, hand_number: int,
+          settings: Settings) -> np.ndarray | None:
+    """Per-deal chances of winning of each option (:func:`.context.deal_chances`) where the hand can end the
+    game and :attr:`Settings.game_context` is on; otherwise ``None`` (points decide)."""
+    if not settings.game_context or not context.can_end(table, tuple(totals), hand_number):
+        return None
+    return context.deal_chances(table, tuple(totals), points, seat, hand_number)
 
 
 def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
@@ -231,9 +282,11 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     outcomes = play_outcomes(state, seat, deals, cards, settings, history, logs=logs)
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
-    return Advice(seat, "play", _ranked(seat, "play", state, own, options, settings),
-                  outcomes.points.shape[1], () if logs is None else _readings(seat, logs, others),
-                  _position(_LETTERS[:table.players], state, seat, state.hands[seat], totals))
+    ranked, decided_by = _ranked(seat, "play", state, own, options, settings,
+                                 _wins(table, totals, outcomes.points, seat, hand_number, settings))
+    return Advice(seat, "play", ranked, outcomes.points.shape[1],
+                  () if logs is None else _readings(seat, logs, others),
+                  _position(_LETTERS[:table.players], state, seat, state.hands[seat], totals), decided_by)
 
 
 def _readings(seat: int, logs: np.ndarray, others: Others) -> tuple[tuple[int, dict[str, float]], ...]:
@@ -297,7 +350,7 @@ def _advise(game: GameRecord, seat: int | None, settings: Settings) -> Advice:
             raise PositionError(f"hand {number} is at the pass ({last.pass_direction}): name the seat to "
                                 "advise")
         return advise_pass(table, seat, mask_of(record.deal[seat]), last.pass_direction, last.dealer, totals,
-                           settings)
+                           settings, number)
     held = list(last.held)
     first_leader = HandState.first_leader_for(table, held, last.dealer)
     state = HandState(table, held, first_leader)

@@ -116,11 +116,83 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
     return chances
 
 
+def deal_chances(table: Table, totals_before: tuple[int, ...], points: np.ndarray, seat: int,
+                 hand: int = 0) -> np.ndarray:
+    """``(alternatives, samples)``: the chance of winning after each alternative on each deal, from
+    ``(alternatives, samples, seats)`` hand points of hand ``hand`` (paired deal by deal, as the points are)."""
+    finals = (np.asarray(totals_before, np.int64) + points).reshape(-1, points.shape[-1])
+    unique, inverse = np.unique(finals, axis=0, return_inverse=True)
+    chances = win_probability(table, unique, seat, hand)[inverse.reshape(-1)]
+    return chances.reshape(points.shape[:2])
+
+
 def win_chances(table: Table, totals_before: tuple[int, ...], points: np.ndarray, seat: int,
                 hand: int = 0) -> np.ndarray:
     """Mean chance of winning per alternative, from ``(alternatives, samples, seats)`` hand points of
     hand ``hand``."""
-    finals = (np.asarray(totals_before, np.int64) + points).reshape(-1, points.shape[-1])
-    unique, inverse = np.unique(finals, axis=0, return_inverse=True)
-    chances = win_probability(table, unique, seat, hand)[inverse.reshape(-1)]
-    return chances.reshape(points.shape[:2]).mean(axis=1)
+    return deal_chances(table, totals_before, points, seat, hand).mean(axis=1)
+
+
+# -- when the game decides -------------------------------------------------------------------------------
+GAME_LEAD = 0.02
+"""Lead in the chance of winning, beyond its margin, by which an alternative must beat the points' best for
+the game to decide: two points of percentage."""
+
+WIN_INACCURACY, WIN_MISTAKE, WIN_BLUNDER = 0.03, 0.07, 0.15
+"""Classes of a decision the game decides, by the drop in the chance of winning (3, 7 and 15 points of
+percentage). A heart costs about one point of percentage near the end of a game, QS a dozen or more: so
+the classes are about as wide as those of points (1, 3, 7) in what they cost at the table."""
+WIN_CLASSES = ((WIN_BLUNDER, "blunder"), (WIN_MISTAKE, "mistake"), (WIN_INACCURACY, "inaccuracy"))
+WIN_PER_POINT = 0.02
+"""Points of percentage per hand point, to widen the classes of the drop as the points' are (a tolerance of
+half a point is one point of percentage)."""
+
+
+def game_choice(chances: np.ndarray, points_best: int, z: float) -> int | None:
+    """The alternative the game chooses, from per-deal chances of winning ``(alternatives, samples)``: the one
+    with the highest mean chance, where its paired lead over ``points_best`` is at least :data:`GAME_LEAD`
+    beyond ``z`` standard errors; ``None`` where the game does not decide (points do).
+
+    >>> import numpy as np
+    >>> sure = np.array([[0.5] * 8, [1.0] * 8])
+    >>> game_choice(sure, 0, 2.5), game_choice(sure, 1, 2.5), game_choice(np.array([[0.5] * 8, [0.51] * 8]), 0, 2.5)
+    (1, None, None)
+    >>> game_choice(np.array([[0.0, 1.0] * 4, [1.0, 0.0] * 3 + [1.0, 1.0]]), 0, 2.5) is None   # too noisy
+    True
+    """
+    means = chances.mean(axis=1)
+    top = int(np.argmax(means))
+    if top == points_best:
+        return None
+    lead = chances[top] - chances[points_best]
+    error = lead.std(ddof=1) / np.sqrt(len(lead)) if len(lead) > 1 else float("inf")
+    return top if lead.mean() - z * error >= GAME_LEAD else None
+
+
+def win_band(drop: float) -> str | None:
+    """The class of a drop in the chance of winning, regardless of noise.
+
+    >>> win_band(0.02), win_band(0.05), win_band(0.3)
+    (None, 'inaccuracy', 'blunder')
+    """
+    for threshold, name in WIN_CLASSES:
+        if drop >= threshold:
+            return name
+    return None
+
+
+def settle_win(drop: float, margin: float, tolerance: float) -> str | None:
+    """The class of ``drop ± margin`` (a chance), as :func:`~.evaluate.settle` settles a cost in points:
+    ``tolerance`` in hand points, widened by :data:`WIN_PER_POINT`.
+
+    >>> settle_win(0.4, 0.05, 0.5), settle_win(0.01, 0.01, 0.5), settle_win(0.1, 0.1, 0.5)
+    ('blunder', None, 'unsettled')
+    """
+    low, high = drop - margin, drop + margin
+    widen = tolerance * WIN_PER_POINT
+    bands = ((float("-inf"), WIN_INACCURACY, None), (WIN_INACCURACY, WIN_MISTAKE, "inaccuracy"),
+             (WIN_MISTAKE, WIN_BLUNDER, "mistake"), (WIN_BLUNDER, float("inf"), "blunder"))
+    fits = [name for bottom, top, name in bands if low >= bottom - widen and high <= top + widen]
+    if not fits:
+        return "unsettled"
+    return fits[0] if len(fits) == 1 else win_band(drop)

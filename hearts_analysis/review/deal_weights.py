@@ -46,7 +46,7 @@ from ..engine.state import HandState
 from ..kernel.masks import U64, popcount
 from ..rules import Table
 from .information_set import Knowledge
-from .opponents import EPSILON, log_likelihoods, mixture_log_likelihood, start_hands
+from .opponents import EPSILON, log_likelihoods, mixture_log_likelihood
 from .sampling import sample_hands
 
 OVERSAMPLE = 4

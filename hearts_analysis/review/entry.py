@@ -31,7 +31,7 @@ import math
 from typing import Any, Iterable
 
 from ..records.model import GameRecord
-from .evaluate import Decision, Option
+from .evaluate import GAME, POINTS, Decision, Option
 from .game import GameReview
 
 CATEGORIES = (None, "inaccuracy", "mistake", "blunder")
@@ -131,7 +131,15 @@ def _decision(data: Any, where: str) -> Decision:
                     _margins(data.get("margins", []), len(options), f"{where}.margins"),
                     tuple(_cards(g, f"{where}.equal[{i}]") for i, g in enumerate(_list(data.get("equal", []),
                                                                                         f"{where}.equal"))),
-                    _line(data.get("line", []), f"{where}.line"))
+                    _line(data.get("line", []), f"{where}.line"), _decided_by(data.get("decided_by", POINTS), where),
+                    _number(data.get("win_cost"), f"{where}.win_cost", optional=True),
+                    _number(data.get("win_margin"), f"{where}.win_margin", optional=True))
+
+
+def _decided_by(value: Any, where: str) -> str:
+    """Which measure decided (absent in entries written before the game could decide: points)."""
+    _need(value in (POINTS, GAME), f"{where}.decided_by", f"not {POINTS} or {GAME}")
+    return value
 
 
 def _list(value: Any, where: str) -> list:

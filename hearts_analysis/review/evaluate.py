@@ -29,7 +29,10 @@ budget adds deals after the same ones, and only settles decisions that were
 unclear or flagged at least a class.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import numpy as np
 
@@ -51,7 +54,7 @@ from .classes import (AGREE, BANDS, BLUNDER, CLASSES, INACCURACY, LOSS, MISTAKE,
 from .streams import CHOOSE, JUDGE, game_key, rng_for
 from .choices import canonical_pass, equivalent_groups, interchangeable, pass_choices, play_choices
 from .others import RUNNER_MODEL, Others, own_player, reads_others, seat_logs, seat_model
-from .fresh import Fresh, FreshDeals, confirm, judge_on_fresh_deals
+from .fresh import Fresh, FreshDeals, _until_settled, confirm, judge_on_fresh_deals
 from .play_review import play_deals, play_outcomes
 from .pass_review import pass_candidates, pass_outcomes
 from .sampling import sample_hands
@@ -81,6 +84,10 @@ class Option:
     win_chance: float | None = None
     parts: tuple[tuple[str, float, float], ...] = ()
     """``(cause, expected points, rate)`` per cause of the points (:func:`~.reasons.point_parts`)."""
+
+
+POINTS, GAME = "points", "game"
+"""The two measures a decision can be decided by (:attr:`Decision.decided_by`)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,14 @@ class Decision:
     """At a play, the cards merged into each option (interchangeable with it), in the order of :attr:`options`."""
     line: tuple[tuple[int, Card], ...] = ()
     """At a play, the likely plays after :attr:`best` (:mod:`.line`), starting with it."""
+    decided_by: str = POINTS
+    """Which measure chose :attr:`best` and the class: :data:`POINTS` (expected hand points), or :data:`GAME`
+    (the chance of winning the game, where the hand can end it: :func:`.context.game_choice`)."""
+    win_cost: float | None = None
+    """Where the game decided: the chance of winning lost against :attr:`best` (>= 0), on the fresh deals that
+    judged it; :attr:`cost` stays the points lost against it."""
+    win_margin: float | None = None
+    """``confidence_z`` standard errors of :attr:`win_cost`."""
 
 
 def _article(word: str | None) -> str:
@@ -305,6 +320,17 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     options = options_of(position.table, outcomes, seat, alternatives)
     best, cost, margin = _judge(outcomes, seat, chosen, settings, alternatives)
     deals = outcomes.points.shape[1]
+    # Where the hand can end the game, each alternative is also scored by the chance of winning; the game
+    # decides where an alternative leads the points' best in it clearly (:func:`.context.game_choice`).
+    chances = game = None
+    if settings.game_context and context.can_end(position.table, position.totals, position.hand):
+        per_deal = context.deal_chances(position.table, position.totals, outcomes.points, seat, position.hand)
+        chances = per_deal.mean(axis=1)
+        options = [replace(o, win_chance=float(c)) for o, c in zip(options, chances)]
+        game = context.game_choice(per_deal, best, settings.confidence_z)
+    if game is not None:
+        return _game_decision(position, state, seat, kind, trick, outcomes, alternatives, chosen, settings,
+                              fresh, options, chances, game)
     verdict = None
     # The choosing deals favour the best (it won on them), so every cost is measured on fresh
     # deals: a cost the deals that chose the alternative claim would overstate what it saves. Where
@@ -326,11 +352,7 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         if (settings.confirm and settings.bot is None and isinstance(fresh, FreshDeals)
                 and verdict not in (None, UNSETTLED)):
             other = confirm(fresh, seat, chosen, best, settings)
-    win = None
-    if settings.game_context and context.can_end(position.table, position.totals, position.hand):
-        chances = context.win_chances(position.table, position.totals, outcomes.points, seat, position.hand)
-        options = [replace(o, win_chance=float(c)) for o, c in zip(options, chances)]
-        win = (float(chances[chosen]), float(chances[best]))
+    win = None if chances is None else (float(chances[chosen]), float(chances[best]))
     unclear = verdict == UNSETTLED
     doubt = None
     # Unsettled: never flagged (a flag must not depend on how many deals the budget allowed); the
@@ -366,6 +388,100 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
                     category, False, max(means) - min(means), deals, tuple(options[i] for i in order), reason, win,
                     unclear, doubt, None if other is None else other[1], margins)
+
+
+def game_order(options: list[Option]) -> list[int]:
+    """Indices of ``options`` as a decision the game decides ranks them: the highest chance of winning first,
+    then the fewest points (the review and the advice alike)."""
+    return sorted(range(len(options)), key=lambda i: (-(options[i].win_chance or 0.0), options[i].expected, i))
+
+
+def judge_game_on_fresh_deals(fresh: Fresh, position: Position, seat: int, chosen: int, best: int,
+                              settings: Settings) -> tuple[float, float, str | None, int, float, float]:
+    """``(drop, margin, class, deals, cost, cost margin)``: the chance of winning ``chosen`` loses against
+    ``best`` (:func:`.context.settle_win`), judged on fresh deals a batch at a time as a cost in points is
+    (:func:`judge_on_fresh_deals`), and the points it loses on the same deals."""
+    costs: list[np.ndarray] = []
+
+    def more(count: int) -> np.ndarray:
+        points = fresh(count, (chosen, best))
+        chances = context.deal_chances(position.table, position.totals, points, seat, position.hand)
+        costs.append(points[0, :, seat].astype(np.float64) - points[1, :, seat])
+        return chances[1] - chances[0]
+
+    verdict, drop, margin, deals = _until_settled(np.empty(0), more, context.settle_win, settings)
+    cost, cost_margin = mean_and_margin(np.concatenate(costs), settings.confidence_z)
+    return max(drop, 0.0), margin, verdict, deals, max(cost, 0.0), cost_margin
+
+
+def _game_decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
+                   outcomes: Outcomes, alternatives: list[tuple[Card, ...]], chosen: int, settings: Settings,
+                   fresh: Fresh, options: list[Option], chances: np.ndarray, best: int) -> Decision:
+    """A decision the game decides: ``best`` is the alternative with the clearly highest chance of winning
+    (:func:`.context.game_choice`), and the class comes from the chance the choice loses against it
+    (:data:`.context.WIN_CLASSES`), judged on fresh deals. The second rollout player does not confirm it."""
+    deals = outcomes.points.shape[1]
+    cost = margin = 0.0
+    drop = drop_margin = 0.0
+    verdict = None
+    played_chance, best_chance = float(chances[chosen]), float(chances[best])
+    judged = None
+    if best != chosen:
+        drop, drop_margin, verdict, spent, cost, margin = judge_game_on_fresh_deals(
+            fresh, position, seat, chosen, best, settings)
+        deals += spent
+        if isinstance(fresh, FreshDeals) and fresh.ended:
+            judged = fresh.judged()
+            played_chance, best_chance = context.win_chances(position.table, position.totals, judged.points, seat,
+                                                             position.hand)
+        if drop <= 0.0:
+            best, cost, margin = chosen, 0.0, 0.0
+        floor = context.win_band(drop - drop_margin + settings.tolerance * context.WIN_PER_POINT)
+        if verdict == UNSETTLED and floor is not None:
+            verdict = floor
+    unclear = verdict == UNSETTLED
+    category = None if unclear else verdict
+    reason = doubt = None
+    if category:
+        reason = _game_words(position, seat, alternatives, chosen, best, float(played_chance), float(best_chance),
+                             outcomes if judged is None else judged, (chosen, best) if judged is None else (0, 1))
+    elif unclear:
+        higher = context.win_band(drop + drop_margin)
+        doubt = reason = (f"unclear: after {deals} deals the chance of winning the game it loses is "
+                          f"{drop:.0%} \u00b1 {drop_margin:.0%}: perhaps {_article(higher)} {higher}, perhaps nothing")
+    means = [o.expected for o in options]
+    order = game_order(options)
+    own = outcomes.points[:, :, seat].astype(np.float64)
+    margins = tuple(mean_and_margin(own[i], settings.confidence_z)[1] for i in order)
+    return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
+                    category, False, max(means) - min(means), deals, tuple(options[i] for i in order), reason,
+                    (float(chances[chosen]), float(chances[best])), unclear, doubt, None, margins,
+                    decided_by=GAME, win_cost=drop if best != chosen else 0.0,
+                    win_margin=drop_margin if best != chosen else 0.0)
+
+
+def _game_words(position: Position, seat: int, alternatives: list[tuple[Card, ...]], chosen: int, best: int,
+                played: float, better: float, outcomes: Outcomes, pair: tuple[int, int]) -> str:
+    """``to win the game: your chance of winning is 31% after KS (QS to bob in 90%), 44% after 9S (QS to ann
+    in 85%) (ann leads the game with 52)``."""
+    name = _namer(position, seat)
+
+    def after(index: int, chance: float, cards: tuple[Card, ...]) -> str:
+        holder = ((outcomes.taken[index] >> U64(QS)) & U64(1)).mean(axis=0)
+        top = int(np.argmax(holder)) if len(holder) else 0
+        queen = f" (QS to {name(top)} in {holder[top]:.0%})" if len(holder) and holder[top] >= 0.5 else ""
+        return f"{chance:.0%} after {_choice_words(cards)}{queen}"
+
+    low = min(position.totals)
+    leaders = [s for s, total in enumerate(position.totals) if total == low]
+    who = " and ".join(name(s) for s in leaders)
+    verb = "lead" if leaders == [seat] or len(leaders) > 1 else "leads"
+    return (f"to win the game: your chance of winning is {after(pair[0], played, alternatives[chosen])}, "
+            f"{after(pair[1], better, alternatives[best])} ({who} {verb} the game with {low})")
+
+
+def _namer(position: Position, seat: int) -> Callable[[int], str]:
+    return lambda s: "you" if s == seat else position.players[s] if s < len(position.players) else f"seat {s}"
 
 
 def _judged_pair(table: Table, fresh: Fresh, seat: int, alternatives: list[tuple[Card, ...]], chosen: int,

@@ -23,7 +23,9 @@ class JudgeBot:
     verdicts the review gives (:mod:`.board`), read from the seat's view only.
 
     It is deterministic for what the seat knows, whatever ``rng`` is: the judge's deals are seeded
-    from the seat's information state. ``settings`` are the review's (the default: its defaults).
+    from the seat's information state. ``settings`` are the review's (the default: its defaults). It
+    passes the game totals and the hand's number, so where the hand can end the game it plays for the
+    game as the review judges (:attr:`Settings.game_context`).
     """
 
     __slots__ = ("rng", "settings")
@@ -42,7 +44,7 @@ class JudgeBot:
         if count != public.table.rules.pass_count:
             raise ValueError(f"the judge passes the rules' {public.table.rules.pass_count} cards, not {count}")
         advice = advise_pass(public.table, view.seat, view.hand, public.pass_direction, public.dealer,
-                             tuple(public.totals), self._settings())
+                             tuple(public.totals), self._settings(), public.hand_number)
         return mask_of(advice.best_cards)
 
     def choose_play(self, view: SeatView, legal: Mask) -> Card:

@@ -71,6 +71,9 @@ def decision_dict(decision: Decision, players: tuple[str, ...]) -> dict:
         "reason": decision.reason,
         "win_chance": None if decision.win_chance is None else
         {"played": round(decision.win_chance[0], 3), "best": round(decision.win_chance[1], 3)},
+        "decided_by": decision.decided_by,
+        "win_cost": None if decision.win_cost is None else round(decision.win_cost, 3),
+        "win_margin": None if decision.win_margin is None else round(decision.win_margin, 3),
         "options": options_list(decision),
         "equal": [names(group) for group in decision.equal],
         "line": [[seat, card_name(card)] for seat, card in decision.line],

@@ -67,7 +67,9 @@ class Settings:
     name different better passes, and a seat passes once a hand."""
     game_context: bool = True
     """Also estimate the chance of winning where the hand can end the game (:mod:`.context`): read off the
-    deals already played out, so it costs no rollout; off, the documents carry no win chance."""
+    deals already played out, so it costs no rollout; off, the documents carry no win chance. It decides a
+    decision where an alternative leads the points' best in it clearly (:func:`.context.game_choice`;
+    docs/review.md, "When the game decides")."""
     bot: BotFactory | None = None
     """Play rollouts with these simulator bots instead of the fast rollout player (much slower;
     passes always use the rollout player). ``None`` by default: it buys nothing at the defaults. It stays to
