@@ -97,6 +97,24 @@ def _futures(table: Table, hands: int) -> np.ndarray:
     return np.cumsum(points, axis=1)
 
 
+@lru_cache(maxsize=16)
+def _first_over(table: Table, hands: int) -> np.ndarray | None:
+    """``(TRIALS * seats, top + 2)``: for future trial ``t`` and seat ``s`` (row ``t * seats + s``), the first
+    future hand at which the seat has gained at least ``v`` points (column ``v``; ``hands`` where it never
+    does), ``top`` being the most any seat gains. ``None`` where a seat's running points can fall (a rule
+    with negative points), as the first hand a total passes a line is then not where its gain first does."""
+    futures = _futures(table, hands)
+    if (np.diff(futures, axis=1) < 0).any():
+        return None
+    trials, _, n = futures.shape
+    top = int(futures.max()) + 1
+    index = (np.arange(trials * n).reshape(trials, 1, n) * (top + 1) + futures).ravel()
+    counts = np.bincount(index, minlength=trials * n * (top + 1)).reshape(trials * n, top + 1)
+    first = np.zeros((trials * n, top + 2), np.int64)
+    np.cumsum(counts, axis=1, out=first[:, 1:])
+    return first
+
+
 def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.ndarray:
     n = table.players
     per_hand = max(table.point_total, 1)
@@ -104,7 +122,26 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
         hands = table.rules.deals_per_game - hand
     else:
         hands = int(np.ceil((n * (table.rules.target + 1) - totals.sum(axis=1).min()) / per_hand)) + 1
-    futures = _futures(table, max(1, min(hands, MAX_HANDS)))
+    hands = max(1, min(hands, MAX_HANDS))
+    first = None if table.rules.deals_per_game else _first_over(table, hands)
+    if first is None:
+        return _simulated_paths(table, totals, seat, hand, hands)
+    # the game ends at the first future in which some seat gains what it lacks to end it (running points
+    # only grow); a game still going after the last future is scored at the first, as the paths do
+    futures = _futures(table, hands)
+    trials = futures.shape[0]
+    top = first.shape[1] - 1
+    lacks = np.clip(table.rules.target - totals + (table.rules.end_at == "exceed"), 0, top)
+    rows = np.arange(trials * n).reshape(trials, n) * (top + 1)
+    at = first.ravel()[rows[None] + lacks[:, None, :]].min(axis=2)
+    at[at == hands] = 0
+    final = totals[:, None, :] + futures.reshape(trials * hands, n)[np.arange(trials) * hands + at]
+    return _share_of_win(final, seat).mean(axis=1)
+
+
+def _simulated_paths(table: Table, totals: np.ndarray, seat: int, hand: int, hands: int) -> np.ndarray:
+    """:func:`_simulated` by walking every path of totals through the futures (any rules)."""
+    futures = _futures(table, hands)
     # future k is hand ``hand + 1 + k``; a game still going after the last future ends there
     deals = hand + 1 + np.arange(futures.shape[1])
     deals[-1] = max(deals[-1], table.rules.deals_per_game)
