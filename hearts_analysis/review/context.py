@@ -99,9 +99,9 @@ def _futures(table: Table, hands: int) -> np.ndarray:
 
 @lru_cache(maxsize=16)
 def _first_over(table: Table, hands: int) -> np.ndarray | None:
-    """``(TRIALS * seats, top + 2)``: for future trial ``t`` and seat ``s`` (row ``t * seats + s``), the first
-    future hand at which the seat has gained at least ``v`` points (column ``v``; ``hands`` where it never
-    does), ``top`` being the most any seat gains. ``None`` where a seat's running points can fall (a rule
+    """``(seats, top + 2, TRIALS)``: for seat ``s`` and future trial ``t``, the first future hand at which the
+    seat has gained at least ``v`` points (``[s, v, t]``; ``hands`` where it never does), ``top`` being the
+    most any seat gains. ``None`` where a seat's running points can fall (a rule
     with negative points), as the first hand a total passes a line is then not where its gain first does."""
     futures = _futures(table, hands)
     if (np.diff(futures, axis=1) < 0).any():
@@ -110,9 +110,9 @@ def _first_over(table: Table, hands: int) -> np.ndarray | None:
     top = int(futures.max()) + 1
     index = (np.arange(trials * n).reshape(trials, 1, n) * (top + 1) + futures).ravel()
     counts = np.bincount(index, minlength=trials * n * (top + 1)).reshape(trials * n, top + 1)
-    first = np.zeros((trials * n, top + 2), np.int64)
+    first = np.zeros((trials * n, top + 2), np.int8)   # hands <= MAX_HANDS: small ints gather and compare fastest
     np.cumsum(counts, axis=1, out=first[:, 1:])
-    return first
+    return np.ascontiguousarray(first.reshape(trials, n, top + 2).transpose(1, 2, 0))
 
 
 def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.ndarray:
@@ -128,14 +128,16 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
         return _simulated_paths(table, totals, seat, hand, hands)
     # the game ends at the first future in which some seat gains what it lacks to end it (running points
     # only grow); a game still going after the last future is scored at the first, as the paths do
-    futures = _futures(table, hands)
+    futures = _futures(table, hands).astype(np.int32)
     trials = futures.shape[0]
     top = first.shape[1] - 1
     lacks = np.clip(table.rules.target - totals + (table.rules.end_at == "exceed"), 0, top)
-    rows = np.arange(trials * n).reshape(trials, n) * (top + 1)
-    at = first.ravel()[rows[None] + lacks[:, None, :]].min(axis=2)
+    at = first[0][lacks[:, 0]]   # (rows, trials): a whole row of trials copied at once for each seat
+    for s in range(1, n):
+        np.minimum(at, first[s][lacks[:, s]], out=at)
+    at = at.astype(np.int64)
     at[at == hands] = 0
-    final = totals[:, None, :] + futures.reshape(trials * hands, n)[np.arange(trials) * hands + at]
+    final = totals.astype(np.int32)[:, None, :] + futures.reshape(trials * hands, n)[np.arange(trials) * hands + at]
     return _share_of_win(final, seat).mean(axis=1)
 
 
