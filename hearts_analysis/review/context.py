@@ -124,12 +124,11 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
         hands = int(np.ceil((n * (table.rules.target + 1) - totals.sum(axis=1).min()) / per_hand)) + 1
     hands = max(1, min(hands, MAX_HANDS))
     first = None if table.rules.deals_per_game else _first_over(table, hands)
-    if first is None:
+    if first is None or table.rules.target + first.shape[1] > np.iinfo(np.int16).max:   # int16 totals below
         return _simulated_paths(table, totals, seat, hand, hands)
     # the game ends at the first future in which some seat gains what it lacks to end it (running points
     # only grow); a game still going after the last future is scored at the first, as the paths do
-    futures = _futures(table, hands).astype(np.int32)
-    trials = futures.shape[0]
+    trials = first.shape[2]
     top = first.shape[1] - 1
     lacks = np.clip(table.rules.target - totals + (table.rules.end_at == "exceed"), 0, top)
     at = first[0][lacks[:, 0]]   # (rows, trials): a whole row of trials copied at once for each seat
@@ -137,8 +136,24 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
         np.minimum(at, first[s][lacks[:, s]], out=at)
     at = at.astype(np.int64)
     at[at == hands] = 0
-    final = totals.astype(np.int32)[:, None, :] + futures.reshape(trials * hands, n)[np.arange(trials) * hands + at]
-    return _share_of_win(final, seat).mean(axis=1)
+    futures, width = _futures_packed(table, hands)
+    picked = futures.take(np.arange(trials) * hands + at).view(np.int16).reshape(len(totals), trials, width)
+    final = totals.astype(np.int16)[:, None, :] + picked[..., :n]
+    low = final.min(axis=-1)
+    lowest = final == low[..., None]
+    share = np.where(lowest[..., seat], 1.0 / lowest.sum(axis=-1), 0.0)   # as _share_of_win
+    return share.mean(axis=1)
+
+
+@lru_cache(maxsize=16)
+def _futures_packed(table: Table, hands: int) -> tuple[np.ndarray, int]:
+    """The futures of :func:`_futures` as int16 points, each future's seats (padded to a power of two) in one
+    item, so a future is picked by one gather; and the padded width."""
+    futures = _futures(table, hands)
+    width = 1 << (table.players - 1).bit_length()
+    packed = np.zeros(futures.shape[:2] + (width,), np.int16)
+    packed[..., :table.players] = futures
+    return packed.reshape(-1, width).view(np.dtype((np.void, 2 * width))).ravel(), width
 
 
 def _simulated_paths(table: Table, totals: np.ndarray, seat: int, hand: int, hands: int) -> np.ndarray:
