@@ -139,10 +139,7 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
     futures, width = _futures_packed(table, hands)
     picked = futures.take(np.arange(trials) * hands + at).view(np.int16).reshape(len(totals), trials, width)
     final = totals.astype(np.int16)[:, None, :] + picked[..., :n]
-    low = final.min(axis=-1)
-    lowest = final == low[..., None]
-    share = np.where(lowest[..., seat], 1.0 / lowest.sum(axis=-1), 0.0)   # as _share_of_win
-    return share.mean(axis=1)
+    return _share_of_win(final, seat).mean(axis=1)
 
 
 @lru_cache(maxsize=16)
