@@ -94,6 +94,24 @@ def _futures(table: Table, hands: int) -> np.ndarray:
     return np.cumsum(points, axis=1)
 
 
+@lru_cache(maxsize=16)
+def _first_over(table: Table, hands: int) -> np.ndarray | None:
+    """``(seats, top + 2, TRIALS)``: for seat ``s`` and future trial ``t``, the first future hand at which the
+    seat has gained at least ``v`` points (``[s, v, t]``; ``hands`` where it never does), ``top`` being the
+    most any seat gains. ``None`` where a seat's running points can fall (a rule
+    with negative points), as the first hand a total passes a line is then not where its gain first does."""
+    futures = _futures(table, hands)
+    if (np.diff(futures, axis=1) < 0).any():
+        return None
+    trials, _, n = futures.shape
+    top = int(futures.max()) + 1
+    index = (np.arange(trials * n).reshape(trials, 1, n) * (top + 1) + futures).ravel()
+    counts = np.bincount(index, minlength=trials * n * (top + 1)).reshape(trials * n, top + 1)
+    first = np.zeros((trials * n, top + 2), np.int8)   # hands <= MAX_HANDS: small ints gather and compare fastest
+    np.cumsum(counts, axis=1, out=first[:, 1:])
+    return np.ascontiguousarray(first.reshape(trials, n, top + 2).transpose(1, 2, 0))
+
+
 def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.ndarray:
     n = table.players
     per_hand = max(table.point_total, 1)
@@ -101,7 +119,40 @@ def _simulated(table: Table, totals: np.ndarray, seat: int, hand: int) -> np.nda
         hands = table.rules.deals_per_game - hand
     else:
         hands = int(np.ceil((n * (table.rules.target + 1) - totals.sum(axis=1).min()) / per_hand)) + 1
-    futures = _futures(table, max(1, min(hands, MAX_HANDS)))
+    hands = max(1, min(hands, MAX_HANDS))
+    first = None if table.rules.deals_per_game else _first_over(table, hands)
+    if first is None or table.rules.target + first.shape[1] > np.iinfo(np.int16).max:   # int16 totals below
+        return _simulated_paths(table, totals, seat, hand, hands)
+    # the game ends at the first future in which some seat gains what it lacks to end it (running points
+    # only grow); a game still going after the last future is scored at the first, as the paths do
+    trials = first.shape[2]
+    top = first.shape[1] - 1
+    lacks = np.clip(table.rules.target - totals + (table.rules.end_at == "exceed"), 0, top)
+    at = first[0][lacks[:, 0]]   # (rows, trials): a whole row of trials copied at once for each seat
+    for s in range(1, n):
+        np.minimum(at, first[s][lacks[:, s]], out=at)
+    at = at.astype(np.int64)
+    at[at == hands] = 0
+    futures, width = _futures_packed(table, hands)
+    picked = futures.take(np.arange(trials) * hands + at).view(np.int16).reshape(len(totals), trials, width)
+    final = totals.astype(np.int16)[:, None, :] + picked[..., :n]
+    return _share_of_win(final, seat).mean(axis=1)
+
+
+@lru_cache(maxsize=16)
+def _futures_packed(table: Table, hands: int) -> tuple[np.ndarray, int]:
+    """The futures of :func:`_futures` as int16 points, each future's seats (padded to a power of two) in one
+    item, so a future is picked by one gather; and the padded width."""
+    futures = _futures(table, hands)
+    width = 1 << (table.players - 1).bit_length()
+    packed = np.zeros(futures.shape[:2] + (width,), np.int16)
+    packed[..., :table.players] = futures
+    return packed.reshape(-1, width).view(np.dtype((np.void, 2 * width))).ravel(), width
+
+
+def _simulated_paths(table: Table, totals: np.ndarray, seat: int, hand: int, hands: int) -> np.ndarray:
+    """:func:`_simulated` by walking every path of totals through the futures (any rules)."""
+    futures = _futures(table, hands)
     # future k is hand ``hand + 1 + k``; a game still going after the last future ends there
     deals = hand + 1 + np.arange(futures.shape[1])
     deals[-1] = max(deals[-1], table.rules.deals_per_game)
