@@ -48,13 +48,44 @@ def compiled_kernel():
     # Parallel test workers (pytest-xdist) compile one at a time: the first compiles, the others wait for
     # it and then load the compiled code from numba's cache, instead of all compiling at once on few cores.
     lock = Path(tempfile.gettempdir()) / f"hearts-tests-compile-{hashlib.sha1(str(example).encode()).hexdigest()[:12]}.lock"
+    # The first worker of this run to take the lock compiles and leaves a stamp of the run (pytest-xdist's
+    # PYTEST_XDIST_TESTRUNUID): the others, once it is done, start their tests instead of loading it again.
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    done = lock.with_name(f"{lock.name}.{run}.done") if run else None
     with open(lock, "w") as held, tempfile.TemporaryDirectory() as folder:
         fcntl.flock(held, fcntl.LOCK_EX)
+        if done is not None and done.exists():
+            return
         subprocess.run([sys.executable, "-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1",
                         str(example)], cwd=folder, capture_output=True, timeout=1800, check=True)
         simulate = ("from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game; "
                     "game.simulate_game(Rules.preset('standard', target=30), 'abcd', 1, kernel=True)")
         subprocess.run([sys.executable, "-c", simulate], cwd=folder, capture_output=True, timeout=1800, check=True)
+        if done is not None:
+            done.touch()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long: a check that takes a quarter of a minute or more; it runs, first")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files that hold a check marked ``long`` first, and in each of them its long checks first: the parallel
+    workers (pytest-xdist) start on them, so that none of them, started last, holds the end of the run while the
+    other workers have nothing left to do. A file's tests stay together (its module-scoped fixtures are built
+    once on a worker). Every worker sorts alike (the sort is stable), as pytest-xdist requires."""
+    first: dict[str, int] = {}
+    long_files = set()
+    for index, item in enumerate(items):
+        first.setdefault(item.nodeid.split("::")[0], index)
+        if item.get_closest_marker("long") is not None:
+            long_files.add(item.nodeid.split("::")[0])
+
+    def key(item):
+        file = item.nodeid.split("::")[0]
+        return file not in long_files, first[file], item.get_closest_marker("long") is None
+
+    items.sort(key=key)
 
 
 ALL_CARDS = [card_name(c) for c in range(52)]

@@ -99,6 +99,7 @@ class _Outstanding:
         return future
 
 
+@pytest.mark.long
 def test_the_hands_in_flight_are_bounded_by_hands_not_by_games(game):
     """A game's hands were all sent at once, so a long game had every hand in flight whatever ``ahead`` said;
     now at most ``ahead`` beyond the one being returned, across and within games, in input order."""
