@@ -66,26 +66,7 @@ def compiled_kernel():
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "long: a check that takes a quarter of a minute or more; it runs, first")
-
-
-def pytest_collection_modifyitems(config, items):
-    """The files that hold a check marked ``long`` first, and in each of them its long checks first: the parallel
-    workers (pytest-xdist) start on them, so that none of them, started last, holds the end of the run while the
-    other workers have nothing left to do. A file's tests stay together (its module-scoped fixtures are built
-    once on a worker). Every worker sorts alike (the sort is stable), as pytest-xdist requires."""
-    first: dict[str, int] = {}
-    long_files = set()
-    for index, item in enumerate(items):
-        first.setdefault(item.nodeid.split("::")[0], index)
-        if item.get_closest_marker("long") is not None:
-            long_files.add(item.nodeid.split("::")[0])
-
-    def key(item):
-        file = item.nodeid.split("::")[0]
-        return file not in long_files, first[file], item.get_closest_marker("long") is None
-
-    items.sort(key=key)
+    config.addinivalue_line("markers", "long: a check that takes a quarter of a minute or more (-m 'not long' leaves it out)")
 
 
 ALL_CARDS = [card_name(c) for c in range(52)]
