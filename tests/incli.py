@@ -5,7 +5,8 @@ two seconds each; a test that is about what a command prints, writes or exits wi
 runs it here instead. The answer has the fields of :class:`subprocess.CompletedProcess`: ``returncode`` (the
 exit status the entry point would give: 1 for an exception that escapes), ``stdout`` and ``stderr`` as text
 (``stdout_bytes`` too), and an exception that escapes the command is printed to ``stderr`` as the interpreter
-prints it (``Traceback (most recent call last): ...``), so a check for a traceback sees it.
+prints it (``Traceback (most recent call last): ...``), so a check for a traceback sees it. Standard output is
+UTF-8 and not a terminal, as a pipe is.
 
 Tests of the process itself (signals, dying workers, time and memory limits, the real entry point's exit status
 and interpreter start) keep starting ``python -m hearts_analysis``. The command runs in the current folder: a
