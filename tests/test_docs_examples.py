@@ -68,7 +68,6 @@ def test_every_python_block_of_the_page_runs(page, monkeypatch, capsys):
         exec(compile(block, f"{name(page)} python block {number}", "exec"), namespace)
 
 
-@pytest.mark.long
 @pytest.mark.parametrize("page", [p for p in PAGES if commands(p)], ids=name)
 def test_every_hearts_command_of_the_page_runs(page, tmp_path, monkeypatch):
     """The commands run in this interpreter (tests/incli.py): what they print and exit with is what

@@ -129,7 +129,6 @@ def _run(*args):
     return hearts("review", *args)
 
 
-@pytest.mark.long
 @pytest.mark.skipif(not TREND.exists(), reason="the real Trend log is not on this machine")
 def test_a_game_with_nothing_reviewable_is_na_with_why_never_100_percent(tmp_path):
     done = _run(str(TREND), "--format", "json", "--no-cache", "--samples", "10")
