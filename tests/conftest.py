@@ -48,13 +48,25 @@ def compiled_kernel():
     # Parallel test workers (pytest-xdist) compile one at a time: the first compiles, the others wait for
     # it and then load the compiled code from numba's cache, instead of all compiling at once on few cores.
     lock = Path(tempfile.gettempdir()) / f"hearts-tests-compile-{hashlib.sha1(str(example).encode()).hexdigest()[:12]}.lock"
+    # The first worker of this run to take the lock compiles and leaves a stamp of the run (pytest-xdist's
+    # PYTEST_XDIST_TESTRUNUID): the others, once it is done, start their tests instead of loading it again.
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    done = lock.with_name(f"{lock.name}.{run}.done") if run else None
     with open(lock, "w") as held, tempfile.TemporaryDirectory() as folder:
         fcntl.flock(held, fcntl.LOCK_EX)
+        if done is not None and done.exists():
+            return
         subprocess.run([sys.executable, "-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1",
                         str(example)], cwd=folder, capture_output=True, timeout=1800, check=True)
         simulate = ("from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game; "
                     "game.simulate_game(Rules.preset('standard', target=30), 'abcd', 1, kernel=True)")
         subprocess.run([sys.executable, "-c", simulate], cwd=folder, capture_output=True, timeout=1800, check=True)
+        if done is not None:
+            done.touch()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long: a check that takes a quarter of a minute or more (-m 'not long' leaves it out)")
 
 
 ALL_CARDS = [card_name(c) for c in range(52)]

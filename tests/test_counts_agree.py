@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from hearts_analysis.text import counted
-
-
-def hearts(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "hearts_analysis", *args], cwd=cwd, capture_output=True, text=True)
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
 
 def test_counted_agrees():
@@ -17,13 +11,14 @@ def test_counted_agrees():
     assert counted(1, "reply") == "1 reply" and counted(3, "reply") == "3 replies" and counted(2, "day") == "2 days"
 
 
-def test_one_game_of_one_hand_is_said_in_the_singular(tmp_path):
+def test_one_game_of_one_hand_is_said_in_the_singular(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     one = tmp_path / "one.jsonl"
-    wrote = hearts("simulate", "--games", "1", "--set", "deals_per_game=1", "--seed", "1", "-o", str(one), cwd=tmp_path)
+    wrote = hearts("simulate", "--games", "1", "--set", "deals_per_game=1", "--seed", "1", "-o", str(one))
     assert "wrote 1 game (1 hand) to" in wrote.stderr, wrote.stderr
-    checked = hearts("validate", str(one), cwd=tmp_path)
+    checked = hearts("validate", str(one))
     assert checked.stdout.startswith("1 game (1 hand) checked"), checked.stdout
-    converted = hearts("convert", str(one), str(tmp_path / "one.parquet"), cwd=tmp_path)
+    converted = hearts("convert", str(one), str(tmp_path / "one.parquet"))
     assert "converted 1 game (1 hand) into" in converted.stderr, converted.stderr
     for output in (wrote.stderr, checked.stdout, converted.stderr):
         assert "1 hands" not in output and "1 games" not in output

@@ -124,6 +124,7 @@ def _ends(command: subprocess.Popen) -> tuple[int, str, str]:
     return command.returncode, stdout.decode(), stderr.decode()
 
 
+@pytest.mark.long
 def test_a_review_whose_workers_all_die_ends_with_one_line_and_writes_nothing(cluster, tmp_path):
     address, client, worker = cluster
     write_games(list(simulate_games(8, Rules.preset("standard", target=40), seed=5)), tmp_path / "games.jsonl")
@@ -141,6 +142,7 @@ def test_a_review_whose_workers_all_die_ends_with_one_line_and_writes_nothing(cl
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "review.json"]
 
 
+@pytest.mark.long
 def test_a_validation_whose_workers_all_die_ends_with_one_line_and_no_summary(cluster, tmp_path):
     address, client, worker = cluster
     write_parquet(list(simulate_games(150, Rules.preset("standard", target=30), seed=6)), tmp_path / "corpus",
@@ -165,6 +167,7 @@ def test_statistics_whose_workers_all_die_write_no_table(cluster, tmp_path):
     assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["corpus"]
 
 
+@pytest.mark.long
 def test_a_task_that_kills_its_worker_is_a_clear_error(tmp_path):
     """The scheduler gives a task up when its worker dies running it (here at the first death); the nanny starts
     a new worker, so the cluster is not empty: the run must still end, and say why."""

@@ -209,6 +209,7 @@ def test_two_appends_of_the_same_games_at_once_add_each_game_once(tmp_path, week
     assert any("skipped 40 already there" in err for _, err in results)
 
 
+@pytest.mark.long
 def test_two_appends_of_different_games_at_once_lose_none(tmp_path, week):
     club = tmp_path / "club"
     assert run("convert", week[0], club, "--append").exit_code == 0
@@ -307,6 +308,7 @@ def test_an_append_beside_an_unreadable_part_is_refused_by_name(tmp_path, week):
 
 
 # -- the site --------------------------------------------------------------------------------------
+@pytest.mark.long
 def test_a_site_is_replaced_whole(tmp_path, week, monkeypatch):
     site = tmp_path / "site"
     assert run("report", week[0], "-o", site).exit_code == 0

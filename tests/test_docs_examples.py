@@ -5,15 +5,13 @@ Each ```python block of README.md and docs/*.md runs, in order, page by page, fr
 ``validate`` or ``rules --infer`` report what they found), without a traceback. A block preceded by
 ``<!-- not run -->`` is left out (a command too slow for the tests, or one that needs a cluster)."""
 
-import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from incli import hearts
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -71,16 +69,18 @@ def test_every_python_block_of_the_page_runs(page, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if commands(p)], ids=name)
-def test_every_hearts_command_of_the_page_runs(page, tmp_path):
+def test_every_hearts_command_of_the_page_runs(page, tmp_path, monkeypatch):
+    """The commands run in this interpreter (tests/incli.py): what they print and exit with is what
+    ``python -m hearts_analysis`` gives, without an interpreter's start and imports for each line."""
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     for fixture, source in FIXTURES.items():
         shutil.copyfile(ROOT / source, tmp_path / fixture)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
-    made = subprocess.run([sys.executable, "-m", "hearts_analysis", "export", "text", "examples/omnibus.json",
-                           "-o", "club-night.txt"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # for the processes a command starts (match's bots, workers)
+    monkeypatch.setenv("NO_COLOR", "1")
+    made = hearts("export", "text", "examples/omnibus.json", "-o", "club-night.txt")
     assert made.returncode == 0, made.stderr
     for words in commands(page):
-        done = subprocess.run([sys.executable, "-m", "hearts_analysis", *words], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=600)
+        done = hearts(*words)
         assert done.returncode in ((0, 1) if words[0] in FINDS else (0,)), (words, done.stderr[-2000:])
         assert "Traceback" not in done.stderr, (words, done.stderr[-2000:])

@@ -4,8 +4,6 @@ real log and its derived events) gives the statistics of the folder without the 
 import dataclasses
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,13 +18,9 @@ from hearts_analysis.simulate import simulate_games
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "clean-4p-standard.json"
 from test_real_logs import REAL
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 TREND_LOG = REAL / "trend-lookahead-hearts_logs.log"
 TREND_EVENTS = REAL / "derived" / "trend-derived" / "trend-lookahead-hearts_logs.events.jsonl"
-
-
-def hearts(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "hearts_analysis", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT)
 
 
 def summary(folder: Path, *options: str) -> tuple[dict, str]:

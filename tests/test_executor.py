@@ -8,6 +8,7 @@ import pytest
 from hearts_analysis.analysis import stats
 from hearts_analysis.analysis.stats import tally_items
 from hearts_analysis.executor import Task, open_executor, ordered
+from hearts_analysis import cluster as dask_cluster
 from hearts_analysis.cluster import ClusterError
 from hearts_analysis.records.errors import Item
 from hearts_analysis.rules import Rules
@@ -47,8 +48,9 @@ def test_results_come_in_input_order_wherever_they_run(where):
         assert seen == want
 
 
-def test_an_unreachable_scheduler_is_a_clear_error():
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2.0)  # a closed port is refused at once: no need to retry 10 s
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         with open_executor(scheduler="tcp://127.0.0.1:9"):
             pass
@@ -79,7 +81,8 @@ def test_statistics_read_a_stream_of_games_only_a_bounded_distance_ahead(monkeyp
     assert tally.player_rows() == tally_items(Item(f"g{n}", games[n % len(games)]) for n in range(120)).player_rows()
 
 
-def test_statistics_on_a_dask_cluster_equal_those_of_one_process(tmp_path):
+def test_statistics_on_a_dask_cluster_equal_those_of_one_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2.0)  # a closed port is refused at once: no need to retry 10 s
     distributed = pytest.importorskip("distributed")
     from typer.testing import CliRunner
 
@@ -107,8 +110,9 @@ def test_statistics_on_a_dask_cluster_equal_those_of_one_process(tmp_path):
     assert gone.exit_code == 2 and "cannot reach the Dask scheduler" in gone.output and "Traceback" not in gone.output
 
 
-def test_a_review_on_an_unreachable_scheduler_is_a_usage_error(tmp_path):
+def test_a_review_on_an_unreachable_scheduler_is_a_usage_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2.0)  # a closed port is refused at once: no need to retry 10 s
     from typer.testing import CliRunner
 
     from hearts_analysis.cli import app

@@ -4,8 +4,6 @@ the format holds written (read back and counted), every other game named with it
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from hearts_analysis.interop import formats
 from hearts_analysis.records.sources import iter_sources, write_any
 from hearts_analysis.rules import PRESETS, Rules
 from hearts_analysis.simulate import simulate_game
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
 OWN = {"killer": "killer_hearts", "killer-json": "killer_hearts", "league": "hearts_league", "trend": "trend_hearts",
        "turbo": "turbo_hearts", "sturtevant": "sturtevant", "text": "standard", "openspiel": "openspiel"}
@@ -42,9 +41,8 @@ def every_preset(tmp_path_factory) -> tuple[Path, list]:
     return path, games
 
 
-def _export(name: str, source: Path, out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "hearts_analysis", "export", name, str(source), "-o", str(out)],
-                          capture_output=True, text=True, timeout=300)
+def _export(name: str, source: Path, out: Path):
+    return hearts("export", name, str(source), "-o", str(out))
 
 
 def _first_plays(games) -> list:

@@ -56,6 +56,7 @@ def corpus(tmp_path_factory, pool) -> str:
     return str(path)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("format", ["json", "text"])
 def test_fast_prints_what_the_reference_engine_prints(corpus, format, monkeypatch):
     expected = validate(corpus, "--format", format, "--engine", "reference")

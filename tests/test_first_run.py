@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from hearts_analysis.kernel import warmup as kernel_warmup
 from hearts_analysis.review.warmup import COMPILE_NOTICE, WAIT_NOTICE
 
@@ -103,6 +105,7 @@ def test_the_first_command_compiles_in_the_background_once(tmp_path):
     assert subprocess.run([sys.executable, "-c", check], env=environment, timeout=120).returncode == 0
 
 
+@pytest.mark.long
 def test_a_second_background_compile_leaves_while_the_first_holds_the_lock(tmp_path):
     environment = _environment(tmp_path)
     holder = subprocess.Popen([sys.executable, "-c", "import time; from hearts_analysis.kernel.warmup import lock; "

@@ -93,6 +93,7 @@ def test_a_long_document_reads_as_orjson_reads_it(name, shape, monkeypatch):
     assert len(usual) == (3 if shape == "a list of games" and name not in ("NaN", "cut off") else 1)
 
 
+@pytest.mark.long
 def test_a_game_of_12000_hands_on_a_line_takes_a_few_times_its_text_not_25_times():
     """The text was read whole into objects, about 25 times its size, before the first hand was replayed: a
     51 MB line took 1.2 GB. Now one hand's objects at a time are alive beside the records."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -17,6 +16,7 @@ from hearts_analysis.cards import card_name, parse_card
 from hearts_analysis.cli import app
 from hearts_analysis.match import MatchConfig, Tally, players_of, rotations, run_match
 from hearts_analysis.rules import Rules
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"
@@ -65,8 +65,7 @@ def test_the_corpus_validates_clean_and_stats_reads_it(tmp_path):
     out = tmp_path / "m.parquet"
     assert match("random", "heuristic", "--deals", "5", "--rules", "omnibus", "-o", str(out)).exit_code == 0
     for command in (["validate"], ["stats", "--format", "json"]):
-        run = subprocess.run([sys.executable, "-m", "hearts_analysis", *command, str(out)], capture_output=True,
-                             text=True, timeout=300)
+        run = hearts(*command, str(out))
         assert run.returncode == 0, run.stderr
     assert "random" in run.stdout and "heuristic" in run.stdout
 

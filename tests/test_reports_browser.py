@@ -252,6 +252,7 @@ def site(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.long
 def test_every_site_page_loads_offline_and_draws_its_charts(watched, site):
     pages = sorted(site.glob("*.html"))
     assert len(pages) == 3 + len(SITE_POOL) + 6

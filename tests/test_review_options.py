@@ -9,8 +9,6 @@ allows, in seat order. A seat or game with no reviewable decision shows n/a and 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -24,6 +22,7 @@ from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
 
 from test_real_logs import REAL
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
 TREND = REAL / "trend-lookahead-hearts_logs.log"
 
@@ -127,8 +126,7 @@ def _start(state, hands):
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, "-m", "hearts_analysis", "review", *args], capture_output=True,
-                          text=True, timeout=600)
+    return hearts("review", *args)
 
 
 @pytest.mark.skipif(not TREND.exists(), reason="the real Trend log is not on this machine")

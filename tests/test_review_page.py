@@ -344,6 +344,7 @@ def test_cli_report_review_on_a_dask_scheduler_gives_the_page_of_one_process(tmp
     assert any(r.get("data-seat") for r in Page((tmp_path / "there" / "game-one-3.html").read_text()).named("tr"))
 
 
+@pytest.mark.long
 def test_cli_report_review_shows_the_hands_left_on_a_terminal(tmp_path):
     from terminal import ANSI, run_in_terminal
     corpus = _one_hand_games(tmp_path, 2)

@@ -26,6 +26,13 @@ def game():
     return simulate_game(Rules.preset("standard"), ["ann", "bob", "cy", "dee"], seed=5, max_hands=4)
 
 
+@pytest.fixture(scope="module")
+def alone(game):
+    """The game's review on its own, the one the batch's reviews are held to (built once: a module fixture is set
+    up before a test's counting fixtures, so it replays nothing they count)."""
+    return review_game(game, TINY)
+
+
 @pytest.fixture
 def hands_replayed(monkeypatch):
     """How many hands the reference engine replays (every replay of a game goes through replay_hand)."""
@@ -56,11 +63,11 @@ class Here:
 
 
 @pytest.mark.parametrize("executor", [None, "pool"])
-def test_a_game_is_replayed_once_however_many_hands_are_reviewed(game, hands_replayed, executor):
+def test_a_game_is_replayed_once_however_many_hands_are_reviewed(game, alone, hands_replayed, executor):
     here = Here() if executor else None
     [done] = review_items([Item("g.json:1", game)], TINY, executor=here)
     assert hands_replayed[0] == len(game.hands)   # one replay of the game, not one per hand
-    assert done.review == review_game(game, TINY)
+    assert done.review == alone
     if here is not None:   # the workers get each hand's replayed start, never the record
         assert len(here.sent) == len(game.hands)
         assert not any(isinstance(arg, (GameRecord, Item)) for args in here.sent for arg in args)
@@ -99,11 +106,10 @@ class _Outstanding:
         return future
 
 
-def test_the_hands_in_flight_are_bounded_by_hands_not_by_games(game):
+def test_the_hands_in_flight_are_bounded_by_hands_not_by_games(game, alone):
     """A game's hands were all sent at once, so a long game had every hand in flight whatever ``ahead`` said;
     now at most ``ahead`` beyond the one being returned, across and within games, in input order."""
     executor = _Outstanding()
     done = list(review_items([Item("g:1", game), Item("g:2", game)], TINY, executor=executor, ahead=1))
     assert executor.most == 2 < len(game.hands)
-    alone = review_game(game, TINY)
     assert [d.review for d in done] == [alone, alone]

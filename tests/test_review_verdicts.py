@@ -169,6 +169,7 @@ def _costs(review, seats):
     return [d.cost for d in review.decisions if d.seat in seats and not d.forced and d.kind == "play"]
 
 
+@pytest.mark.long
 def test_a_random_player_loses_clearly_more_per_decision_than_the_heuristic_bot():
     """Three games: against the strong model a random card costs less often than against the basic
     one (good replies limit the damage), so the costs vary more and need more decisions."""
@@ -280,6 +281,7 @@ def test_near_the_target_a_decision_also_says_what_it_did_to_the_chance_of_winni
     assert review_play(early, state, 2, parse_card("4H"), knowledge, 1, Settings(samples=50)).win_chance is None
 
 
+@pytest.mark.long
 def test_with_the_simulators_bots_playing_the_rollouts_a_blunder_is_still_flagged():
     for seed in range(10):
         found: list[Blunder] = []

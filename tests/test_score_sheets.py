@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +15,8 @@ from hearts_analysis.records.sources import read_games
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
 from hearts_analysis.violations import CATALOGUE
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
-ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
@@ -31,12 +27,6 @@ def sheet_of(preset: str, seed: int, players=PLAYERS, target: int = 80) -> dict:
         for key in ("deal", "passes", "plays", "charged", "claim"):
             hand.pop(key, None)
     return game
-
-
-def hearts(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "hearts_analysis", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
 
 
 def notation(game: dict, winner: str | None = None) -> str:

@@ -270,6 +270,7 @@ def test_a_rebuild_keeps_the_assets_untouched(tmp_path):
     assert [p.stat().st_mtime_ns for p in assets] == before
 
 
+@pytest.mark.long
 def test_the_site_of_200_simulated_games_is_under_15_mb(tmp_path):
     corpus = write_pool_corpus(tmp_path, 200, [f"player{i}" for i in range(10)],
                                random_players=frozenset({"player8", "player9"}))

@@ -3,8 +3,6 @@ its tooltip (definition) and its docs entry; the site shows words, never a colum
 
 import html
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from hearts_analysis.cli import app
 from hearts_analysis.records.json import write_games
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_games
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOWN_TABLES = ("players", "pass_summary")
@@ -71,8 +70,7 @@ class _Text(HTMLParser):
 def test_no_page_shows_a_column_name(tmp_path):
     games = list(simulate_games(12, Rules.preset("standard", target=40), seed=11))
     write_games(games, tmp_path / "corpus.jsonl")
-    done = subprocess.run([sys.executable, "-m", "hearts_analysis", "report", tmp_path / "corpus.jsonl", "-o",
-                           tmp_path / "site"], capture_output=True, text=True, cwd=ROOT)
+    done = hearts("report", tmp_path / "corpus.jsonl", "-o", tmp_path / "site")
     assert done.returncode == 0, done.stderr
     raw = {name for table in SHOWN_TABLES for name in catalogue.columns(table) if "_" in name}
     pages = sorted((tmp_path / "site").rglob("*.html"))

@@ -5,8 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import subprocess
-import sys
 
 import orjson
 import pytest
@@ -16,6 +14,7 @@ from hearts_analysis.interop import text_notation
 from hearts_analysis.records import game_to_dict
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
+from incli import hearts
 from terminal import run_in_terminal
 
 NAMES = ["red\x1b[31mred", "t\x1b]0;pwned\x07", "rlo\u202eevil", "nul\x00x"]
@@ -35,9 +34,10 @@ def game_file(tmp_path_factory):
 
 
 def _piped(*args: str) -> bytes:
-    done = subprocess.run([sys.executable, "-m", "hearts_analysis", *args], capture_output=True, timeout=300)
+    """What a command writes to a standard output that is not a terminal (run in this interpreter: tests/incli.py)."""
+    done = hearts(*args)
     assert done.returncode == 0, done.stderr
-    return done.stdout
+    return done.stdout_bytes
 
 
 def _names_in(form: str, data: bytes) -> set[str]:
@@ -94,11 +94,9 @@ def test_export_to_a_terminal_and_to_a_pipe(game_file):
 
 def test_a_notation_file_of_odd_names_is_recognised(game_file, tmp_path):
     out = tmp_path / "one.txt"
-    assert subprocess.run([sys.executable, "-m", "hearts_analysis", "export", "text", str(game_file), "-o", str(out)],
-                          capture_output=True).returncode == 0
+    assert hearts("export", "text", str(game_file), "-o", str(out)).returncode == 0
     assert b"\x00" not in out.read_bytes() and b"\x1b" not in out.read_bytes()
-    done = subprocess.run([sys.executable, "-m", "hearts_analysis", "import", str(out), "-o", str(tmp_path / "b.jsonl")],
-                          capture_output=True, text=True)
+    done = hearts("import", str(out), "-o", str(tmp_path / "b.jsonl"))
     assert done.returncode == 0, done.stderr
     assert orjson.loads((tmp_path / "b.jsonl").read_bytes())["players"] == NAMES
 
@@ -106,11 +104,9 @@ def test_a_notation_file_of_odd_names_is_recognised(game_file, tmp_path):
 def test_a_file_of_nul_bytes_is_called_binary_not_utf16(tmp_path):
     for name in ("zeros.json", "zeros.txt"):
         (tmp_path / name).write_bytes(bytes(300))
-    done = subprocess.run([sys.executable, "-m", "hearts_analysis", "validate", str(tmp_path / "zeros.json")],
-                          capture_output=True, text=True)
+    done = hearts("validate", str(tmp_path / "zeros.json"))
     assert "NUL bytes: binary data, not text" in done.stdout and "UTF-16" not in done.stdout
-    done = subprocess.run([sys.executable, "-m", "hearts_analysis", "import", str(tmp_path / "zeros.txt"),
-                           "-o", str(tmp_path / "z.jsonl")], capture_output=True, text=True)
+    done = hearts("import", str(tmp_path / "zeros.txt"), "-o", str(tmp_path / "z.jsonl"))
     assert "NUL bytes: binary data, not text" in done.stderr and "UTF-16" not in done.stderr
 
 

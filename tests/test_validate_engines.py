@@ -42,6 +42,7 @@ def paths(corpus):
             corpus / "truncated.parquet", corpus / "damaged.parquet", corpus / "parts", corpus / "missing.parquet"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("format", ["json", "text"])
 def test_every_engine_prints_what_the_reference_engine_prints(corpus, format):
     expected = validate(*paths(corpus), "--format", format, "--engine", "reference")

@@ -1,7 +1,5 @@
 """`hearts validate` on a seat's view (docs/views.md): what the view shows is checked, the rest is a note."""
 
-import subprocess
-import sys
 from dataclasses import replace
 
 import orjson
@@ -12,6 +10,7 @@ from hearts_analysis.records import game_to_dict
 from hearts_analysis.records.views import view_of
 from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import simulate_game
+from incli import hearts
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 PRESETS = ["standard", "omnibus", "classic", "online", "openspiel", "sturtevant", "trend_hearts"]
@@ -89,22 +88,18 @@ def test_wrong_points_on_a_complete_hand_are_found_and_a_note_is_not_a_violation
     assert "points are not checked" in result.notes[0].message
 
 
-def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "hearts_analysis", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
-
-
-def test_no_command_prints_a_traceback_on_a_view(tmp_path):
+def test_no_command_prints_a_traceback_on_a_view(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the commands run in this interpreter (tests/incli.py), in the test's folder
     view = game_to_dict(view_of(game_of(), 1))
     (tmp_path / "view.json").write_bytes(orjson.dumps(view))
     (tmp_path / "views.jsonl").write_bytes(orjson.dumps(view) + b"\n" + orjson.dumps(view) + b"\n")
     for path in ("view.json", "views.jsonl"):
-        done = run("validate", path, cwd=tmp_path)
+        done = hearts("validate", path)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "view-unchecked" in done.stdout and "no violations" in done.stdout
     for args in (["score", "view.json"], ["analyze", "view.json"], ["stats", "view.json"],
                  ["report", "view.json", "-o", "report.html"], ["convert", "view.json", "view.parquet"]):
-        done = run(*args, cwd=tmp_path)
+        done = hearts(*args)
         assert "Traceback" not in done.stderr + done.stdout, args
         assert done.returncode == (2 if args[0] == "convert" else 0), (args, done.stderr)
     assert (tmp_path / "report.html").exists() and not (tmp_path / "view.parquet").exists()

@@ -11,6 +11,7 @@ from hearts_analysis.records.views import view_of, viewer
 from hearts_analysis.review.evaluate import Settings
 from hearts_analysis.rules import PRESETS, Rules
 from hearts_analysis.simulate import simulate_game
+from incli import hearts  # in this interpreter: these tests are about what the commands print
 
 SETTINGS = Settings(samples=10)
 JUDGED = [name for name in PRESETS if not Rules.preset(name).table(4).needs_reference]
@@ -61,18 +62,15 @@ def test_view_of_another_seat_is_refused():
 
 def test_quick_entry_gives_the_advice_of_the_same_position(tmp_path):
     """`hearts advise --hand --plays --seat` asks for nothing but what the seat knows, and errs clearly."""
-    import subprocess, sys
     from hearts_analysis.review.board import advise_entry
     hand = "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H 10H 7S"
-    run = subprocess.run([sys.executable, "-m", "hearts_analysis", "advise", "--hand", hand, "--plays",
-                          "A:2C B:9C", "--seat", "C", "--format", "json"], capture_output=True, text=True)
+    run = hearts("advise", "--hand", hand, "--plays", "A:2C B:9C", "--seat", "C", "--format", "json")
     assert run.returncode == 0, run.stderr
     advice = orjson.loads(run.stdout)
     assert advice["seat"] == 2 and advice["kind"] == "play"
     assert advice == advise_entry(hand, "A:2C B:9C", "2").to_dict()
     assert {c for o in advice["options"] for c in o["cards"]} == {"3C", "5C"}   # it must follow clubs
-    bad = subprocess.run([sys.executable, "-m", "hearts_analysis", "advise", "--hand", hand, "--plays",
-                          "A:3C", "--seat", "C"], capture_output=True, text=True)
+    bad = hearts("advise", "--hand", hand, "--plays", "A:3C", "--seat", "C")
     assert bad.returncode == 2 and "3C is played by seat 0, but seat 2 holds it" in bad.stderr
 
 
