@@ -58,6 +58,10 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(r"\btarget\b.*\bif\b.*\bexceed"),  # top > target if exceed else top >= target
         re.compile(r"\btop\s*>=?\s*[\w.]*target\b"),
     ),
+    "trick winner": (
+        re.compile(r"max\(\(.*\bseat\)\s*for\b.*==\s*(?:suit|led)\b"),  # max((card, seat) for ... == suit)
+        re.compile(r"highest\(\s*(?:[\w.]*trick[\w.]*(?:\[[^\]]*\])?|so_far)\s*&\s*(?:suit|SUIT_MASKS\[\w+\])"),
+    ),
 }
 
 ALLOWED: dict[tuple[str, str, str], str] = {
@@ -118,6 +122,12 @@ def test_every_copy_is_allowed_with_a_reason():
     ("moon", "shot = (outcomes.taken & needed) == needed"),
     ("game over", "over = top > p.target if p.exceed else top >= p.target"),
     ("game over", 'return top > table.rules.target if table.rules.end_at == "exceed" else top >= table.rules.target'),
+    ("trick winner", "winner = max((card, seat) for seat, card in trick if card // 13 == suit)[1]"),
+    ("trick winner", "winner = max((rank_of(card), seat) for seat, card in trick if suit_of(card) == led)[1]"),
+    ("trick winner", "return card // 13 == led and card > highest(state.trick_cards & SUIT_MASKS[led])"),
+    ("trick winner", "top = highest(so_far & suit).clip(0)"),
+    ("trick winner", "if play.held & suit & ~((2 << highest(trick.cards & suit)) - 1):"),
+    ("trick winner", "top = highest(h.trick_cards[hands, tricks] & suit)"),
 ])
 def test_the_scan_sees_a_copy(fact, copy):
     """The patterns catch the copies this test replaced (so re-adding one fails the test above)."""
