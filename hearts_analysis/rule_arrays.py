@@ -53,6 +53,12 @@ def winning_card(tricks: np.ndarray, led: np.ndarray | int) -> np.ndarray:
     return np.maximum((masks.astype(np.float64).view(np.int64) >> 52) - 1023, -1)
 
 
+def breaks_hearts(table: Table, masks: np.ndarray) -> np.ndarray:
+    """:func:`hearts_analysis.engine.interpreter.breaks_hearts` for arrays: whether each mask of cards played
+    holds a card that breaks hearts (``Table.breakers``: a heart, or QS under ``heart_or_queen``)."""
+    return (masks & U64(table.breakers)) != 0
+
+
 def took(masks: np.ndarray, card: int) -> np.ndarray:
     """Whether each mask holds ``card`` (bool)."""
     return ((masks >> U64(card)) & _ONE) != 0

@@ -62,6 +62,12 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(r"max\(\(.*\bseat\)\s*for\b.*==\s*(?:suit|led)\b"),  # max((card, seat) for ... == suit)
         re.compile(r"highest\(\s*(?:[\w.]*trick[\w.]*(?:\[[^\]]*\])?|so_far)\s*&\s*(?:suit|SUIT_MASKS\[\w+\])"),
     ),
+    "hearts broken": (
+        re.compile(r"&\s*[\w.]*breakers\)?\s*!=\s*0"),  # (h.trick_cards & breakers) != 0
+        re.compile(r"\bbreakers\s*=\s*U64\("),
+        re.compile(r"breaker\(\s*[\w.]*breakers\s*\)"),  # trace.breaker(table.breakers)
+        re.compile(r"\bcards\s*&\s*(?:breaks|[\w.]*breakers)\b"),  # if trick.cards & breaks:
+    ),
 }
 
 ALLOWED: dict[tuple[str, str, str], str] = {
@@ -72,6 +78,8 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "advise_play's public signature takes the pass as an offset (the simulator's views carry it so)",
     ("simulate/play.py", "pass target", "views[(seat + offset) % n].received = cards"):
         "HandPlay.exchange mirrors HandState.exchange, whose argument is the offset (match/ and tests call it so)",
+    ("engine/quick.py", "hearts broken", "if cards & breakers:"):
+        "fast lane: its declaration is being added",
 }
 
 
@@ -128,6 +136,11 @@ def test_every_copy_is_allowed_with_a_reason():
     ("trick winner", "top = highest(so_far & suit).clip(0)"),
     ("trick winner", "if play.held & suit & ~((2 << highest(trick.cards & suit)) - 1):"),
     ("trick winner", "top = highest(h.trick_cards[hands, tricks] & suit)"),
+    ("hearts broken", "broken = (h.trick_cards & breakers) != 0"),
+    ("hearts broken", "at = np.argmax((bits(h.cards[hand, trick]) & breakers) != 0, axis=1)"),
+    ("hearts broken", "breakers = U64(p.breakers)"),
+    ("hearts broken", "hearts_broken=trace.breaker(table.breakers), totals_before=totals_before)"),
+    ("hearts broken", "if trick.cards & breaks:"),
 ])
 def test_the_scan_sees_a_copy(fact, copy):
     """The patterns catch the copies this test replaced (so re-adding one fails the test above)."""
@@ -196,3 +209,22 @@ def test_the_array_twins_agree_with_the_scalar_owners():
     table = Rules().table(4)
     assert rule_arrays.dealers(numbers, recorded, 4).tolist() == [
         table.dealer(int(k), None if r < 0 else int(r)) for k, r in zip(numbers, recorded)]
+
+
+def test_the_play_twins_agree_with_the_interpreter():
+    """rule_arrays.winning_card and breaks_hearts answer as engine.interpreter does, over random tricks."""
+    import numpy as np
+
+    from hearts_analysis import rule_arrays
+    from hearts_analysis.cards import SUIT_MASKS
+    from hearts_analysis.engine.interpreter import breaks_hearts, winning_card
+
+    rng = np.random.default_rng(11)
+    masks = rng.integers(0, 1 << 52, 300, dtype=np.uint64) & rng.integers(0, 1 << 52, 300, dtype=np.uint64)
+    for suit in range(4):
+        led = SUIT_MASKS[suit]
+        got = rule_arrays.winning_card(masks, np.uint64(led)).tolist()
+        assert got == [winning_card(int(m), led) for m in masks]
+    for rules in (Rules(), Rules(hearts_broken_by="heart"), Rules(hearts_broken_by="heart_or_queen")):
+        table = rules.table(4)
+        assert rule_arrays.breaks_hearts(table, masks).tolist() == [breaks_hearts(table, int(m)) for m in masks]

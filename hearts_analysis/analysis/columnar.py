@@ -48,7 +48,7 @@ from ..fastpath.params import HOLD, STATED, TableParams, table_params
 from ..fastpath.screen import ScreenFindings, windows
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import PLAY
-from ..rule_arrays import game_over, heart_points, jack_points, moon_scores, raw_points, took, winning_card
+from ..rule_arrays import breaks_hearts, game_over, heart_points, jack_points, moon_scores, raw_points, took, winning_card
 from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_POINT_PLAYS, MIN_RUN_POINTS, better_choices
@@ -517,11 +517,10 @@ def count_hands(p: TableParams, h: Hands, verdict: ScreenFindings, totals_before
     runs = moons.seat[:, None] == seats
     attempt = (moons.seat >= 0)[:, None]
     # who broke hearts: the first trick with a breaking card, then the first such card in it
-    breakers = U64(p.breakers)
-    broken = (h.trick_cards & breakers) != 0
+    broken = breaks_hearts(p.table, h.trick_cards)
     trick = np.argmax(broken, axis=1)
     hand = np.arange(count)
-    at = np.argmax((bits(h.cards[hand, trick]) & breakers) != 0, axis=1)
+    at = np.argmax(breaks_hearts(p.table, bits(h.cards[hand, trick])), axis=1)
     breaker = np.where(broken.any(axis=1), h.seats[hand, trick, at], -1)
     rate = counts.rate
     rate("qs_taken_pct", ids, True, qs, points)
