@@ -68,6 +68,9 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(r"breaker\(\s*[\w.]*breakers\s*\)"),  # trace.breaker(table.breakers)
         re.compile(r"\bcards\s*&\s*(?:breaks|[\w.]*breakers)\b"),  # if trick.cards & breaks:
     ),
+    "first-trick rules": (
+        re.compile(r"(?:\b\w+\s*=|,|\()\s*not\s+[\w.]*points_on_first_trick\b\s*(?:\)|$)"),  # free = not ...
+    ),
 }
 
 ALLOWED: dict[tuple[str, str, str], str] = {
@@ -141,6 +144,9 @@ def test_every_copy_is_allowed_with_a_reason():
     ("hearts broken", "breakers = U64(p.breakers)"),
     ("hearts broken", "hearts_broken=trace.breaker(table.breakers), totals_before=totals_before)"),
     ("hearts broken", "if trick.cards & breaks:"),
+    ("first-trick rules", "free_first = not table.rules.points_on_first_trick"),
+    ("first-trick rules", "self._first_trick_safe = not rules.points_on_first_trick"),
+    ("first-trick rules", "control, let_go, on_points = holder_plays(h, some, holder[some], not p.points_on_first_trick)"),
 ])
 def test_the_scan_sees_a_copy(fact, copy):
     """The patterns catch the copies this test replaced (so re-adding one fails the test above)."""

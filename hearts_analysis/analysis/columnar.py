@@ -326,7 +326,7 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     holding &= held_points >= MIN_RUN_POINTS
     # the plays are judged only in hands where a seat held enough points to run
     some = np.flatnonzero(holding.any(axis=1))
-    control, let_go, on_points = holder_plays(h, some, holder[some], not p.points_on_first_trick)
+    control, let_go, on_points = holder_plays(h, some, holder[some], bool(p.first_trick_barred))
     controls = np.cumsum(control, axis=1)
     lets_go = np.cumsum(let_go, axis=1)
     running = (holding[some] & (controls >= MIN_CONTROL_PLAYS) & (np.cumsum(on_points, axis=1) >= MIN_POINT_PLAYS)

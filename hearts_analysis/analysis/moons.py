@@ -288,7 +288,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
     control = [0] * n
     let_go_count = [0] * n
     purpose = [0] * n
-    free_first = not table.rules.points_on_first_trick
+    free_first = bool(table.first_trick_barred)  # no points on trick 1: nobody plays to win or lose it
     fallen = played = 0
     runner: int | None = None
     holder: int | None = None  # the seat holding every heart and QS fallen so far
