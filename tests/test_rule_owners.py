@@ -68,6 +68,10 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(r"breaker\(\s*[\w.]*breakers\s*\)"),  # trace.breaker(table.breakers)
         re.compile(r"\bcards\s*&\s*(?:breaks|[\w.]*breakers)\b"),  # if trick.cards & breaks:
     ),
+    "first leader": (
+        re.compile(r"\b(?:leader|first_\w+)\s*=\s*next\(\(.*\benumerate\("),  # leader = next((s for ... if h & bit), leader)
+        re.compile(r"TWO_CLUBS\s*&\s*1"),
+    ),
     "first-trick rules": (
         re.compile(r"(?:\b\w+\s*=|,|\()\s*not\s+[\w.]*points_on_first_trick\b\s*(?:\)|$)"),  # free = not ...
     ),
@@ -144,6 +148,8 @@ def test_every_copy_is_allowed_with_a_reason():
     ("hearts broken", "breakers = U64(p.breakers)"),
     ("hearts broken", "hearts_broken=trace.breaker(table.breakers), totals_before=totals_before)"),
     ("hearts broken", "if trick.cards & breaks:"),
+    ("first leader", "holder = next((s for s, h in enumerate(hands) if h >> TWO_CLUBS & 1), 0)"),
+    ("first leader", "leader = next((s for bit in (1, 2) for s, h in enumerate(held) if h & bit), leader)"),
     ("first-trick rules", "free_first = not table.rules.points_on_first_trick"),
     ("first-trick rules", "self._first_trick_safe = not rules.points_on_first_trick"),
     ("first-trick rules", "control, let_go, on_points = holder_plays(h, some, holder[some], not p.points_on_first_trick)"),
