@@ -6,7 +6,10 @@ The owners: :func:`hearts_analysis.rules.dealer_of` (and ``Table.dealer``), ``Ta
 the engine's ``exchange`` applies a pass by its offset. Points: :func:`hearts_analysis.rules.heart_points`,
 :func:`~hearts_analysis.rules.jack_points` and ``engine/scoring.py`` (a whole hand, moons included); the end:
 ``Table.game_over``. Their array twins are :mod:`hearts_analysis.rule_arrays` (``heart_points``, ``point_parts``,
-``raw_points``, ``moon_scores``, ``shot``, ``game_over``, ``lowest`` for the winners, ``dealers``). The compiled kernel keeps its twins. A scan of
+``raw_points``, ``moon_scores``, ``shot``, ``game_over``, ``lowest`` for the winners, ``dealers``). Play: the trick's
+winner is ``engine.interpreter.winning_card`` (``trick_taker`` by seat; twin ``rule_arrays.winning_card``), hearts
+break by ``breaks_hearts`` (twin ``rule_arrays.breaks_hearts``), "no points on trick 1" is ``Table.first_trick_barred``
+and trick 1's leader ``HandState.first_leader_for``. The compiled kernel keeps its twins. A scan of
 the rest of the package finds every line that spells one of these facts again; the list must equal
 :data:`ALLOWED`, where each entry says why it stays. A new copy fails the test: call the owner.
 """
@@ -110,7 +113,8 @@ def test_every_copy_is_allowed_with_a_reason():
     new = {f"{module}:{number} ({fact}): {code}" for (module, fact, code), number in found.items()
            if (module, fact, code) not in ALLOWED}
     assert not new, "rules spelled outside their owner; call rules.dealer_of / Table.pass_target / winners / " \
-        "heart_points / jack_points / Table.game_over, engine.scoring, or their twins in rule_arrays:\n" \
+        "heart_points / jack_points / Table.game_over, engine.scoring, winning_card / breaks_hearts / " \
+        "Table.first_trick_barred / HandState.first_leader_for, or their twins in rule_arrays:\n" \
         + "\n".join(sorted(new))
     gone = set(ALLOWED) - set(found)
     assert not gone, f"allowed copies no longer there; remove them from ALLOWED: {sorted(gone)}"
