@@ -39,6 +39,26 @@ def heart_points(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks & _HEARTS).astype(np.int64) + QUEEN_POINTS * ((masks & _QS) != 0)
 
 
+def winning_card(tricks: np.ndarray, led: np.ndarray | int) -> np.ndarray:
+    """:func:`hearts_analysis.engine.interpreter.winning_card` for arrays: the highest card of the suit led
+    (``led``: its suit mask) in each mask of cards played, -1 where none is (int64). The exponent of the mask
+    as a float: masks are below 2**52, exact as floats.
+
+    >>> from hearts_analysis.cards import CLUBS, HEARTS, SUIT_MASKS, mask_of, parse_card
+    >>> tricks = np.array([mask_of(parse_card(c) for c in ("4H", "AS", "9H")), 0], dtype=np.uint64)
+    >>> winning_card(tricks, U64(SUIT_MASKS[HEARTS])).tolist() == [parse_card("9H"), -1]
+    True
+    """
+    masks = tricks & led
+    return np.maximum((masks.astype(np.float64).view(np.int64) >> 52) - 1023, -1)
+
+
+def breaks_hearts(table: Table, masks: np.ndarray) -> np.ndarray:
+    """:func:`hearts_analysis.engine.interpreter.breaks_hearts` for arrays: whether each mask of cards played
+    holds a card that breaks hearts (``Table.breakers``: a heart, or QS under ``heart_or_queen``)."""
+    return (masks & U64(table.breakers)) != 0
+
+
 def took(masks: np.ndarray, card: int) -> np.ndarray:
     """Whether each mask holds ``card`` (bool)."""
     return ((masks >> U64(card)) & _ONE) != 0

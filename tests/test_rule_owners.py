@@ -6,7 +6,10 @@ The owners: :func:`hearts_analysis.rules.dealer_of` (and ``Table.dealer``), ``Ta
 the engine's ``exchange`` applies a pass by its offset. Points: :func:`hearts_analysis.rules.heart_points`,
 :func:`~hearts_analysis.rules.jack_points` and ``engine/scoring.py`` (a whole hand, moons included); the end:
 ``Table.game_over``. Their array twins are :mod:`hearts_analysis.rule_arrays` (``heart_points``, ``point_parts``,
-``raw_points``, ``moon_scores``, ``shot``, ``game_over``, ``lowest`` for the winners, ``dealers``). The compiled kernel keeps its twins. A scan of
+``raw_points``, ``moon_scores``, ``shot``, ``game_over``, ``lowest`` for the winners, ``dealers``). Play: the trick's
+winner is ``engine.interpreter.winning_card`` (``trick_taker`` by seat; twin ``rule_arrays.winning_card``), hearts
+break by ``breaks_hearts`` (twin ``rule_arrays.breaks_hearts``), "no points on trick 1" is ``Table.first_trick_barred``
+and trick 1's leader ``HandState.first_leader_for``. The compiled kernel keeps its twins. A scan of
 the rest of the package finds every line that spells one of these facts again; the list must equal
 :data:`ALLOWED`, where each entry says why it stays. A new copy fails the test: call the owner.
 """
@@ -58,6 +61,23 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(r"\btarget\b.*\bif\b.*\bexceed"),  # top > target if exceed else top >= target
         re.compile(r"\btop\s*>=?\s*[\w.]*target\b"),
     ),
+    "trick winner": (
+        re.compile(r"max\(\(.*\bseat\)\s*for\b.*==\s*(?:suit|led)\b"),  # max((card, seat) for ... == suit)
+        re.compile(r"highest\(\s*(?:[\w.]*trick[\w.]*(?:\[[^\]]*\])?|so_far)\s*&\s*(?:suit|SUIT_MASKS\[\w+\])"),
+    ),
+    "hearts broken": (
+        re.compile(r"&\s*[\w.]*breakers\)?\s*!=\s*0"),  # (h.trick_cards & breakers) != 0
+        re.compile(r"\bbreakers\s*=\s*U64\("),
+        re.compile(r"breaker\(\s*[\w.]*breakers\s*\)"),  # trace.breaker(table.breakers)
+        re.compile(r"\bcards\s*&\s*(?:breaks|[\w.]*breakers)\b"),  # if trick.cards & breaks:
+    ),
+    "first leader": (
+        re.compile(r"\b(?:leader|first_\w+)\s*=\s*next\(\(.*\benumerate\("),  # leader = next((s for ... if h & bit), leader)
+        re.compile(r"TWO_CLUBS\s*&\s*1"),
+    ),
+    "first-trick rules": (
+        re.compile(r"(?:\b\w+\s*=|,|\()\s*not\s+[\w.]*points_on_first_trick\b\s*(?:\)|$)"),  # free = not ...
+    ),
 }
 
 ALLOWED: dict[tuple[str, str, str], str] = {
@@ -68,6 +88,8 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "advise_play's public signature takes the pass as an offset (the simulator's views carry it so)",
     ("simulate/play.py", "pass target", "views[(seat + offset) % n].received = cards"):
         "HandPlay.exchange mirrors HandState.exchange, whose argument is the offset (match/ and tests call it so)",
+    ("engine/quick.py", "hearts broken", "if cards & breakers:"):
+        "fast lane: its declaration is being added",
 }
 
 
@@ -91,7 +113,8 @@ def test_every_copy_is_allowed_with_a_reason():
     new = {f"{module}:{number} ({fact}): {code}" for (module, fact, code), number in found.items()
            if (module, fact, code) not in ALLOWED}
     assert not new, "rules spelled outside their owner; call rules.dealer_of / Table.pass_target / winners / " \
-        "heart_points / jack_points / Table.game_over, engine.scoring, or their twins in rule_arrays:\n" \
+        "heart_points / jack_points / Table.game_over, engine.scoring, winning_card / breaks_hearts / " \
+        "Table.first_trick_barred / HandState.first_leader_for, or their twins in rule_arrays:\n" \
         + "\n".join(sorted(new))
     gone = set(ALLOWED) - set(found)
     assert not gone, f"allowed copies no longer there; remove them from ALLOWED: {sorted(gone)}"
@@ -118,6 +141,22 @@ def test_every_copy_is_allowed_with_a_reason():
     ("moon", "shot = (outcomes.taken & needed) == needed"),
     ("game over", "over = top > p.target if p.exceed else top >= p.target"),
     ("game over", 'return top > table.rules.target if table.rules.end_at == "exceed" else top >= table.rules.target'),
+    ("trick winner", "winner = max((card, seat) for seat, card in trick if card // 13 == suit)[1]"),
+    ("trick winner", "winner = max((rank_of(card), seat) for seat, card in trick if suit_of(card) == led)[1]"),
+    ("trick winner", "return card // 13 == led and card > highest(state.trick_cards & SUIT_MASKS[led])"),
+    ("trick winner", "top = highest(so_far & suit).clip(0)"),
+    ("trick winner", "if play.held & suit & ~((2 << highest(trick.cards & suit)) - 1):"),
+    ("trick winner", "top = highest(h.trick_cards[hands, tricks] & suit)"),
+    ("hearts broken", "broken = (h.trick_cards & breakers) != 0"),
+    ("hearts broken", "at = np.argmax((bits(h.cards[hand, trick]) & breakers) != 0, axis=1)"),
+    ("hearts broken", "breakers = U64(p.breakers)"),
+    ("hearts broken", "hearts_broken=trace.breaker(table.breakers), totals_before=totals_before)"),
+    ("hearts broken", "if trick.cards & breaks:"),
+    ("first leader", "holder = next((s for s, h in enumerate(hands) if h >> TWO_CLUBS & 1), 0)"),
+    ("first leader", "leader = next((s for bit in (1, 2) for s, h in enumerate(held) if h & bit), leader)"),
+    ("first-trick rules", "free_first = not table.rules.points_on_first_trick"),
+    ("first-trick rules", "self._first_trick_safe = not rules.points_on_first_trick"),
+    ("first-trick rules", "control, let_go, on_points = holder_plays(h, some, holder[some], not p.points_on_first_trick)"),
 ])
 def test_the_scan_sees_a_copy(fact, copy):
     """The patterns catch the copies this test replaced (so re-adding one fails the test above)."""
@@ -186,3 +225,22 @@ def test_the_array_twins_agree_with_the_scalar_owners():
     table = Rules().table(4)
     assert rule_arrays.dealers(numbers, recorded, 4).tolist() == [
         table.dealer(int(k), None if r < 0 else int(r)) for k, r in zip(numbers, recorded)]
+
+
+def test_the_play_twins_agree_with_the_interpreter():
+    """rule_arrays.winning_card and breaks_hearts answer as engine.interpreter does, over random tricks."""
+    import numpy as np
+
+    from hearts_analysis import rule_arrays
+    from hearts_analysis.cards import SUIT_MASKS
+    from hearts_analysis.engine.interpreter import breaks_hearts, winning_card
+
+    rng = np.random.default_rng(11)
+    masks = rng.integers(0, 1 << 52, 300, dtype=np.uint64) & rng.integers(0, 1 << 52, 300, dtype=np.uint64)
+    for suit in range(4):
+        led = SUIT_MASKS[suit]
+        got = rule_arrays.winning_card(masks, np.uint64(led)).tolist()
+        assert got == [winning_card(int(m), led) for m in masks]
+    for rules in (Rules(), Rules(hearts_broken_by="heart"), Rules(hearts_broken_by="heart_or_queen")):
+        table = rules.table(4)
+        assert rule_arrays.breaks_hearts(table, masks).tolist() == [breaks_hearts(table, int(m)) for m in masks]

@@ -48,7 +48,7 @@ from ..fastpath.params import HOLD, STATED, TableParams, table_params
 from ..fastpath.screen import ScreenFindings, windows
 from ..records.model import DIRECTION_CODES
 from ..records.parquet.layout import PLAY
-from ..rule_arrays import game_over, heart_points, jack_points, moon_scores, raw_points, took
+from ..rule_arrays import breaks_hearts, game_over, heart_points, jack_points, moon_scores, raw_points, took, winning_card
 from ..rules import PASS_DIRECTIONS, RuleError
 from ..simulate.bits import AS, HIGH_SPADES, KS, LOW_RANKS, LOW_SPADES
 from .moons import MAX_TRICKS_LET_GO, MIN_CONTROL_PLAYS, MIN_POINT_PLAYS, MIN_RUN_POINTS, better_choices
@@ -241,7 +241,7 @@ def holder_plays(h: Hands, rows: np.ndarray, holder: np.ndarray,
     for i in range(n - 1):
         so_far |= np.where(at > i, bits(cards[:, :, i]), U64(0))
     # following: it takes the trick over a card it could have played under, or plays under while able to win
-    top = highest(so_far & suit).clip(0)
+    top = winning_card(so_far, suit).clip(0)
     over = mine & suit & ~up_to(top)
     bar = highest(suit & ~before & ~so_far & ~mine)
     follows = card // 13 == led
@@ -283,7 +283,7 @@ def missed_plays(h: Hands) -> np.ndarray:
     so_far = bits(cards[0])
     for i in range(1, n):
         mine = held[i]
-        over = mine & suit & ~up_to(highest(so_far & suit))
+        over = mine & suit & ~up_to(winning_card(so_far, suit))
         bar = highest(suit & ~before & ~so_far & ~mine) if i < n - 1 else np.full((count, k), -1)
         hearty = ((so_far & HEARTS_U) != 0) & ((so_far & QS_U) == 0)
         missed[i] = hearty & ((over & ~QS_U & ~up_to(bar)) != 0)
@@ -326,7 +326,7 @@ def detect_moons(p: TableParams, h: Hands) -> Moons:
     holding &= held_points >= MIN_RUN_POINTS
     # the plays are judged only in hands where a seat held enough points to run
     some = np.flatnonzero(holding.any(axis=1))
-    control, let_go, on_points = holder_plays(h, some, holder[some], not p.points_on_first_trick)
+    control, let_go, on_points = holder_plays(h, some, holder[some], bool(p.first_trick_barred))
     controls = np.cumsum(control, axis=1)
     lets_go = np.cumsum(let_go, axis=1)
     running = (holding[some] & (controls >= MIN_CONTROL_PLAYS) & (np.cumsum(on_points, axis=1) >= MIN_POINT_PLAYS)
@@ -366,7 +366,7 @@ def gave_up(h: Hands, hands: np.ndarray, tricks: np.ndarray, seats: np.ndarray) 
     card, mine = cards[rows, at], h.left[hands, tricks, seats]
     led = cards[:, 0] // 13
     suit = SUITS[led]
-    top = highest(h.trick_cards[hands, tricks] & suit)
+    top = winning_card(h.trick_cards[hands, tricks], suit)
     above = (mine & suit & ~up_to(top)) != 0
     discarded_points = ((card // 13 != led) & (((POINTS_U >> card.astype(U64)) & ONE) != 0)
                         & ((mine & ~POINTS_U) != 0))
@@ -517,11 +517,10 @@ def count_hands(p: TableParams, h: Hands, verdict: ScreenFindings, totals_before
     runs = moons.seat[:, None] == seats
     attempt = (moons.seat >= 0)[:, None]
     # who broke hearts: the first trick with a breaking card, then the first such card in it
-    breakers = U64(p.breakers)
-    broken = (h.trick_cards & breakers) != 0
+    broken = breaks_hearts(p.table, h.trick_cards)
     trick = np.argmax(broken, axis=1)
     hand = np.arange(count)
-    at = np.argmax((bits(h.cards[hand, trick]) & breakers) != 0, axis=1)
+    at = np.argmax(breaks_hearts(p.table, bits(h.cards[hand, trick])), axis=1)
     breaker = np.where(broken.any(axis=1), h.seats[hand, trick, at], -1)
     rate = counts.rate
     rate("qs_taken_pct", ids, True, qs, points)

@@ -92,7 +92,7 @@ def analyze_hand(table: Table, trace: HandTrace, result: HandResult,
         result=result, trace=trace, seats=seat_points(table, trace, result, cards), point_cards=cards,
         moon=moon, passes=review_passes(table, trace, result, None if moon is None else moon.seat),
         sun=sun_seat(table, result), near_miss=near_miss_seat(table, result),
-        hearts_broken=trace.breaker(table.breakers), totals_before=totals_before)
+        hearts_broken=trace.breaker(table), totals_before=totals_before)
 
 
 def analyze_game(game: GameRecord | GameResult, source: str = "") -> GameAnalysis:

@@ -60,6 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import HEARTS_MASK, POINT_CARDS_MASK, QS_MASK, SUIT_MASKS, Card, Mask, highest
+from ..engine.interpreter import winning_card
 from ..engine.replay import HandResult
 from ..engine.scoring import moon_points
 from ..records.model import MOON_CODES
@@ -177,7 +178,7 @@ def control_plays(trick: Trick, played_before: Mask,
     for index in range(1, last + 1):
         play = trick.plays[index]
         if suit >> play.card & 1:
-            top = highest(so_far & suit)
+            top = winning_card(so_far, suit)
             over = play.held & suit & ~((2 << top) - 1)
             if play.card > top:
                 if (index < last or so_far & POINT_CARDS_MASK) and play.held & suit & ((1 << top) - 1):
@@ -199,7 +200,7 @@ def gave_up(trick: Trick, seat: int) -> bool:
     if play is None:
         return False
     suit = SUIT_MASKS[trick.led_suit]
-    if play.held & suit & ~((2 << highest(trick.cards & suit)) - 1):
+    if play.held & suit & ~((2 << winning_card(trick.cards, suit)) - 1):
         return True
     return not suit >> play.card & 1 and bool(POINT_CARDS_MASK >> play.card & 1) and bool(play.held & ~POINT_CARDS_MASK)
 
@@ -211,7 +212,7 @@ def missed_stops(trick: Trick, runner: int, played_before: Mask, players: int) -
     so_far = 0
     for index, play in enumerate(trick.plays):
         if play.seat != runner and so_far & HEARTS_MASK and not so_far & QS_MASK:
-            top = highest(so_far & suit)
+            top = winning_card(so_far, suit)
             over = play.held & suit & ~((2 << top) - 1) & ~QS_MASK
             if over:
                 still_out = suit & ~played_before & ~so_far & ~play.held
@@ -287,7 +288,7 @@ def detect_moon(table: Table, trace: HandTrace, result: HandResult,
     control = [0] * n
     let_go_count = [0] * n
     purpose = [0] * n
-    free_first = not table.rules.points_on_first_trick
+    free_first = bool(table.first_trick_barred)  # no points on trick 1: nobody plays to win or lose it
     fallen = played = 0
     runner: int | None = None
     holder: int | None = None  # the seat holding every heart and QS fallen so far

@@ -6,7 +6,7 @@ needs the story. The walk splits the recorded plays into the tricks the engine
 completed and takes their winners from the replay, so tricks and winners are
 exactly the engine's, even in a game with violations.
 
->>> from hearts_analysis.cards import HEARTS_MASK, card_name, names
+>>> from hearts_analysis.cards import card_name, names
 >>> from hearts_analysis.engine import replay_game
 >>> from hearts_analysis.rules import Rules
 >>> from hearts_analysis.simulate import simulate_games
@@ -16,7 +16,7 @@ exactly the engine's, even in a game with violations.
 >>> first = hand.tricks[0]
 >>> [(play.seat, card_name(play.card)) for play in first.plays], first.winner
 ([(3, '2C'), (0, 'AC'), (1, 'QC'), (2, 'TC')], 0)
->>> hand.breaker(HEARTS_MASK)  # (trick, seat) of the first heart
+>>> hand.breaker(Rules.preset("standard").table(4))  # (trick, seat) of the first heart or QS
 (4, 3)
 """
 
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..cards import Card, Mask, mask_of
+from ..engine.interpreter import breaks_hearts
 from ..engine.replay import GameResult, HandResult
 from ..engine.state import HandState
 from ..records.model import HandRecord
@@ -81,12 +82,13 @@ class HandTrace:
     """Cards a leader took unplayed when ``only_hearts_lead`` ``ends_hand`` ended the hand."""
     sweeper: int | None = None
 
-    def breaker(self, breaks: Mask) -> tuple[int, int] | None:
-        """``(trick, seat)`` of the first card of ``breaks`` played in the hand, if any."""
+    def breaker(self, table: Table) -> tuple[int, int] | None:
+        """``(trick, seat)`` of the card that broke hearts
+        (:func:`~hearts_analysis.engine.interpreter.breaks_hearts`), if any."""
         for trick in self.tricks:
-            if trick.cards & breaks:
+            if breaks_hearts(table, trick.cards):
                 for play in trick.plays:
-                    if breaks >> play.card & 1:
+                    if breaks_hearts(table, 1 << play.card):
                         return trick.number, play.seat
         return None
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ..cards import HEARTS_MASK, Card, Mask
+from ..cards import HEARTS_MASK, SUIT_MASKS, Card, Mask
 from ..rules import Table
 from ..violations import Code
 
@@ -86,6 +86,21 @@ def winning_card(trick: Mask, led: Mask) -> Card:
     return (trick & led).bit_length() - 1
 
 
+def trick_taker(trick: Sequence[tuple[int, Card]]) -> int:
+    """The seat that takes a trick, from its plays ``(seat, card)`` in order (the first leads): the seat
+    of its :func:`winning_card`.
+
+    >>> from hearts_analysis.cards import parse_card
+    >>> trick_taker([(2, parse_card("4H")), (3, parse_card("AS")), (0, parse_card("9H")), (1, parse_card("2H"))])
+    0
+    """
+    cards = 0
+    for _, card in trick:
+        cards |= 1 << card
+    top = winning_card(cards, SUIT_MASKS[trick[0][1] // 13])
+    return next(seat for seat, card in trick if card == top)
+
+
 def breaks_hearts(table: Table, trick: Mask) -> bool:
     """Whether a finished trick breaks hearts (a heart fell on it, or QS under ``heart_or_queen``)."""
     return bool(trick & table.breakers)
@@ -107,4 +122,4 @@ def exchange(hands: list[Mask], given: Sequence[Mask], offset: int) -> None:
 
 
 __all__ = ["FIRST_LEAD", "FIRST_TRICK_POINTS", "HEARTS_UNBROKEN", "Probe", "REVOKE", "breaks_hearts",
-           "exchange", "legal_cards", "sweeps", "winning_card"]
+           "exchange", "legal_cards", "sweeps", "trick_taker", "winning_card"]

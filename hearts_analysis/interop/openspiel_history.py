@@ -28,7 +28,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..cards import TWO_CLUBS, Card, mask_of, parse_card  # noqa: F401 (parse_card: doctest)
+from ..cards import Card, mask_of, parse_card  # noqa: F401 (parse_card: doctest)
 from ..engine.interpreter import exchange
 from ..engine.state import HandState
 from ..records.errors import RecordError
@@ -42,6 +42,8 @@ CARDS = 52
 PASS_CARDS = 3
 PLAYER_NAMES = ("north", "east", "south", "west")
 """OpenSpiel's players 0-3 (``kDirChar`` ``NESW``)."""
+_OPENSPIEL = Rules().table(PLAYERS)
+"""OpenSpiel's own lead: the holder of 2C leads trick 1 (seat 0, left of a dealer at seat 3, where none does)."""
 
 DIRECTIONS = ("hold", "left", "across", "right")
 """Our name for each OpenSpiel pass-direction action (``PassDir``: kNoPass, kLeft, kAcross, kRight)."""
@@ -264,8 +266,7 @@ def opening_state(hand: HandRecord, rules: Rules) -> HandState:
     hands, table = [mask_of(cards) for cards in hand.deal], rules.table(PLAYERS)
     if hand.passes is not None:
         exchange(hands, [mask_of(p or ()) for p in hand.passes], table.pass_offset(hand.pass_direction or "hold"))
-    holder = next((s for s, h in enumerate(hands) if h >> TWO_CLUBS & 1), 0)
-    return HandState(table, hands, holder)
+    return HandState(table, hands, HandState.first_leader_for(_OPENSPIEL, hands, PLAYERS - 1))
 
 
 def _seat_plays(state: HandState, cards: list[Card]) -> tuple:

@@ -19,7 +19,7 @@ ace 0 to two 12; a suit mask has bit ``rank`` set for each card held.
 The file keeps neither the dealt hands, nor the pass direction, nor who played each card: the
 direction is the one seat offset (left +1, right -1, across +2) that puts every passed card in
 its receiver's hand, the deal is the hand held less what was received plus what was given, and
-the plays are seated by the rules (the holder of 2C, or 3C, leads; the trick winner leads next;
+the plays are seated by the rules (the holder of 2C leads; the trick winner leads next;
 without a clubs-lead rule, seat ``k mod 4`` leads hand ``k + 1``, which the record states as the
 dealer before it). Only three names are stored: the fourth seat is named after the file (the
 program names the file after its user).
@@ -37,6 +37,7 @@ from typing import Any, Iterable, Iterator, TextIO
 
 from ..cards import JD, Card, card_name, iter_cards, mask_of, parse_card  # card_name, parse_card: doctest
 from ..engine.replay import replay_game
+from ..engine.state import HandState
 from ..records.errors import Item, RecordError
 from ..records.model import GameRecord, HandRecord
 from ..rules import Rules, dealer_of
@@ -48,6 +49,7 @@ TITLE = "Sturtevant's Hearts (xinxin) game history, .play"
 PRESET = "sturtevant"
 PLAYERS = 4
 _TABLE = Rules().table(PLAYERS)
+_LEFT_OF_DEALER = Rules(first_lead="left_of_dealer").table(PLAYERS)
 """Four seats: who receives each pass, who deals each hand."""
 HAND_SIZE = 13
 PASS_CARDS = 3
@@ -282,9 +284,10 @@ def _hand(lines: _Lines, number: int, clubs_lead: bool) -> tuple[HandRecord, boo
                               "direction fits", f"{field}.passes").at(f"line {line}")
         direction = found
     deal = deal_before_pass(held, passes, direction, _TABLE)
-    leader = dealer_of(number, 0, PLAYERS)  # the program's hand k is led by seat (k - 1) mod 4 ...
-    if clubs_lead:  # ... unless the holder of 2C (or, where nobody holds it, 3C) leads
-        leader = next((s for bit in (1, 2) for s, h in enumerate(held) if h & bit), leader)
+    # seat 3 deals the program's hand 1, so the seat left of the dealer leads hand k (k - 1 mod 4) unless
+    # the holder of 2C leads
+    dealer = dealer_of(number, PLAYERS - 1, PLAYERS)
+    leader = HandState.first_leader_for(_TABLE if clubs_lead else _LEFT_OF_DEALER, held, dealer)
     seats, _ = trick_seats(played, leader, PLAYERS)
     hand = HandRecord(deal=tuple(tuple(iter_cards(m)) for m in deal), plays=tuple(zip(seats, played)),
                       passes=None if direction == "hold" else tuple(passes), pass_direction=direction,

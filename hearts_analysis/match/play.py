@@ -14,6 +14,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 
 from ..cards import QS
+from ..engine.interpreter import trick_taker
 from ..engine.scoring import moon_shooter
 from ..records.model import GameRecord
 from ..rules import Rules, Table
@@ -62,8 +63,7 @@ def taken_masks(table: Table, plays) -> list[int]:
     taken = [0] * n
     for start in range(0, len(plays) - n + 1, n):
         trick = plays[start:start + n]
-        suit = trick[0][1] // 13
-        winner = max((card, seat) for seat, card in trick if card // 13 == suit)[1]
+        winner = trick_taker(trick)
         for _, card in trick:
             taken[winner] |= 1 << card
     return taken

@@ -27,7 +27,8 @@ import plotly.graph_objects as go
 
 from ..analysis.points import positions
 from ..analysis.trace import HandTrace, trace_game
-from ..cards import HEARTS_MASK, QS, card_name, iter_cards, mask_of, parse_card, rank_of, suit_of
+from ..cards import HEARTS_MASK, QS, card_name, iter_cards, mask_of, parse_card
+from ..engine.interpreter import trick_taker
 from ..engine.replay import GameResult, HandResult
 from ..engine.scoring import raw_points
 from ..violations import CATALOGUE, Code, Violation
@@ -129,9 +130,7 @@ def line_tricks(table: "Table", before: list[list[Any]], line: list[list[Any]]) 
     tricks = []
     for first in range(len(before) // n * n, len(plays) - n + 1, n):
         trick = [(seat, parse_card(card)) for seat, card in plays[first:first + n]]
-        led = suit_of(trick[0][1])
-        winner = max((rank_of(card), seat) for seat, card in trick if suit_of(card) == led)[1]
-        tricks.append([winner, raw_points(table, mask_of(card for _, card in trick), 1)])
+        tricks.append([trick_taker(trick), raw_points(table, mask_of(card for _, card in trick), 1)])
     return tricks
 
 

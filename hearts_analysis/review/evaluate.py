@@ -40,7 +40,7 @@ from ..cards import QS, Card, Mask, iter_cards, mask_of, names
 from ..analysis.passes import explaining_advice
 from ..engine.state import HandState
 from ..rule_arrays import shot
-from ..rules import Table
+from ..rules import Table, winners
 from . import context
 from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount
@@ -473,7 +473,7 @@ def _game_words(position: Position, seat: int, alternatives: list[tuple[Card, ..
         return f"{chance:.0%} after {_choice_words(cards)}{queen}"
 
     low = min(position.totals)
-    leaders = [s for s, total in enumerate(position.totals) if total == low]
+    leaders = list(winners(position.totals))
     who = " and ".join(name(s) for s in leaders)
     verb = "lead" if leaders == [seat] or len(leaders) > 1 else "leads"
     return (f"to win the game: your chance of winning is {after(pair[0], played, alternatives[chosen])}, "

@@ -40,7 +40,8 @@ from typing import Protocol
 
 import numpy as np
 
-from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SPADES, SUIT_MASKS, Card, card_name, highest, names
+from ..cards import HEARTS, HEARTS_MASK, JD, POINT_CARDS_MASK, QC, QS, SPADES, SUIT_MASKS, Card, card_name, names
+from ..engine.interpreter import winning_card
 from ..engine.state import HandState
 from ..rule_arrays import point_parts as score_parts, shot
 from ..rules import QUEEN_POINTS, Table
@@ -277,7 +278,7 @@ def _takes_lead(state: HandState, card: Card) -> bool:
     if not state.trick:
         return True
     led = state.trick[0][1] // 13
-    return card // 13 == led and card > highest(state.trick_cards & SUIT_MASKS[led])
+    return winning_card(state.trick_cards | 1 << card, SUIT_MASKS[led]) == card
 
 
 def _card_clauses(main: str, state: HandState, seat: int, bad: Card, good: Card,
@@ -329,7 +330,7 @@ def _queen_reason(state: HandState, seat: int, played: Option, best: Option, min
                 f"in {played.queen:.0%}")
     if state.trick:
         led = state.trick[0][1] // 13
-        top = highest(state.trick_cards & SUIT_MASKS[led])
+        top = winning_card(state.trick_cards, SUIT_MASKS[led])
         if good // 13 == led == bad // 13 and good < top < bad:
             queen_out = not (state.played >> QS & 1) and not (state.hands[seat] >> QS & 1)
             if queen_said and not state.trick_cards >> QS & 1:   # the card clause said where QS is

@@ -112,7 +112,7 @@ class HeuristicBot:
     def _learn_rules(self, public: PublicInfo) -> None:
         rules = public.table.rules
         self._jd_bonus = rules.jack_of_diamonds < 0
-        self._first_trick_safe = not rules.points_on_first_trick
+        self._first_trick_safe = bool(public.table.first_trick_barred)
         self._avoid_tricks = rules.no_tricks_bonus < 0
         bold = self.rng.random() < 0.3
         crowded = public.players > 4  # more seats to take the hearts from
