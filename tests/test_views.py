@@ -13,7 +13,7 @@ from hearts_analysis.rules import PRESETS, Rules
 from hearts_analysis.simulate import simulate_game
 
 SETTINGS = Settings(samples=10)
-JUDGED = [name for name in PRESETS if not Rules.preset(name).table(4).needs_reference]
+JUDGED = [name for name in PRESETS if Rules.preset(name).table(4).models("kernel")]
 
 
 def positions(game):

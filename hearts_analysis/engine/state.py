@@ -55,7 +55,7 @@ from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
 from ..violations import Code
 from .scoring import Moon, score_hand
-from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
+from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, LEAD_RULES, REVOKE, Probe, breaks_hearts,
                           exchange, legal_cards, sweeps, winning_card)
 
 CHARGE = Code.CHARGE_INVALID
@@ -219,10 +219,14 @@ class HandState:
         Following, the cascade keeps the led suit if the seat has it; leading,
         only the hearts step can exclude a card, and only a heart (a hand of
         hearts and QS is told to lead QS, which is then the card it holds).
-        ``False`` means "ask :meth:`exclusion`".
+        ``False`` means "ask :meth:`exclusion`". That reading of the rules is the
+        clean-hand lane's: under a rule set it does not declare
+        (``Table.models("quick")``) the answer is the cascade's own.
         """
         if self.trick_number == 1 or self._waiting:
             return False
+        if not self.table.models("quick"):
+            return bool(self._cascade(self.hands[seat], None) >> card & 1)
         if self.trick:
             led = self.trick[0][1] // 13
             return card // 13 == led or not self.hands[seat] & SUIT_MASKS[led]
@@ -262,6 +266,9 @@ class HandState:
         if code == HEARTS_UNBROKEN:
             return ("hearts are not broken, and a heart may be led only by a seat holding "
                     + ("nothing but hearts and QS" if rules.only_hearts_lead == "allowed" else "nothing but hearts"))
+        for rule in LEAD_RULES:
+            if code == rule.code:
+                return rule.why
         if led is None:
             return "a charged card may not lead the first trick of its suit while other cards may be led"
         return ("a charged card may not be played to the first trick of its suit while another "
