@@ -83,13 +83,15 @@ class HandState:
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
                  "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "voids",
-                 "_start", "_waiting")
+                 "_start", "_waiting", "_shortcut")
 
     def __init__(self, table: Table, hands: list[Mask], first_leader: int | None, charged: Mask = 0):
         """``hands``: the cards held at the first lead; ``first_leader`` ``None`` opens the pass phase
         instead (:meth:`dealt`); ``charged``: the cards charged (exposed) this hand."""
         self.table = table
         self.players = table.players
+        self._shortcut = table.models("quick")
+        """The rules are within the clean-hand lane's declaration, as :meth:`clearly_legal` reads them."""
         self.hands = list(hands)
         self.taken = [0] * self.players
         self.tricks_won = [0] * self.players
@@ -225,7 +227,7 @@ class HandState:
         """
         if self.trick_number == 1 or self._waiting:
             return False
-        if not self.table.models("quick"):
+        if not self._shortcut:
             return bool(self._cascade(self.hands[seat], None) >> card & 1)
         if self.trick:
             led = self.trick[0][1] // 13
