@@ -37,6 +37,18 @@ FOURFOLD = 4
 CHARGEABLE = ("AH", "QS", "JD", "TC")
 """The cards a charge can double (Turbo Hearts charges all four; Trend Hearts exposes AH)."""
 
+LANES = ("quick", "screen", "kernel", "kernel_play")
+"""The fast lanes, each of which declares in :data:`RULE_TABLE` the rule values it models: ``quick`` the
+replay's clean-hand lane (:mod:`~hearts_analysis.engine.quick`, with :meth:`HandState.clearly_legal
+<hearts_analysis.engine.state.HandState.clearly_legal>`), ``screen`` the columnar screen of validation
+(:mod:`~hearts_analysis.fastpath`), ``kernel`` the compiled kernel's rollouts that play and score the
+review's hands, ``kernel_play`` the compiled kernel playing the simulator's hands (the score stays in
+Python, and the simulator never charges or claims)."""
+ALL = "all"
+"""A lane's declaration that it models every value of a field."""
+Declared = Any
+"""A declaration (:attr:`RuleField.modelled`): :data:`ALL`, a tuple of values, or ``None`` (the default only)."""
+
 DEFAULT_REMOVED: dict[int, tuple[str, ...]] = {
     3: ("2D",), 4: (), 5: ("2D", "2C"), 6: ("2D", "3D", "3C", "4C"), 7: ("2D", "3D", "3C"),
 }
@@ -261,9 +273,34 @@ class Table:
 
     @cached_property
     def needs_reference(self) -> bool:
-        """Whether a value of this rule set is one the fast lanes (the clean-hand lane, the columnar screen,
-        the kernel) leave to the reference engine: each field's ``modelled`` values in :data:`RULE_TABLE`."""
-        return not all(spec.modelled_value(getattr(self.rules, spec.name)) for spec in RULE_TABLE.values())
+        """Whether a value of this rule set is one some fast lane (:data:`LANES`) leaves to the reference
+        engine: each field's ``modelled`` declaration in :data:`RULE_TABLE`."""
+        return not all(self.models(lane) for lane in LANES)
+
+    def unmodelled(self, lane: str) -> tuple[str, ...]:
+        """The fields whose value here ``lane`` (one of :data:`LANES`) does not declare that it models.
+
+        >>> Rules.preset("trend_hearts").table(4).unmodelled("kernel")
+        ('moon', 'charges', 'ten_of_clubs', 'deals_per_game')
+        >>> Rules.preset("trend_hearts").table(4).unmodelled("kernel_play"), Rules().table(4).unmodelled("screen")
+        ((), ())
+        """
+        found = self._unmodelled.get(lane)
+        if found is None:
+            if lane not in LANES:
+                raise ValueError(f"unknown lane {lane!r} (lanes: {', '.join(LANES)})")
+            found = self._unmodelled[lane] = tuple(
+                spec.name for spec in RULE_TABLE.values() if not spec.models(lane, getattr(self.rules, spec.name, spec.default)))
+        return found
+
+    def models(self, lane: str) -> bool:
+        """Whether ``lane`` (one of :data:`LANES`) models every value of this rule set: a lane asks this
+        before it takes a hand, and leaves the hand to the reference engine (or refuses it) if not."""
+        return not self.unmodelled(lane)
+
+    @cached_property
+    def _unmodelled(self) -> dict[str, tuple[str, ...]]:
+        return {}
 
     @cached_property
     def point_total(self) -> int:
@@ -443,14 +480,35 @@ class RuleField:
     candidates: tuple[Any, ...] | None = None
     """The values the rules fit tries for this field beyond its named values (``None`` for a field without
     named values: derived from the records)."""
-    modelled: tuple[Any, ...] | None = None
-    """The values the fast lanes (the clean-hand lane, the columnar screen, the kernel) model; a hand under
-    any other is left to the reference engine (``None``: every value)."""
+    modelled: "Declared | Mapping[str, Declared]" = None
+    """What the fast lanes (:data:`LANES`) model of this field: :data:`ALL` (every value), a tuple of values,
+    or ``None`` (its default value only); one declaration for every lane, or a mapping from a lane to its
+    own (a lane it does not name: the default only). A hand under a value a lane does not model is left
+    to the reference engine (or refused). A field added to the table without a declaration reaches no
+    fast lane under any other value than its default."""
 
     @property
     def default(self) -> Any:
         """The value of a :class:`Rules` built with no overrides."""
-        return Rules.__dataclass_fields__[self.name].default
+        spec = Rules.__dataclass_fields__.get(self.name)
+        return spec.default if spec is not None else getattr(Rules, self.name)
+
+    def declared(self, lane: str) -> "Declared":
+        """``lane``'s declaration for this field (:attr:`modelled`)."""
+        if isinstance(self.modelled, Mapping):
+            return self.modelled.get(lane)
+        return self.modelled
+
+    def models(self, lane: str, value: Any) -> bool:
+        """Whether ``lane`` models ``value`` of this field.
+
+        >>> RULE_TABLE["only_hearts_lead"].models("quick", "ends_hand"), RULE_TABLE["moon"].models("screen", "none")
+        (False, True)
+        """
+        declared = self.declared(lane)
+        if declared is None:
+            return value == self.default
+        return declared == ALL or value in declared
 
     @property
     def choices(self) -> tuple[Any, ...]:
@@ -472,7 +530,8 @@ class RuleField:
         return self.words[value].format(**facts)
 
     def modelled_value(self, value: Any) -> bool:
-        return self.modelled is None or value in self.modelled
+        """Whether every fast lane models ``value`` of this field."""
+        return all(self.models(lane, value) for lane in LANES)
 
     def check(self, value: Any) -> None:
         """:class:`RuleError` if ``value`` (already coerced) is not one this field takes."""
@@ -494,44 +553,50 @@ class RuleField:
 
 
 _MOON_WHO = "Shooting the moon (all hearts and QS)"
+
+
+def _scored(values: tuple[Any, ...]) -> dict[str, Declared]:
+    """The declaration of a field whose other values the lanes that score leave to the reference engine;
+    the kernel playing the simulator's hands reads no score, charge or claim (:data:`LANES`)."""
+    return {"quick": values, "screen": values, "kernel": values, "kernel_play": ALL}
 _TRUE_FALSE = "true, false"
 
 RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
     RuleField("removed_cards", _cards_tuple, "Cards taken out of the deck. Left unset, they depend on the player "
-              "count.", "a list of cards, e.g. 2D 3D"),
+              "count.", "a list of cards, e.g. 2D 3D", modelled=ALL),
     RuleField("pass_count", _INT, "Cards each seat passes; 0 means no passing.", "a whole number; 0 means no passing",
-              minimum=0, below="must be 0 or more"),
+              minimum=0, below="must be 0 or more", modelled=ALL),
     RuleField("pass_cycle", _strings_tuple, "Directions for hands 1, 2, ...; left unset, 4 players pass left right "
               "across hold, others left right.",
               f"a list of {', '.join(PASS_DIRECTIONS)}, or {ANY_DIRECTION} (each hand states its direction)",
-              items=PASS_DIRECTIONS + (ANY_DIRECTION,), empty="must name at least one direction"),
+              items=PASS_DIRECTIONS + (ANY_DIRECTION,), empty="must name at least one direction", modelled=ALL),
     RuleField("first_lead", _NAME, "Who leads trick 1 and what.", words={
         "lowest_club": "The holder of {card} leads it to the first trick.",
         "any_club": "The holder of the lowest club leads any club to the first trick.",
         "left_of_dealer": "The player left of the dealer leads the first trick, any legal card.",
-    }),
+    }, modelled=ALL),
     RuleField("points_on_first_trick", _BOOL, "May hearts or QS fall on trick 1 (always, for a seat holding nothing "
               "else).", _TRUE_FALSE, words={
         True: "Points may be played on the first trick.",
         False: "No heart and no QS on the first trick, unless a player holds nothing else.",
-    }),
+    }, modelled=ALL),
     RuleField("hearts_must_be_broken", _BOOL, "May a heart be led only once hearts are broken.", _TRUE_FALSE,
-              words={False: "Hearts may be led at any time."}),
+              words={False: "Hearts may be led at any time."}, modelled=ALL),
     RuleField("hearts_broken_by", _NAME, "What breaks hearts when played on an earlier trick.", words={
         "heart": "Hearts may not be led until a heart has been played on an earlier trick.",
         "heart_or_queen": "Hearts may not be led until a heart or QS has been played on an earlier trick.",
-    }),
+    }, modelled=ALL),
     RuleField("only_hearts_lead", _NAME, "A leader left with only hearts (and maybe QS) while hearts are unbroken.",
               words={
                   "allowed": "A leader holding only hearts (and maybe QS) may lead a heart anyway.",
                   "queen_first": "A leader holding only hearts and QS must lead QS.",
                   "ends_hand": "A leader holding only hearts ends the hand and takes every remaining card.",
-              }),
-    RuleField("jack_of_diamonds", _INT, "Points for taking JD (Omnibus: -10).", "a whole number of points"),
+              }, modelled={"quick": ("allowed", "queen_first"), "screen": ALL, "kernel": ALL, "kernel_play": ALL}),
+    RuleField("jack_of_diamonds", _INT, "Points for taking JD (Omnibus: -10).", "a whole number of points", modelled=ALL),
     RuleField("queen_of_clubs_cancels_queen", _BOOL, "QS scores 0 for a seat that also took QC.", _TRUE_FALSE,
-              words={True: "A player who takes QC and QS scores nothing for QS."}),
+              words={True: "A player who takes QC and QS scores nothing for QS."}, modelled=ALL),
     RuleField("no_tricks_bonus", _INT, "Points for a seat that took no trick, in a hand where nobody shot the moon.",
-              "a whole number of points"),
+              "a whole number of points", modelled=ALL),
     RuleField("moon", _NAME, "A seat that took every heart and QS (JD stays with its taker).", words={
         "add_to_others": _MOON_WHO + " adds {total} to every other player.",
         "subtract_from_shooter": _MOON_WHO + " subtracts {total} from the shooter.",
@@ -540,33 +605,33 @@ RULE_TABLE: dict[str, RuleField] = {spec.name: spec for spec in [
         "none": "There is no moon: every point counts as taken.",
         "shooter_gains_fourfold": _MOON_WHO + ": the shooter scores {fourfold} times its points for the hand "
                                   "(charges and TC included) as a gain, and every other player 0.",
-    }, modelled=MOON_CHOICES + ("shooter_choice", "none")),
+    }, modelled=_scored(MOON_CHOICES + ("shooter_choice", "none"))),
     RuleField("target", _INT, "The game ends after the hand in which a total reaches it.", "a positive whole number",
-              minimum=1, below="must be a positive number of points"),
+              minimum=1, below="must be a positive number of points", modelled=ALL),
     RuleField("end_at", _NAME, "Whether a total must reach or pass the target.", words={
         "reach": "The game ends when a total reaches {target}; the lowest total wins.",
         "exceed": "The game ends when a total passes {target}; the lowest total wins.",
-    }),
+    }, modelled=ALL),
     RuleField("charges", lambda key, value: _cards_tuple(key, value) or (),
               "Cards a seat may charge (expose) after the pass, doubling their penalty: AH (every heart scores "
               "double), QS (26), JD (twice jack_of_diamonds), TC (twice ten_of_clubs).",
               f"a list of {', '.join(CHARGEABLE)}; empty: no charging", items=CHARGEABLE,
-              refusal="{item} cannot be charged", items_label="chargeable", candidates=((), ("AH",), CHARGEABLE), modelled=((),)),
+              refusal="{item} cannot be charged", items_label="chargeable", candidates=((), ("AH",), CHARGEABLE), modelled=_scored(((),))),
     RuleField("charged_cards_wait", _BOOL, "May a charged card not be played to the first trick of its suit, led or "
               "followed, while its holder has another card it may play there (false: a charged card is played like "
               "any other).", _TRUE_FALSE, words={
         True: "A charged card may not be played to the first trick of its suit while its holder has another card "
               "it may play there.",
         False: "A charged card may be played at any time, the first trick of its suit included.",
-    }),
+    }, modelled=ALL),
     RuleField("ten_of_clubs", _INT, "The taker of TC has its points for the hand multiplied by this (1: TC is an "
               "ordinary card).", "a whole number, 1 or more", minimum=1, below="must be a multiplier of 1 or more",
-              candidates=(1, 2), modelled=(1,)),
+              candidates=(1, 2), modelled=_scored((1,))),
     RuleField("deals_per_game", _INT, "A game is this many deals, whatever the totals (0: the game is played to the "
               "target).", "a whole number; 0 plays to the target", minimum=0,
-              below="must be 0 (play to the target) or a number of deals", candidates=(0, 4), modelled=(0,)),
+              below="must be 0 (play to the target) or a number of deals", candidates=(0, 4), modelled=_scored((0,))),
     RuleField("claims", _BOOL, "May a seat claim the remaining tricks (the others accepting): the hand ends, the "
-              "claimer takes every card not yet played.", _TRUE_FALSE, modelled=(False,), words={
+              "claimer takes every card not yet played.", _TRUE_FALSE, modelled=_scored((False,)), words={
         True: "A player may claim the remaining tricks; if the others accept, the hand ends and the claimer takes "
               "every card not yet played.",
     }),

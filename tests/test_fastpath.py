@@ -278,7 +278,7 @@ def test_random_rule_sets_and_small_decks_are_screened_like_the_engine(tmp_path_
     assert reports == reference([path])
     # games under rules the screen leaves to the reference engine (charges, TC, claims, fixed deals) are replayed
     assert screened([path])[0] == sum(1 for game, report in zip(games, reports)
-                                      if report["valid"] and not game.rules.table(game.seats).needs_reference)
+                                      if report["valid"] and game.rules.table(game.seats).models("screen"))
 
 
 ODD_CELLS = {

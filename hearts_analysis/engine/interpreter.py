@@ -29,6 +29,7 @@ with the very cascade the legal-move generator runs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..cards import HEARTS_MASK, SUIT_MASKS, Card, Mask
@@ -41,6 +42,25 @@ FIRST_LEAD, REVOKE, FIRST_TRICK_POINTS, HEARTS_UNBROKEN = (
 
 Probe = Callable[[str, Mask, Mask], None]
 """Called as ``probe(code, before, kept)`` by each step that narrowed the legal cards."""
+
+
+@dataclass(frozen=True)
+class LeadRule:
+    """A lead rule beyond the cascade's four steps: a step after the hearts step that drops the cards it
+    bars from a lead, unless that would leave nothing. The seam where a new lead rule joins the engine:
+    its field goes into :data:`~hearts_analysis.rules.RULE_TABLE`, where no fast lane declares it, so
+    every hand under it is played and judged here (the reference engine) or refused."""
+
+    code: str
+    """Its violation code (an entry of the catalogue, :mod:`hearts_analysis.violations`)."""
+    why: str
+    """Why a barred card may not lead, in words (the violation's message)."""
+    barred: Callable[[Table, bool], Mask]
+    """``barred(table, broken)``: the cards it keeps off a lead now (0 where the rule is off)."""
+
+
+LEAD_RULES: list[LeadRule] = []
+"""The lead rules after the hearts step, in order; empty: the cascade is the four steps."""
 
 
 def legal_cards(table: Table, hand: Mask, led: Mask, first_trick: bool, broken: bool,
@@ -68,7 +88,12 @@ def legal_cards(table: Table, hand: Mask, led: Mask, first_trick: bool, broken: 
         keep = legal & ~HEARTS_MASK
         if probe is not None and keep != legal:
             probe(HEARTS_UNBROKEN, legal, keep)
-        return keep
+        legal = keep
+    if LEAD_RULES:
+        for rule in LEAD_RULES:
+            barred = rule.barred(table, broken)
+            if barred:
+                legal = _step(legal, legal & ~barred, rule.code, probe)
     return legal
 
 
@@ -121,5 +146,5 @@ def exchange(hands: list[Mask], given: Sequence[Mask], offset: int) -> None:
         hands[(seat + offset) % n] |= cards
 
 
-__all__ = ["FIRST_LEAD", "FIRST_TRICK_POINTS", "HEARTS_UNBROKEN", "Probe", "REVOKE", "breaks_hearts",
-           "exchange", "legal_cards", "sweeps", "trick_taker", "winning_card"]
+__all__ = ["FIRST_LEAD", "FIRST_TRICK_POINTS", "HEARTS_UNBROKEN", "LEAD_RULES", "LeadRule", "Probe", "REVOKE",
+           "breaks_hearts", "exchange", "legal_cards", "sweeps", "trick_taker", "winning_card"]

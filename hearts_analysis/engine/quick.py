@@ -6,6 +6,10 @@ the caller replays the hand with :class:`~hearts_analysis.engine.state.HandState
 which names and explains every violation. Both ask the one cascade of
 :func:`hearts_analysis.engine.interpreter.legal_cards`; this lane asks it only
 where a shortcut cannot settle a play (trick 1, a heart led while unbroken).
+Those shortcuts read the rules as the lane declares in the rule-field table
+(the lane ``quick`` of :data:`~hearts_analysis.rules.LANES`): a rule set
+outside that declaration (``only_hearts_lead ends_hand``, charges, a lead rule
+no lane declares, ...) is left to the explaining replay whole.
 
 The first hand of a simulated game is settled here; with two cards of the
 first trick swapped it is not, and goes to the explaining replay:
@@ -39,7 +43,7 @@ def replay_clean(table: Table, hands: Sequence[Mask], leader: int,
     """``(taken, tricks won, trick winners)`` if every play is legal and in turn, else ``None``."""
     n = table.players
     expected = sum(map(int.bit_count, hands))
-    if table.ends_hand or len(plays) != expected or expected % n:
+    if not table.models("quick") or len(plays) != expected or expected % n:
         return None
     hands = list(hands)
     taken, won, winners = [0] * n, [0] * n, []

@@ -355,7 +355,7 @@ def replay_hand(table: Table, number: int, record: HandRecord, players: tuple[st
     direction, passed = _apply_passes(table, number, record, hands, out)
     held = tuple(hands)
     first = HandState.first_leader_for(table, hands, dealer)
-    special = table.needs_reference or _special(record)
+    special = not table.models("quick") or _special(record)
     charged = _charges(table, record, held, out) if special else 0
     clean = None if special else replay_clean(table, hands, first, record.plays)
     if clean is None:
@@ -552,7 +552,7 @@ def _clean_hand(table: Table, number: int, record: HandRecord, running: Running)
     as it was) wherever a check might report something: the full replay then
     judges the hand, and explains what it finds.
     """
-    if table.needs_reference or _special(record):
+    if not table.models("quick") or _special(record):
         return None
     n = table.players
     size = table.hand_size

@@ -55,7 +55,7 @@ from ..cards import DECK, HEARTS, SUIT_MASKS, Card, Mask, card_name, describe
 from ..rules import Table
 from ..violations import Code
 from .scoring import Moon, score_hand
-from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, REVOKE, Probe, breaks_hearts,
+from .interpreter import (FIRST_LEAD, FIRST_TRICK_POINTS, HEARTS_UNBROKEN, LEAD_RULES, REVOKE, Probe, breaks_hearts,
                           exchange, legal_cards, sweeps, winning_card)
 
 CHARGE = Code.CHARGE_INVALID
@@ -83,13 +83,15 @@ class HandState:
     __slots__ = ("table", "players", "hands", "taken", "tricks_won", "played", "trick",
                  "trick_cards", "leader", "trick_number", "broken", "ended", "first_leader",
                  "trick_winners", "charged", "led_suits", "moves", "dealer", "led", "top", "winner", "voids",
-                 "_start", "_waiting")
+                 "_start", "_waiting", "_shortcut")
 
     def __init__(self, table: Table, hands: list[Mask], first_leader: int | None, charged: Mask = 0):
         """``hands``: the cards held at the first lead; ``first_leader`` ``None`` opens the pass phase
         instead (:meth:`dealt`); ``charged``: the cards charged (exposed) this hand."""
         self.table = table
         self.players = table.players
+        self._shortcut = table.models("quick")
+        """The rules are within the clean-hand lane's declaration, as :meth:`clearly_legal` reads them."""
         self.hands = list(hands)
         self.taken = [0] * self.players
         self.tricks_won = [0] * self.players
@@ -219,10 +221,14 @@ class HandState:
         Following, the cascade keeps the led suit if the seat has it; leading,
         only the hearts step can exclude a card, and only a heart (a hand of
         hearts and QS is told to lead QS, which is then the card it holds).
-        ``False`` means "ask :meth:`exclusion`".
+        ``False`` means "ask :meth:`exclusion`". That reading of the rules is the
+        clean-hand lane's: under a rule set it does not declare
+        (``Table.models("quick")``) the answer is the cascade's own.
         """
         if self.trick_number == 1 or self._waiting:
             return False
+        if not self._shortcut:
+            return bool(self._cascade(self.hands[seat], None) >> card & 1)
         if self.trick:
             led = self.trick[0][1] // 13
             return card // 13 == led or not self.hands[seat] & SUIT_MASKS[led]
@@ -262,6 +268,9 @@ class HandState:
         if code == HEARTS_UNBROKEN:
             return ("hearts are not broken, and a heart may be led only by a seat holding "
                     + ("nothing but hearts and QS" if rules.only_hearts_lead == "allowed" else "nothing but hearts"))
+        for rule in LEAD_RULES:
+            if code == rule.code:
+                return rule.why
         if led is None:
             return "a charged card may not lead the first trick of its suit while other cards may be led"
         return ("a charged card may not be played to the first trick of its suit while another "

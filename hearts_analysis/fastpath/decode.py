@@ -292,7 +292,7 @@ class Judgements:
         sample = {"game_id": strings([None if id_is_null else "g"]), "rules": strings([rules_text]),
                   "game_meta": strings([meta_text])}
         header = parquet_decode.game_headers(sample, [names], self.rules, {})[0]
-        if header is None or _lists_unmodelled(meta_text) or header.rules.table(seats).needs_reference:
+        if header is None or _lists_unmodelled(meta_text) or not header.rules.table(seats).models("screen"):
             return None
         return header.rules, header.complete is True
 

@@ -111,6 +111,8 @@ def screen_block(block: Block) -> ScreenFindings:
             params = table_params(rules, seats)
         except RuleError:
             continue
+        if not params.table.models("screen"):   # the judge leaves these to the reference engine; so does the screen
+            continue
         _screen_games(block, params, np.flatnonzero(index == table), verdict)
     return verdict
 

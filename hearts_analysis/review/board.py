@@ -326,9 +326,11 @@ def _advise(game: GameRecord, seat: int | None, settings: Settings) -> Advice:
     table = game.rules.table(n)
     number = len(game.hands)
     record = game.hands[-1]
-    if table.needs_reference or unreviewed(record):
-        raise PositionError(f"hand {number}: the judge does not model charges, TC multipliers, claims, "
-                            "fixed-length games or what an importer marked unmodelled")
+    if not table.models("kernel") or unreviewed(record):
+        fields = table.unmodelled("kernel")
+        raise PositionError(f"hand {number}: the judge does not model "
+                            + (f"these rules ({', '.join(fields)})" if fields else
+                               "charges, claims or what an importer marked unmodelled"))
     result = replay_game(replace(game, complete=None))
     for hand in result.hands[:-1]:
         if hand.violations:

@@ -21,7 +21,7 @@ One seat's first hand: its pass and thirteen plays, some of them forced.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..cards import Mask, mask_of
 from ..engine.replay import GameResult, replay_game
@@ -81,16 +81,17 @@ UNMODELLED_WORDS = {"charged": "charged cards (their points are multiplied)", "c
 """How a skip names each hand field the review's rollouts cannot play out."""
 
 
-def unmodelled_words(rules_unmodelled: bool, record: HandRecord) -> str:
-    """Why a hand is skipped, naming what in it the rollouts cannot play out.
+def unmodelled_words(rules_unmodelled: Sequence[str], record: HandRecord) -> str:
+    """Why a hand is skipped, naming what in it the rollouts cannot play out (``rules_unmodelled``: the rule
+    fields whose values the kernel does not declare, ``Table.unmodelled("kernel")``).
 
     >>> from hearts_analysis.records.model import HandRecord
-    >>> unmodelled_words(True, HandRecord(deal=((),) * 4, plays=()))
-    'the review does not model these rules (charges, TC multipliers or fixed-length games)'
+    >>> unmodelled_words(("charges", "ten_of_clubs"), HandRecord(deal=((),) * 4, plays=()))
+    'the review does not model these rules (charges, ten_of_clubs)'
     """
     parts = [UNMODELLED_WORDS[key] for key in REFERENCE_ONLY if getattr(record, key) is not None]
     if rules_unmodelled:
-        parts.insert(0, "these rules (charges, TC multipliers or fixed-length games)")
+        parts.insert(0, f"these rules ({', '.join(rules_unmodelled)})")
     return "the review does not model " + ", ".join(parts)
 
 
@@ -135,8 +136,8 @@ def hand_starts(game: GameRecord, hands: Iterable[int] | None = None,
             skip = None
             if hand.violations:
                 skip = f"rule violations ({', '.join(sorted({v.code for v in hand.violations}))})"
-            elif table.needs_reference or unreviewed(record):
-                skip = unmodelled_words(table.needs_reference, record)
+            elif not table.models("kernel") or unreviewed(record):
+                skip = unmodelled_words(table.unmodelled("kernel"), record)
             position = Position(table, hand.number, totals, key, game.players)
             passing = hand.pass_direction != "hold" and bool(record.passes)
             yield HandStart(game.game_id, position, hand.dealer, hand.pass_direction,

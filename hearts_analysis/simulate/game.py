@@ -70,21 +70,29 @@ as long for 400 games, 0.84x for 700 and 0.71x for 1,000 (farm-bench, medians of
 near 500 games. A shorter run plays in Python, as fast as it ever did, and imports no numba."""
 
 
-def kernel_run(games: int) -> bool:
-    """Whether a run of ``games`` games plays its tables of HeuristicBots on the kernel."""
-    return games >= KERNEL_GAMES
+def kernel_run(games: int, table: Table | None = None) -> bool:
+    """Whether a run of ``games`` games plays its tables of HeuristicBots on the kernel: a long run, under
+    rules the kernel declares it plays (``table``'s lane ``kernel_play``, see :func:`on_kernel`)."""
+    return games >= KERNEL_GAMES and (table is None or table.models("kernel_play"))
 
 
-def on_kernel(bots: Sequence[Bot]) -> bool:
+def on_kernel(bots: Sequence[Bot], table: Table | None = None) -> bool:
     """Whether the kernel plays these bots' hands: every seat exactly a :class:`HeuristicBot` (not a
-    subclass, which plays otherwise), each seat its own (a bot in two seats would share one plan).
+    subclass, which plays otherwise), each seat its own (a bot in two seats would share one plan), under
+    rules the kernel declares in the rule-field table (``table.models("kernel_play")``; a rule set
+    outside that declaration plays in Python, whatever the run asks).
 
-    The kernel plays every table: its plays read the rules of play of the table's facts, as the
-    simulator's do; the rule values it leaves to the reference engine (``Table.needs_reference``: a
-    fourfold moon, charges, a multiplying TC, a game of so many deals, claims) are scoring, game
-    length, or charges and claims, which the simulator never makes; the score stays in Python.
+    The kernel's plays read the rules of play of the table's facts, as the simulator's do; it declares
+    every value of the scoring, game-length, charge and claim fields (the score stays in Python, and the
+    simulator never charges or claims), and a field added to the table only once it plays it.
+
+    >>> from hearts_analysis.rules import Rules
+    >>> bots = [HeuristicBot(random.Random(seat)) for seat in range(4)]
+    >>> on_kernel(bots, Rules.preset("trend_hearts").table(4)), on_kernel(bots[:3] + bots[:1])
+    (True, False)
     """
-    return all(type(bot) is HeuristicBot for bot in bots) and len({id(bot) for bot in bots}) == len(bots)
+    return (all(type(bot) is HeuristicBot for bot in bots) and len({id(bot) for bot in bots}) == len(bots)
+            and (table is None or table.models("kernel_play")))
 
 
 def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random,
@@ -107,7 +115,7 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         play.exchange(given, table.pass_offset(direction))
         passes = tuple(tuple(iter_cards(cards)) for cards in given)
     play.start()
-    if (kernel if KERNEL is None else KERNEL) and on_kernel(bots):
+    if (kernel if KERNEL is None else KERNEL) and on_kernel(bots, table):
         from .kernel_play import play_out  # imports numba: only a simulation of HeuristicBots needs it
         plays, taken, won = play_out(play, bots)
     else:
@@ -198,7 +206,7 @@ def simulate_games(count: int, rules: Rules, players: int = 4, seed: int = 0,
     :data:`KERNEL_GAMES` games or more plays its tables of HeuristicBots on the compiled kernel.
     """
     names = [f"bot{i + 1}" for i in range(players)]
-    kernel = kernel_run(count)
+    kernel = kernel_run(count, rules.table(players))
     for index in range(count):
         game = simulate_game(rules, names, random.Random(f"{seed}:{index}"), bot, game_id=f"sim-{seed}-{index + 1}",
                              kernel=kernel)

@@ -100,7 +100,7 @@ def simulate_pool(count: int, rules: Rules, pool: Sequence[PoolPlayer], players:
                   seed: int = 0, kinds: Mapping[str, BotFactory] = BOT_KINDS) -> Iterator[GameRecord]:
     """``count`` games of the pool, in rounds (see the module notes); each seat played by its player's bot
     (its factory in ``kinds``; its tables of HeuristicBots on the compiled kernel in a long run: :func:`~.game.kernel_run`)."""
-    kernel = kernel_run(count)
+    kernel = kernel_run(count, rules.table(players))
     for index in range(count):
         round_number, table, seated = seatings(pool, players, seed, index)
         game = simulate_game(rules, [p.name for p in seated], random.Random(f"{seed}:{index}"),
