@@ -26,6 +26,7 @@ HAND = "QS 8S 5S 3S 4H 9H KH AH 6C 9C 6D 9D JD"
 def test_a_suit_the_better_pass_voids_or_leaves_with_one_card():
     assert facts(HAND, "AH KH 9H", "JD 9D 6D")["void"] == ["passing JD 9D 6D voids your diamonds"]
     assert facts(HAND, "AH KH 9H", "JD 9D AH")["void"] == ["passing JD 9D leaves you only the 6D"]
+    assert "void" not in facts(HAND, "AH KH 9H", "QS 5S 3S")          # a spade left alone is no help
     assert "void" not in facts(HAND, "JD 9D 6D", "JD 9D 6D")          # the same pass
     assert "void" not in facts(HAND, "AH KH 9H", "AH KH 9D")          # neither leaves a short suit
 
@@ -59,7 +60,10 @@ def test_the_4h_example_an_exit_given_away_is_named_not_only_the_queen():
     clauses = lead_clauses(cards(dealt), cards("4H TD JD"), cards("9D TD JD"), "queen")
     assert any("4H" in c and "exit" in c for c in clauses), clauses
     assert facts(dealt, "4H TD JD", "9D TD JD")["exit"] == [
-        "you pass the 4H, your only low heart; the better pass keeps it as an exit"]
+        "you pass the 4H, your only low heart, an exit the better pass keeps"]
+    assert facts("7C 6C 8C 4H", "7C 6C", "4H 8C")["exit"] == ["you pass 7C 6C, your low clubs, exits the better pass keeps"]
+    assert facts("7C 6C 8C 4H", "7C 6C", "4H 7C")["exit"] == [
+        "you pass 7C 6C, your low clubs, where the better pass keeps the 6C as an exit"]
     assert "exit" not in facts(dealt, "9D TD JD", "9D TD JD")                       # both keep it
     assert "exit" not in facts(dealt, "4H 9H KH", "4H 9H TD")               # both pass it
     two = "QS TS 9S 8S 4H 6H KH AH 2C 5C 9D TD JD"                                 # the 6H is a low heart too
@@ -83,7 +87,7 @@ def test_the_cause_of_the_cost_orders_the_clauses_and_two_at_most_are_given():
     queen = lead_clauses(dealt, played, better, "queen")
     assert queen[0] == "the better pass keeps 5S 3S under your QS" and len(queen) == 2
     hearts = lead_clauses(dealt, played, better, "hearts")
-    assert hearts[0] == "you pass the 4H, your only low heart; the better pass keeps it as an exit"
+    assert hearts[0] == "you pass the 4H, your only low heart, an exit the better pass keeps"
     assert lead_clauses(dealt, played, better, "hearts", count=1) == hearts[:1]
 
 
@@ -100,17 +104,27 @@ def test_a_clause_the_passing_advice_says_is_left_out():
 
 
 # -- a reviewed pass --------------------------------------------------------------------------------------------
-def test_a_flagged_pass_opens_with_a_fact_in_cards_then_the_figures_and_the_advice():
+def reviewed(hand: str, played: str):
     from hearts_analysis.review.evaluate import Position, review_pass
-    table = Rules.preset("standard").table(4)
-    hand, played = cards("QS KS AS 2H 3H 4H 2C 3C 4C 5C 2D 3D 4D"), cards("2C 3C 2D")
-    position = Position(table, 1, (0, 0, 0, 0), 0, ("ann", "bob", "cy", "dee"))
-    decision = review_pass(position, 0, hand, played, "left", 3, Settings(samples=100))
+    position = Position(Rules.preset("standard").table(4), 1, (0, 0, 0, 0), 0, ("ann", "bob", "cy", "dee"))
+    decision = review_pass(position, 0, cards(hand), cards(played), "left", 3, Settings(samples=100))
     assert decision.category is not None
-    clauses = [f.text for f in pass_facts(hand, played, mask_of(decision.best))]
     opening, _, rest = decision.reason.partition(": passing ")
-    assert clauses and opening.split("; ")[0] in clauses, decision.reason
-    assert " instead of 3C 2C 2D" in rest or " instead of 2C 3C 2D" in rest
-    assert "The passing advice agrees" in rest
+    return decision, opening.split("; "), rest
+
+
+def test_a_flagged_pass_opens_with_a_fact_in_cards_then_the_figures_and_the_advice():
+    hand, played = "QS KS AS 2H 3H 4H 2C 3C 4C 5C 2D 3D 4D", "4H 3D 4D"
+    decision, clauses, rest = reviewed(hand, played)
+    facts = [f.text for f in pass_facts(cards(hand), cards(played), mask_of(decision.best))]
+    assert clauses and all(c in facts for c in clauses), decision.reason
+    assert " instead of 3D 4D 4H, " in rest and "The passing advice agrees" in rest
     # what the advice line says is not said again: the unguarded spades are its kept-queen-short
-    assert "cannot be guarded" not in opening and "catch the queen" not in opening
+    assert not any("cannot be guarded" in c or "catch the queen" in c for c in clauses)
+
+
+def test_the_4h_example_reviewed_names_the_exit_it_gave_away():
+    decision, clauses, rest = reviewed("AH KH QH 4H AD KD QD 7S 8S 9S 6C 7C 8C", "4H 6C 7C")
+    assert parse_card("4H") not in decision.best
+    assert "you pass the 4H, your only low heart, an exit the better pass keeps" in clauses, decision.reason
+    assert " instead of 6C 7C 4H, you take " in rest

@@ -15,15 +15,15 @@ Dealt QS KS 8S 2C 3C 8C 4H KH QH 9H 6D 9D AD; passing 6D 9D AD instead of 4H 2C 
 >>> for fact in pass_facts(dealt, cards("4H 2C 3C"), cards("6D 9D AD")):
 ...     print(f"{fact.topic}: {fact.text}")
 void: passing AD 9D 6D voids your diamonds
-exit: you pass 3C 2C, your low clubs; the better pass keeps them as exits
-exit: you pass the 4H, your only low heart; the better pass keeps it as an exit
+exit: you pass 3C 2C, your low clubs, exits the better pass keeps
+exit: you pass the 4H, your only low heart, an exit the better pass keeps
 
 The reason names at most two, the ones nearest the cause of the cost, leaving out what the passing advice
 already says (the 2s and 3s are its exits):
 
 >>> for clause in lead_clauses(dealt, cards("4H 2C 3C"), cards("6D 9D AD"), "hearts", ("passed-low-card",)):
 ...     print(clause)
-you pass the 4H, your only low heart; the better pass keeps it as an exit
+you pass the 4H, your only low heart, an exit the better pass keeps
 passing AD 9D 6D voids your diamonds
 """
 
@@ -90,7 +90,7 @@ def pass_facts(dealt: Mask, played: Mask, better: Mask) -> tuple[PassFact, ...]:
     for suit in range(4):
         cards = SUIT_MASKS[suit]
         mine, its = (kept & cards).bit_count(), (keeps & cards).bit_count()
-        if its <= 1 < mine or its == 0 < mine:
+        if its == 0 < mine or its == 1 < mine and suit != SPADES:    # a spade left alone is no help
             given = better & cards
             what = f"voids your {_SUITS[suit]}" if its == 0 else f"leaves you only the {_cards(keeps & cards)}"
             facts.append(PassFact("void", f"passing {_cards(given)} {what}", given))
@@ -116,10 +116,10 @@ def pass_facts(dealt: Mask, played: Mask, better: Mask) -> tuple[PassFact, ...]:
         if exits and not kept & exits and kept & cards and keeps & exits:
             one = exits.bit_count() == 1
             saved = keeps & exits
-            text = (f"you pass the {_cards(exits)}, your only low {_SUIT[suit]}; the better pass keeps it as an exit"
-                    if one else f"you pass {_cards(exits)}, your low {_SUITS[suit]}; the better pass keeps "
-                    + (f"the {_cards(saved)} as an exit" if saved.bit_count() == 1 else "them as exits"
-                       if saved == exits else f"{_cards(saved)} as exits"))
+            text = (f"you pass the {_cards(exits)}, your only low {_SUIT[suit]}, an exit the better pass keeps"
+                    if one else f"you pass {_cards(exits)}, your low {_SUITS[suit]}, exits the better pass keeps"
+                    if saved == exits else f"you pass {_cards(exits)}, your low {_SUITS[suit]}, where the better "
+                    f"pass keeps {'the ' if saved.bit_count() == 1 else ''}{_cards(saved)} as an exit")
             facts.append(PassFact("exit", text, saved))
     top = played & keeps & HIGH_HEARTS
     if top:
