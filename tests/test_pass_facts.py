@@ -45,7 +45,7 @@ def test_the_high_spades_of_a_short_suit_passed_and_a_queen_kept_guarded():
         "the better pass gives away AS and KS, which catch the queen, with only three spades"]
     queen = "QS 7S 3S 4H 9H KH AH 6C 9C 6D 9D JD 2D"
     assert facts(queen, "JD 9D AH", "QS JD AH")["high-spades"] == [
-        "the better pass gives away QS: with only three spades the QS cannot be guarded"]
+        "the better pass gives away the QS: with only three spades the QS cannot be guarded"]
     assert "high-spades" not in facts(short, "AS KS 9D", "AS KS AH")     # both pass them
     long = "AS KS 3S 2S 9H KH AH 6C 9C 6D 9D JD 2D"                    # four spades guard them
     assert "high-spades" not in facts(long, "JD 9D AH", "AS KS AH")
@@ -76,6 +76,7 @@ def test_high_hearts_kept_against_a_moon_or_passed_against_heart_tricks():
         "the better pass keeps AH KH, high hearts that stop or make a moon"]
     assert facts(HAND, "JD 9D 6D", "AH KH 9D")["hearts-passed"] == [
         "the better pass gives away AH KH, which take heart tricks"]
+    assert facts(HAND, "JD 9D 6D", "AH 9D 6D")["hearts-passed"] == ["the better pass gives away the AH, which takes heart tricks"]
     assert not {"hearts-kept", "hearts-passed"} & set(facts(HAND, "AH KH 9D", "AH KH 6D"))
 
 

@@ -79,6 +79,11 @@ def _cards(mask: Mask) -> str:
     return " ".join(names(mask)[::-1])
 
 
+def _the(mask: Mask) -> str:
+    """``the AH`` for one card, ``AH KH`` for more."""
+    return f"the {_cards(mask)}" if mask.bit_count() == 1 else _cards(mask)
+
+
 def _spades(count: int) -> str:
     return f"only {['no', 'one', 'two', 'three'][count]} spade{'' if count == 1 else 's'}"
 
@@ -98,7 +103,7 @@ def pass_facts(dealt: Mask, played: Mask, better: Mask) -> tuple[PassFact, ...]:
     high = better & ~played & dealt & (HIGH_SPADES | 1 << QS)
     if high and spades < GUARDED:
         short = _spades(spades)
-        text = (f"the better pass gives away {_cards(high)}: with {short} the QS cannot be guarded"
+        text = (f"the better pass gives away {_the(high)}: with {short} the QS cannot be guarded"
                 if high >> QS & 1 else f"the better pass gives away {' and '.join(names(high)[::-1])}, which "
                 f"catch the queen, with {short}")
         facts.append(PassFact("high-spades", text, high))
@@ -123,12 +128,13 @@ def pass_facts(dealt: Mask, played: Mask, better: Mask) -> tuple[PassFact, ...]:
             facts.append(PassFact("exit", text, saved))
     top = played & keeps & HIGH_HEARTS
     if top:
-        facts.append(PassFact("hearts-kept", f"the better pass keeps {_cards(top)}, high hearts that stop or "
-                                             f"make a moon", top))
+        what = "high hearts that stop or make a moon" if top.bit_count() > 1 else "a high heart that stops or makes a moon"
+        facts.append(PassFact("hearts-kept", f"the better pass keeps {_the(top)}, {what}", top))
     given = better & kept & HIGH_HEARTS
     if given:
-        facts.append(PassFact("hearts-passed", f"the better pass gives away {_cards(given)}, which take heart "
-                                               f"tricks", given))
+        take = "take" if given.bit_count() > 1 else "takes"
+        facts.append(PassFact("hearts-passed", f"the better pass gives away {_the(given)}, which {take} heart tricks",
+                              given))
     return tuple(facts)
 
 
