@@ -61,7 +61,8 @@ def test_the_4h_example_an_exit_given_away_is_named_not_only_the_queen():
     assert any("4H" in c and "exit" in c for c in clauses), clauses
     assert facts(dealt, "4H TD JD", "9D TD JD")["exit"] == [
         "you pass the 4H, your only low heart, an exit the better pass keeps"]
-    assert facts("7C 6C 8C 4H", "7C 6C", "4H 8C")["exit"] == ["you pass 7C 6C, your low clubs, exits the better pass keeps"]
+    assert facts("7C 6C 8C 4H", "7C 6C", "4H 8C")["exit"] == [
+        "you pass 7C 6C, your low clubs, exits the better pass keeps"]
     assert facts("7C 6C 8C 4H", "7C 6C", "4H 7C")["exit"] == [
         "you pass 7C 6C, your low clubs, where the better pass keeps the 6C as an exit"]
     assert "exit" not in facts(dealt, "9D TD JD", "9D TD JD")                       # both keep it
@@ -76,7 +77,8 @@ def test_high_hearts_kept_against_a_moon_or_passed_against_heart_tricks():
         "the better pass keeps AH KH, high hearts that stop or make a moon"]
     assert facts(HAND, "JD 9D 6D", "AH KH 9D")["hearts-passed"] == [
         "the better pass gives away AH KH, which take heart tricks"]
-    assert facts(HAND, "JD 9D 6D", "AH 9D 6D")["hearts-passed"] == ["the better pass gives away the AH, which takes heart tricks"]
+    assert facts(HAND, "JD 9D 6D", "AH 9D 6D")["hearts-passed"] == [
+        "the better pass gives away the AH, which takes heart tricks"]
     assert not {"hearts-kept", "hearts-passed"} & set(facts(HAND, "AH KH 9D", "AH KH 6D"))
 
 

@@ -128,7 +128,8 @@ def pass_facts(dealt: Mask, played: Mask, better: Mask) -> tuple[PassFact, ...]:
             facts.append(PassFact("exit", text, saved))
     top = played & keeps & HIGH_HEARTS
     if top:
-        what = "high hearts that stop or make a moon" if top.bit_count() > 1 else "a high heart that stops or makes a moon"
+        what = ("high hearts that stop or make a moon" if top.bit_count() > 1
+                else "a high heart that stops or makes a moon")
         facts.append(PassFact("hearts-kept", f"the better pass keeps {_the(top)}, {what}", top))
     given = better & kept & HIGH_HEARTS
     if given:
