@@ -2,7 +2,7 @@
 better one (review/pass_facts.py), each given only where the two passes differ in it, and the reason a
 reviewed pass opens with."""
 
-from hearts_analysis.cards import mask_of, parse_card
+from hearts_analysis.cards import mask_of, names, parse_card
 from hearts_analysis.review.pass_facts import lead_clauses, pass_facts
 from hearts_analysis.review.settings import Settings
 from hearts_analysis.rules import Rules
@@ -131,3 +131,21 @@ def test_the_4h_example_reviewed_names_the_exit_it_gave_away():
     assert parse_card("4H") not in decision.best
     assert "you pass the 4H, your only low heart, an exit the better pass keeps" in clauses, decision.reason
     assert " instead of 6C 7C 4H, you take " in rest
+
+
+def test_a_pass_flagged_in_a_reviewed_game_opens_with_its_facts():
+    import pathlib
+
+    from hearts_analysis.records import read_games
+    from hearts_analysis.review import review_game
+    example = pathlib.Path(__file__).resolve().parents[1] / "examples" / "clean-4p-standard.json"
+    [item] = list(read_games([example]))
+    [decision] = [d for d in review_game(item.game, Settings(samples=40), seats=[1], hands=[11]).decisions
+                  if d.kind == "pass"]
+    assert decision.category is not None, decision.reason     # bob passing AC KH AH in hand 11
+    dealt = mask_of(item.game.hands[10].deal[1])
+    facts = [f.text for f in pass_facts(dealt, mask_of(decision.played), mask_of(decision.best))]
+    opening, _, rest = decision.reason.partition(": passing ")
+    assert rest.startswith(f"{' '.join(names(decision.best))} instead of {' '.join(names(decision.played))}, ")
+    clauses = opening.split("; ")
+    assert 1 <= len(clauses) <= 2 and all(c in facts for c in clauses), decision.reason
