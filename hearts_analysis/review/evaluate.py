@@ -44,7 +44,8 @@ from ..rules import Table, winners
 from . import context
 from .information_set import Knowledge, before_pass
 from ..kernel.masks import HEARTS, U64, popcount
-from .reasons import explain, point_parts_all
+from .pass_facts import lead_clauses
+from .reasons import differences, explain, point_parts_all
 from .policy import MODEL_WORDS, OTHER_MODEL
 from .rollout import History, Outcomes, pass_out, play_out
 from .line import likely_line
@@ -284,7 +285,13 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
     judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
     fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, others.model)
 
-    decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh)
+    def facts(cause: str, played: tuple[Card, ...], better: tuple[Card, ...]) -> list[str]:
+        # the facts in cards that tell the two passes apart, but for what the advice line says
+        said = tuple(a.code for a in explaining_advice(dealt, mask_of(played), mask_of(better), direction))
+        return lead_clauses(dealt, mask_of(played), mask_of(better), cause, said)
+
+    decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh,
+                         facts)
     if decision.category is None:
         return decision
     advice = explaining_advice(dealt, actual, mask_of(decision.best), direction)
@@ -292,6 +299,23 @@ def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direct
         return decision
     rules = "; ".join(a.rule.rstrip(".") for a in advice)
     return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")
+
+
+def _cause(played: Option, best: Option) -> str:
+    """The part of the points that makes most of the cost (:func:`.reasons.differences`)."""
+    diffs = differences(played, best)
+    return max(diffs, key=diffs.get)
+
+
+def _opened(clauses: list[str], reason: str) -> str:
+    """``reason`` opened with ``clauses``, as a play's reason opens with its facts in cards.
+
+    >>> _opened(["passing 9D 6D voids your diamonds"], "passing 9D 6D 2C instead of QS 2C 3C, you take ...")
+    'passing 9D 6D voids your diamonds: passing 9D 6D 2C instead of QS 2C 3C, you take ...'
+    >>> _opened([], "the figures")
+    'the figures'
+    """
+    return f"{'; '.join(clauses)}: {reason}" if clauses else reason
 
 
 def _leans_to_loss(verdict: str, cost: float) -> bool:
@@ -316,7 +340,8 @@ def _disagreement(settings: Settings, verdict: str, played: str, best: str, cost
 
 def _decision(position: Position, state: HandState | None, seat: int, kind: str, trick: int | None,
               outcomes: Outcomes, alternatives: list[tuple[Card, ...]], chosen: int,
-              settings: Settings, fresh: Fresh) -> Decision:
+              settings: Settings, fresh: Fresh,
+              facts: Callable[[str, tuple[Card, ...], tuple[Card, ...]], list[str]] | None = None) -> Decision:
     options = options_of(position.table, outcomes, seat, alternatives)
     best, cost, margin = _judge(outcomes, seat, chosen, settings, alternatives)
     deals = outcomes.points.shape[1]
@@ -371,8 +396,10 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     means = [o.expected for o in options]
     reason = None
     if category:
-        reason = explain(state, seat, kind, *_judged_pair(position.table, fresh, seat, alternatives, chosen, best,
-                                                           options), position.players)
+        pair = _judged_pair(position.table, fresh, seat, alternatives, chosen, best, options)
+        reason = explain(state, seat, kind, *pair, position.players)
+        if facts is not None and reason:
+            reason = _opened(facts(_cause(*pair), alternatives[chosen], alternatives[best]), reason)
     if other is not None and category and other[0] == UNSETTLED:
         reason = (f"{reason} ({MODEL_WORDS[OTHER_MODEL[settings.model]]} finds {other[1]:.1f} \u00b1 "
                   f"{other[2]:.1f} points over {other[3]} deals: a loss, though not beyond doubt)")
