@@ -8,7 +8,8 @@ import pytest
 from hearts_analysis.cards import QS, SUIT_MASKS
 from hearts_analysis.engine.replay import replay_game
 from hearts_analysis.engine.state import HandState
-from hearts_analysis.review.deal_weights import inferred_hands, play_log_likelihood, start_hands
+from hearts_analysis.review.deal_weights import inferred_hands, play_log_likelihood
+from hearts_analysis.review.opponents import start_hands
 from hearts_analysis.review.information_set import at_play, observe
 from hearts_analysis.kernel.masks import BIT, SUIT, popcount
 from hearts_analysis.review.sampling import sample_hands
