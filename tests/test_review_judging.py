@@ -126,7 +126,7 @@ def test_the_reason_is_read_off_the_deals_that_measured_the_cost():
     """One number, one explanation: the options a flag's reason is worded from are those of the fresh
     deals that measured its cost, so their difference is the cost, whatever the choosing deals said."""
     from hearts_analysis.cards import QS, parse_card
-    from hearts_analysis.review.evaluate import Option, _judged_pair
+    from hearts_analysis.review.decision import Option, _judged_pair
     rng = np.random.default_rng(5)
 
     def rollout(deals, pair, model):     # the chosen card takes the QS on the deals whose number is positive
@@ -191,7 +191,7 @@ def _outcomes(per_alternative: list[np.ndarray], seat: int = 1):
 
 
 def test_a_choice_that_ties_the_lowest_is_named_at_no_cost():
-    from hearts_analysis.review.evaluate import _judge
+    from hearts_analysis.review.decision import _judge
     luck = np.random.default_rng(0).integers(0, 14, 200)
     lower = luck.copy()
     lower[:4] -= 1                        # 0.02 points fewer: a tie by the tolerance and the deals
@@ -201,7 +201,7 @@ def test_a_choice_that_ties_the_lowest_is_named_at_no_cost():
 
 def test_most_like_the_choice_does_not_cross_suits_by_rank():
     from hearts_analysis.cards import parse_card
-    from hearts_analysis.review.evaluate import _judge
+    from hearts_analysis.review.decision import _judge
     luck = np.random.default_rng(1).integers(0, 14, 200)
     two_clubs = luck.copy()
     two_clubs[:4] -= 1                   # the lowest, by a tie's margin
@@ -212,7 +212,7 @@ def test_most_like_the_choice_does_not_cross_suits_by_rank():
 
 
 def _pass_decision(choosing: list[np.ndarray], fresh_cost: float):
-    from hearts_analysis.review.evaluate import Position, _decision
+    from hearts_analysis.review.decision import Position, _decision
 
     def fresh(count, pair):
         base = np.random.default_rng(count).integers(0, 14, count).astype(float)

@@ -9,7 +9,7 @@
 """
 
 from .classes import BLUNDER, INACCURACY, MISTAKE, classify
-from .evaluate import Decision, Option
+from .decision import Decision, Option
 from .settings import Settings
 from .game import GameReview, accuracy, review_game
 from ..callable_module import make_callable

@@ -46,7 +46,7 @@ from ..violations import Code
 from .choices import canonical_pass, play_choices
 from .classes import mean_and_margin
 from . import context
-from .evaluate import GAME, POINTS, Option, game_order, options_of
+from .decision import GAME, POINTS, Option, game_order, options_of
 from .others import Others
 from .pass_review import pass_candidates, pass_outcomes
 from .play_review import play_deals, play_outcomes

@@ -31,7 +31,7 @@ import math
 from typing import Any, Iterable
 
 from ..records.model import GameRecord
-from .evaluate import GAME, POINTS, Decision, Option
+from .decision import GAME, POINTS, Decision, Option
 from .game import GameReview
 
 CATEGORIES = (None, "inaccuracy", "mistake", "blunder")

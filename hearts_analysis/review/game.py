@@ -27,7 +27,9 @@ from ..cards import Mask, mask_of
 from ..engine.replay import GameResult, replay_game
 from ..engine.state import HandState
 from ..records.model import REFERENCE_ONLY, GameRecord, HandRecord, is_score_sheet
-from .evaluate import Decision, Position, review_pass, review_play
+from .decision import Decision, Position
+from .pass_review import review_pass
+from .play_review import review_play
 from .settings import Settings
 from .streams import game_key
 from .information_set import at_play, observe

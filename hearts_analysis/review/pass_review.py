@@ -3,19 +3,25 @@ review's verdicts and the judge's own pass alike."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
 
-from ..cards import Mask
+from ..analysis.passes import explaining_advice
+from ..cards import Card, Mask, iter_cards, mask_of
 from ..rules import Table
 from .advice import AdviceBound, members
 from .choices import canonical_pass, interchangeable, pass_choices
-from .information_set import Knowledge
+from .decision import Decision, Position, _decision
+from .fresh import FreshDeals
+from .information_set import Knowledge, before_pass
 from .others import Others
+from .pass_facts import lead_clauses
 from .rollout import Outcomes, pass_out
 from .sampling import sample_hands
 from .settings import Settings
+from .streams import JUDGE, rng_for
 
 def pass_candidates(table: Table, dealt: Mask, bound: Mask, direction: str) -> dict[Mask, Mask]:
     """``{choice: shown}``: every real pass (:func:`pass_choices`) that breaks no passing advice the
@@ -83,3 +89,44 @@ def _screen(candidates: list[Mask], deals: np.ndarray, points: Callable[[np.ndar
     if len(deals) > first:
         total = total + points(deals[first:], [candidates[i] for i in contenders]).sum(axis=1)
     return [candidates[contenders[i]] for i in np.argsort(total, kind="stable")[:keep]]
+
+
+def review_pass(position: Position, seat: int, dealt: Mask, passed: Mask, direction: str, dealer: int,
+                settings: Settings) -> Decision:
+    """The review of ``seat`` passing ``passed`` from ``dealt``: every pass that breaks no passing
+    advice the played pass kept (:mod:`.advice`), screened, then the finalists and the actual pass
+    on fresh deals."""
+    table = position.table
+    rng = rng_for(settings, position.game_key, position.hand, 0, seat)
+    knowledge = before_pass(table, seat, dealt)
+    actual, passed = passed, canonical_pass(table, dealt, passed)
+    # One judge per page: only passes that break no passing advice the played pass kept compete
+    # (:mod:`.advice`), each shown as the interchangeable pass that keeps it.
+    shown = pass_candidates(table, dealt, actual, direction)
+    finalists, outcomes = pass_outcomes(table, seat, knowledge, direction, dealer, list(shown), settings, rng,
+                                        keep=passed)
+    chosen = finalists.index(passed)
+    alternatives = [tuple(iter_cards(shown[m])) for m in finalists]
+    others = Others.of(settings)
+
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
+        return pass_out(table, seat, deals, direction, [finalists[i] for i in pair], dealer,
+                        settings.exact_tricks, others.seat_model(model, seat))
+
+    judging = rng_for(settings, position.game_key, position.hand, 0, seat, JUDGE)
+    fresh = FreshDeals(lambda count: sample_hands(knowledge, count, judging), rollout, others.model)
+
+    def facts(cause: str, played: tuple[Card, ...], better: tuple[Card, ...]) -> list[str]:
+        # the facts in cards that tell the two passes apart, but for what the advice line says
+        said = tuple(a.code for a in explaining_advice(dealt, mask_of(played), mask_of(better), direction))
+        return lead_clauses(dealt, mask_of(played), mask_of(better), cause, said)
+
+    decision = _decision(position, None, seat, "pass", None, outcomes, alternatives, chosen, settings, fresh,
+                         facts)
+    if decision.category is None:
+        return decision
+    advice = explaining_advice(dealt, actual, mask_of(decision.best), direction)
+    if not advice:
+        return decision
+    rules = "; ".join(a.rule.rstrip(".") for a in advice)
+    return replace(decision, reason=f"{decision.reason}. The passing advice agrees: {rules}")

@@ -3,16 +3,24 @@ and the judge's own play alike."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..cards import Card
 from ..engine.state import HandState
+from .choices import equivalent_groups, play_choices
+from .classes import mean_and_margin
 from .deal_weights import inferred_hands
+from .decision import Decision, Position, _decision, options_of
+from .fresh import FreshDeals
 from .information_set import Knowledge
+from .line import likely_line
 from .others import Others
 from .rollout import History, Outcomes, play_out, play_out_with_bots
 from .sampling import sample_hands
-from .settings import Settings
+from .settings import FORCED_DEALS, Settings
+from .streams import JUDGE, rng_for
 
 def play_outcomes(state: HandState, seat: int, hands: np.ndarray, cards: list[Card], settings: Settings,
                   history: History | None = None, model: str | None = None,
@@ -51,3 +59,40 @@ def play_deals(knowledge: Knowledge, count: int, rng: np.random.Generator, state
         return sample_hands(knowledge, count, rng)
     return inferred_hands(knowledge, count, rng, state.table, history.first_leader if history else 0,
                           history.plays if history else (), model, runner=runner)
+
+
+def review_play(position: Position, state: HandState, seat: int, card: Card, knowledge: Knowledge,
+                index: int, settings: Settings, history: History | None = None) -> Decision:
+    """The review of ``seat`` playing ``card`` at ``state`` (``history`` is needed with ``settings.bot``
+    or ``settings.infer``)."""
+    groups = equivalent_groups(state, seat, state.legal_cards(seat))
+    representatives, chosen = play_choices(state, seat, card)
+    trick = state.trick_number
+    rng = rng_for(settings, position.game_key, position.hand, index, seat)
+    judging = rng_for(settings, position.game_key, position.hand, index, seat, JUDGE)
+    others = Others.of(settings)
+    plain = others.seat_model(others.model, seat).plays
+
+    def draw(count: int, generator: np.random.Generator = judging) -> np.ndarray:
+        return play_deals(knowledge, count, generator, state, settings, history)
+
+    if len(representatives) == 1:
+        # forced: its one option's expected points from a few deals and the plain players, for the page alone
+        deals = draw(min(FORCED_DEALS, settings.samples), rng)
+        outcomes = play_out(state, deals, [card], settings.exact_tricks, plain)
+        margin = mean_and_margin(outcomes.points[0, :, seat].astype(np.float64), settings.confidence_z)[1]
+        return Decision(position.hand, trick, seat, "play", (card,), (card,), 0.0, 0.0, None, True, 0.0, 0,
+                        tuple(options_of(position.table, outcomes, seat, [(card,)])), margins=(margin,),
+                        equal=(tuple(groups[0]),), line=likely_line(state, deals, card, plain))
+    deals = draw(settings.samples, rng)
+    outcomes = play_outcomes(state, seat, deals, representatives, settings, history)
+    alternatives = [(c,) for c in representatives]
+
+    def rollout(deals: np.ndarray, pair: tuple[int, int], model: str) -> Outcomes:
+        return play_outcomes(state, seat, deals, [representatives[i] for i in pair], settings, history, model)
+
+    fresh = FreshDeals(draw, rollout, others.model)
+    decision = _decision(position, state, seat, "play", trick, outcomes, alternatives, chosen, settings, fresh)
+    merged = {group[0] if i != chosen else card: tuple(group) for i, group in enumerate(groups)}
+    return replace(decision, equal=tuple(merged[o.cards[0]] for o in decision.options),
+                   line=likely_line(state, deals, decision.best[0], plain))

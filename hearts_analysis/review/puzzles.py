@@ -28,7 +28,7 @@ from ..engine.replay import GameResult
 from ..engine.state import HandState
 from ..records.model import GameRecord
 from .classes import INACCURACY
-from .evaluate import Decision
+from .decision import Decision
 from .game import GameReview, HandStart, hand_starts
 from .page import fragment, play_number
 

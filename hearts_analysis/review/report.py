@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 from ..cards import card_name, names
 from .board import AdvisedOption
-from .evaluate import Decision
+from .decision import Decision
 from .settings import Settings
 from .game import GameReview, accuracy_percent
 
