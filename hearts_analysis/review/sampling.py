@@ -81,13 +81,13 @@ class _Deals:
         total = sum(weights)
         return splits, np.array([w / total for w in weights])
 
-    def table(self, index: int, key: int, room: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray | None]:
+    def table(self, index: int, key: int, room: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """:meth:`options` as arrays, kept by ``(index, key)`` (``key`` names ``room``): the splits, one
         row each, and the cumulative distribution ``Generator.choice`` searches (None for one split).
         The cdf is numpy's own: ``p.cumsum()`` divided by its last entry."""
         found = self._tables.get((index, key))
         if found is None:
-            splits, probabilities = self.options(index, room)
+            splits, probabilities = self.options(index, tuple(int(r) for r in room))
             cdf = None
             if len(splits) > 1:
                 cdf = probabilities.cumsum()
@@ -144,15 +144,14 @@ def _programme(knowledge: Knowledge) -> _Programme:
     counts of completions (:class:`_Deals` memoises them) are the same for every batch."""
     others = tuple(s for s in range(len(knowledge.counts)) if s != knowledge.seat)
     room = tuple(knowledge.counts[s] - knowledge.holds[s].bit_count() for s in others)
-    may_hold = [knowledge.may_hold[s] for s in others]
-    by_mask: dict[int, list[int]] = {}
-    for card in iter_cards(knowledge.unplaced):
-        mask = 0
-        for i, holds in enumerate(may_hold):
-            if holds >> card & 1:
-                mask |= 1 << i
-        by_mask.setdefault(mask, []).append(card)
-    groups = sorted(by_mask.items(), key=lambda item: (item[0].bit_count(), item[0]))
+    # a group's cards by masks, seat by seat: those the group's seats may hold and the rest may not
+    by_mask = {0: knowledge.unplaced}
+    for i, s in enumerate(others):
+        may = knowledge.may_hold[s]
+        by_mask = {key: cards for mask, group in by_mask.items()
+                   for key, cards in ((mask, group & ~may), (mask | 1 << i, group & may)) if cards}
+    groups = sorted(((mask, list(iter_cards(cards))) for mask, cards in by_mask.items()),
+                    key=lambda item: (item[0].bit_count(), item[0]))
     deals = _deals_for(tuple((mask, len(cards)) for mask, cards in groups))
     scale = 16 ** np.arange(len(room) - 1, -1, -1, dtype=np.int64)   # a room is at most 13: one digit each
     return _Programme(others, deals, room, tuple(np.array(cards, np.int64) for _, cards in groups),
@@ -179,7 +178,7 @@ def sample_hands(knowledge: Knowledge, count: int, rng: np.random.Generator) -> 
     for index, cards in enumerate(group_cards):
         size = len(cards)
         if same:
-            splits, cdf = deals.table(index, key0, tuple(int(r) for r in rooms[0]))
+            splits, cdf = deals.table(index, key0, rooms[0])
             if cdf is None:
                 draws = rng.random(count * size)
                 split = np.broadcast_to(splits[0], rooms.shape)
@@ -194,7 +193,7 @@ def sample_hands(knowledge: Knowledge, count: int, rng: np.random.Generator) -> 
             bounds = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
             starts = [0, *bounds.tolist()]
             ends = [*bounds.tolist(), count]
-            tables = [deals.table(index, int(ordered[a]), tuple(int(r) for r in rooms[order[a]])) for a in starts]
+            tables = [deals.table(index, int(ordered[a]), rooms[order[a]]) for a in starts]
             chosen = sum(b - a for a, b, (_, cdf) in zip(starts, ends, tables) if cdf is not None)
             draws = rng.random(chosen + count * size)
             split = np.empty_like(rooms)
