@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import factorial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -49,18 +50,21 @@ def _splits(size: int, room: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 class _Deals:
-    """Counts of completions: ``ways(i, room)`` deals of groups ``i..`` into ``room``."""
+    """Counts of completions: ``ways(i, room)`` deals of groups ``i..`` into ``room``.
 
-    def __init__(self, groups: list[tuple[int, list[int]]]):
+    ``groups`` holds each group's seats (a bit per other seat) and its number of cards: the counts
+    depend on nothing else, so knowledges with the same groups share one (see :func:`_deals_for`)."""
+
+    def __init__(self, groups: tuple[tuple[int, int], ...]):
         self.groups = groups
         self.ways = lru_cache(maxsize=None)(self._ways)
+        self._tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
 
     def options(self, index: int, room: tuple[int, ...]) -> tuple[list[tuple[int, ...]], np.ndarray]:
         """The splits of group ``index`` (over all seats, zeros for seats it cannot reach) and their
         probabilities given ``room``."""
-        mask, cards = self.groups[index]
+        mask, size = self.groups[index]
         seats = [s for s in range(len(room)) if mask >> s & 1]
-        size = len(cards)
         splits, weights = [], []
         for part in _splits(size, tuple(room[s] for s in seats)):
             full = [0] * len(room)
@@ -77,15 +81,29 @@ class _Deals:
         total = sum(weights)
         return splits, np.array([w / total for w in weights])
 
+    def table(self, index: int, key: int, room: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`options` as arrays, kept by ``(index, key)`` (``key`` names ``room``): the splits, one
+        row each, and the cumulative distribution ``Generator.choice`` searches (None for one split).
+        The cdf is numpy's own: ``p.cumsum()`` divided by its last entry."""
+        found = self._tables.get((index, key))
+        if found is None:
+            splits, probabilities = self.options(index, tuple(int(r) for r in room))
+            cdf = None
+            if len(splits) > 1:
+                cdf = probabilities.cumsum()
+                cdf /= cdf[-1]
+            found = self._tables[index, key] = (np.array(splits, np.int64), cdf)
+        return found
+
     def _ways(self, index: int, room: tuple[int, ...]) -> int:
         if index == len(self.groups):
             return int(not any(room))
-        mask, cards = self.groups[index]
+        mask, size = self.groups[index]
         seats = [s for s in range(len(room)) if mask >> s & 1]
         total = 0
-        for part in _splits(len(cards), tuple(room[s] for s in seats)):
+        for part in _splits(size, tuple(room[s] for s in seats)):
             left = list(room)
-            multinomial = factorial(len(cards))
+            multinomial = factorial(size)
             for seat, count in zip(seats, part):
                 left[seat] -= count
                 multinomial //= factorial(count)
@@ -93,47 +111,106 @@ class _Deals:
         return total
 
 
+@lru_cache(maxsize=4096)
+def _deals_for(groups: tuple[tuple[int, int], ...]) -> _Deals:
+    """One :class:`_Deals` for each shape of groups: its counts and split tables serve every knowledge
+    with those groups (later decisions, other hands), not just the batches of one decision."""
+    return _Deals(groups)
+
+
+class _Programme(NamedTuple):
+    """What every batch of deals for one knowledge shares."""
+
+    others: tuple[int, ...]
+    deals: _Deals
+    room: tuple[int, ...]
+    cards: tuple[np.ndarray, ...]
+    """Each group's cards."""
+    holds: np.ndarray
+    seats: np.ndarray
+    scale: np.ndarray
+    """Weights that turn a row of rooms into one number, in the rooms' lexicographic order."""
+
+
 def count_deals(knowledge: Knowledge) -> int:
     """How many deals of the hidden cards fit ``knowledge``."""
-    deals, room = _programme(knowledge)[1:]
-    return deals.ways(0, room)
+    programme = _programme(knowledge)
+    return programme.deals.ways(0, programme.room)
 
 
 @lru_cache(maxsize=64)
-def _programme(knowledge: Knowledge) -> tuple[tuple[int, ...], _Deals, tuple[int, ...]]:
+def _programme(knowledge: Knowledge) -> _Programme:
     """Kept for the few knowledges in use: a decision draws its deals in several batches, and the
     counts of completions (:class:`_Deals` memoises them) are the same for every batch."""
-    others = [s for s in range(len(knowledge.counts)) if s != knowledge.seat]
+    others = tuple(s for s in range(len(knowledge.counts)) if s != knowledge.seat)
     room = tuple(knowledge.counts[s] - knowledge.holds[s].bit_count() for s in others)
-    by_mask: dict[int, list[int]] = {}
-    for card in iter_cards(knowledge.unplaced):
-        mask = sum(1 << i for i, s in enumerate(others) if knowledge.may_hold[s] >> card & 1)
-        by_mask.setdefault(mask, []).append(card)
-    groups = sorted(by_mask.items(), key=lambda item: (bin(item[0]).count("1"), item[0]))
-    return tuple(others), _Deals(groups), room
+    # a group's cards by masks, seat by seat: those the group's seats may hold and the rest may not
+    by_mask = {0: knowledge.unplaced}
+    for i, s in enumerate(others):
+        may = knowledge.may_hold[s]
+        by_mask = {key: cards for mask, group in by_mask.items()
+                   for key, cards in ((mask, group & ~may), (mask | 1 << i, group & may)) if cards}
+    groups = sorted(((mask, list(iter_cards(cards))) for mask, cards in by_mask.items()),
+                    key=lambda item: (item[0].bit_count(), item[0]))
+    deals = _deals_for(tuple((mask, len(cards)) for mask, cards in groups))
+    scale = 16 ** np.arange(len(room) - 1, -1, -1, dtype=np.int64)   # a room is at most 13: one digit each
+    return _Programme(others, deals, room, tuple(np.array(cards, np.int64) for _, cards in groups),
+                      np.array(knowledge.holds, U64), np.array(others, np.int64), scale)
 
 
 def sample_hands(knowledge: Knowledge, count: int, rng: np.random.Generator) -> np.ndarray:
-    """``count`` deals (rows of per-seat hand masks) drawn uniformly from those ``knowledge`` allows."""
-    others, deals, room = _programme(knowledge)
+    """``count`` deals (rows of per-seat hand masks) drawn uniformly from those ``knowledge`` allows.
+
+    Group by group, each row's split is chosen as ``rng.choice(len(splits), p=...)`` would choose
+    it, one call per distinct room in the rooms' lexicographic order, and its cards are shuffled
+    by ``rng.random((count, cards))``; those draws are made in one ``rng.random`` call per group
+    (the same numbers in the same order: numpy's ``choice`` draws ``random(size)`` and searches
+    the cumulative distribution), and the split tables are kept across calls."""
+    others, deals, room, group_cards, holds, seats, scale = _programme(knowledge)
     if any(r < 0 for r in room) or not deals.ways(0, room):
         raise InconsistentKnowledge(f"no deal of the hidden cards fits what seat {knowledge.seat} knows")
-    hands = np.tile(np.array(knowledge.holds, U64), (count, 1))
-    rooms = np.tile(np.array(room, np.int64), (count, 1))
-    scale = 16 ** np.arange(len(room) - 1, -1, -1, dtype=np.int64)   # a room is at most 13: one digit each
-    seats = np.array(others, np.int64)
-    for index, (_, cards) in enumerate(deals.groups):
-        split = np.zeros_like(rooms)
-        # the distinct rooms in lexicographic order (as np.unique over rows), by one number a row
-        keys, first, inverse = np.unique(rooms @ scale, return_index=True, return_inverse=True)
-        for state_index in range(len(keys)):
-            splits, probabilities = deals.options(index, tuple(int(r) for r in rooms[first[state_index]]))
-            members = np.flatnonzero(inverse.reshape(-1) == state_index)
-            if len(splits) == 1:
-                split[members] = splits[0]
+    hands = np.empty((count, len(holds)), U64)
+    hands[:] = holds
+    rooms = np.empty((count, len(room)), np.int64)
+    rooms[:] = room
+    same = True   # every row has the same room (always so for the first group)
+    key0 = int(np.dot(room, scale))
+    for index, cards in enumerate(group_cards):
+        size = len(cards)
+        if same:
+            splits, cdf = deals.table(index, key0, rooms[0])
+            if cdf is None:
+                draws = rng.random(count * size)
+                split = np.broadcast_to(splits[0], rooms.shape)
             else:
-                split[members] = np.array(splits)[rng.choice(len(splits), size=len(members), p=probabilities)]
-        rooms -= split
-        place_cards(hands.view(np.int64), seats, split, np.array(cards, np.int64), rng.random((count, len(cards))),
-                    np.empty(len(cards), np.int64))
+                draws = rng.random(count + count * size)
+                split = splits[cdf.searchsorted(draws[:count], side="right")]
+                draws = draws[count:]
+        else:
+            keys = rooms @ scale
+            order = np.argsort(keys, kind="stable")
+            ordered = keys[order]
+            bounds = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+            starts = [0, *bounds.tolist()]
+            ends = [*bounds.tolist(), count]
+            tables = [deals.table(index, int(ordered[a]), rooms[order[a]]) for a in starts]
+            chosen = sum(b - a for a, b, (_, cdf) in zip(starts, ends, tables) if cdf is not None)
+            draws = rng.random(chosen + count * size)
+            split = np.empty_like(rooms)
+            used = 0
+            for a, b, (splits, cdf) in zip(starts, ends, tables):
+                members = order[a:b]
+                if cdf is None:
+                    split[members] = splits[0]
+                else:
+                    split[members] = splits[cdf.searchsorted(draws[used:used + b - a], side="right")]
+                    used += b - a
+            draws = draws[chosen:]
+        if index + 1 < len(group_cards):
+            rooms = rooms - split
+            same = same and cdf is None
+            if same:
+                key0 = int(np.dot(rooms[0], scale))
+        place_cards(hands.view(np.int64), seats, np.ascontiguousarray(split), cards, draws.reshape(count, size),
+                    np.empty(size, np.int64))
     return hands
