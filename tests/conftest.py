@@ -40,29 +40,32 @@ os.environ["HEARTS_NO_WARMUP"] = "1"
 def compiled_kernel():
     """Compile the review's kernel and the simulator's once, in the interpreter the tests' commands
     run in (the installed package, as a command started from a test's folder imports it), before any
-    test starts a command with a time limit: the first compile after install takes about half a
-    minute, once, and a time limit guards a command's own work, not the compile (README)."""
+    test starts a command with a time limit: the first compile after install takes about two
+    minutes on an idle machine, once, and a time limit guards a command's own work, not the compile (README)."""
     if os.environ.get("HEARTS_TESTS_PRECOMPILE") == "0":  # a developer running tests that start no review
         return
     example = Path(__file__).resolve().parents[1] / "examples" / "clean-4p-standard.json"
-    # Parallel test workers (pytest-xdist) compile one at a time: the first compiles, the others wait for
-    # it and then load the compiled code from numba's cache, instead of all compiling at once on few cores.
-    lock = Path(tempfile.gettempdir()) / f"hearts-tests-compile-{hashlib.sha1(str(example).encode()).hexdigest()[:12]}.lock"
-    # The first worker of this run to take the lock compiles and leaves a stamp of the run (pytest-xdist's
-    # PYTEST_XDIST_TESTRUNUID): the others, once it is done, start their tests instead of loading it again.
+    simulate = ("from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game; "
+                "game.simulate_game(Rules.preset('standard', target=30), 'abcd', 1, kernel=True)")
+    jobs = [("review", ["-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1", str(example)]),
+            ("simulate", ["-c", simulate])]
+    # Parallel test workers (pytest-xdist) share the two compiles: each compile has a lock, and a worker
+    # starts with the one its number points to, so two workers compile the two kernels at once, and no
+    # kernel is compiled twice. The first worker of this run to take a lock compiles and leaves a stamp of
+    # the run (pytest-xdist's PYTEST_XDIST_TESTRUNUID): the others, once it is done, skip that compile.
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    done = lock.with_name(f"{lock.name}.{run}.done") if run else None
-    with open(lock, "w") as held, tempfile.TemporaryDirectory() as folder:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        if done is not None and done.exists():
-            return
-        subprocess.run([sys.executable, "-m", "hearts_analysis", "review", "--samples", "10", "--hand", "1",
-                        str(example)], cwd=folder, capture_output=True, timeout=1800, check=True)
-        simulate = ("from hearts_analysis.rules import Rules; from hearts_analysis.simulate import game; "
-                    "game.simulate_game(Rules.preset('standard', target=30), 'abcd', 1, kernel=True)")
-        subprocess.run([sys.executable, "-c", simulate], cwd=folder, capture_output=True, timeout=1800, check=True)
-        if done is not None:
-            done.touch()
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").lstrip("gw") or 0)
+    key = hashlib.sha1(str(example).encode()).hexdigest()[:12]
+    for name, arguments in jobs[worker % len(jobs):] + jobs[:worker % len(jobs)]:
+        lock = Path(tempfile.gettempdir()) / f"hearts-tests-compile-{key}-{name}.lock"
+        done = lock.with_name(f"{lock.name}.{run}.done") if run else None
+        with open(lock, "w") as held, tempfile.TemporaryDirectory() as folder:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            if done is not None and done.exists():
+                continue
+            subprocess.run([sys.executable, *arguments], cwd=folder, capture_output=True, timeout=1800, check=True)
+            if done is not None:
+                done.touch()
 
 
 def pytest_configure(config):
