@@ -46,7 +46,7 @@ from ..violations import Code
 from .choices import canonical_pass, play_choices
 from .classes import mean_and_margin
 from . import context
-from .decision import GAME, POINTS, Option, game_order, options_of
+from .decision import GAME, POINTS, Option, deal_wins, game_order, options_of
 from .others import Others
 from .pass_review import pass_candidates, pass_outcomes
 from .play_review import play_deals, play_outcomes
@@ -246,18 +246,9 @@ def advise_pass(table: Table, seat: int, dealt: Mask, direction: str, dealer: in
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     ranked, decided_by = _ranked(seat, "pass", None, own, options, settings,
-                                 _wins(table, totals, outcomes.points, seat, hand_number, settings))
+                                 deal_wins(table, totals, outcomes.points, seat, hand_number, settings))
     return Advice(seat, "pass", ranked, outcomes.points.shape[1],
                   position=_position(_LETTERS[:table.players], None, seat, dealt, totals), decided_by=decided_by)
-
-
-def _wins(table: Table, totals: Sequence[int], points: np.ndarray, seat: int, hand_number: int,
-          settings: Settings) -> np.ndarray | None:
-    """Per-deal chances of winning of each option (:func:`.context.deal_chances`) where the hand can end the
-    game and :attr:`Settings.game_context` is on; otherwise ``None`` (points decide)."""
-    if not settings.game_context or not context.can_end(table, tuple(totals), hand_number):
-        return None
-    return context.deal_chances(table, tuple(totals), points, seat, hand_number)
 
 
 def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, Card]], first_leader: int,
@@ -283,7 +274,7 @@ def advise_play(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, 
     options = options_of(table, outcomes, seat, alternatives)
     own = outcomes.points[:, :, seat].astype(np.float64)
     ranked, decided_by = _ranked(seat, "play", state, own, options, settings,
-                                 _wins(table, totals, outcomes.points, seat, hand_number, settings))
+                                 deal_wins(table, totals, outcomes.points, seat, hand_number, settings))
     return Advice(seat, "play", ranked, outcomes.points.shape[1],
                   () if logs is None else _readings(seat, logs, others),
                   _position(_LETTERS[:table.players], state, seat, state.hands[seat], totals), decided_by)

@@ -253,8 +253,8 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     # Where the hand can end the game, each alternative is also scored by the chance of winning; the game
     # decides where an alternative leads the points' best in it clearly (:func:`.context.game_choice`).
     chances = game = None
-    if settings.game_context and context.can_end(position.table, position.totals, position.hand):
-        per_deal = context.deal_chances(position.table, position.totals, outcomes.points, seat, position.hand)
+    per_deal = deal_wins(position.table, position.totals, outcomes.points, seat, position.hand, settings)
+    if per_deal is not None:
         chances = per_deal.mean(axis=1)
         options = [replace(o, win_chance=float(c)) for o, c in zip(options, chances)]
         game = context.game_choice(per_deal, best, settings.confidence_z)
@@ -298,7 +298,6 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         unclear, category = True, None
         doubt = _disagreement(settings, other[0], _choice_words(alternatives[chosen]),
                               _choice_words(alternatives[best]), cost, margin, *other[1:])
-    means = [o.expected for o in options]
     reason = None
     if category:
         pair = _judged_pair(position.table, fresh, seat, alternatives, chosen, best, options)
@@ -315,11 +314,34 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
         reason = (f"{reason} (after {deals} deals the cost is {cost:.1f} \u00b1 {margin:.1f} points: "
                   f"{_article(at_least)} {at_least} at least, perhaps {_article(higher)} {higher})")
     order = sorted(range(len(options)), key=lambda i: (options[i].expected, i))   # as the advice ranks them
-    own = outcomes.points[:, :, seat].astype(np.float64)
-    margins = tuple(mean_and_margin(own[i], settings.confidence_z)[1] for i in order)
+    ranked, margins = _in_order(options, outcomes, seat, settings, order)
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
-                    category, False, max(means) - min(means), deals, tuple(options[i] for i in order), reason, win,
+                    category, False, _spread(options), deals, ranked, reason, win,
                     unclear, doubt, None if other is None else other[1], margins)
+
+
+def deal_wins(table: Table, totals: tuple[int, ...], points: np.ndarray, seat: int, hand: int,
+              settings: Settings) -> np.ndarray | None:
+    """Each alternative's chance of winning on each deal (:func:`.context.deal_chances`) where the hand can end
+    the game and :attr:`~.settings.Settings.game_context` is on; otherwise ``None``: points alone decide (the
+    review and the advice alike)."""
+    if not settings.game_context or not context.can_end(table, tuple(totals), hand):
+        return None
+    return context.deal_chances(table, tuple(totals), points, seat, hand)
+
+
+def _in_order(options: list[Option], outcomes: Outcomes, seat: int, settings: Settings,
+              order: list[int]) -> tuple[tuple[Option, ...], tuple[float, ...]]:
+    """``options`` in ``order``, and the margin of each one's expected points."""
+    own = outcomes.points[:, :, seat].astype(np.float64)
+    return (tuple(options[i] for i in order),
+            tuple(mean_and_margin(own[i], settings.confidence_z)[1] for i in order))
+
+
+def _spread(options: list[Option]) -> float:
+    """What was at stake: the worst alternative's expected points minus the best's."""
+    means = [o.expected for o in options]
+    return max(means) - min(means)
 
 
 def game_order(options: list[Option]) -> list[int]:
@@ -375,18 +397,15 @@ def _game_decision(position: Position, state: HandState | None, seat: int, kind:
     category = None if unclear else verdict
     reason = doubt = None
     if category:
-        reason = _game_words(position, seat, alternatives, chosen, best, float(played_chance), float(best_chance),
+        reason = _game_words(position, seat, alternatives, chosen, best, played_chance, best_chance,
                              outcomes if judged is None else judged, (chosen, best) if judged is None else (0, 1))
     elif unclear:
         higher = context.win_band(drop + drop_margin)
         doubt = reason = (f"unclear: after {deals} deals the chance of winning the game it loses is "
                           f"{drop:.0%} \u00b1 {drop_margin:.0%}: perhaps {_article(higher)} {higher}, perhaps nothing")
-    means = [o.expected for o in options]
-    order = game_order(options)
-    own = outcomes.points[:, :, seat].astype(np.float64)
-    margins = tuple(mean_and_margin(own[i], settings.confidence_z)[1] for i in order)
+    ranked, margins = _in_order(options, outcomes, seat, settings, game_order(options))
     return Decision(position.hand, trick, seat, kind, alternatives[chosen], alternatives[best], cost, margin,
-                    category, False, max(means) - min(means), deals, tuple(options[i] for i in order), reason,
+                    category, False, _spread(options), deals, ranked, reason,
                     (float(chances[chosen]), float(chances[best])), unclear, doubt, None, margins,
                     decided_by=GAME, win_cost=drop if best != chosen else 0.0,
                     win_margin=drop_margin if best != chosen else 0.0)
