@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hearts_analysis.kernel import warmup as kernel_warmup
-from hearts_analysis.review.warmup import COMPILE_NOTICE, WAIT_NOTICE
+from hearts_analysis.review.warmup import COMPILE_NOTICE, UNCOMPILED_NOTICE, WAIT_NOTICE
 
 ROOT = Path(__file__).resolve().parents[1]
 ADVISE = ["advise", "--hand", "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S", "--plays", "A:2C B:9C", "--seat", "C",
@@ -69,6 +69,29 @@ def test_a_command_waits_for_the_background_compile_and_says_so(tmp_path):
         holder.kill()
         if waiting is not None:
             waiting.kill()
+
+
+def test_an_advice_does_not_wait_for_the_background_compile(tmp_path):
+    # A cold kernel compiling in the background (a process holds its lock): the advice is judged without it,
+    # says so, and is the advice the compiled kernel gives.
+    environment = _environment(tmp_path, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    environment.pop(kernel_warmup.NO_WARMUP, None)
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; from hearts_analysis.kernel.warmup import lock; "
+                               "assert lock(wait=False) is not None; print('held', flush=True); sys.stdin.read()"],
+                              env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = subprocess.run([sys.executable, "-m", "hearts_analysis", *ADVISE], env=environment,
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert holder.poll() is None   # answered while the compile still held the lock
+    finally:
+        holder.kill()
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == UNCOMPILED_NOTICE
+    warm = subprocess.run([sys.executable, "-m", "hearts_analysis", *ADVISE], env=_environment(tmp_path),
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert warm.returncode == 0 and warm.stderr == "", warm.stderr
+    assert done.stdout == warm.stdout
 
 
 def test_the_background_compile_is_skipped_with_hearts_no_warmup(tmp_path, monkeypatch):

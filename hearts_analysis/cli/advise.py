@@ -29,7 +29,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import orjson
 import typer
@@ -140,9 +140,9 @@ def advise_command(
         if rules not in PRESETS:
             raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
         try:
-            with kernel_notice():
-                advice = advise_entry(hand, plays, seat, rules=rules, direction=direction, passed=passed,
-                                      received=received, scores=totals)
+            with kernel_notice() as judge:
+                advice = judge(advise_entry, hand, plays, seat, rules=rules, direction=direction, passed=passed,
+                               received=received, scores=totals)
         except ValueError as error:
             raise fail(terminal_safe(str(error)))
         _print(advice, output_format)
@@ -163,8 +163,8 @@ def advise_command(
         if number is None:
             raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
     try:
-        with kernel_notice():
-            advice = advise(items[0].game, number)
+        with kernel_notice() as judge:
+            advice = judge(advise, items[0].game, number)
     except PositionError as error:
         hint = " (--seat N)" if "name the seat" in str(error) else ""
         raise fail(f"{game}: {error}{hint}")
@@ -174,15 +174,28 @@ def advise_command(
 
 
 @contextmanager
-def kernel_notice() -> Iterator[None]:
-    """One line on stderr when the review's kernel must compile first (once after install), or waits
-    for its compile in the background, and on a terminal a spinner with the time spent until the
-    judge answers; nothing when it is ready (docs/first-run.md)."""
-    from ..review.warmup import prepare
+def kernel_notice() -> Iterator[Callable]:
+    """How to judge: directly when the review's kernel is compiled; without it, in a child process,
+    while it compiles in the background after install; or directly after compiling it here. One line on
+    stderr names any wait, and on a terminal a spinner shows the time spent (docs/first-run.md)."""
+    from ..review import uncompiled
+    from ..review.warmup import prepare, uncompiled as compiling_elsewhere
     from .progress import progress
-    cold = prepare(lambda line: typer.echo(line, err=True))
+
+    def say(line: str) -> None:
+        typer.echo(line, err=True)
+
+    if compiling_elsewhere(say):
+        with progress("judging without the compiled kernel", note="it compiles in the background"):
+            yield uncompiled.call
+        return
+    cold = prepare(say)
     with progress("compiling the review's kernel, then judging", enabled=cold, note="once after install"):
-        yield
+        yield _here
+
+
+def _here(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return function(*args, **kwargs)
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

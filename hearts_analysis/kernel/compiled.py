@@ -78,7 +78,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
@@ -173,6 +173,18 @@ def _ctpop(typingctx, mask):
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
     return mask(mask), codegen
+
+
+if config.DISABLE_JIT:   # numba off: the advice judged while the kernel compiles (review/uncompiled.py)
+    def _ctpop(mask):
+        return (int(mask) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
+
+    def leading_zeros(mask):
+        return 64 - (int(mask) & 0xFFFF_FFFF_FFFF_FFFF).bit_length()
+
+    def trailing_zeros(mask):
+        mask = int(mask) & 0xFFFF_FFFF_FFFF_FFFF
+        return (mask & -mask).bit_length() - 1 if mask else 64
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", inline="always")

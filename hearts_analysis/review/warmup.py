@@ -8,7 +8,8 @@ simulator, and leaves a marker so no later command starts it again. ``--now`` ru
 foreground (the benchmark, the tests).
 
 A command about to judge calls :func:`prepare` first: it shows one line when the kernel must be
-compiled (or is compiling in the background), and nothing when it is ready:
+compiled (or is compiling in the background), and nothing when it is ready. An advice asks
+:func:`uncompiled` instead: while the kernel compiles in the background, it is judged without it.
 
 >>> import io
 >>> said = io.StringIO()
@@ -27,6 +28,9 @@ from ..kernel import warmup as kernel_warmup
 
 COMPILE_NOTICE = "compiling the review's kernel, once after install (about two minutes)…"
 WAIT_NOTICE = "waiting for the review's kernel, compiling in the background once after install (about two minutes)…"
+
+UNCOMPILED_NOTICE = ("the review's kernel compiles in the background, once after install (about two minutes); "
+                     "this advice runs without it: the same answer, slower (seconds for a play, a minute for a pass)…")
 
 _HAND = "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S"
 
@@ -61,6 +65,22 @@ def prepare(say: Callable[[str], None]) -> bool:
         say(COMPILE_NOTICE)
     if free is not None:
         os.close(free)   # a long review does not hold it: another command may compile beside it
+    return True
+
+
+def uncompiled(say: Callable[[str], None]) -> bool:
+    """Before an advice: whether to judge without the compiled kernel (:mod:`.uncompiled`). Yes when
+    the kernel is cold and compiles in the background, running or started now: ``say`` names both, and
+    the advice does not wait. No when it is ready, or when no background compile will come
+    (``HEARTS_NO_WARMUP``, or it ran and left the kernel cold): then :func:`prepare`, and it compiles here."""
+    if not kernel_warmup.cold(first_needed()) or kernel_warmup.disabled():
+        return False
+    free = kernel_warmup.lock(wait=False)
+    if free is not None:
+        os.close(free)
+        if not kernel_warmup.start(__name__):
+            return False
+    say(UNCOMPILED_NOTICE)
     return True
 
 
