@@ -51,6 +51,14 @@ def first_needed() -> list:
     return [compiled.place_cards]
 
 
+def advice_needs() -> list:
+    """The cached compiled functions an advice calls from Python, on a play or a pass: until the
+    background compile has compiled them all, an advice is judged without the kernel."""
+    from ..kernel import compiled
+    return [compiled.place_cards, compiled.model_choices, compiled.play_out_all, compiled.passes_all,
+            compiled.finish_all]
+
+
 def prepare(say: Callable[[str], None]) -> bool:
     """Before judging: when the kernel is not compiled yet, ``say`` the one line that names the wait,
     and when a background compile is running, wait for it (this process then loads its code) rather
@@ -73,7 +81,7 @@ def uncompiled(say: Callable[[str], None]) -> bool:
     the kernel is cold and compiles in the background, running or started now: ``say`` names both, and
     the advice does not wait. No when it is ready, or when no background compile will come
     (``HEARTS_NO_WARMUP``, or it ran and left the kernel cold): then :func:`prepare`, and it compiles here."""
-    if not kernel_warmup.cold(first_needed()) or kernel_warmup.disabled():
+    if kernel_warmup.disabled() or not kernel_warmup.cold(advice_needs()):
         return False
     free = kernel_warmup.lock(wait=False)
     if free is not None:
