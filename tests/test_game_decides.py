@@ -82,11 +82,11 @@ def test_hearts_advise_json_says_which_measure_decided():
     assert "chance of winning the game, which decides here" in text
 
 
-def _review(card: str, totals, settings: Settings | None = None):
+def _review(card: str, totals, settings: Settings | None = None, players=PLAYERS):
     table = Rules.preset("standard").table(4)
     plays = [("ABCD".index(p[0]), parse_card(p[2:])) for p in PLAYS.split()]
     state, shown = seat_state(table, 2, mask_of(parse_card(c) for c in HAND.split()), plays, 0)
-    position = Position(table, 3, totals, 0, PLAYERS)
+    position = Position(table, 3, totals, 0, players)
     return review_play(position, state, 2, parse_card(card), at_play(state, 2, shown), len(plays) + 1,
                        settings or Settings())
 
@@ -111,6 +111,11 @@ def test_the_review_flags_the_card_that_saves_hand_points_but_loses_the_game():
     assert decision_from_entry(old, "d").decided_by == POINTS
     with pytest.raises(ValueError, match="decided_by"):
         decision_from_entry({**data, "decided_by": "luck"}, "d")
+
+
+def test_an_unnamed_seat_is_named_by_its_letter_as_in_the_card_reasons():
+    decision = _review("AH", LATE, players=("", "", "", ""))
+    assert "after QS (QS to seat A in 100%)" in decision.reason, decision.reason
 
 
 def test_the_card_that_wins_the_game_is_not_flagged_and_early_points_decide():

@@ -42,7 +42,7 @@ from ..rule_arrays import shot
 from ..rules import Table, winners
 from . import context
 from ..kernel.masks import HEARTS, U64, popcount
-from .reasons import differences, explain, point_parts_all
+from .reasons import differences, explain, point_parts_all, seat_name
 from .policy import MODEL_WORDS, OTHER_MODEL
 from .rollout import Outcomes
 from .settings import Settings
@@ -432,7 +432,7 @@ def _game_words(position: Position, seat: int, alternatives: list[tuple[Card, ..
 
 
 def _namer(position: Position, seat: int) -> Callable[[int], str]:
-    return lambda s: "you" if s == seat else position.players[s] if s < len(position.players) else f"seat {s}"
+    return lambda s: "you" if s == seat else seat_name(s, position.players)
 
 
 def _judged_pair(table: Table, fresh: Fresh, seat: int, alternatives: list[tuple[Card, ...]], chosen: int,

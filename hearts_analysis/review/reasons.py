@@ -245,7 +245,7 @@ def _play_figures(main: str, state: HandState, seat: int, played: Option, best: 
         shooter = _moon_candidate(state, seat)
         who = ""
         if shooter is not None:
-            who = f"{_name(shooter, players)} had taken every point so far: "
+            who = f"{seat_name(shooter, players)} had taken every point so far: "
         return (f"{who}the {better} stops the moon (another seat shoots it in {_chance(main, best)} of "
                 f"the deals, against {_chance(main, played)} after the {mine})")
     if main == "shoot":
@@ -260,7 +260,7 @@ def _play_figures(main: str, state: HandState, seat: int, played: Option, best: 
             f"with the {mine}, in {_chance(main, played)}")
 
 
-def _name(seat: int, players: tuple[str, ...]) -> str:
+def seat_name(seat: int, players: tuple[str, ...]) -> str:
     """A seat by its player's name, else by its letter (``seat B``)."""
     return players[seat] if seat < len(players) and players[seat] else f"seat {'ABCDEFGH'[seat]}"
 
@@ -302,13 +302,13 @@ def _card_clauses(main: str, state: HandState, seat: int, bad: Card, good: Card,
         holders = [s for s in behind if s in card_facts.queen_holders(state, seat)    # in the order they play
                    and (led == SPADES or s in card_facts.shown_void(state, led, seat))]
         if holders:
-            who = _together([_name(s, players) for s in holders])
+            who = _together([seat_name(s, players) for s in holders])
             clauses.append(f"the QS is still out and {who}, behind you, can drop it on your {card_name(bad)}")
     if main == "hearts" and wins and not good_wins:
         behind = card_facts.behind(state, seat)
         void = [s for s in behind if s in card_facts.shown_void(state, led, seat)]
         if void and led != HEARTS:
-            who = _together([_name(s, players) for s in void])
+            who = _together([seat_name(s, players) for s in void])
             clauses.append(f"{who}, behind you, {'has' if len(void) == 1 else 'have'} shown no {_suit_name(led)}")
     after = hand & ~(1 << bad)
     if main in ("hearts", "queen", "moon") and after.bit_count() >= 2:
