@@ -37,9 +37,17 @@ on the same seats and streams (the first hand is the match's deal).
 --baselines random`` gives, deal by deal, the points of ``hearts match heuristic random --seating one``
 with the same seed (``tests/test_match_seating_one.py``).
 
+``--moons`` records, at each unforced play of the judge, the chance its advice claims that another seat shoots
+the moon after the card it chose, and that the judge itself does (:func:`moon_claims`), and reports them binned
+against whether it happened in that hand (``benchmarks/moon_calibration.py``; the standard error is taken over
+hands, whose decisions share one outcome):
+
+    python benchmarks/judge_strength.py --hands 120 --baselines classic --seed 7 --no-calibration --moons
+
 ``--dump FILE`` appends one JSON line a deal (a hand, with ``--game-hands``): ``baseline_bot`` and the
 fields of :class:`Deal` (``plays`` and ``passes``: the judge's CPU seconds a decision; ``judge_seconds``
-and ``judge_decisions``, ``baseline_seconds`` and ``baseline_decisions``: the seat's wall clock).
+and ``judge_decisions``, ``baseline_seconds`` and ``baseline_decisions``: the seat's wall clock; ``moons``: the
+claims of ``--moons``, ``null`` without it).
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ from hearts_analysis.rules import Rules
 from hearts_analysis.simulate import BOT_KINDS
 from hearts_analysis.simulate.game import play_hand
 
+from moon_calibration import table as moon_table
 from outside_bots import OUTSIDE_BOTS
 
 BASELINES = {**BOT_KINDS, **OUTSIDE_BOTS, "ismcts": None}
@@ -83,6 +92,18 @@ PLAYERS = ("north", "east", "south", "west")
 
 _JUDGE_CLOCK: dict[str, list[float]] = {"pass": [], "play": []}
 """CPU seconds of the judge's unforced decisions in this process, drained by each deal (:func:`one_deal`)."""
+
+_MOON_CLAIMS: list[tuple[int, float, float]] = []
+"""Per unforced play of the judge in this process: ``(hand number, chance another seat shoots, chance the judge
+shoots)`` after the card it chose, as its advice claims; drained by each deal (``--moons``)."""
+
+
+def moon_claims(advice) -> tuple[float, float]:
+    """The chances the advice claims, after its best choice, that another seat shoots the moon and that the
+    seat itself does (the ``shoot`` part of the option's points)."""
+    option = advice.options[0].option
+    own = next((rate for cause, _, rate in option.parts if cause == "shoot"), 0.0)
+    return option.moon_against, own
 
 
 class Timed:
@@ -106,6 +127,7 @@ class Timed:
         card = self.judge.choose_play(view, legal)
         if legal & (legal - 1):
             self.clock["play"].append(time.process_time() - started)
+            _MOON_CLAIMS.append((view.public.hand_number, *moon_claims(self.judge.advice)))
         return card
 
 
@@ -157,6 +179,9 @@ class Deal:
     passes: list
     hand: int = 1
     """The hand of deal ``k``'s game (``--game-hands``)."""
+    moons: list | None = None
+    """With ``--moons``: per unforced play of the judge this hand, ``[chance another seat shoots, chance the judge
+    shoots]`` its advice claimed after the card it chose (what happened: ``judge_suffered``, ``judge_shot``)."""
     judge_seconds: float = 0.0
     judge_decisions: int = 0
     baseline_seconds: float = 0.0
@@ -208,7 +233,8 @@ def _games(k: int, subject: Subject, baseline: str, seed: int, hands: int, simul
 
 
 def one_deal(job) -> list[Deal]:
-    k, baseline, mode, seed, calibrate, settings, hands, simulations, subject_bot = job
+    k, baseline, mode, seed, calibrate, settings, hands, simulations, subject_bot, *more = job
+    moons = bool(more and more[0])
     seat = focus_seat(k, 4, len(STANDARD.table(4).pass_cycle))
     rules = deal_rules(STANDARD, 4, k)
     other = None
@@ -217,8 +243,10 @@ def one_deal(job) -> list[Deal]:
     subject = Subject(None, bot=subject_bot) if subject_bot else Subject(settings, mode, other)
     for times in _JUDGE_CLOCK.values():
         times.clear()
+    _MOON_CLAIMS.clear()
     (judged_game, game), clocks = _games(k, subject, baseline, seed, hands, simulations)
     clock = {kind: list(times) for kind, times in _JUDGE_CLOCK.items()}
+    claims = [[[a, o] for n, a, o in _MOON_CLAIMS if n == h + 1] if moons else None for h in range(hands)]
     judged, played = _rows(judged_game, seat), _rows(game, seat)
     claimed: list = [None] * hands
     flagged: list = [None] * hands
@@ -230,8 +258,8 @@ def one_deal(job) -> list[Deal]:
     table = rules.table(4)
     return [Deal(k, seat, table.pass_direction(h + 1), j[0], b[0], j[1], b[1], j[2], b[2], j[3], b[3], claimed[h],
                  flagged[h], clock["play"] if h == 0 else [], clock["pass"] if h == 0 else [], h + 1,
-                 *((clocks[0].seconds, clocks[0].decisions, clocks[1].seconds, clocks[1].decisions) if h == 0
-                   else (0.0, 0, 0.0, 0)))
+                 claims[h], *((clocks[0].seconds, clocks[0].decisions, clocks[1].seconds, clocks[1].decisions)
+                               if h == 0 else (0.0, 0, 0.0, 0)))
             for h, (j, b) in enumerate(zip(judged, played))]
 
 
@@ -274,6 +302,16 @@ def report(baseline: str, deals: list[Deal], mode: str) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def moon_report(baseline: str, deals: list[Deal]) -> str:
+    """``--moons``: the reliability tables of the judge's moon claims against what happened in its hands."""
+    against = [((d.k, d.hand), a, d.judge_suffered) for d in deals for a, _ in d.moons or ()]
+    own = [((d.k, d.hand), o, d.judge_shot) for d in deals for _, o in d.moons or ()]
+    if not against:
+        return f"\nmoon claims against {baseline}: no unforced play of the judge"
+    return (f"\nmoon claims against {baseline} (each unforced play of the judge, after the card it chose):\n\n"
+            + moon_table(against, "another seat shoots") + "\n\n" + moon_table(own, "the judge shoots") + "\n")
+
+
 def _ms(deals: list[Deal], who: str) -> str:
     decisions = sum(getattr(d, f"{who}_decisions") for d in deals)
     return f"{1000 * sum(getattr(d, f'{who}_seconds') for d in deals) / decisions:.0f}" if decisions else "-"
@@ -313,6 +351,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-calibration", action="store_true", help="skip reviewing the baseline's hands")
+    parser.add_argument("--moons", action="store_true",
+                        help="also record the judge's claimed chances of a moon (by another seat, by itself) after "
+                             "each unforced play, and report them binned against what happened")
     parser.add_argument("--dump", default=None, help="also write one JSON line per deal here (to pair runs)")
     parser.add_argument("--identify", default=",".join(Settings.identify),
                         help="the judge's Settings.identify: the rollout players each other seat's is read from "
@@ -339,6 +380,8 @@ def main() -> None:
         parser.exit(2, f"--baselines: unknown {', '.join(unknown)} (known: {', '.join(BASELINES)})\n")
     if "ismcts" in chosen and importlib.util.find_spec("pyspiel") is None:
         parser.exit(2, "--baselines ismcts: OpenSpiel is not installed: pip install 'hearts-analysis[bench]'\n")
+    if args.moons and (args.subject or args.mode == "passes"):
+        parser.exit(2, "--moons: the judge's plays make the claims (not with --subject nor --mode passes)\n")
     if args.mode != "all" and ("ismcts" in chosen or args.subject):
         parser.exit(2, "--mode plays|passes: the judge's other decisions are the baseline's, a bot of the simulator "
                        "or classic (not ismcts, nor with --subject)\n")
@@ -362,9 +405,10 @@ def main() -> None:
                     "| claimed by flags/hand | calibration of the flags |" if calibrate else " |"))
     print("|" + "---|" * (14 + 4 * calibrate))
     started = time.perf_counter()
+    moon_text: list[str] = []
     for baseline in chosen:
         jobs = [(k, baseline, args.mode, args.seed, calibrate, settings, args.game_hands, args.ismcts_simulations,
-                 args.subject) for k in range(args.hands)]
+                 args.subject, args.moons) for k in range(args.hands)]
         if args.workers > 1:
             with Pool(args.workers) as pool:
                 games = pool.map(one_deal, jobs, chunksize=4)
@@ -372,6 +416,8 @@ def main() -> None:
             games = [one_deal(job) for job in jobs]
         deals = [deal for game in games for deal in game]
         print(report(baseline, deals, args.mode), flush=True)
+        if args.moons:
+            moon_text.append(moon_report(baseline, deals))
         if args.dump:
             with open(args.dump, "a", encoding="utf-8") as out:
                 for deal in deals:
@@ -379,6 +425,8 @@ def main() -> None:
     print(f"\n({time.perf_counter() - started:.0f} s wall clock; ms/play and ms/pass are CPU milliseconds per "
           "unforced judge decision, ms/decision wall-clock milliseconds per decision of the seat; moons are counts"
           + (f"; ismcts: {args.ismcts_simulations} simulations a card" if "ismcts" in chosen else "") + ")")
+    for text in moon_text:
+        print(text)
 
 
 if __name__ == "__main__":

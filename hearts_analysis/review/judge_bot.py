@@ -14,7 +14,7 @@ import random
 
 from ..cards import Card, Mask, mask_of
 from ..simulate.knowledge import SeatView
-from .board import advise_pass, advise_play
+from .board import Advice, advise_pass, advise_play
 from .settings import Settings
 
 
@@ -28,11 +28,12 @@ class JudgeBot:
     game as the review judges (:attr:`Settings.game_context`).
     """
 
-    __slots__ = ("rng", "settings")
+    __slots__ = ("rng", "settings", "advice")
 
     def __init__(self, rng: random.Random, settings=None):
         self.rng = rng
         self.settings = settings
+        self.advice: Advice | None = None   # the last unforced decision's (benchmarks read the chosen option's figures)
 
     def _settings(self) -> Settings:
         if self.settings is None:
@@ -45,6 +46,7 @@ class JudgeBot:
             raise ValueError(f"the judge passes the rules' {public.table.rules.pass_count} cards, not {count}")
         advice = advise_pass(public.table, view.seat, view.hand, public.pass_direction, public.dealer,
                              tuple(public.totals), self._settings(), public.hand_number)
+        self.advice = advice
         return mask_of(advice.best_cards)
 
     def choose_play(self, view: SeatView, legal: Mask) -> Card:
@@ -56,4 +58,5 @@ class JudgeBot:
         advice = advise_play(public.table, view.seat, view.hand, plays, first, tuple(public.totals),
                              self._settings(), view.passed, view.pass_offset, public.hand_number, public.dealer,
                              public.pass_direction)
+        self.advice = advice
         return advice.best_cards[0]
