@@ -74,6 +74,36 @@ def test_quick_entry_gives_the_advice_of_the_same_position(tmp_path):
     assert bad.returncode == 2 and "3C is played by seat 0, but seat 2 holds it" in bad.stderr
 
 
+@pytest.mark.parametrize("hand, words", [
+    ("AS", "--hand: 1 different cards; each of 4 players is dealt 13"),       # it waited for ever
+    ("AS KS 3S 9H 6H 3C 5C 8D JD QD 4H 10H 7S 2D", "14 different cards"),
+    ("AS AS 3S 9H 6H 3C 5C 8D JD QD 4H 10H 7S", "12 different cards"),
+])
+def test_a_typed_hand_of_the_wrong_size_is_a_clear_error(hand, words):
+    for direction in ("hold", "left"):
+        bad = hearts("advise", "--hand", hand, "--seat", "C", "--pass", direction)
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("passed, received, words", [
+    ("AS KS", "2D 3D 4D", "--passed: 2 different cards; the rules pass 3"),
+    ("AS KS 3S", "2D 3D", "--received: 2 different cards; the rules pass 3"),
+    ("AS KS 2D", "2H 3H 4S", "--passed: 2D not in --hand"),
+    ("AS KS 3S", "9H 2H 4S", "--received: 9H in --hand"),
+])
+def test_a_typed_pass_that_does_not_fit_the_hand_is_a_clear_error(passed, received, words):
+    bad = hearts("advise", "--hand", "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S", "--plays", "A:2C B:9C", "--seat", "C",
+                 "--pass", "left", "--passed", passed, "--received", received)
+    assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+def test_a_position_whose_counts_do_not_fit_is_refused_not_looped_on():
+    from hearts_analysis.review.information_set import seat_state
+    table = Rules.preset("standard").table(4)
+    with pytest.raises(ValueError, match="the other seats hold 39 cards, but 51 are unseen"):
+        seat_state(table, 2, 1 << 51, [], 0)
+
+
 def test_a_view_in_the_hand_entry_notation_comes_back_whole():
     import io
     from hearts_analysis.interop.text_notation import game_text, read

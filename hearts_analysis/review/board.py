@@ -397,6 +397,12 @@ def advise_entry(hand: str, plays: str, seat: str, *, rules: str = "standard", d
     table = Rules.preset(rules).table(n)
     asker = _entry_seat(seat, n)
     dealt = mask_of(_entry_cards(hand, "--hand"))
+    if dealt & ~table.deck:
+        raise PositionError(f"--hand: {' '.join(names(iter_cards(dealt & ~table.deck)))} not in the deck of "
+                            f"{n} players")
+    if dealt.bit_count() != table.hand_size:
+        raise PositionError(f"--hand: {dealt.bit_count()} different cards; each of {n} players is dealt "
+                            f"{table.hand_size}")
     moves = []
     for token in plays.split():
         who, colon, card = token.partition(":")
@@ -412,6 +418,14 @@ def advise_entry(hand: str, plays: str, seat: str, *, rules: str = "standard", d
             raise PositionError("--plays given but no --passed: give the pass made (--passed, --received)")
         return advise_pass(table, asker, dealt, direction, 0, totals, settings)
     gave, got = mask_of(_entry_cards(passed, "--passed")), mask_of(_entry_cards(received, "--received"))
+    if direction != "hold":
+        count = table.rules.pass_count
+        for option, cards, wrong, why in (("--passed", gave, gave & ~dealt, "not in --hand"),
+                                          ("--received", got, got & (dealt | ~table.deck), "in --hand or not in the deck")):
+            if wrong:
+                raise PositionError(f"{option}: {' '.join(names(iter_cards(wrong)))} {why}")
+            if cards.bit_count() != count:
+                raise PositionError(f"{option}: {cards.bit_count()} different cards; the rules pass {count}")
     offset = table.pass_offset(direction)
     held = dealt & ~gave | got
     played = 0

@@ -154,6 +154,8 @@ def seat_state(table: Table, seat: int, hand: Mask, plays: Sequence[tuple[int, C
         start[receiver] |= kept
         room[receiver] -= kept.bit_count()
         unseen &= ~kept
+    if unseen.bit_count() != sum(room):
+        raise ValueError(f"the other seats hold {sum(room)} cards, but {unseen.bit_count()} are unseen")
     hearts_last = sorted(iter_cards(unseen), key=lambda c: (c // 13 == 2, c))
     others = [s for s in range(n) if s != seat]
     turn = 0
