@@ -51,9 +51,9 @@ def cold_then_warm(warm_up: bool, foreground: bool) -> None:
             print(f"warm-up (background, run here to its end): {time.perf_counter() - started:.1f} s")
         seconds, stderr = _timed(ADVISE, environment)
         print(f"first advise: {seconds:.1f} s" + (f"   stderr: {stderr.strip()}" if stderr.strip() else ""))
-        if not foreground:   # wait for the background compile the first advise started, if any
-            waited = ("from hearts_analysis.kernel.warmup import lock; import os; "
-                      "os.close(lock(wait=True))")
+        if not foreground:   # wait for the background compile the first advise started as it exited
+            waited = ("import time; from hearts_analysis.kernel.warmup import marker\n"
+                      "while not marker().exists(): time.sleep(0.5)")
             subprocess.run([sys.executable, "-c", waited], env=environment, check=True)
             print(f"background compile done {time.perf_counter() - started:.1f} s after the first advise began")
         seconds, stderr = _timed(ADVISE, environment)

@@ -164,8 +164,8 @@ def domain_errors() -> Iterator[None]:
 
 
 FOREGROUND_COMPILE = {"advise", "review"}
-"""The commands that compile what they need of the review's kernel themselves, with a notice, when it is
-not ready: they start the background compile of the rest as they exit."""
+"""The commands that judge on the review's kernel: they start its background compile as they exit, not
+beside their own work (a review compiles what it needs first, with a notice; an advice runs without it)."""
 
 
 def main() -> None:

@@ -78,15 +78,16 @@ def prepare(say: Callable[[str], None]) -> bool:
 
 def uncompiled(say: Callable[[str], None]) -> bool:
     """Before an advice: whether to judge without the compiled kernel (:mod:`.uncompiled`). Yes when
-    the kernel is cold and compiles in the background, running or started now: ``say`` names both, and
-    the advice does not wait. No when it is ready, or when no background compile will come
-    (``HEARTS_NO_WARMUP``, or it ran and left the kernel cold): then :func:`prepare`, and it compiles here."""
+    the kernel is cold and its background compile is running or has not run yet (``hearts advise``
+    starts it as it exits, so the two do not share the processor): ``say`` names both. No when it is
+    ready, or when no background compile will come (``HEARTS_NO_WARMUP``, or it ran and left the kernel
+    cold): then :func:`prepare`, and it compiles here."""
     if kernel_warmup.disabled() or not kernel_warmup.cold(advice_needs()):
         return False
     free = kernel_warmup.lock(wait=False)
     if free is not None:
         os.close(free)
-        if not kernel_warmup.start(__name__):
+        if kernel_warmup.marker().exists():
             return False
     say(UNCOMPILED_NOTICE)
     return True
