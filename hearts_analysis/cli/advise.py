@@ -128,8 +128,6 @@ def advise_command(
 
     Example: hearts advise --hand "AS KS 3S 9H 6H 3C 5C 8D JD QD 4H TH 7S" --plays "A:2C B:9C" --seat C
     """
-    from ..review.board import PositionError, advise, advise_entry
-
     if game is None:
         if hand is None or seat is None:
             raise fail("give a GAME file, or type the position with --hand, --plays and --seat")
@@ -141,7 +139,7 @@ def advise_command(
             raise fail(f"--rules: unknown preset {shown(rules)} (presets: {', '.join(PRESETS)})")
         try:
             with kernel_notice() as judge:
-                advice = judge(advise_entry, hand, plays, seat, rules=rules, direction=direction, passed=passed,
+                advice = judge("advise_entry", hand, plays, seat, rules=rules, direction=direction, passed=passed,
                                received=received, scores=totals)
         except ValueError as error:
             raise fail(terminal_safe(str(error)))
@@ -164,18 +162,19 @@ def advise_command(
             raise fail(f"--seat: expected a number or a letter, got {shown(seat)}")
     try:
         with kernel_notice() as judge:
-            advice = judge(advise, items[0].game, number)
-    except PositionError as error:
+            advice = judge("advise", items[0].game, number)
+    except ValueError as error:
+        from ..review.board import PositionError
+        if not isinstance(error, PositionError):
+            raise fail(f"{game}: {shown(str(error))}")
         hint = " (--seat N)" if "name the seat" in str(error) else ""
         raise fail(f"{game}: {error}{hint}")
-    except ValueError as error:
-        raise fail(f"{game}: {shown(str(error))}")
     _print(advice, output_format)
 
 
 @contextmanager
-def kernel_notice() -> Iterator[Callable]:
-    """How to judge: directly when the review's kernel is compiled; without it, in a child process,
+def kernel_notice() -> Iterator[Callable[..., Any]]:
+    """How to judge, as a call of a judgement of :mod:`hearts_analysis.review.board` by its name: directly when the review's kernel is compiled; without it, in a child process,
     while it compiles in the background after install; or directly after compiling it here. One line on
     stderr names any wait, and on a terminal a spinner shows the time spent (docs/first-run.md)."""
     from ..review import uncompiled
@@ -194,8 +193,9 @@ def kernel_notice() -> Iterator[Callable]:
         yield _here
 
 
-def _here(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    return function(*args, **kwargs)
+def _here(name: str, *args: Any, **kwargs: Any) -> Any:
+    from ..review import board
+    return getattr(board, name)(*args, **kwargs)
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

@@ -213,6 +213,11 @@ def bit(card):
     return 0 if card < 0 else np.int64(1) << card
 
 
+if config.DISABLE_JIT:   # numba off: numpy's scalar is slow in Python, and a plain int is the same mask
+    def bit(card):
+        return 0 if card < 0 else 1 << int(card)
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def keep_or(keep, legal):
     """One cascade step: the kept cards, unless none would be left."""
@@ -1072,6 +1077,12 @@ def play_out_all(rules, base, trick_seats, trick_cards, hands, cards, exact, pla
                 points[alternative, lane, seat] = values[0, seat]
                 taken[alternative, lane, seat] = finals[0, TAKEN + seat]
     return points, taken
+
+
+if config.DISABLE_JIT:   # numba off: two processes share the deals (each deal is played on its own)
+    from .halves import by_halves
+    finish_all = by_halves(finish_all, (1, 2), (0, 0))
+    play_out_all = by_halves(play_out_all, (4,), (1, 1))
 
 
 @njit(cache=True, error_model="numpy")
