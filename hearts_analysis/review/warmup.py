@@ -112,9 +112,11 @@ def compile_kernel() -> None:
 
 def run(now: bool = False) -> int:
     """The background process: 0 when the kernel is compiled (or another process is compiling it)."""
-    if not now:
+    if not now:   # the lowest priority, and on Linux only the time no other process wants
         try:
             os.nice(19)
+            if hasattr(os, "SCHED_IDLE"):
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         except OSError:
             pass
     if kernel_warmup.lock(wait=now) is None:
