@@ -100,13 +100,13 @@ def test_a_cold_advice_runs_uncompiled_until_the_background_compile_has_run(tmp_
     monkeypatch.setenv(kernel_warmup.NO_WARMUP, "0")
     monkeypatch.setattr(kernel_warmup, "cold", lambda dispatchers: ["place_cards"])
     said = []
-    assert warmup.uncompiled(said.append) is True and said == [UNCOMPILED_NOTICE]
+    assert warmup.judged_uncompiled(said.append) is True and said == [UNCOMPILED_NOTICE]
     assert not kernel_warmup.marker().exists()   # it starts nothing itself: the command does, as it exits
     kernel_warmup.marker().touch()               # it ran, and the kernel is still cold: compile here
-    assert warmup.uncompiled(said.append) is False and len(said) == 1
+    assert warmup.judged_uncompiled(said.append) is False and len(said) == 1
     monkeypatch.setenv(kernel_warmup.NO_WARMUP, "1")
     kernel_warmup.marker().unlink()
-    assert warmup.uncompiled(said.append) is False
+    assert warmup.judged_uncompiled(said.append) is False
 
 
 def test_an_advice_waits_for_every_function_it_calls_not_only_the_first():

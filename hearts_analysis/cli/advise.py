@@ -178,24 +178,20 @@ def kernel_notice() -> Iterator[Callable[..., Any]]:
     while it compiles in the background after install; or directly after compiling it here. One line on
     stderr names any wait, and on a terminal a spinner shows the time spent (docs/first-run.md)."""
     from ..review import uncompiled
-    from ..review.warmup import prepare, uncompiled as compiling_elsewhere
+    from ..review.warmup import judged_uncompiled, prepare
     from .progress import progress
 
     def say(line: str) -> None:
         typer.echo(line, err=True)
 
-    if compiling_elsewhere(say):
+    if judged_uncompiled(say):
         with progress("judging without the compiled kernel", note="it compiles in the background"):
             yield uncompiled.call
         return
     cold = prepare(say)
     with progress("compiling the review's kernel, then judging", enabled=cold, note="once after install"):
-        yield _here
+        yield uncompiled.here
 
-
-def _here(name: str, *args: Any, **kwargs: Any) -> Any:
-    from ..review import board
-    return getattr(board, name)(*args, **kwargs)
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 from typing import Callable, Sequence
@@ -27,6 +28,7 @@ def by_halves(function: Callable, split: Sequence[int], axes: Sequence[int], lea
     """``function`` whose arguments at ``split`` (arrays of one row a deal) are cut in two halves, the
     second half played in a forked child; its results (arrays) are joined along ``axes``. Fewer than
     ``least`` deals: played here alone."""
+    @functools.wraps(function)
     def halves(*args):
         count = len(args[split[0]])
         if count < least or not hasattr(os, "fork"):
@@ -52,5 +54,4 @@ def by_halves(function: Callable, split: Sequence[int], axes: Sequence[int], lea
         if not theirs:
             raise RuntimeError(f"{function.__name__}: the second half's process failed")
         return tuple(np.concatenate([a, b], axis=axis) for a, b, axis in zip(mine, pickle.loads(theirs), axes))
-    halves.__wrapped__ = function
     return halves

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..cards import Card, Mask, iter_cards, mask_of, names
+from ..cards import Card, Mask, describe, iter_cards, mask_of, names
 from ..engine.replay import replay_game
 from ..engine.state import HandState
 from ..records.json import game_from_dict
@@ -398,8 +398,7 @@ def advise_entry(hand: str, plays: str, seat: str, *, rules: str = "standard", d
     asker = _entry_seat(seat, n)
     dealt = mask_of(_entry_cards(hand, "--hand"))
     if dealt & ~table.deck:
-        raise PositionError(f"--hand: {' '.join(names(iter_cards(dealt & ~table.deck)))} not in the deck of "
-                            f"{n} players")
+        raise PositionError(f"--hand: {describe(dealt & ~table.deck)} not in the deck of {n} players")
     if dealt.bit_count() != table.hand_size:
         raise PositionError(f"--hand: {dealt.bit_count()} different cards; each of {n} players is dealt "
                             f"{table.hand_size}")
@@ -423,7 +422,7 @@ def advise_entry(hand: str, plays: str, seat: str, *, rules: str = "standard", d
         for option, cards, wrong, why in (("--passed", gave, gave & ~dealt, "not in --hand"),
                                           ("--received", got, got & (dealt | ~table.deck), "in --hand or not in the deck")):
             if wrong:
-                raise PositionError(f"{option}: {' '.join(names(iter_cards(wrong)))} {why}")
+                raise PositionError(f"{option}: {describe(wrong)} {why}")
             if cards.bit_count() != count:
                 raise PositionError(f"{option}: {cards.bit_count()} different cards; the rules pass {count}")
     offset = table.pass_offset(direction)

@@ -54,6 +54,11 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     return value
 
 
+def here(name: str, *args: Any, **kwargs: Any) -> Any:
+    """``board.<name>(*args, **kwargs)`` in this process, on the compiled kernel."""
+    return getattr(importlib.import_module(BOARD), name)(*args, **kwargs)
+
+
 def _child() -> int:
     from numba import config
     if not config.DISABLE_JIT:

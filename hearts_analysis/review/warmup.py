@@ -9,7 +9,7 @@ foreground (the benchmark, the tests).
 
 A command about to judge calls :func:`prepare` first: it shows one line when the kernel must be
 compiled (or is compiling in the background), and nothing when it is ready. An advice asks
-:func:`uncompiled` instead: while the kernel compiles in the background, it is judged without it.
+:func:`judged_uncompiled` instead: while the kernel compiles in the background, it is judged without it.
 
 >>> import io
 >>> said = io.StringIO()
@@ -76,7 +76,7 @@ def prepare(say: Callable[[str], None]) -> bool:
     return True
 
 
-def uncompiled(say: Callable[[str], None]) -> bool:
+def judged_uncompiled(say: Callable[[str], None]) -> bool:
     """Before an advice: whether to judge without the compiled kernel (:mod:`.uncompiled`). Yes when
     the kernel is cold and its background compile is running or has not run yet (``hearts advise``
     starts it as it exits, so the two do not share the processor): ``say`` names both. No when it is
