@@ -276,6 +276,8 @@ def read_review(path: str) -> dict:
     """``hearts review FILE -f json``: game id to its decisions."""
     with open(path, encoding="utf-8") as f:
         document = json.load(f)
+    if not isinstance(document, dict) or not isinstance(document.get("games"), list):
+        raise ValueError('no "games" list at the top')
     return {g.get("game_id"): g.get("decisions", []) for g in document.get("games", [])}
 
 
