@@ -9,7 +9,8 @@ random stream: ``--repeats R`` streams, the same for both passes) or ``ismcts`` 
 The seat's points are its hand's points as the rules score them (a moon by another seat included).
 
 Reported: flags judged; the share where the better pass gives the seat fewer points (a tie counts half; the
-mean over repeats); the mean gain (played minus better) with its standard error over flags; the mean claimed
+mean over repeats), and of the play-outs where the two passes score differently, the share the better pass
+wins; the mean gain (played minus better) with its standard error over flags; the mean claimed
 ``cost``; calibration (gain over claim, with its error) for ``cost``, ``other_cost`` and their minimum as the
 claim.
 
@@ -230,8 +231,12 @@ def summary(flags: list[Flag]) -> dict:
     gains = [f.gain for f in flags]
     gain, gain_se = mean_se(gains)
     win, win_se = mean_se([f.win for f in flags])
-    out = {"flags": len(flags), "win_share": win, "win_share_se": win_se, "gain": gain, "gain_se": gain_se,
-           "claimed": mean_se([f.cost for f in flags])[0]}
+    pairs = [(p, b) for f in flags for p, b in zip(f.played_points, f.best_points)]
+    untied = [b < p for p, b in pairs if p != b]
+    out = {"flags": len(flags), "win_share": win, "win_share_se": win_se,
+           "ties": sum(p == b for p, b in pairs) / len(pairs) if pairs else math.nan,
+           "win_share_untied": sum(untied) / len(untied) if untied else math.nan,
+           "gain": gain, "gain_se": gain_se, "claimed": mean_se([f.cost for f in flags])[0]}
     out["calibration"], out["calibration_se"] = calibration([f.cost for f in flags], gains)
     both = [f for f in flags if f.other_cost is not None]
     out["with_other_cost"] = len(both)
@@ -247,10 +252,11 @@ def summary(flags: list[Flag]) -> dict:
 def text(s: dict, flags: list[Flag], verbose: bool) -> str:
     def pm(key):
         return f"{s[key]:.2f} ± {s[key + '_se']:.2f}"
-    lines = ["| flags | better pass fewer points | gain (played - better) | claimed cost | calibration (cost) "
+    lines = ["| flags | better pass fewer points (ties half) | where the points differ | gain (played - better) | claimed cost | calibration (cost) "
              "| calibration (other_cost) | calibration (min) |",
-             "|---|---|---|---|---|---|---|",
-             f"| {s['flags']} | {100 * s['win_share']:.0f}% ± {100 * s['win_share_se']:.0f} | {pm('gain')} "
+             "|---|---|---|---|---|---|---|---|",
+             f"| {s['flags']} | {100 * s['win_share']:.0f}% ± {100 * s['win_share_se']:.0f} "
+             f"| {100 * s['win_share_untied']:.0f}% ({100 * s['ties']:.0f}% tied) | {pm('gain')} "
              f"| {s['claimed']:.2f} | {pm('calibration')} | {pm('calibration_other')} (of {s['with_other_cost']}, "
              f"claimed {s['claimed_other']:.2f}) | {pm('calibration_min')} (claimed {s['claimed_min']:.2f}) |"]
     if verbose:
