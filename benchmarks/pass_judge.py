@@ -204,8 +204,34 @@ def judge(games: Iterable[GameRecord], reviews: dict, players: str = "classic", 
             continue
         make = player_maker(players, game.rules, sims)
         hands = hands_of(game)
-        flags.extend(judge_pass(hands[d["hand"]], d, make, repeats, seed) for d in chosen)
+        for d in chosen:
+            problem = unfit(d, hands)
+            if problem:
+                print(f"skipped: game {game.game_id}, the pass of seat {d.get('seat')} in hand {d.get('hand')}: "
+                      f"{problem}", file=sys.stderr)
+                continue
+            flags.append(judge_pass(hands[d["hand"]], d, make, repeats, seed))
     return flags
+
+
+def unfit(decision: dict, hands: dict[int, Hand]) -> str | None:
+    """Why a review's pass cannot be played out on its game (a field missing or wrong), or ``None``."""
+    missing = [key for key in ("hand", "seat", "played", "best", "cost") if key not in decision]
+    if missing:
+        return f"no field {', '.join(missing)}"
+    hand = hands.get(decision["hand"])
+    if hand is None:
+        return f"hand: the game has no hand {decision['hand']}"
+    if not isinstance(decision["seat"], int) or not 0 <= decision["seat"] < len(hand.dealt):
+        return f"seat: {decision['seat']!r} is not a seat"
+    for key in ("played", "best"):
+        try:
+            cards = mask_of(parse_card(c) for c in decision[key])
+        except (ValueError, TypeError):
+            return f"{key}: not a list of card names ({decision[key]!r})"
+        if cards.bit_count() != len(decision[key]) or cards & ~hand.dealt[decision["seat"]]:
+            return f"{key}: {' '.join(decision[key])} are not cards of the seat's deal"
+    return None
 
 
 def mean_se(values: list[float]) -> tuple[float, float]:
@@ -252,8 +278,8 @@ def summary(flags: list[Flag]) -> dict:
 def text(s: dict, flags: list[Flag], verbose: bool) -> str:
     def pm(key):
         return f"{s[key]:.2f} ± {s[key + '_se']:.2f}"
-    lines = ["| flags | better pass fewer points (ties half) | where the points differ | gain (played - better) | claimed cost | calibration (cost) "
-             "| calibration (other_cost) | calibration (min) |",
+    lines = ["| flags | better pass fewer points (ties half) | where the points differ | gain (played - better) "
+             "| claimed cost | calibration (cost) | calibration (other_cost) | calibration (min) |",
              "|---|---|---|---|---|---|---|---|",
              f"| {s['flags']} | {100 * s['win_share']:.0f}% ± {100 * s['win_share_se']:.0f} "
              f"| {100 * s['win_share_untied']:.0f}% ({100 * s['ties']:.0f}% tied) | {pm('gain')} "
@@ -312,7 +338,7 @@ def main() -> None:
     parser.add_argument("--bot", default="classic", help="the bot of --simulate's games (classic, or a simulator bot)")
     parser.add_argument("--players", default="classic", choices=("classic", "ismcts"),
                         help="the player of all four seats when a hand is played out")
-    parser.add_argument("--repeats", type=int, default=4, help="random streams per pass (ties of classic; ismcts's)")
+    parser.add_argument("--repeats", type=int, default=16, help="random streams per pass (ties of classic; ismcts's)")
     parser.add_argument("--sims", type=int, default=300, help="ismcts: simulations a card")
     parser.add_argument("--seed", type=int, default=0, help="the review's seed, and of the play-outs' streams")
     parser.add_argument("--all", action="store_true", help="every pass whose better pass differs, not only flags")
@@ -329,6 +355,8 @@ def main() -> None:
         parser.exit(2, f"--bot: unknown {args.bot!r}\n")
     started = time.perf_counter()
     games = simulated(args.simulate, args.bot, args.seed) if args.simulate else read_records(args.records)
+    if not games:
+        parser.exit(2, f"{args.records}: no game read\n")
     if args.review:
         try:
             reviews = read_review(args.review)

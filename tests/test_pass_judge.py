@@ -93,12 +93,15 @@ def test_the_script_reads_a_review(tmp_path):
     review = tmp_path / "review.json"
     decisions = [{"kind": "pass", "hand": 1, "seat": 2, "played": played, "best": other, "cost": 3.0,
                   "other_cost": 1.5, "class": "mistake", "unclear": False},
+                 {"kind": "pass", "hand": 1, "seat": 3, "played": names(hand.passed[3]), "best": ["XX", "2C", "3C"],
+                  "cost": 3.0, "other_cost": 1.5, "class": "mistake", "unclear": False},
                  {"kind": "pass", "hand": 1, "seat": 1, "played": played, "best": other, "cost": 3.0,
                   "other_cost": None, "class": "mistake", "unclear": True}]
     review.write_text(json.dumps({"games": [{"game_id": game.game_id, "decisions": decisions}]}))
     out = subprocess.run([sys.executable, str(SCRIPT), str(records), "--review", str(review), "--json",
                           "--repeats", "2"], capture_output=True, text=True, check=True)
     document = json.loads(out.stdout)
+    assert "seat 3 in hand 1: best: not a list of card names" in out.stderr  # skipped, the rest judged
     assert document["flags"] == 1 and len(document["passes"]) == 1
     flag = pj.judge_pass(hand, decisions[0], pj.TieClassic, 2, 0)
     assert document["gain"] == flag.gain and document["passes"][0]["played_points"] == flag.played_points
