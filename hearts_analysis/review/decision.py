@@ -153,18 +153,22 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
            alternatives: list[tuple[Card, ...]]) -> tuple[int, float, float]:
     """``(best index, cost, margin)`` from paired per-deal points.
 
-    Alternatives the deals cannot tell from the lowest, and within ``tolerance`` of it, are all
-    best; of them the one most like the choice is named (the smallest change to what was played),
-    so that which of several equal answers is named does not turn on the luck of the deals. The
-    choice is one of them when it ties: then it is named, at no cost.
+    The choice is named, at no cost, where the deals cannot tell it from the lowest and it is within
+    ``tolerance`` of it. Otherwise every alternative better than the choice and within ``tolerance`` of
+    the lowest is as good as the best, and the one most like the choice is named (the smallest change
+    to what was played); of cards equally unlike it, the lowest; of passes, the fewest points. Two seeds'
+    deals rank near-equal alternatives either way, so naming the fewest points alone would turn on the
+    seed.
     """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
     lowest = int(np.argmin(means))
     if means[chosen] <= means[lowest] or _within(own, chosen, lowest, settings):
         return chosen, 0.0, 0.0
-    tied = [i for i in range(len(means)) if i == lowest or _within(own, i, lowest, settings)]
-    best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]), means[i], i))
+    tied = [i for i in range(len(means))
+            if means[i] < means[chosen] and means[i] - means[lowest] <= settings.tolerance]
+    best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]),
+                                    _lowest_card(alternatives[i]) if len(alternatives[i]) == 1 else means[i], i))
     cost, margin = _paired(own, chosen, best, settings.confidence_z)
     return best, max(cost, 0.0), margin
 
@@ -176,6 +180,16 @@ def _within(own: np.ndarray, a: int, b: int, settings: Settings) -> bool:
     could be named the best, and the cost of the choice against it pass for nothing."""
     extra, margin = _paired(own, a, b, settings.confidence_z)
     return extra <= min(margin, settings.tolerance)
+
+
+def _lowest_card(cards: tuple[Card, ...]) -> tuple[int, int]:
+    """A card's rank, then its suit: of two equally good discards, the lower is named.
+
+    >>> from hearts_analysis.cards import parse_card
+    >>> sorted(["5D", "4S", "5C"], key=lambda c: _lowest_card((parse_card(c),)))
+    ['4S', '5C', '5D']
+    """
+    return cards[0] % 13, cards[0] // 13
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:
@@ -269,7 +283,7 @@ def _decision(position: Position, state: HandState | None, seat: int, kind: str,
     other: tuple[str, float, float, int] | None = None
     at_least = None
     if best != chosen:
-        cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings)
+        cost, margin, verdict, judged = judge_on_fresh_deals(fresh, seat, chosen, best, settings, (cost, margin))
         deals += judged
         if cost <= 0.0:
             best = chosen

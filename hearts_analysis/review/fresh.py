@@ -47,31 +47,41 @@ class FreshDeals:
                         np.concatenate([o.taken for o in self.ended], axis=1))
 
 
-def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings
-                         ) -> tuple[float, float, str | None, int]:
+def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settings: Settings,
+                         chose: tuple[float, float] | None = None) -> tuple[float, float, str | None, int]:
     """``(cost, margin, class, deals)`` of ``chosen`` against ``best``, judged on fresh deals a batch
     at a time (:func:`_next_batch`) until the class settles or the budget is spent (class
-    :data:`UNSETTLED`)."""
+    :data:`UNSETTLED`).
+
+    ``chose`` is the cost and margin on the deals that chose ``best``. Where the fresh deals contradict
+    it (the two intervals do not meet), neither sample has shown its spread: a few deals with a moon
+    can swing a cost by many points, and a batch without them looks settled. More fresh deals are
+    then drawn, up to the budget; the fresh deals alone still give the cost."""
     def more(count: int) -> np.ndarray:
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         return points[0] - points[1]
 
-    verdict, cost, margin, deals = _until_settled(np.empty(0), more, settle, settings)
+    def contradicts(cost: float, margin: float) -> bool:
+        return chose is not None and abs(cost - chose[0]) > margin + chose[1]
+
+    verdict, cost, margin, deals = _until_settled(np.empty(0), more, settle, settings, contradicts)
     return max(cost, 0.0), margin, verdict, deals
 
 
 def _until_settled(differences: np.ndarray, more: Callable[[int], np.ndarray],
-                   decide: Callable[[float, float, float], str | None], settings: Settings
+                   decide: Callable[[float, float, float], str | None], settings: Settings,
+                   doubtful: Callable[[float, float], bool] = lambda cost, margin: False
                    ) -> tuple[str | None, float, float, int]:
     """``(verdict, cost, margin, deals)``: the paired ``differences`` so far and ``more(count)`` of them a batch at
-    a time (:func:`_next_batch`), until ``decide(cost, margin, early_tolerance)`` is not :data:`UNSETTLED` or the
-    budget is spent; then ``decide`` with the wider ``tolerance`` has the last word."""
+    a time (:func:`_next_batch`), until ``decide(cost, margin, early_tolerance)`` is not :data:`UNSETTLED` and the
+    estimate is not ``doubtful``, or the budget is spent; then ``decide`` with the wider ``tolerance`` has the
+    last word."""
     verdict: str | None = UNSETTLED
     cost = margin = 0.0
     if len(differences):
         cost, margin = mean_and_margin(differences, settings.confidence_z)
         verdict = decide(cost, margin, settings.early_tolerance)
-    while verdict == UNSETTLED and len(differences) < settings.budget:
+    while (verdict == UNSETTLED or doubtful(cost, margin)) and len(differences) < settings.budget:
         differences = np.concatenate([differences, more(_next_batch(len(differences), settings))])
         cost, margin = mean_and_margin(differences, settings.confidence_z)
         verdict = decide(cost, margin, settings.early_tolerance)
