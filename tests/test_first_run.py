@@ -118,6 +118,29 @@ def test_an_advice_waits_for_every_function_it_calls_not_only_the_first():
     assert {"model_choices", "play_out_all", "passes_all"} <= needed
 
 
+def test_a_review_waits_for_a_background_compile_past_its_first_function(tmp_path, monkeypatch):
+    # The background compile has done place_cards, not the rest: a review waits for it, where a check on
+    # place_cards alone let it compile the rest itself beside the background compile.
+    from hearts_analysis.review import warmup
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(kernel_warmup, "cold", lambda dispatchers: [f.py_func.__name__ for f in dispatchers
+                                                                    if f.py_func.__name__ != "place_cards"])
+    held = kernel_warmup.lock(wait=False)
+    assert held is not None
+    waits = []
+    monkeypatch.setattr(kernel_warmup, "lock", lambda wait: waits.append(wait) or (None if not wait else os.dup(0)))
+    said = []
+    try:
+        assert warmup.prepare(said.append) is True
+    finally:
+        os.close(held)
+    assert said == [WAIT_NOTICE] and waits == [False, True]
+    # No compile running: place_cards compiled here before, so no notice, and nothing to wait for.
+    monkeypatch.setattr(kernel_warmup, "lock", lambda wait: os.dup(0))
+    said.clear()
+    assert warmup.prepare(said.append) is False and said == []
+
+
 def test_the_background_compile_is_skipped_with_hearts_no_warmup(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv(kernel_warmup.NO_WARMUP, "1")

@@ -59,18 +59,29 @@ def advice_needs() -> list:
             compiled.finish_all]
 
 
+def review_needs() -> list:
+    """The cached compiled functions a review calls from Python: an advice's, and the likely line after
+    the best card."""
+    from . import line
+    return [*advice_needs(), line.continuations]
+
+
 def prepare(say: Callable[[str], None]) -> bool:
-    """Before judging: when the kernel is not compiled yet, ``say`` the one line that names the wait,
-    and when a background compile is running, wait for it (this process then loads its code) rather
-    than compile the same code beside it. Whether the kernel was cold."""
-    if not kernel_warmup.cold(first_needed()):
+    """Before judging: when a background compile is running and has not compiled every function a review
+    calls (:func:`review_needs`), ``say`` so and wait for it (this process then loads its code) rather than
+    compile the same code beside it. With no compile running, ``say`` the notice of a compile here when
+    the kernel is cold (:func:`first_needed`). Whether it waited or the kernel was cold."""
+    if not kernel_warmup.cold(review_needs()):
         return False
     free = kernel_warmup.lock(wait=False)
     if free is None:
         say(WAIT_NOTICE)
         free = kernel_warmup.lock(wait=True)
-    else:
+    elif kernel_warmup.cold(first_needed()):
         say(COMPILE_NOTICE)
+    else:   # a judgement ran here before and compiled what it called: what is left compiles as it is met
+        os.close(free)
+        return False
     if free is not None:
         os.close(free)   # a long review does not hold it: another command may compile beside it
     return True
