@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from .classes import UNSETTLED, loss_or_not, mean_and_margin, settle
+from .classes import UNSETTLED, band, loss_or_not, mean_and_margin, settle
 from .others import Others
 from .rollout import Outcomes
 from .settings import Settings
@@ -54,15 +54,16 @@ def judge_on_fresh_deals(fresh: Fresh, seat: int, chosen: int, best: int, settin
     :data:`UNSETTLED`).
 
     ``chose`` is the cost and margin on the deals that chose ``best``. Where the fresh deals contradict
-    it (the two intervals do not meet), neither sample has shown its spread: a few deals with a moon
-    can swing a cost by many points, and a batch without them looks settled. More fresh deals are
-    then drawn, up to the budget; the fresh deals alone still give the cost."""
+    it (the two intervals do not meet, and the costs fall in different classes), neither sample has
+    shown its spread: a few deals with a moon can swing a cost by many points, and a batch without them
+    looks settled. More fresh deals are then drawn, up to the budget; the fresh deals alone still give
+    the cost."""
     def more(count: int) -> np.ndarray:
         points = fresh(count, (chosen, best))[:, :, seat].astype(np.float64)
         return points[0] - points[1]
 
     def contradicts(cost: float, margin: float) -> bool:
-        return chose is not None and abs(cost - chose[0]) > margin + chose[1]
+        return chose is not None and abs(cost - chose[0]) > margin + chose[1] and band(cost) != band(chose[0])
 
     verdict, cost, margin, deals = _until_settled(np.empty(0), more, settle, settings, contradicts)
     return max(cost, 0.0), margin, verdict, deals
