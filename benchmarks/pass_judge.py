@@ -8,6 +8,11 @@ random stream: ``--repeats R`` streams, the same for both passes) or ``ismcts`` 
 ``--sims`` simulations a card, shown each seat's view only; needs ``pip install 'hearts-analysis[bench]'``).
 The seat's points are its hand's points as the rules score them (a moon by another seat included).
 
+With ``--deals N`` each pass is judged instead on N deals the seat could not tell from the true one at its pass:
+its own dealt cards kept, the other cards dealt at random (from ``--seed``). On each, the other seats pass what
+the player chooses (ClassicBot's own pass, or ISMCTS's), and the played and the better pass are played out on
+the same deal, with the same others' passes and the same streams (one a deal unless ``--repeats`` is given).
+
 Reported: flags judged; the share where the better pass gives the seat fewer points (a tie counts half; the
 mean over repeats), and of the play-outs where the two passes score differently, the share the better pass
 wins; the mean gain (played minus better) with its standard error over flags; the mean claimed
@@ -17,6 +22,7 @@ claim.
     python benchmarks/pass_judge.py /tmp/real.jsonl --repeats 8
     python benchmarks/pass_judge.py /tmp/real.jsonl --review review.json --players ismcts --sims 300
     python benchmarks/pass_judge.py --simulate 200 --repeats 4 --json
+    python benchmarks/pass_judge.py /tmp/real.jsonl --review review.json --deals 200
 
 The records are ``hearts-game/1`` (``hearts import openspiel LOG -o real.jsonl``). Without ``--review`` the
 passes are reviewed here (the library's pass review at the deep level, ``--seed``); ``--review`` reads
@@ -32,7 +38,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
@@ -177,6 +183,51 @@ def judge_pass(hand: Hand, decision: dict, make, repeats: int, seed: int) -> Fla
                 decision.get("other_cost"), decision.get("class"), points[0], points[1])
 
 
+def sampled_deals(hand: Hand, seat: int, count: int, seed: int) -> list[tuple[int, ...]]:
+    """``count`` deals ``seat`` could not tell from ``hand``'s true one at its pass: its own dealt cards kept, the
+    other cards of the deck shuffled and dealt to the other seats (all it knows before the pass is its hand)."""
+    table = hand.game.rules.table(len(hand.dealt))
+    mine = hand.dealt[seat]
+    rest = [c for c in range(52) if table.deck >> c & 1 and not mine >> c & 1]
+    rng = random.Random(f"{seed}:deals:{hand.game.game_id}:{hand.number}:{seat}")
+    size, deals = table.hand_size, []
+    for _ in range(count):
+        rng.shuffle(rest)
+        parts = [mask_of(rest[start:start + size]) for start in range(0, len(rest), size)]
+        parts.insert(seat, mine)
+        deals.append(tuple(parts))
+    return deals
+
+
+def others_passes(hand: Hand, seat: int, make, stream: str) -> tuple[int, ...]:
+    """The passes the other seats choose on ``hand``'s deal, each by ``make(random.Random(stream:pass:s))``
+    (``seat``'s own entry is left as it is in ``hand``)."""
+    table = hand.game.rules.table(len(hand.dealt))
+    play = HandPlay(table, hand.dealt, hand.number, hand.dealer, hand.totals, hand.direction)
+    count = table.rules.pass_count
+    return tuple(hand.passed[s] if s == seat else
+                 make(random.Random(f"{stream}:pass:{s}")).choose_pass(play.views[s], count)
+                 for s in range(len(hand.dealt)))
+
+
+def judge_pass_deals(hand: Hand, decision: dict, make, deals: int, repeats: int, seed: int) -> Flag:
+    """Judge ``decision`` on ``deals`` sampled deals (:func:`sampled_deals`) instead of the true one: on each, the
+    other seats pass what ``make``'s player chooses, the seat passes the played or the better pass, and the hand
+    is played out ``repeats`` times; both passes get the same deal, the same others' passes and the same
+    streams. The flag's points hold one entry a deal and repeat."""
+    seat = decision["seat"]
+    options = [mask_of(parse_card(c) for c in decision[key]) for key in ("played", "best")]
+    points: list[list[int]] = [[], []]
+    base = f"{seed}:{hand.game.game_id}:{hand.number}:{seat}"
+    for index, dealt in enumerate(sampled_deals(hand, seat, deals, seed)):
+        sampled = replace(hand, dealt=dealt)
+        sampled = replace(sampled, passed=others_passes(sampled, seat, make, f"{base}:d{index}"))
+        for option, out in zip(options, points):
+            out.extend(seat_points(sampled, seat, option, make, f"{base}:d{index}:{r}") for r in range(repeats))
+    return Flag(hand.game.game_id, hand.number, seat, decision["played"], decision["best"], decision["cost"],
+                decision.get("other_cost"), decision.get("class"), points[0], points[1])
+
+
 def review_passes(game: GameRecord, settings) -> list[dict]:
     """The review's pass decisions of ``game`` (the library's pass review, as ``review_game`` runs it), as in
     its JSON."""
@@ -195,8 +246,9 @@ def review_passes(game: GameRecord, settings) -> list[dict]:
 
 
 def judge(games: Iterable[GameRecord], reviews: dict, players: str = "classic", repeats: int = 4, seed: int = 0,
-          sims: int = 300, every: bool = False) -> list[Flag]:
-    """Every judged pass of ``games`` (``reviews``: game id to its review's decisions, as in the JSON)."""
+          sims: int = 300, every: bool = False, deals: int = 0) -> list[Flag]:
+    """Every judged pass of ``games`` (``reviews``: game id to its review's decisions, as in the JSON), from the
+    true deal, or with ``deals`` on that many deals the seat could not tell from it (:func:`judge_pass_deals`)."""
     flags = []
     for game in games:
         chosen = [d for d in reviews.get(game.game_id, ()) if judged(d, every)]
@@ -210,7 +262,8 @@ def judge(games: Iterable[GameRecord], reviews: dict, players: str = "classic", 
                 print(f"skipped: game {game.game_id}, the pass of seat {d.get('seat')} in hand {d.get('hand')}: "
                       f"{problem}", file=sys.stderr)
                 continue
-            flags.append(judge_pass(hands[d["hand"]], d, make, repeats, seed))
+            flags.append(judge_pass_deals(hands[d["hand"]], d, make, deals, repeats, seed) if deals else
+                         judge_pass(hands[d["hand"]], d, make, repeats, seed))
     return flags
 
 
@@ -338,7 +391,12 @@ def main() -> None:
     parser.add_argument("--bot", default="classic", help="the bot of --simulate's games (classic, or a simulator bot)")
     parser.add_argument("--players", default="classic", choices=("classic", "ismcts"),
                         help="the player of all four seats when a hand is played out")
-    parser.add_argument("--repeats", type=int, default=16, help="random streams per pass (ties of classic; ismcts's)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="random streams per pass (ties of classic; ismcts's); default 16, with --deals 1 a deal")
+    parser.add_argument("--deals", type=int, default=0, metavar="N",
+                        help="judge each pass on N deals the seat could not tell from the true one (its own "
+                             "cards kept, the rest dealt at random from --seed; the others pass as the players "
+                             "choose); 0: the true deal with the recorded passes")
     parser.add_argument("--sims", type=int, default=300, help="ismcts: simulations a card")
     parser.add_argument("--seed", type=int, default=0, help="the review's seed, and of the play-outs' streams")
     parser.add_argument("--all", action="store_true", help="every pass whose better pass differs, not only flags")
@@ -349,8 +407,12 @@ def main() -> None:
     args = parser.parse_args()
     if bool(args.records) == bool(args.simulate):
         parser.exit(2, "give a records file or --simulate N (one of them)\n")
+    if args.repeats is None:
+        args.repeats = 1 if args.deals else 16
     if args.repeats < 1:
         parser.exit(2, "--repeats: at least 1\n")
+    if args.deals < 0:
+        parser.exit(2, "--deals: 0 or more\n")
     if args.bot not in OUTSIDE_BOTS and args.bot not in BOT_KINDS:
         parser.exit(2, f"--bot: unknown {args.bot!r}\n")
     started = time.perf_counter()
@@ -369,15 +431,17 @@ def main() -> None:
             with atomic_open(args.save_review) as out:
                 json.dump({"games": [{"game_id": k, "decisions": v} for k, v in reviews.items()]}, out)
     reviewed = time.perf_counter()
-    flags = judge(games, reviews, args.players, args.repeats, args.seed, args.sims, args.all)
+    flags = judge(games, reviews, args.players, args.repeats, args.seed, args.sims, args.all, args.deals)
     s = summary(flags)
     seconds = {"review": round(reviewed - started, 1), "judge": round(time.perf_counter() - reviewed, 1)}
     if args.json:
         print(json.dumps({**s, "seconds": seconds, "players": args.players, "repeats": args.repeats,
+                          "deals": args.deals,
                           "passes": [{**asdict(f), "gain": f.gain, "win": f.win} for f in flags]}, indent=1))
     else:
         print(text(s, flags, args.verbose))
-        print(f"\n({args.players}, {args.repeats} repeats; review {seconds['review']} s, judge {seconds['judge']} s)")
+        where = f"{args.deals} sampled deals, " if args.deals else ""
+        print(f"\n({args.players}, {where}{args.repeats} repeats; review {seconds['review']} s, judge {seconds['judge']} s)")
 
 
 if __name__ == "__main__":

@@ -108,3 +108,67 @@ def test_the_script_reads_a_review(tmp_path):
     bad = subprocess.run([sys.executable, str(SCRIPT), str(records), "--review", str(records)],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "not a review's JSON" in bad.stderr
+
+
+def test_sampled_deals_keep_the_seats_cards_and_deal_the_rest_once():
+    hand = pj.hands_of(classic_game())[1]
+    for seat in range(4):
+        deals = pj.sampled_deals(hand, seat, 20, 5)
+        assert len(set(deals)) == 20  # different deals
+        for dealt in deals:
+            assert dealt[seat] == hand.dealt[seat]
+            assert all(cards.bit_count() == 13 for cards in dealt)
+            union = 0
+            for cards in dealt:
+                assert not union & cards  # no card dealt twice
+                union |= cards
+            assert union == (1 << 52) - 1
+        assert pj.sampled_deals(hand, seat, 20, 5) == deals and pj.sampled_deals(hand, seat, 20, 6) != deals
+        # the others pass what ClassicBot passes on the sampled deal: three of their own cards
+        sampled = pj.replace(hand, dealt=deals[0])
+        passes = pj.others_passes(sampled, seat, pj.TieClassic, "s")
+        assert passes[seat] == hand.passed[seat]
+        table = hand.game.rules.table(4)
+        play = HandPlay(table, deals[0], 1, hand.dealer, hand.totals, hand.direction)
+        for s in range(4):
+            if s != seat:
+                assert passes[s] == ClassicBot(None).choose_pass(play.views[s], 3)
+                assert passes[s].bit_count() == 3 and not passes[s] & ~deals[0][s]
+
+
+def test_judged_on_sampled_deals_an_identical_pass_gains_nothing_and_a_seed_repeats():
+    hand = pj.hands_of(classic_game())[1]
+    seat = 1
+    same = names(hand.passed[seat])
+    d = {"kind": "pass", "seat": seat, "played": same, "best": same, "cost": 2.0, "other_cost": None,
+         "class": "inaccuracy"}
+    flag = pj.judge_pass_deals(hand, d, pj.TieClassic, 12, 1, 0)
+    assert len(flag.played_points) == 12 and flag.played_points == flag.best_points
+    assert flag.gain == 0.0 and flag.win == 0.5
+    assert len(set(flag.played_points)) > 1  # the deals differ: not the true deal twelve times
+    other = names(hand.dealt[seat] & ~hand.passed[seat])[-3:]
+    moved = {**d, "best": other}
+    first = pj.judge_pass_deals(hand, moved, pj.TieClassic, 12, 2, 7)
+    assert len(first.played_points) == 24
+    assert pj.judge_pass_deals(hand, moved, pj.TieClassic, 12, 2, 7) == first
+    assert first.played_points != first.best_points  # the passes differ on some deal
+    assert pj.judge_pass_deals(hand, moved, pj.TieClassic, 12, 2, 8).played_points != first.played_points
+
+
+def test_the_script_judges_on_sampled_deals_repeatably(tmp_path):
+    game = classic_game()
+    records = tmp_path / "games.jsonl"
+    write_games([game], records)
+    hand = pj.hands_of(game)[1]
+    review = tmp_path / "review.json"
+    decisions = [{"kind": "pass", "hand": 1, "seat": 2, "played": names(hand.passed[2]),
+                  "best": names(hand.dealt[2] & ~hand.passed[2])[:3], "cost": 3.0, "other_cost": 1.5,
+                  "class": "mistake", "unclear": False}]
+    review.write_text(json.dumps({"games": [{"game_id": game.game_id, "decisions": decisions}]}))
+    runs = [json.loads(subprocess.run([sys.executable, str(SCRIPT), str(records), "--review", str(review), "--json",
+                                       "--deals", "6", "--seed", "3"],
+                                      capture_output=True, text=True, check=True).stdout) for _ in range(2)]
+    assert runs[0]["deals"] == 6 and runs[0]["repeats"] == 1 and len(runs[0]["passes"][0]["played_points"]) == 6
+    assert {k: v for k, v in runs[0].items() if k != "seconds"} == {k: v for k, v in runs[1].items() if k != "seconds"}
+    flag = pj.judge_pass_deals(hand, decisions[0], pj.TieClassic, 6, 1, 3)
+    assert runs[0]["gain"] == flag.gain and runs[0]["passes"][0]["best_points"] == flag.best_points
