@@ -48,6 +48,7 @@ from hearts_analysis.atomic import atomic_open  # noqa: E402
 from hearts_analysis.cards import HEARTS_MASK, QS_MASK, mask_of, parse_card  # noqa: E402
 from hearts_analysis.engine.replay import replay_game  # noqa: E402
 from hearts_analysis.engine.scoring import moon_shooter, score_hand  # noqa: E402
+from hearts_analysis.match.results import mean_se  # noqa: E402
 from hearts_analysis.records import GameRecord, read_games  # noqa: E402
 from hearts_analysis.review.levels import settings_at  # noqa: E402
 from hearts_analysis.review.game import hand_starts  # noqa: E402
@@ -287,16 +288,6 @@ def unfit(decision: dict, hands: dict[int, Hand]) -> str | None:
     return None
 
 
-def mean_se(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    if not n:
-        return math.nan, math.nan
-    mean = sum(values) / n
-    if n < 2:
-        return mean, math.nan
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-
-
 def calibration(claimed: list[float], gained: list[float]) -> tuple[float, float]:
     """Sum gained over sum claimed, with its standard error (the delta method, as ``judge_strength.py``)."""
     if not claimed or sum(claimed) <= 0:
@@ -315,6 +306,7 @@ def summary(flags: list[Flag]) -> dict:
     out = {"flags": len(flags), "win_share": win, "win_share_se": win_se,
            "ties": sum(p == b for p, b in pairs) / len(pairs) if pairs else math.nan,
            "win_share_untied": sum(untied) / len(untied) if untied else math.nan,
+           "better_on_average": sum(g > 0 for g in gains) / len(gains) if gains else math.nan,
            "gain": gain, "gain_se": gain_se, "claimed": mean_se([f.cost for f in flags])[0]}
     out["calibration"], out["calibration_se"] = calibration([f.cost for f in flags], gains)
     both = [f for f in flags if f.other_cost is not None]
@@ -331,10 +323,12 @@ def summary(flags: list[Flag]) -> dict:
 def text(s: dict, flags: list[Flag], verbose: bool) -> str:
     def pm(key):
         return f"{s[key]:.2f} ± {s[key + '_se']:.2f}"
-    lines = ["| flags | better pass fewer points (ties half) | where the points differ | gain (played - better) "
+    lines = ["| flags | better pass saves points on average | better pass fewer points (ties half) "
+             "| where the points differ | gain (played - better) "
              "| claimed cost | calibration (cost) | calibration (other_cost) | calibration (min) |",
-             "|---|---|---|---|---|---|---|---|",
-             f"| {s['flags']} | {100 * s['win_share']:.0f}% ± {100 * s['win_share_se']:.0f} "
+             "|---|---|---|---|---|---|---|---|---|",
+             f"| {s['flags']} | {100 * s['better_on_average']:.0f}% | {100 * s['win_share']:.0f}% ± "
+             f"{100 * s['win_share_se']:.0f} "
              f"| {100 * s['win_share_untied']:.0f}% ({100 * s['ties']:.0f}% tied) | {pm('gain')} "
              f"| {s['claimed']:.2f} | {pm('calibration')} | {pm('calibration_other')} (of {s['with_other_cost']}, "
              f"claimed {s['claimed_other']:.2f}) | {pm('calibration_min')} (claimed {s['claimed_min']:.2f}) |"]
