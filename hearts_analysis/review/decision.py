@@ -46,7 +46,7 @@ from .reasons import differences, explain, point_parts_all, seat_name
 from .policy import MODEL_WORDS, OTHER_MODEL
 from .rollout import Outcomes
 from .settings import Settings
-from .classes import (AGREE, LOSS, NO_LOSS, UNSETTLED, band,
+from .classes import (AGREE, INACCURACY, LOSS, NO_LOSS, UNSETTLED, band,
                       mean_and_margin)
 from .fresh import Fresh, FreshDeals, _until_settled, confirm, judge_on_fresh_deals
 
@@ -154,19 +154,20 @@ def _judge(outcomes: Outcomes, seat: int, chosen: int, settings: Settings,
     """``(best index, cost, margin)`` from paired per-deal points.
 
     The choice is named, at no cost, where the deals cannot tell it from the lowest and it is within
-    ``tolerance`` of it. Otherwise every alternative better than the choice and within ``tolerance`` of
-    the lowest is as good as the best, and the one most like the choice is named (the smallest change
-    to what was played); of cards equally unlike it, the lowest; of passes, the fewest points. Two seeds'
-    deals rank near-equal alternatives either way, so naming the fewest points alone would turn on the
-    seed.
+    ``tolerance`` of it. Otherwise every alternative better than the choice and near the lowest is as
+    good as the best, and the one most like the choice is named (the smallest change to what was played);
+    of cards equally unlike it, the lowest; of passes, the fewest points. Near is within an inaccuracy
+    (1 point) for a card, and within ``tolerance`` for a pass, whose deals are sixteen times as many. Two
+    seeds' deals rank near-equal alternatives either way, so naming the fewest points alone would turn
+    on the seed.
     """
     own = outcomes.points[:, :, seat].astype(np.float64)
     means = own.mean(axis=1)
     lowest = int(np.argmin(means))
     if means[chosen] <= means[lowest] or _within(own, chosen, lowest, settings):
         return chosen, 0.0, 0.0
-    tied = [i for i in range(len(means))
-            if means[i] < means[chosen] and means[i] - means[lowest] <= settings.tolerance]
+    near = INACCURACY if len(alternatives[chosen]) == 1 else settings.tolerance
+    tied = [i for i in range(len(means)) if means[i] < means[chosen] and means[i] - means[lowest] <= near]
     best = min(tied, key=lambda i: (_unlike(alternatives[i], alternatives[chosen]),
                                     _lowest_card(alternatives[i]) if len(alternatives[i]) == 1 else means[i], i))
     cost, margin = _paired(own, chosen, best, settings.confidence_z)
