@@ -125,18 +125,16 @@ def test_a_review_waits_for_a_background_compile_past_its_first_function(tmp_pat
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(kernel_warmup, "cold", lambda dispatchers: [f.py_func.__name__ for f in dispatchers
                                                                     if f.py_func.__name__ != "place_cards"])
-    held = kernel_warmup.lock(wait=False)
-    assert held is not None
-    waits = []
-    monkeypatch.setattr(kernel_warmup, "lock", lambda wait: waits.append(wait) or (None if not wait else os.dup(0)))
+    def handle() -> int:
+        return os.open(os.devnull, os.O_RDONLY)
+
+    waits = []   # the lock is held by the background compile until this process waits for it
+    monkeypatch.setattr(kernel_warmup, "lock", lambda wait: waits.append(wait) or (handle() if wait else None))
     said = []
-    try:
-        assert warmup.prepare(said.append) is True
-    finally:
-        os.close(held)
+    assert warmup.prepare(said.append) is True
     assert said == [WAIT_NOTICE] and waits == [False, True]
     # No compile running: place_cards compiled here before, so no notice, and nothing to wait for.
-    monkeypatch.setattr(kernel_warmup, "lock", lambda wait: os.dup(0))
+    monkeypatch.setattr(kernel_warmup, "lock", lambda wait: handle())
     said.clear()
     assert warmup.prepare(said.append) is False and said == []
 
