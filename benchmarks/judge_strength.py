@@ -264,9 +264,10 @@ def one_deal(job) -> list[Deal]:
 
 
 def calibration(claimed: list[float], saved: list[float]) -> tuple[float, float]:
-    """Sum of the points saved over the sum of the costs claimed, and its standard error (delta method)."""
+    """Sum of the points saved over the sum of the costs claimed, and its standard error (delta method);
+    NaN where nothing is claimed."""
     n = len(claimed)
-    mean_claimed = sum(claimed) / n
+    mean_claimed = sum(claimed) / n if n else 0.0
     if mean_claimed <= 0:
         return float("nan"), float("nan")
     ratio = sum(saved) / sum(claimed)

@@ -47,7 +47,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hearts_analysis.atomic import atomic_open  # noqa: E402
 from hearts_analysis.cards import HEARTS_MASK, QS_MASK, mask_of, parse_card  # noqa: E402
 from hearts_analysis.engine.replay import replay_game  # noqa: E402
-from hearts_analysis.engine.scoring import moon_shooter, score_hand  # noqa: E402
 from hearts_analysis.match.results import mean_se  # noqa: E402
 from hearts_analysis.records import GameRecord, read_games  # noqa: E402
 from hearts_analysis.review.levels import settings_at  # noqa: E402
@@ -58,9 +57,10 @@ from hearts_analysis.review.sampling import InconsistentKnowledge  # noqa: E402
 from hearts_analysis.rules import Rules  # noqa: E402
 from hearts_analysis.simulate import BOT_KINDS, simulate_games  # noqa: E402
 from hearts_analysis.simulate.bits import HIGH_SPADES, RANK  # noqa: E402
-from hearts_analysis.simulate.game import choose_moon  # noqa: E402
+from hearts_analysis.simulate.game import hand_points  # noqa: E402
 from hearts_analysis.simulate.play import HandPlay  # noqa: E402
 
+from judge_strength import calibration  # noqa: E402
 from outside_bots import OUTSIDE_BOTS, ClassicBot  # noqa: E402
 
 
@@ -132,11 +132,7 @@ def seat_points(hand: Hand, seat: int, given: int, make, stream: str) -> int:
     play.exchange(passes, table.pass_offset(hand.direction))
     play.start()
     play.play_out([make(random.Random(f"{stream}:{s}")) for s in range(game.seats)])
-    chosen = None
-    shooter = moon_shooter(table, play.taken)
-    if shooter is not None and table.rules.moon == "shooter_choice":
-        chosen = choose_moon(table, play.taken, shooter, hand.totals)
-    return score_hand(table, list(play.taken), list(play.tricks_won), chosen)[1][seat]
+    return hand_points(table, play.taken, play.tricks_won, hand.totals)[0][seat]
 
 
 @dataclass
@@ -286,15 +282,6 @@ def unfit(decision: dict, hands: dict[int, Hand]) -> str | None:
         if cards.bit_count() != len(decision[key]) or cards & ~hand.dealt[decision["seat"]]:
             return f"{key}: {' '.join(decision[key])} are not cards of the seat's deal"
     return None
-
-
-def calibration(claimed: list[float], gained: list[float]) -> tuple[float, float]:
-    """Sum gained over sum claimed, with its standard error (the delta method, as ``judge_strength.py``)."""
-    if not claimed or sum(claimed) <= 0:
-        return math.nan, math.nan
-    ratio = sum(gained) / sum(claimed)
-    _, se = mean_se([g - ratio * c for g, c in zip(gained, claimed)])
-    return ratio, se / (sum(claimed) / len(claimed))
 
 
 def summary(flags: list[Flag]) -> dict:

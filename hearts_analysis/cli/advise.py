@@ -174,9 +174,10 @@ def advise_command(
 
 @contextmanager
 def kernel_notice() -> Iterator[Callable[..., Any]]:
-    """How to judge, as a call of a judgement of :mod:`hearts_analysis.review.board` by its name: directly when the review's kernel is compiled; without it, in a child process,
-    while it compiles in the background after install; or directly after compiling it here. One line on
-    stderr names any wait, and on a terminal a spinner shows the time spent (docs/first-run.md)."""
+    """How to judge, as a call of a judgement of :mod:`hearts_analysis.review.board` by its name: directly
+    when the review's kernel is compiled; without it, in a child process, while it compiles in the
+    background after install; or directly after compiling it here. One line on stderr names any wait, and
+    on a terminal a spinner shows the time spent (docs/first-run.md)."""
     from ..review import uncompiled
     from ..review.warmup import judged_uncompiled, prepare
     from .progress import progress
@@ -191,7 +192,6 @@ def kernel_notice() -> Iterator[Callable[..., Any]]:
     cold = prepare(say)
     with progress("compiling the review's kernel, then judging", enabled=cold, note="once after install"):
         yield uncompiled.here
-
 
 
 def _print(advice, output_format: AdviceFormat) -> None:

@@ -36,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import QS, Card, names
+from ..cards import QS, Card, names, rank_of, suit_of
 from ..engine.state import HandState
 from ..rule_arrays import shot
 from ..rules import Table, winners
@@ -190,7 +190,7 @@ def _lowest_card(cards: tuple[Card, ...]) -> tuple[int, int]:
     >>> sorted(["5D", "4S", "5C"], key=lambda c: _lowest_card((parse_card(c),)))
     ['4S', '5C', '5D']
     """
-    return cards[0] % 13, cards[0] // 13
+    return rank_of(cards[0]), suit_of(cards[0])
 
 
 def _unlike(cards: tuple[Card, ...], other: tuple[Card, ...]) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from ..cards import Card, Mask, iter_cards
-from ..engine.scoring import moon_points, moon_shooter, score_hand
+from ..engine.scoring import Moon, moon_points, moon_shooter, score_hand
 from ..records.model import GameRecord, HandRecord
 from ..rules import MOON_CHOICES, PASS_DIRECTIONS, Rules, Table
 from .bits import BIT
@@ -48,6 +48,18 @@ def choose_moon(table: Table, taken: Sequence[Mask], shooter: int, totals: Seque
             return (3 if len(lowest) == 1 else 2), choice == "add_to_others"
         return 0, choice == "add_to_others"
     return max(MOON_CHOICES, key=outcome)
+
+
+def hand_points(table: Table, taken: Sequence[Mask], won: Sequence[int], totals: Sequence[int]
+                ) -> tuple[list[int], Moon | None]:
+    """A played hand's points as the state machine scores them (no charges), and its moon: under
+    ``shooter_choice`` the shooter takes the better option (:func:`choose_moon`)."""
+    shooter = moon_shooter(table, list(taken))
+    chosen = None
+    if shooter is not None and table.rules.moon == "shooter_choice":
+        chosen = choose_moon(table, taken, shooter, totals)
+    _, points, shot = score_hand(table, list(taken), list(won), chosen)
+    return points, shot
 
 
 def pass_direction_for(table: Table, number: int, rng: random.Random) -> str:
@@ -120,11 +132,7 @@ def play_hand(table: Table, number: int, bots: Sequence[Bot], rng: random.Random
         plays, taken, won = play_out(play, bots)
     else:
         plays, taken, won = play.play_out(bots), play.taken, play.tricks_won
-    shooter = moon_shooter(table, taken)
-    chosen = None
-    if shooter is not None and table.rules.moon == "shooter_choice":
-        chosen = choose_moon(table, taken, shooter, totals)
-    _, points, shot = score_hand(table, taken, won, chosen)  # as the state machine scores it (no charges)
+    points, shot = hand_points(table, taken, won, totals)
     moon = None if shot is None else shot.choice
     return HandRecord(deal=tuple(dealt), plays=tuple(plays), passes=passes, dealer=dealer,
                       pass_direction=direction if table.pass_direction(number) == "any" else None,
